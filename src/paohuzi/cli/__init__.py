@@ -1,0 +1,1 @@
+"""Command-line interface: ``paohuzi <command>`` (INTERFACES.md)."""

@@ -1,0 +1,147 @@
+"""字牌 (zìpái): the 20 card kinds, the 80-card deck and their notation (R1–R4).
+
+A card kind is a small int (0–9 小 一…十, 10–19 大 壹…拾) so that hot loops can
+index lists with it; :class:`Card` gives it a name, a point, a size and a colour
+and round-trips through both notations of R4 (``"八"`` / ``"x8"``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from enum import IntEnum
+
+SMALL_ZH = "一二三四五六七八九十"
+BIG_ZH = "壹贰叁肆伍陆柒捌玖拾"
+RED_POINTS = frozenset({2, 7, 10})  # R3: 二七十 / 贰柒拾
+
+# Traditional and variant glyphs seen in the seeds and in players' typing.
+_ALIASES = {"貳": "贰", "參": "叁", "陸": "陆", "〇": ""}
+
+
+class CardError(ValueError):
+    """A string that is not a card, or a card list that cannot be parsed."""
+
+
+class Card(IntEnum):
+    """字 (zì): one of the 20 card kinds; four copies of each make the deck (R1)."""
+
+    X1 = 0
+    X2 = 1
+    X3 = 2
+    X4 = 3
+    X5 = 4
+    X6 = 5
+    X7 = 6
+    X8 = 7
+    X9 = 8
+    X10 = 9
+    D1 = 10
+    D2 = 11
+    D3 = 12
+    D4 = 13
+    D5 = 14
+    D6 = 15
+    D7 = 16
+    D8 = 17
+    D9 = 18
+    D10 = 19
+
+    @property
+    def point(self) -> int:
+        """牌点 (R2): 1–10, the same for 伍 and 五."""
+        return self % 10 + 1
+
+    @property
+    def is_big(self) -> bool:
+        """大字 (壹…拾) rather than 小字 (一…十)."""
+        return self >= 10
+
+    @property
+    def is_red(self) -> bool:
+        """红字 (R3): 二七十 and 贰柒拾."""
+        return self.point in RED_POINTS
+
+    @property
+    def zh(self) -> str:
+        """The Chinese character: ``一`` … ``十``, ``壹`` … ``拾``."""
+        return (BIG_ZH if self.is_big else SMALL_ZH)[self % 10]
+
+    @property
+    def code(self) -> str:
+        """The ASCII name of R4: ``x1`` … ``x10``, ``d1`` … ``d10``."""
+        return ("d" if self.is_big else "x") + str(self.point)
+
+    @property
+    def partner(self) -> Card:
+        """The same point in the other size (五 ↔ 伍): the third card of a 绞."""
+        return Card((self + 10) % 20)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """One card from either notation; raises :class:`CardError` otherwise."""
+        cards = parse_cards(text)
+        if len(cards) != 1:
+            raise CardError(f"expected one card, got {text!r}")
+        return cards[0]
+
+    def __str__(self) -> str:
+        return self.zh
+
+    def __repr__(self) -> str:
+        return f"Card.{self.name}"
+
+
+CARDS: tuple[Card, ...] = tuple(Card)
+SMALL: tuple[Card, ...] = CARDS[:10]
+BIG: tuple[Card, ...] = CARDS[10:]
+COPIES = 4
+DECK_SIZE = 80
+
+# "x10" must win over "x1" + "0", so longer codes come first in the alternation.
+_TOKEN = re.compile(r"\s*(?:([xXdD])(10|[1-9])|(.))\s*,?\s*")
+_ZH_INDEX = {ch: i for i, ch in enumerate(SMALL_ZH + BIG_ZH)}
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse a card list in either notation (R4), tolerant of spaces and commas.
+
+    ``parse_cards("一二三") == parse_cards("x1 x2 x3") == parse_cards("x1,x2,x3")``.
+    """
+    if not isinstance(text, str):
+        raise CardError(f"cards must be a string, not {type(text).__name__}")
+    out: list[Card] = []
+    pos = 0
+    text = text.strip().strip(",")
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:  # pragma: no cover - the pattern always matches a char
+            raise CardError(f"cannot read cards at {text[pos:]!r}")
+        size, num, ch = m.groups()
+        if size is not None:
+            out.append(Card((10 if size in "dD" else 0) + int(num) - 1))
+        else:
+            ch = _ALIASES.get(ch, ch)
+            if ch == "" or ch == ",":
+                pass
+            elif ch in _ZH_INDEX:
+                out.append(Card(_ZH_INDEX[ch]))
+            else:
+                raise CardError(f"unknown card {ch!r} in {text!r}")
+        pos = m.end()
+    return out
+
+
+def format_cards(cards: Iterable[int], style: str = "zh") -> str:
+    """Cards as text: ``"zh"`` → ``一二三``, ``"code"`` → ``x1 x2 x3``."""
+    cs = [Card(c) for c in cards]
+    if style == "zh":
+        return "".join(c.zh for c in cs)
+    if style == "code":
+        return " ".join(c.code for c in cs)
+    raise ValueError(f"unknown card style {style!r}")
+
+
+def full_deck() -> list[Card]:
+    """The 80 cards of R1 in a fixed order (four of each kind, 一 first)."""
+    return [c for c in CARDS for _ in range(COPIES)]

@@ -1,0 +1,176 @@
+"""门子 (ménzi): the groups a winning hand is made of, and the table melds (§3).
+
+A :class:`Group` is a small value object with a string round-trip
+(``Group.parse("peng:x10").code() == "peng:x10"``). Its 胡息 is not stored: it
+comes from the rules' table (R9), so that presets can price groups differently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .cards import Card, CardError, format_cards, parse_cards
+
+
+class GroupKind(StrEnum):
+    """The kinds of 门子; the first six are table melds (进牌区)."""
+
+    CHI = "chi"  # 吃: a 句 or 绞 completed with a taken card
+    PENG = "peng"  # 碰: a pair + someone else's card
+    WEI = "wei"  # 偎: a pair + one's own turned-up card, face down
+    CHOUWEI = "chouwei"  # 臭偎: a 偎 of one's own 臭牌, one card shown
+    PAO = "pao"  # 跑: four of a kind, shown
+    TI = "ti"  # 提: four of a kind, one card shown
+    KAN = "kan"  # 坎: three of a kind in hand, never split
+    JU = "ju"  # 一句话: a run (or 二七十) in hand
+    JIAO = "jiao"  # 绞: three of one point, mixed sizes, in hand
+    JIANG = "jiang"  # 将: the one pair a hand with 跑/提 needs
+
+    @property
+    def zh(self) -> str:
+        return _ZH[self]
+
+    @property
+    def is_table(self) -> bool:
+        return self in TABLE_KINDS
+
+    @property
+    def is_four(self) -> bool:
+        """跑 and 提: the melds that count towards k in R17 and need a 将 (R22)."""
+        return self is GroupKind.PAO or self is GroupKind.TI
+
+
+_ZH = {
+    GroupKind.CHI: "吃",
+    GroupKind.PENG: "碰",
+    GroupKind.WEI: "偎",
+    GroupKind.CHOUWEI: "臭偎",
+    GroupKind.PAO: "跑",
+    GroupKind.TI: "提",
+    GroupKind.KAN: "坎",
+    GroupKind.JU: "句",
+    GroupKind.JIAO: "绞",
+    GroupKind.JIANG: "将",
+}
+TABLE_KINDS = frozenset(
+    {GroupKind.CHI, GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PAO, GroupKind.TI}
+)
+_SIZE = {GroupKind.PAO: 4, GroupKind.TI: 4, GroupKind.JIANG: 2}
+
+
+class MeldError(ValueError):
+    """Cards that do not make the named group."""
+
+
+def is_run(cards: tuple[int, ...] | list[int]) -> bool:
+    """一句话 (R§3): three cards of one size, consecutive points or 二七十."""
+    if len(cards) != 3:
+        return False
+    a, b, c = sorted(cards)
+    if a // 10 != c // 10:
+        return False
+    pa, pb, pc = a % 10 + 1, b % 10 + 1, c % 10 + 1
+    return (pb == pa + 1 and pc == pb + 1) or (pa, pb, pc) == (2, 7, 10)
+
+
+def is_jiao(cards: tuple[int, ...] | list[int]) -> bool:
+    """绞: three cards of one point, both sizes present (一一壹 / 一壹壹)."""
+    if len(cards) != 3:
+        return False
+    points = {c % 10 for c in cards}
+    sizes = {c // 10 for c in cards}
+    return len(points) == 1 and len(sizes) == 2
+
+
+def huxi_row(kind: GroupKind, cards: tuple[int, ...]) -> str:
+    """The row of the 胡息 table (R9) that prices this group."""
+    if kind in (GroupKind.CHI, GroupKind.JU):
+        if is_jiao(cards):
+            return "jiao"
+        points = sorted(c % 10 + 1 for c in cards)
+        if points == [1, 2, 3]:
+            return "ju123"
+        if points == [2, 7, 10]:
+            return "ju2710"
+        return "ju"
+    if kind is GroupKind.CHOUWEI:
+        return "wei"
+    if kind is GroupKind.JIANG:
+        return "pair"
+    return kind.value
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One 门子: its kind and its cards (sorted)."""
+
+    kind: GroupKind
+    cards: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(Card(c) for c in self.cards)))
+        _check(self.kind, self.cards)
+
+    @classmethod
+    def of(cls, kind: GroupKind | str, card: int, count: int | None = None) -> Group:
+        """A group of identical cards: ``Group.of("ti", Card.X1)``."""
+        k = GroupKind(kind)
+        n = count if count is not None else _SIZE.get(k, 3)
+        return cls(k, (Card(card),) * n)
+
+    @classmethod
+    def parse(cls, text: str) -> Group:
+        """``"peng:x10"``, ``"chi:一二三"``, ``"ti:一"`` or ``"ti:一一一一"``."""
+        kind_s, sep, cards_s = text.partition(":")
+        if not sep:
+            raise MeldError(f"meld {text!r} is not KIND:CARDS")
+        try:
+            kind = GroupKind(kind_s.strip().lower())
+        except ValueError:
+            raise MeldError(
+                f"unknown meld kind {kind_s!r} in {text!r} "
+                f"(one of {', '.join(k.value for k in TABLE_KINDS)})"
+            ) from None
+        try:
+            cards = parse_cards(cards_s)
+        except CardError as e:
+            raise MeldError(f"{e} in meld {text!r}") from None
+        need = _SIZE.get(kind, 3)
+        if kind not in (GroupKind.CHI, GroupKind.JU, GroupKind.JIAO) and len(cards) == 1:
+            cards = cards * need
+        return cls(kind, tuple(cards))
+
+    def code(self) -> str:
+        """The ASCII form ``kind:cards`` that :meth:`parse` reads back."""
+        if self.kind in (GroupKind.CHI, GroupKind.JU, GroupKind.JIAO):
+            return f"{self.kind.value}:{''.join(c.code for c in self.cards)}"
+        return f"{self.kind.value}:{self.cards[0].code}"
+
+    @property
+    def zh(self) -> str:
+        return format_cards(self.cards)
+
+    def huxi(self, rules: object) -> int:
+        """胡息 of this group under ``rules`` (a :class:`~paohuzi.core.rules.Rules`)."""
+        return rules.huxi_table.value(huxi_row(self.kind, self.cards), self.cards[0])  # type: ignore[attr-defined]
+
+    def __str__(self) -> str:
+        return f"{self.kind.zh}{self.zh}"
+
+
+def _check(kind: GroupKind, cards: tuple[Card, ...]) -> None:
+    need = _SIZE.get(kind, 3)
+    if len(cards) != need:
+        raise MeldError(f"{kind.value} needs {need} cards, got {len(cards)}")
+    if kind in (GroupKind.CHI,):
+        if not (is_run(cards) or is_jiao(cards)):
+            raise MeldError(f"chi {format_cards(cards)} is neither a 句 nor a 绞")
+    elif kind is GroupKind.JU:
+        if not is_run(cards):
+            raise MeldError(f"{format_cards(cards)} is not a 句")
+    elif kind is GroupKind.JIAO:
+        if not is_jiao(cards):
+            raise MeldError(f"{format_cards(cards)} is not a 绞")
+    elif len(set(cards)) != 1:
+        raise MeldError(f"{kind.value} needs identical cards, got {format_cards(cards)}")

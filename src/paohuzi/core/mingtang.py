@@ -1,0 +1,239 @@
+"""名堂 (míngtang, 花样): the patterns of a winning hand that bring 番 (R36).
+
+One class per pattern. Each says whether a hand has it and how many 番 it is
+worth under a preset's :class:`~paohuzi.core.rules.MingtangRule` (番, threshold,
+per-extra step, cap). The preset decides which patterns exist at all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .cards import Card
+from .melds import Group, GroupKind
+from .position import Position
+from .rules import LEVELS, MingtangRule, Rules
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the patterns look at: the winning hand's cards, groups and facts."""
+
+    position: Position
+    groups: tuple[Group, ...]
+    group_huxi: tuple[int, ...]
+
+    @property
+    def cards(self) -> list[Card]:
+        return [c for g in self.groups for c in g.cards]
+
+    @property
+    def red(self) -> int:
+        return sum(1 for c in self.cards if c.is_red)
+
+    @property
+    def big(self) -> int:
+        return sum(1 for c in self.cards if c.is_big)
+
+    @property
+    def small(self) -> int:
+        return sum(1 for c in self.cards if not c.is_big)
+
+
+class Mingtang:
+    """A pattern: ``measure`` returns the count it is judged by, or None if absent."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        raise NotImplementedError
+
+    def fan(self, ctx: Context, rule: MingtangRule) -> int:
+        """番 this hand earns from the pattern (0 when it does not apply)."""
+        n = self.measure(ctx, rule)
+        if n is None:
+            return 0
+        f = rule.fan + rule.per_extra * max(0, n - rule.threshold)
+        return min(f, rule.max_fan) if rule.max_fan else f
+
+
+class HongHu(Mingtang):
+    """红胡: at least ``threshold`` (10) red cards among the 7 门子; +番 per extra red."""
+
+    id, name = "honghu", "红胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return ctx.red if ctx.red >= rule.threshold else None
+
+
+class DianHu(Mingtang):
+    """点胡: exactly one red card."""
+
+    id, name = "dianhu", "点胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return 1 if ctx.red == 1 else None
+
+
+class WuHu(Mingtang):
+    """乌胡 (黑胡): no red card at all."""
+
+    id, name = "wuhu", "乌胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return 0 if ctx.red == 0 else None
+
+
+class DuiziHu(Mingtang):
+    """对子胡 (碰碰胡): no 句 and no 绞 — only 碰/偎/坎/跑/提 and the 将."""
+
+    id, name = "duizihu", "对子胡"
+    _runs = frozenset({GroupKind.CHI, GroupKind.JU, GroupKind.JIAO})
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return None if any(g.kind in self._runs for g in ctx.groups) else 0
+
+
+class DaziHu(Mingtang):
+    """大字胡: at least ``threshold`` (18) 大字; +番 per extra, capped."""
+
+    id, name = "dazihu", "大字胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return ctx.big if ctx.big >= rule.threshold else None
+
+
+class XiaoziHu(Mingtang):
+    """小字胡: at least ``threshold`` (16) 小字; +番 per extra, capped."""
+
+    id, name = "xiaozihu", "小字胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return ctx.small if ctx.small >= rule.threshold else None
+
+
+class ShuaHou(Mingtang):
+    """耍猴 (单钓): won with a single card left in the concealed hand."""
+
+    id, name = "shuahou", "耍猴"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        p = ctx.position
+        return 0 if p.win is not None and len(p.hand) == 1 else None
+
+
+class HaiHu(Mingtang):
+    """海胡 (常德): won on the last wall card — a 名堂 there, not a doubling."""
+
+    id, name = "haihu", "海胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return 0 if ctx.position.last_card else None
+
+
+class TianHu(Mingtang):
+    """天胡 as a 名堂 (常德)."""
+
+    id, name = "tianhu", "天胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return 0 if ctx.position.tianhu else None
+
+
+class DiHu(Mingtang):
+    """地胡 as a 名堂 (常德)."""
+
+    id, name = "dihu", "地胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return 0 if ctx.position.dihu else None
+
+
+class TingHu(Mingtang):
+    """听胡 (常德): won without ever taking a card in (重跑 does not count)."""
+
+    id, name = "tinghu", "听胡"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return 0 if dict(ctx.position.extra).get("tinghu") else None
+
+
+class TuanYuan(Mingtang):
+    """团圆 (常德): all eight cards of one point (四个壹 + 四个一); 番 per such point."""
+
+    id, name = "tuanyuan", "团圆"
+
+    def fan(self, ctx: Context, rule: MingtangRule) -> int:
+        n = Counter(ctx.cards)
+        return rule.fan * sum(1 for p in range(10) if n[Card(p)] == 4 and n[Card(p + 10)] == 4)
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:  # pragma: no cover
+        return None
+
+
+class HangHangXi(Mingtang):
+    """行行息 (常德): every one of the 7 门子 has 胡息."""
+
+    id, name = "hanghangxi", "行行息"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return 0 if all(h > 0 for h in ctx.group_huxi) else None
+
+
+class JiaHangHang(Mingtang):
+    """假行行 (常德): six 门子 with 胡息 plus the 将 pair."""
+
+    id, name = "jiahanghang", "假行行"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        scored = [h for g, h in zip(ctx.groups, ctx.group_huxi, strict=True) if g.kind is not GroupKind.JIANG]
+        has_pair = any(g.kind is GroupKind.JIANG for g in ctx.groups)
+        return 0 if has_pair and len(scored) == 6 and all(h > 0 for h in scored) else None
+
+
+class SiQiHong(Mingtang):
+    """四七红 (常德): exactly 4 or 7 red cards."""
+
+    id, name = "siqihong", "四七红"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return ctx.red if ctx.red in (4, 7) else None
+
+
+PATTERNS: dict[str, Mingtang] = {
+    m.id: m
+    for m in (
+        HongHu(), DianHu(), WuHu(), DuiziHu(), DaziHu(), XiaoziHu(), ShuaHou(), HaiHu(),
+        TianHu(), DiHu(), TingHu(), TuanYuan(), HangHangXi(), JiaHangHang(), SiQiHong(),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MingtangHit:
+    """One 名堂 a hand earned."""
+
+    id: str
+    name: str
+    fan: int
+
+
+def find(ctx: Context, rules: Rules) -> tuple[MingtangHit, ...]:
+    """Every enabled 名堂 of the preset that the hand has, in the preset's order."""
+    if rules.scoring_mode == "deng":
+        return ()
+    allowed = LEVELS[1 : LEVELS.index(rules.mingtang_level) + 1]
+    hits = []
+    for rule in rules.mingtang:
+        if rule.level not in allowed:
+            continue
+        pattern = PATTERNS.get(rule.id)
+        if pattern is None:
+            raise ValueError(f"unknown 名堂 {rule.id!r} in rules {rules.name!r}")
+        f = pattern.fan(ctx, rule)
+        if f:
+            hits.append(MingtangHit(rule.id, pattern.name, f))
+    return tuple(hits)

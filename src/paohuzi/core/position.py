@@ -1,0 +1,178 @@
+"""局面 (júmiàn): a position to score — hand, table melds, winning card, how won.
+
+This is the ``score --batch`` input form of INTERFACES.md §1 and the
+``result.position`` of a game record (§4). Constructing a :class:`Position`
+validates it against the card counts of R1 and R17, so a position that could
+not occur in play is rejected with :class:`PositionError` naming the problem.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import COPIES, Card, CardError, format_cards, parse_cards
+from .melds import Group, MeldError
+
+
+class PositionError(ValueError):
+    """A position that is malformed or could not occur in play."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """A would-be winning position.
+
+    ``hand`` is the concealed hand *before* the winning card; ``win`` is the
+    winning card (``None`` only for a mandatory 天胡, R28). ``self_drawn`` means
+    the winner turned the card up himself (自摸); ``last_card`` that it was the
+    last wall card (海底). ``tianhu``/``dihu`` mark R28/R29 wins for doubling.
+    ``hand_size`` is the deal size (20); ``extra`` carries preset-specific facts
+    (e.g. ``tinghu`` for 常德's 听胡) without widening this class for every region.
+    """
+
+    hand: tuple[Card, ...]
+    table: tuple[Group, ...] = ()
+    win: Card | None = None
+    self_drawn: bool = False
+    last_card: bool = False
+    tianhu: bool = False
+    dihu: bool = False
+    hand_size: int = 20
+    extra: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hand", tuple(sorted(Card(c) for c in self.hand)))
+        object.__setattr__(self, "table", tuple(self.table))
+        if self.win is not None:
+            object.__setattr__(self, "win", Card(self.win))
+        self._validate()
+
+    # -- derived facts --------------------------------------------------------
+    @property
+    def four_count(self) -> int:
+        """k of R17: 跑/提 melds on the table (before the winning card)."""
+        return sum(1 for g in self.table if g.kind.is_four)
+
+    @property
+    def held(self) -> int:
+        """Cards held: concealed hand plus table melds (R17)."""
+        return len(self.hand) + sum(len(g.cards) for g in self.table)
+
+    def all_cards(self) -> list[Card]:
+        cards = list(self.hand) + [c for g in self.table for c in g.cards]
+        if self.win is not None:
+            cards.append(self.win)
+        return cards
+
+    def _validate(self) -> None:
+        for g in self.table:
+            if not g.kind.is_table:
+                raise PositionError(f"{g.kind.value} is not a table meld")
+        counts = Counter(self.all_cards())
+        for c, n in counts.items():
+            if n > COPIES:
+                raise PositionError(f"{n} copies of {c.zh} ({c.code}) across hand and table; at most 4")
+        hand_counts = Counter(self.hand)
+        for c, n in hand_counts.items():
+            if n == 4:
+                raise PositionError(f"four {c.zh} in hand must already be a 提 (R12)")
+        if self.win is None and not self.tianhu:
+            raise PositionError("a winning card is needed (only a mandatory 天胡 has none)")
+        k = self.four_count
+        expected = self.hand_size + max(0, k - 1)
+        if self.win is None:
+            # Mandatory 天胡 straight from the deal: the dealer holds the 亮张 too.
+            ok = self.held in (self.hand_size, self.hand_size + 1)
+        else:
+            ok = self.held == expected
+        if not ok:
+            raise PositionError(
+                f"hand size cannot occur: {len(self.hand)} in hand + "
+                f"{self.held - len(self.hand)} on the table = {self.held} cards held, "
+                f"but with {k} 跑/提 a waiting player holds {expected} (R17)"
+            )
+
+    # -- plain-data round trip (score --batch / record result.position) --------
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], hand_size: int = 20) -> Position:
+        """Read the ``score --batch`` line form; raises :class:`PositionError`."""
+        if not isinstance(d, dict):
+            raise PositionError("a position must be a JSON object")
+        known = {"hand", "table", "win", "self_drawn", "last_card", "tianhu", "dihu", "extra"}
+        unknown = set(d) - known
+        if unknown:
+            raise PositionError(f"unknown position fields {sorted(unknown)}")
+        try:
+            hand = parse_cards(_str(d, "hand", required=True))
+            table_in = d.get("table", [])
+            if not isinstance(table_in, list) or not all(isinstance(t, str) for t in table_in):
+                raise PositionError("table must be a list of 'kind:cards' strings")
+            table = tuple(Group.parse(t) for t in table_in)
+            win_s = _str(d, "win", required=False)
+            win = Card.parse(win_s) if win_s else None
+        except (CardError, MeldError) as e:
+            raise PositionError(str(e)) from None
+        flags = {}
+        for f in ("self_drawn", "last_card", "tianhu", "dihu"):
+            v = d.get(f, False)
+            if not isinstance(v, bool):
+                raise PositionError(f"{f} must be true or false, got {v!r}")
+            flags[f] = v
+        extra = d.get("extra", {})
+        if not isinstance(extra, dict):
+            raise PositionError("extra must be an object")
+        return cls(
+            tuple(hand), table, win, hand_size=hand_size, extra=tuple(sorted(extra.items())), **flags
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "hand": format_cards(self.hand, "code"),
+            "table": [g.code() for g in self.table],
+            "self_drawn": self.self_drawn,
+            "last_card": self.last_card,
+        }
+        if self.win is not None:
+            d["win"] = self.win.code
+        if self.tianhu:
+            d["tianhu"] = True
+        if self.dihu:
+            d["dihu"] = True
+        if self.extra:
+            d["extra"] = dict(self.extra)
+        return d
+
+    @classmethod
+    def parse(
+        cls,
+        hand: str,
+        win: str | None,
+        table: list[str] | tuple[str, ...] = (),
+        **flags: Any,
+    ) -> Position:
+        """Convenience: ``Position.parse("四五六…", "八", ["peng:拾"], self_drawn=True)``."""
+        d: dict[str, Any] = {"hand": hand, "table": list(table), **flags}
+        if win is not None:
+            d["win"] = win
+        return cls.from_dict(d)
+
+    def __str__(self) -> str:
+        parts = [format_cards(self.hand)]
+        parts += [str(g) for g in self.table]
+        if self.win is not None:
+            parts.append(f"胡{self.win.zh}")
+        return " ".join(parts)
+
+
+def _str(d: dict[str, Any], key: str, required: bool) -> str:
+    v = d.get(key)
+    if v is None:
+        if required:
+            raise PositionError(f"missing {key!r}")
+        return ""
+    if not isinstance(v, str):
+        raise PositionError(f"{key} must be a string of cards, got {v!r}")
+    return v
+
