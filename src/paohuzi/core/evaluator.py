@@ -15,8 +15,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import tabledata
 from .cards import Card
-from .melds import Group, GroupKind
+from .melds import MELD_ROWS, Group, GroupKind
 from .position import Position
 from .rules import HUNAN, Rules
 
@@ -29,6 +30,10 @@ LOW = sum(BIT)  # bit 0 of every 3-bit field
 def pack(cards: Iterable[int]) -> int:
     """A hand as a packed int: 3 bits of count per card kind."""
     return sum(BIT[c] for c in cards)
+
+
+def _cards(*cs: int) -> tuple[Card, ...]:
+    return tuple(Card(c) for c in cs)
 
 
 def unpack(packed: int) -> list[Card]:
@@ -77,6 +82,22 @@ class _SizeTable:
         if pair and (key >> sh) & 7 >= 2:
             yield self.pair_val[p], key - 2 * BIT[p], False, (p, p)
 
+    def prefill(self, runs: bytes, scale: int) -> None:
+        """Load every key with counts ≤ 2 from :data:`tabledata` (a precomputed table
+        of valued-句 counts), when this table prices 一二三 = 二七十 = ``scale``
+        and nothing else."""
+        keys, ge1s, ge2s = _all_keys()
+        e = self.entries
+        for key, byte, g1, g2 in zip(keys, runs, ge1s, ge2s, strict=True):
+            m0, m1 = (byte & 15) - 1, (byte >> 4) - 1
+            e[key] = (m0 * scale if m0 >= 0 else NEG, m1 * scale if m1 >= 0 else NEG, g1, g2)
+
+    def is_standard(self) -> tuple[bool, int]:
+        """Whether only 一二三/二七十 score, both the same (the default R9 table)."""
+        v = self.run_val[0]
+        ok = v == self.v2710 and not any(self.run_val[1:]) and not any(self.pair_val)
+        return ok, v
+
     def entry(self, key: int) -> tuple[int, int, int, int]:
         e = self.entries.get(key)
         if e is None:
@@ -105,7 +126,9 @@ class _SizeTable:
         """Most 胡息 from disjoint 句 of these cards, leftovers allowed (R33)."""
         v = self.partial.get(key)
         if v is None:
-            v = self.best_partial(key - BIT[((key & -key).bit_length() - 1) // 3])  # lowest card out
+            v = self.best_partial(
+                key - BIT[((key & -key).bit_length() - 1) // 3]
+            )  # lowest card out
             for g, rest, _, _ in self.choices(key, False):
                 v = max(v, g + self.best_partial(rest))
             self.partial[key] = v
@@ -126,6 +149,39 @@ class _SizeTable:
         return out
 
 
+def _size_table(g: dict[str, list[int]], base: int) -> _SizeTable:
+    """The table of one size (``base`` 0: 小, 10: 大) priced by the 胡息 grid ``g``."""
+    return _SizeTable(
+        run_val=tuple(g["ju123"][base] if p == 0 else g["ju"][base + p] for p in range(8)),
+        v2710=g["ju2710"][base + 1],
+        pair_val=tuple(g["pair"][base + p] for p in range(10)),
+    )
+
+
+@lru_cache(maxsize=1)
+def _all_keys() -> tuple[list[int], list[int], list[int]]:
+    """Every one-size key with counts ≤ 2, in base-3 order (point 0 least
+    significant), with its ≥1 and ≥2 point masks."""
+    keys, ge1, ge2 = [0], [0], [0]
+    for p in range(10):
+        b, m = BIT[p], 1 << p
+        keys = [k + d * b for d in range(3) for k in keys]
+        ge1 = [g | (m if d else 0) for d in range(3) for g in ge1]
+        ge2 = [g | (m if d == 2 else 0) for d in range(3) for g in ge2]
+    return keys, ge1, ge2
+
+
+def valued_run_counts() -> bytes:
+    """The table behind :mod:`tabledata`: per key, most valued 句 (一二三/二七十)
+    without / with the 将 pair, as a byte ``(m0 + 1) | (m1 + 1) << 4`` (0 = none)."""
+    t = _SizeTable(run_val=(1,) + (0,) * 7, v2710=1, pair_val=(0,) * 10)
+    out = bytearray()
+    for key in _all_keys()[0]:
+        m0, m1, _, _ = t.entry(key)
+        out.append((max(m0, -1) + 1) | (max(m1, -1) + 1) << 4)
+    return bytes(out)
+
+
 @dataclass(frozen=True, slots=True)
 class TableSummary:
     """What the evaluator needs of a seat's table melds, computed once per table."""
@@ -133,8 +189,11 @@ class TableSummary:
     huxi: int
     fours: int  # k of R17
     melds: int
-    # card → (gain if the win card upgrades the meld to 跑, gain if to 提 when self-drawn)
-    upgrades: tuple[tuple[int, int, int], ...]
+    cards: int
+    # Per card kind: 胡息 gained if that card upgrades a table meld to 跑 (turned up
+    # by another) / to 提 (self-drawn); −1 when there is no 碰/偎 of that kind.
+    up_pao: tuple[int, ...]
+    up_ti: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,43 +209,67 @@ class Analysis:
 class HandEvaluator:
     """Scores hands under one rules object; get one with :func:`evaluator_for`."""
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, sizes: tuple[_SizeTable, _SizeTable] | None = None):
         self.rules = rules
         g = rules.huxi_table.grid()
         self.grid = g
-        self.sizes = tuple(
-            _SizeTable(
-                run_val=tuple(g["ju123"][base] if p == 0 else g["ju"][base + p] for p in range(8)),
-                v2710=g["ju2710"][base + 1],
-                pair_val=tuple(g["pair"][base + p] for p in range(10)),
-            )
-            for base in (0, 10)
-        )
+        self.sizes: tuple[_SizeTable, _SizeTable] = sizes or (_size_table(g, 0), _size_table(g, 10))
+        if sizes is None:
+            for table in self.sizes:
+                ok, scale = table.is_standard()
+                if ok:
+                    table.prefill(tabledata.runs(), scale)
+        # Bound dicts and value lists: the hot path avoids attribute chains.
+        self._small = self.sizes[0].entries
+        self._big = self.sizes[1].entries
+        self._peng, self._wei, self._kan = g["peng"], g["wei"], g["kan"]
+        self._pao, self._ti = g["pao"], g["ti"]
         self.jiao_val = tuple(g["jiao"][p] for p in range(10))
-        self._summaries: dict[tuple[Group, ...], TableSummary] = {}
+        self._flat = [g["wei" if r == "chouwei" else r][c] for r in MELD_ROWS for c in range(20)]
+        self._is_four = [int(r in ("pao", "ti")) for r in MELD_ROWS for c in range(20)]
+        # 胡息 gained when the winning card upgrades a table meld (key) to 跑 / 提.
+        self._gain_pao = [
+            g["pao"][c] - g["peng" if r == "peng" else "wei"][c]
+            if r in ("peng", "wei", "chouwei")
+            else -1
+            for r in MELD_ROWS
+            for c in range(20)
+        ]
+        self._gain_ti = [
+            g["pao" if r == "peng" else "ti"][c] - g["peng" if r == "peng" else "wei"][c]
+            if r in ("peng", "wei", "chouwei")
+            else -1
+            for r in MELD_ROWS
+            for c in range(20)
+        ]
+        self._summaries: dict[tuple[int, ...], TableSummary] = {}
         self._kan_huxi: dict[int, int] = {0: 0}
+        self._jiao_cache: dict[tuple[int, int, int], list[tuple[int, int, int, int, int]]] = {}
 
     # -- table melds ----------------------------------------------------------
-    def summarize(self, table: tuple[Group, ...]) -> TableSummary:
-        s = self._summaries.get(table)
-        if s is None:
-            g = self.grid
-            ups = []
-            for m in table:
-                c = int(m.cards[0])
-                if m.kind is GroupKind.PENG:
-                    ups.append((c, g["pao"][c] - g["peng"][c], g["pao"][c] - g["peng"][c]))
-                elif m.kind in (GroupKind.WEI, GroupKind.CHOUWEI):
-                    ups.append((c, g["pao"][c] - g["wei"][c], g["ti"][c] - g["wei"][c]))
-            s = TableSummary(
-                huxi=sum(m.huxi(self.rules) for m in table),
-                fours=sum(1 for m in table if m.kind.is_four),
-                melds=len(table),
-                upgrades=tuple(ups),
-            )
-            if len(self._summaries) < 100_000:
-                self._summaries[table] = s
-        return s
+    def summarize(self, table: tuple[Group, ...] | tuple[int, ...]) -> TableSummary:
+        """The :class:`TableSummary` of table melds (Groups or their ``Group.key``)."""
+        keys = tuple(m if isinstance(m, int) else m.key for m in table)
+        t = self._summaries.get(keys)
+        return t if t is not None else self._summarize(keys)
+
+    def _summarize(self, keys: tuple[int, ...]) -> TableSummary:
+        up_pao, up_ti = [-1] * 20, [-1] * 20
+        huxi = fours = cards = 0
+        for k in keys:
+            row, c = MELD_ROWS[k // 20], k % 20
+            huxi += self._flat[k]
+            if row in ("pao", "ti"):
+                fours += 1
+                cards += 4
+            else:
+                cards += 3
+            if self._gain_pao[k] >= 0:
+                up_pao[c], up_ti[c] = self._gain_pao[k], self._gain_ti[k]
+        t = TableSummary(huxi, fours, len(keys), cards, tuple(up_pao), tuple(up_ti))
+        if len(self._summaries) < 200_000:
+            self._summaries[keys] = t
+        return t
 
     def kan_huxi(self, mask: int) -> int:
         v = self._kan_huxi.get(mask)
@@ -197,78 +280,128 @@ class HandEvaluator:
         return v
 
     # -- the rest of the hand: 句, 绞 and at most one pair ---------------------
-    def _rest(self, rest: int, pair: bool) -> tuple[int, tuple[int, int, int, int]]:
-        """Best 胡息 of ``rest`` split into 句/绞 (+ one pair if ``pair``), and the
-        winning choice (small key, big key, 绞 points (2 small), 绞 points (2 big))."""
-        small, big = self.sizes
+    def _rest(self, rest: int, pair: bool, choice: list | None = None) -> int:
+        """Best 胡息 of ``rest`` split into 句/绞 (+ exactly one pair if ``pair``).
+
+        With ``choice`` given, appends (small key, big key, 绞 masks) of the best split.
+        """
+        S, B = self._small, self._big
         s, b = rest & MASK30, rest >> 30
-        es, eb = small.entry(s), big.entry(b)
-        jiao = (es[3] & eb[2]) | (es[2] & eb[3])
+        es = S.get(s) or self.sizes[0].entry(s)
+        eb = B.get(b) or self.sizes[1].entry(b)
         if pair:
-            best = max(es[1] + eb[0], es[0] + eb[1])
+            best = es[1] + eb[0]
+            if es[0] + eb[1] > best:
+                best = es[0] + eb[1]
         else:
             best = es[0] + eb[0]
-        choice = (s, b, 0, 0)
+        jiao = (es[3] & eb[2]) | (es[2] & eb[3])
+        arg = (s, b, 0, 0)
         if jiao:
-            for s2, b2, v, j2s, j2b in self._jiao_options(s, b, jiao):
-                es, eb = small.entry(s2), big.entry(b2)
-                t = v + (max(es[1] + eb[0], es[0] + eb[1]) if pair else es[0] + eb[0])
+            key = (jiao, es[3] & jiao, eb[3] & jiao)
+            opts = self._jiao_cache.get(key) or self._jiao_deltas(*key)
+            for ds, db, v, js, jb in opts:
+                es = S.get(s - ds) or self.sizes[0].entry(s - ds)
+                eb = B.get(b - db) or self.sizes[1].entry(b - db)
+                if pair:
+                    t = v + (es[1] + eb[0] if es[1] + eb[0] > es[0] + eb[1] else es[0] + eb[1])
+                else:
+                    t = v + es[0] + eb[0]
                 if t > best:
-                    best, choice = t, (s2, b2, j2s, j2b)
-        return best, choice
+                    best = t
+                    if choice is not None:
+                        arg = (s - ds, b - db, js, jb)
+        if choice is not None:
+            choice.append(arg)
+        return best
 
-    def _jiao_options(self, s: int, b: int, points: int) -> list[tuple[int, int, int, int, int]]:
-        """Every non-empty choice of 绞 among ``points``: (small, big, 胡息, masks)."""
-        opts = [(s, b, 0, 0, 0)]
+    def _jiao_deltas(
+        self, points: int, two_small: int, two_big: int
+    ) -> list[tuple[int, int, int, int, int]]:
+        """Every non-empty choice of one 绞 per point of ``points``, as the cards it
+        takes: (small delta, big delta, 胡息, points with 2 small, points with 2 big).
+        A point offers 2 small + 1 big if it holds 2 small, 1 + 2 if it holds 2 big."""
+        opts = [(0, 0, 0, 0, 0)]
         for p in range(10):
-            if not points >> p & 1:
+            m = 1 << p
+            if not points & m:
                 continue
-            sh = 3 * p
-            nxt = []
-            for s2, b2, v, m2s, m2b in opts:
-                ns, nb = (s2 >> sh) & 7, (b2 >> sh) & 7
-                nxt.append((s2, b2, v, m2s, m2b))
-                if ns >= 2 and nb >= 1:
-                    nxt.append((s2 - 2 * BIT[p], b2 - BIT[p], v + self.jiao_val[p], m2s | 1 << p, m2b))
-                if ns >= 1 and nb >= 2:
-                    nxt.append((s2 - BIT[p], b2 - 2 * BIT[p], v + self.jiao_val[p], m2s, m2b | 1 << p))
+            bit, v = BIT[p], self.jiao_val[p]
+            nxt = list(opts)
+            for ds, db, w, js, jb in opts:
+                if two_small & m:
+                    nxt.append((ds + 2 * bit, db + bit, w + v, js | m, jb))
+                if two_big & m:
+                    nxt.append((ds + bit, db + 2 * bit, w + v, js, jb | m))
             opts = nxt
+        self._jiao_cache[(points, two_small, two_big)] = opts[1:]
         return opts[1:]
 
     # -- completions (R25) -----------------------------------------------------
-    def _completions(
-        self, packed: int, t: TableSummary, win: int, self_drawn: bool
-    ) -> Iterator[tuple[int, int, bool, str]]:
-        """Each legal use of the winning card: (fixed 胡息, rest to split, pair needed, how).
+    def _best(
+        self,
+        packed: int,
+        table_huxi: int,
+        fours: int,
+        melds: int,
+        gain_up: int,
+        win: int,
+        self_drawn: bool,
+        plans: list | None = None,
+    ) -> int:
+        """Best 胡息 over every use of the winning card (R25–R27), −1 without a shape.
 
-        ``how`` is "hand" (card joins the rest; a 坎 of its kind stays whole: 破跑胡),
-        "triple" (pair + card → 碰/偎 value), "kan" (坎 + card → 跑/提) or
-        "table" (table 偎/碰 + card → 跑/提).
+        ``gain_up`` is what the card adds by upgrading a table 偎/碰 of its kind to
+        跑/提 (−1: there is none). The uses tried: "hand" (the card joins the rest;
+        a 坎 of its kind stays whole: 破跑胡), "triple" (pair + card → 碰/偎 value),
+        "kan" (坎 + card → 跑/提) and "table" (偎/碰 + card → 跑/提). With ``plans``
+        given, the best (fixed 胡息, rest, pair needed, use) is appended to it.
         """
-        g = self.grid
-        mask = kan_mask(packed)
-        rest = packed - 3 * mask
-        nkan = mask.bit_count()
-        fixed = t.huxi + self.kan_huxi(mask)
-        size = card_count(rest) + 1
-        groups_before = t.melds + nkan
-        pair = t.fours > 0
-        # The 将 pair is a 门子 of its own (R22).
-        if (size - 2 * pair) % 3 == 0 and groups_before + (size - 2 * pair) // 3 + pair == 7:
-            yield fixed, rest + BIT[win], pair, "hand"
+        if packed & (LOW << 2):
+            return -1  # four of a kind in hand: it must already be a 提 (R12)
+        mask = packed & (packed >> 1) & LOW  # kinds held 3 times: 坎
+        if mask:
+            rest = packed - 3 * mask
+            kh = self._kan_huxi.get(mask)
+            fixed = table_huxi + (kh if kh is not None else self.kan_huxi(mask))
+            nkan = mask.bit_count()
+        else:
+            rest, fixed, nkan = packed, table_huxi, 0
+        n = (rest & LOW).bit_count() + 2 * ((rest >> 1) & LOW).bit_count()
+        best = -1
+        plan = None
+        pair = fours > 0
+        # With the card in hand: groups = table + 坎 + triples (+ the 将, itself a 门子).
+        if (n + 1 - 2 * pair) % 3 == 0 and melds + nkan + (n + 1 - 2 * pair) // 3 + pair == 7:
+            r = rest + BIT[win]
+            v = self._rest(r, pair)
+            if v >= 0:
+                best = fixed + v
+                if plans is not None:
+                    plan = (fixed, r, pair, "hand")
             if (rest >> (3 * win)) & 7 == 2:
-                v = (g["wei"] if self_drawn else g["peng"])[win]
-                yield fixed + v, rest - 2 * BIT[win], pair, "triple"
-        size -= 1
-        # The winning card turns a 坎 or table meld into a 跑/提: same 门子 count,
-        # one more four, so the 将 pair is required.
-        if (size - 2) % 3 == 0 and groups_before + (size - 2) // 3 + 1 == 7:
+                f2 = fixed + (self._wei if self_drawn else self._peng)[win]
+                r = rest - 2 * BIT[win]
+                v = self._rest(r, pair)
+                if v >= 0 and f2 + v > best:
+                    best = f2 + v
+                    if plans is not None:
+                        plan = (f2, r, pair, "triple")
+        # The card turns a 坎 or a table 偎/碰 into 跑/提: one more four, so a 将.
+        if (n - 2) % 3 == 0 and melds + nkan + (n - 2) // 3 + 1 == 7:
             if mask >> (3 * win) & 1:
-                gain = (g["ti"] if self_drawn else g["pao"])[win] - g["kan"][win]
-                yield fixed + gain, rest, True, "kan"
-            for c, gain_pao, gain_ti in t.upgrades:
-                if c == win:
-                    yield fixed + (gain_ti if self_drawn else gain_pao), rest, True, "table"
+                gain, how = (self._ti if self_drawn else self._pao)[win] - self._kan[win], "kan"
+            else:  # a table 偎/碰 of the card (never both: only four copies)
+                gain, how = gain_up, "table"
+            if gain >= 0:
+                v = self._rest(rest, True)
+                if v >= 0 and fixed + gain + v > best:
+                    best = fixed + gain + v
+                    if plans is not None:
+                        plan = (fixed + gain, rest, True, how)
+        if plan is not None:
+            plans.append(plan)  # type: ignore[union-attr]
+        return best
 
     def best_huxi(
         self,
@@ -279,12 +412,24 @@ class HandEvaluator:
     ) -> int:
         """Best 胡息 over every completion (R25–R27), or −1 with no 7-门子 shape."""
         t = table if isinstance(table, TableSummary) else self.summarize(table)
-        best = -1
-        for fixed, rest, pair, _ in self._completions(packed, t, win, self_drawn):
-            v = self._rest(rest, pair)[0]
-            if v >= 0 and fixed + v > best:
-                best = fixed + v
-        return best
+        up = (t.up_ti if self_drawn else t.up_pao)[win]
+        return self._best(packed, t.huxi, t.fours, t.melds, up, win, self_drawn)
+
+    def best(self, pos: Position) -> int:
+        """Best 胡息 of a position, −1 without a shape (no ``min_huxi`` check)."""
+        win = pos.win
+        if win is None:
+            return self.tianhu_huxi(pos.packed, pos.table)
+        flat, fours_of = self._flat, self._is_four
+        gains = self._gain_ti if pos.self_drawn else self._gain_pao
+        huxi = fours = 0
+        up = -1
+        for k in pos.table_keys:
+            huxi += flat[k]
+            fours += fours_of[k]
+            if k % 20 == win and gains[k] >= 0:
+                up = gains[k]
+        return self._best(pos.packed, huxi, fours, len(pos.table_keys), up, win, pos.self_drawn)
 
     def current_huxi(self, packed: int, table: tuple[Group, ...] | TableSummary) -> int:
         """当前总息数 (R33): table melds + the best the concealed hand can show."""
@@ -301,23 +446,26 @@ class HandEvaluator:
         es, eb = small.entry(s), big.entry(b)
         jiao = (es[3] & eb[2]) | (es[2] & eb[3])
         if jiao and any(self.jiao_val):
-            for s2, b2, v, _, _ in self._jiao_options(s, b, jiao):
-                best = max(best, v + small.best_partial(s2) + big.best_partial(b2))
+            key = (jiao, es[3] & jiao, eb[3] & jiao)
+            for ds, db, v, _, _ in self._jiao_cache.get(key) or self._jiao_deltas(*key):
+                best = max(best, v + small.best_partial(s - ds) + big.best_partial(b - db))
         return best
 
     def tingpai(
-        self, packed: int, table: tuple[Group, ...] | TableSummary, self_drawn: bool = False
+        self, packed: int, table: tuple[Group, ...], self_drawn: bool = False
     ) -> dict[int, int]:
-        """听牌: every card that would win now (≥ min 胡息), with its best 胡息."""
-        t = table if isinstance(table, TableSummary) else self.summarize(table)
-        seen = packed
-        if not isinstance(table, TableSummary):
-            seen += pack(c for m in table for c in m.cards)
+        """听牌: every card that would win now (≥ min 胡息), with its best 胡息.
+
+        Cards whose four copies are all in this hand and table are left out.
+        """
+        t = self.summarize(table)
+        seen = packed + pack(c for m in table for c in m.cards)
         out = {}
         for c in range(20):
             if (seen >> (3 * c)) & 7 >= 4:
                 continue
-            v = self.best_huxi(packed, t, c, self_drawn)
+            up = (t.up_ti if self_drawn else t.up_pao)[c]
+            v = self._best(packed, t.huxi, t.fours, t.melds, up, c, self_drawn)
             if v >= self.rules.min_huxi:
                 out[c] = v
         return out
@@ -329,20 +477,18 @@ class HandEvaluator:
     # -- full analysis with the groups, for settlement and display -------------
     def analyse(self, pos: Position) -> Analysis:
         """Win or not, best 胡息 and the 7 门子 that give it."""
-        packed = pack(pos.hand)
+        packed = pos.packed
         if pos.win is None:  # mandatory 天胡: no shape needed (R28)
             huxi = self.tianhu_huxi(packed, pos.table)
             return Analysis(True, huxi, None, self._partial_groups(packed, pos.table))
-        t = self.summarize(pos.table)
-        win = int(pos.win)
-        best = -1
-        plan: tuple[int, int, bool, str] | None = None
-        for fixed, rest, pair, how in self._completions(packed, t, win, pos.self_drawn):
-            v = self._rest(rest, pair)[0]
-            if v >= 0 and fixed + v > best:
-                best, plan = fixed + v, (fixed, rest, pair, how)
-        if plan is None:
+        plans: list[tuple[int, int, bool, str]] = []
+        t = self.summarize(pos.table_keys)
+        win = pos.win
+        up = (t.up_ti if pos.self_drawn else t.up_pao)[win]
+        best = self._best(packed, t.huxi, t.fours, t.melds, up, win, pos.self_drawn, plans)
+        if best < 0:
             return Analysis(False, 0, "not_winning", ())
+        plan = plans[0]
         groups = self._groups(packed, pos, plan)
         if best < self.rules.min_huxi:
             return Analysis(False, best, "below_min_huxi", groups)
@@ -358,8 +504,13 @@ class HandEvaluator:
         out: list[Group] = []
         upgraded = False
         for m in pos.table:
-            if how == "table" and not upgraded and m.cards[0] == win and len(m.cards) == 3 \
-                    and m.kind in (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI):
+            if (
+                how == "table"
+                and not upgraded
+                and m.cards[0] == win
+                and len(m.cards) == 3
+                and m.kind in (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI)
+            ):
                 kind = GroupKind.PAO if m.kind is GroupKind.PENG else up
                 out.append(Group.of(kind, win))
                 upgraded = True
@@ -375,20 +526,26 @@ class HandEvaluator:
         return tuple(out)
 
     def _rest_groups(self, rest: int, pair: bool) -> list[Group]:
-        _, (s, b, j2s, j2b) = self._rest(rest, pair)
-        out = [Group(GroupKind.JIAO, (p, p, p + 10)) for p in range(10) if j2s >> p & 1]
-        out += [Group(GroupKind.JIAO, (p, p + 10, p + 10)) for p in range(10) if j2b >> p & 1]
+        choice: list[tuple[int, int, int, int]] = []
+        self._rest(rest, pair, choice)
+        s, b, j2s, j2b = choice[0]
+        out = [Group(GroupKind.JIAO, _cards(p, p, p + 10)) for p in range(10) if j2s >> p & 1]
+        out += [Group(GroupKind.JIAO, _cards(p, p + 10, p + 10)) for p in range(10) if j2b >> p & 1]
         small, big = self.sizes
         es, eb = small.entry(s), big.entry(b)
         pair_small = pair and es[1] + eb[0] >= es[0] + eb[1]
-        for base, table, key, with_pair in ((0, small, s, pair_small), (10, big, b, pair and not pair_small)):
+        for base, table, key, with_pair in (
+            (0, small, s, pair_small),
+            (10, big, b, pair and not pair_small),
+        ):
             for pts in table.decompose(key, with_pair):
                 kind = GroupKind.JIANG if len(pts) == 2 else GroupKind.JU
-                out.append(Group(kind, tuple(base + p for p in pts)))
+                out.append(Group(kind, _cards(*(base + p for p in pts))))
         return out
 
     def _partial_groups(self, packed: int, table: tuple[Group, ...]) -> tuple[Group, ...]:
-        """The scoring groups of a 天胡 hand: table, 坎s, and the best disjoint 句."""
+        """The groups of a 天胡 hand (R28): table, 坎s, and the 句 of the best partial
+        split; cards that fit nowhere are simply not shown as groups."""
         out = list(table)
         mask = kan_mask(packed)
         out += [Group.of(GroupKind.KAN, c) for c in range(20) if mask >> (3 * c) & 1]
@@ -397,8 +554,8 @@ class HandEvaluator:
             while key:
                 want = tab.best_partial(key)
                 for v, nxt, _, pts in tab.choices(key, False):
-                    if v + tab.best_partial(nxt) == want and v > 0:
-                        out.append(Group(GroupKind.JU, tuple(base + p for p in pts)))
+                    if v + tab.best_partial(nxt) == want:
+                        out.append(Group(GroupKind.JU, _cards(*(base + p for p in pts))))
                         key = nxt
                         break
                 else:  # the lowest card scores nothing: leave it out
@@ -415,6 +572,7 @@ def evaluator_for(rules: Rules = HUNAN) -> HandEvaluator:
 
     Rules with the same 胡息 table share the filled per-size tables.
     """
-    ev = HandEvaluator(rules)
-    ev.sizes = _SIZES.setdefault(rules.huxi_table, ev.sizes)
+    sizes = _SIZES.get(rules.huxi_table)
+    ev = HandEvaluator(rules, sizes)
+    _SIZES.setdefault(rules.huxi_table, ev.sizes)
     return ev

@@ -59,6 +59,11 @@ TABLE_KINDS = frozenset(
 _SIZE = {GroupKind.PAO: 4, GroupKind.TI: 4, GroupKind.JIANG: 2}
 
 
+# Rows of a table meld's integer key (``Group.key = row * 20 + card``): what the
+# evaluator needs to price and upgrade it without looking at the Group again.
+MELD_ROWS = ("peng", "wei", "chouwei", "pao", "ti", "ju123", "ju2710", "ju", "jiao")
+
+
 class MeldError(ValueError):
     """Cards that do not make the named group."""
 
@@ -150,6 +155,12 @@ class Group:
     @property
     def zh(self) -> str:
         return format_cards(self.cards)
+
+    @property
+    def key(self) -> int:
+        """A small int naming a table meld's pricing row and card (``MELD_ROWS``)."""
+        row = huxi_row(self.kind, self.cards) if self.kind is GroupKind.CHI else self.kind.value
+        return MELD_ROWS.index(row) * 20 + self.cards[0]
 
     def huxi(self, rules: object) -> int:
         """胡息 of this group under ``rules`` (a :class:`~paohuzi.core.rules.Rules`)."""

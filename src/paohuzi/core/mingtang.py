@@ -27,7 +27,9 @@ class Context:
 
     @property
     def cards(self) -> list[Card]:
-        return [c for g in self.groups for c in g.cards]
+        """Every card the winner holds: hand, table and winning card (for a 天胡
+        also those that fit in no group)."""
+        return self.position.all_cards()
 
     @property
     def red(self) -> int:
@@ -94,6 +96,8 @@ class DuiziHu(Mingtang):
     _runs = frozenset({GroupKind.CHI, GroupKind.JU, GroupKind.JIAO})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        if ctx.position.win is None:
+            return None  # a mandatory 天胡 need not form 门子 at all (R28)
         return None if any(g.kind in self._runs for g in ctx.groups) else 0
 
 
@@ -189,7 +193,11 @@ class JiaHangHang(Mingtang):
     id, name = "jiahanghang", "假行行"
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        scored = [h for g, h in zip(ctx.groups, ctx.group_huxi, strict=True) if g.kind is not GroupKind.JIANG]
+        scored = [
+            h
+            for g, h in zip(ctx.groups, ctx.group_huxi, strict=True)
+            if g.kind is not GroupKind.JIANG
+        ]
         has_pair = any(g.kind is GroupKind.JIANG for g in ctx.groups)
         return 0 if has_pair and len(scored) == 6 and all(h > 0 for h in scored) else None
 
@@ -206,8 +214,21 @@ class SiQiHong(Mingtang):
 PATTERNS: dict[str, Mingtang] = {
     m.id: m
     for m in (
-        HongHu(), DianHu(), WuHu(), DuiziHu(), DaziHu(), XiaoziHu(), ShuaHou(), HaiHu(),
-        TianHu(), DiHu(), TingHu(), TuanYuan(), HangHangXi(), JiaHangHang(), SiQiHong(),
+        HongHu(),
+        DianHu(),
+        WuHu(),
+        DuiziHu(),
+        DaziHu(),
+        XiaoziHu(),
+        ShuaHou(),
+        HaiHu(),
+        TianHu(),
+        DiHu(),
+        TingHu(),
+        TuanYuan(),
+        HangHangXi(),
+        JiaHangHang(),
+        SiQiHong(),
     )
 }
 

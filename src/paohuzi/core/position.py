@@ -42,12 +42,18 @@ class Position:
     hand_size: int = 20
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
+    # Derived once, so that evaluating many positions does no parsing (not compared).
+    packed: int = field(init=False, repr=False, compare=False, default=0)
+    table_keys: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand", tuple(sorted(Card(c) for c in self.hand)))
         object.__setattr__(self, "table", tuple(self.table))
         if self.win is not None:
             object.__setattr__(self, "win", Card(self.win))
         self._validate()
+        object.__setattr__(self, "packed", sum(1 << (3 * c) for c in self.hand))
+        object.__setattr__(self, "table_keys", tuple(g.key for g in self.table))
 
     # -- derived facts --------------------------------------------------------
     @property
@@ -73,7 +79,9 @@ class Position:
         counts = Counter(self.all_cards())
         for c, n in counts.items():
             if n > COPIES:
-                raise PositionError(f"{n} copies of {c.zh} ({c.code}) across hand and table; at most 4")
+                raise PositionError(
+                    f"{n} copies of {c.zh} ({c.code}) across hand and table; at most 4"
+                )
         hand_counts = Counter(self.hand)
         for c, n in hand_counts.items():
             if n == 4:
@@ -124,7 +132,12 @@ class Position:
         if not isinstance(extra, dict):
             raise PositionError("extra must be an object")
         return cls(
-            tuple(hand), table, win, hand_size=hand_size, extra=tuple(sorted(extra.items())), **flags
+            tuple(hand),
+            table,
+            win,
+            hand_size=hand_size,
+            extra=tuple(sorted(extra.items())),
+            **flags,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -175,4 +188,3 @@ def _str(d: dict[str, Any], key: str, required: bool) -> str:
     if not isinstance(v, str):
         raise PositionError(f"{key} must be a string of cards, got {v!r}")
     return v
-

@@ -8,6 +8,7 @@ game record can carry the full rules object it was played under.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from .cards import Card
@@ -33,7 +34,9 @@ class HuxiTable:
         missing = set(HUXI_ROWS) - set(names)
         unknown = set(names) - set(HUXI_ROWS)
         if missing or unknown:
-            raise RulesError(f"huxi_table rows: missing {sorted(missing)}, unknown {sorted(unknown)}")
+            raise RulesError(
+                f"huxi_table rows: missing {sorted(missing)}, unknown {sorted(unknown)}"
+            )
         for r, v in self.rows:
             if len(v) != 4 or not all(isinstance(x, int) and x >= 0 for x in v):
                 raise RulesError(f"huxi_table row {r!r} needs 4 non-negative ints, got {v!r}")
@@ -52,23 +55,26 @@ class HuxiTable:
         extra = set(d) - set(HUXI_ROWS)
         if extra:
             raise RulesError(f"huxi_table has unknown rows {sorted(extra)}")
-        return cls(tuple(rows))  # type: ignore[arg-type]
+        return cls(tuple(rows))
 
     def to_dict(self) -> dict[str, list[int]]:
         return {r: list(v) for r, v in self.rows}
 
     def value(self, row: str, card: int) -> int:
         """胡息 of a group of ``row`` whose (first) card is ``card``."""
-        c = Card(card)
-        v = dict(self.rows)[row]
-        return v[(2 if c.is_red else 0) + (1 if c.is_big else 0)]
+        return self.grid()[row][card]
 
     def grid(self) -> dict[str, list[int]]:
         """Row → 20 values, one per card kind: what the evaluator indexes."""
-        out = {}
-        for r, v in self.rows:
-            out[r] = [v[(2 if Card(c).is_red else 0) + (1 if c >= 10 else 0)] for c in range(20)]
-        return out
+        return _grid(self)
+
+
+@lru_cache(maxsize=64)
+def _grid(table: HuxiTable) -> dict[str, list[int]]:
+    out = {}
+    for r, v in table.rows:
+        out[r] = [v[(2 if Card(c).is_red else 0) + (1 if c >= 10 else 0)] for c in range(20)]
+    return out
 
 
 STANDARD_HUXI = HuxiTable.from_dict(

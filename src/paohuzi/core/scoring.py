@@ -80,8 +80,19 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
     if huang and rules.huangzhuang_fan:
         mult = rules.huangzhuang_fan[min(huang, len(rules.huangzhuang_fan)) - 1]
     return Settlement(
-        True, a.huxi, h2, deng, fan, deng * fan * mult, hits, a.groups, group_huxi, None,
-        doubled, zimo, mult,
+        True,
+        a.huxi,
+        h2,
+        deng,
+        fan,
+        deng * fan * mult,
+        hits,
+        a.groups,
+        group_huxi,
+        None,
+        doubled,
+        zimo,
+        mult,
     )
 
 
@@ -98,7 +109,7 @@ def payments(
     Default: each other dealt-in seat pays 底. ``payment == "discarder"``: on a win
     on a discard only the discarder pays. 包赔: on 地胡 the discarder pays for all.
     """
-    n = max(dealt_in + [winner]) + 1 if dealt_in else winner + 1
+    n = max([*dealt_in, winner]) + 1 if dealt_in else winner + 1
     out = [0] * max(n, rules.players)
     payers = [s for s in dealt_in if s != winner]
     if discarder is not None and (rules.payment == "discarder" or (dihu and rules.baopei)):

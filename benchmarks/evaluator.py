@@ -1,0 +1,84 @@
+"""Evaluator speed: µs per position through the Python API, in a fresh process.
+
+    python benchmarks/evaluator.py [--corpus FILE.jsonl] [--n N] [--seed S] [--json]
+
+Positions are parsed before timing (no JSON inside the timed loop). The timed
+call is ``HandEvaluator.best(position)``: does it form 7 门子, and with the most
+胡息 (R22–R27). Its lazily filled tables fill *during* the timed loop, so the
+first pass includes that cost; a second (warm) pass and the full settlement
+(``settle``: groups, 等, 名堂, 底) are timed too, for scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpus import corpus
+from paohuzi.core.position import Position
+from paohuzi.core.rules import preset
+
+
+def load(path: str) -> list[Position]:
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                out.append(Position.from_dict(json.loads(line)))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", help="positions in the `score --batch` input form")
+    ap.add_argument("--n", type=int, default=100_000, help="generated corpus size")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rules", default="hunan")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    positions = load(args.corpus) if args.corpus else corpus(args.n, args.seed)
+    rules = preset(args.rules)
+
+    t0 = time.process_time()
+    from paohuzi.core.evaluator import evaluator_for
+    from paohuzi.core.scoring import settle
+
+    ev = evaluator_for(rules)
+    init = time.process_time() - t0
+    best = ev.best
+    t0 = time.process_time()
+    results = [best(p) for p in positions]
+    cold = time.process_time() - t0
+    t0 = time.process_time()
+    for p in positions:
+        best(p)
+    warm = time.process_time() - t0
+    sample = positions[: min(len(positions), 20_000)]
+    t0 = time.process_time()
+    for p in sample:
+        settle(p, rules)
+    full = time.process_time() - t0
+    n = len(positions)
+    out = {
+        "positions": n,
+        "us_per_position": round(cold / n * 1e6, 3),
+        "us_per_position_warm": round(warm / n * 1e6, 3),
+        "us_per_settlement": round(full / len(sample) * 1e6, 3),
+        "init_seconds": round(init, 4),
+        "winning_fraction": round(sum(r >= rules.min_huxi for r in results) / n, 3),
+        "shape_fraction": round(sum(r >= 0 for r in results) / n, 3),
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for k, v in out.items():
+            print(f"{k:>22}: {v}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""``paohuzi rules [PRESET] [--json]``: show a rules preset in full (PRESETS.md).
+
+The table lists every field of :class:`~paohuzi.core.rules.Rules` with its
+Chinese name and an English gloss; fields added later still show (by name).
+``--json`` prints ``Rules.to_dict()``, the form a ``--rules FILE`` accepts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from paohuzi.core.rules import PRESETS, Rules, RulesError
+
+from .common import EXIT_OK, dumps, fail, internal_error, load_rules
+
+COMMAND = "rules"
+
+# field → (中文, English gloss)
+FIELDS: dict[str, tuple[str, str]] = {
+    "name": ("规则名", "preset name"),
+    "players": ("人数", "seats at the table (2–4)"),
+    "sit_out": ("坐底", "with 4 players the seat opposite the dealer sits the hand out"),
+    "hand_size": ("手牌数", "cards dealt to each seat (R7)"),
+    "min_huxi": ("起胡胡息", "minimum 胡息 to win (R23)"),
+    "huxi_table": ("胡息表", "胡息 per group (R9)"),
+    "win_on_discard": ("可胡打出的牌", "may a discard be won on (R24)"),
+    "deng": ("等 (囤)", "胡息 → 等 (R34)"),
+    "zimo_bonus": ("自摸加等", "等 added for a self-drawn win"),
+    "doubling": ("翻倍", "events that double 胡息 (R35)"),
+    "mingtang": ("名堂", "patterns and their 番 (R36)"),
+    "mingtang_level": ("花样层次", "which 名堂 levels count (R36)"),
+    "fan_combine": ("番的合计", "how several 名堂 combine"),
+    "dihu": ("地胡", "what 地胡 means (R29)"),
+    "payment": ("付分", "who pays the winner (R37)"),
+    "baopei": ("包赔", "on 地胡 the discarder pays for everyone (R37)"),
+    "huangzhuang_fan": ("黄番", "multiplier after 1, 2, … 荒庄 in a row"),
+    "hands_per_match": ("每场局数", "hands in a match (R38)"),
+    "show_liangzhang": ("亮张", "the dealer's 21st card is shown (R7)"),
+    "show_wall_bottom": ("示底牌", "the bottom wall card is shown (泸州)"),
+    "tianhu_ti": ("天胡提数", "提 that make a mandatory 天胡 (R28)"),
+    "tianhu_kan": ("天胡坎数", "坎 that make a mandatory 天胡; 提 count (R28)"),
+    "scoring_mode": ("计分方式", "等 only (deng), 等 × 红/乌 番 (hongwu), 等 × 名堂 番 (mingtang)"),
+    "extra": ("其他", "preset-specific extras"),
+}
+MINGTANG_ZH = {
+    "honghu": "红胡",
+    "dianhu": "点胡",
+    "wuhu": "乌胡",
+    "duizihu": "对子胡",
+    "dazihu": "大字胡",
+    "xiaozihu": "小字胡",
+    "shuahou": "耍猴",
+    "haihu": "海胡",
+    "tianhu": "天胡",
+    "dihu": "地胡",
+    "tinghu": "听胡",
+    "tuanyuan": "团圆",
+    "hanghangxi": "行行息",
+    "jiahanghang": "假行行",
+    "siqihong": "四七红",
+}
+VALUE_ZH = {
+    "tianhu": "天胡",
+    "dihu": "地胡",
+    "haidi": "海底胡",
+    "first_discard": "下家胡庄家第一张打出的牌 first discard",
+    "liangzhang": "闲家胡亮张 a non-dealer wins on the 亮张",
+    "all": "每家付底 every other player",
+    "discarder": "放炮者付 the discarder (discard wins)",
+    "add": "相加 added",
+    "multiply": "相乘 multiplied",
+    "none": "无名堂 none",
+    "basic": "基本花样 basic",
+    "half": "半花样 half",
+    "full": "全花样 full",
+}
+LEVEL_SHORT = {"basic": "基本 basic", "half": "半 half", "full": "全 full"}
+HUXI_ROW_ZH = {
+    "peng": "碰",
+    "kan": "坎",
+    "wei": "偎 / 臭偎",
+    "pao": "跑",
+    "ti": "提",
+    "ju123": "句 一二三",
+    "ju2710": "句 二七十",
+    "ju": "other 句",
+    "jiao": "绞",
+    "pair": "对 (将)",
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        COMMAND,
+        help="show a rules preset in full",
+        description=f"Show a rules preset ({', '.join(PRESETS)}) or a rules file in full.",
+    )
+    p.add_argument(
+        "preset", nargs="?", default="hunan", metavar="PRESET", help="preset name or rules file"
+    )
+    p.add_argument("--json", action="store_true", help="print Rules.to_dict() as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        try:
+            rules = load_rules(args.preset)
+        except RulesError as e:
+            return fail(COMMAND, e, args.json)
+        if args.json:
+            print(dumps(rules.to_dict()))
+        else:
+            console = Console(file=sys.stdout, highlight=False)
+            for part in render(rules):
+                console.print(part)
+        return EXIT_OK
+    except BrokenPipeError:
+        raise
+    except Exception as e:  # no traceback reaches the user
+        return internal_error(COMMAND, e, args.json)
+
+
+def render(rules: Rules) -> list[Table]:
+    """The fields table, then the two nested tables (胡息表, 名堂) in full width."""
+    d = rules.to_dict()
+    return [rules_table(rules), _huxi_table(d["huxi_table"]), _mingtang(d["mingtang"])]
+
+
+def rules_table(rules: Rules) -> Table:
+    """Every field: name, 中文 + gloss, value."""
+    t = Table(title=f"规则 rules: {rules.name}", box=box.SIMPLE_HEAD, show_lines=False)
+    t.add_column("field", style="cyan", no_wrap=True)
+    t.add_column("中文 / gloss", overflow="fold")
+    t.add_column("value", overflow="fold")
+    for key, value in rules.to_dict().items():
+        zh, gloss = FIELDS.get(key, ("", ""))
+        label = Text.assemble((zh, "bold"), "\n" if zh and gloss else "", (gloss, "dim"))
+        t.add_row(key, label, _value(key, value))
+    return t
+
+
+def _value(key: str, value: Any) -> Text | Table | str:
+    if key == "huxi_table":
+        return Text("胡息表 below", style="italic")
+    if key == "mingtang":
+        return Text(f"{len(value)} 名堂, below" if value else "—")
+    if key == "deng":
+        base, step, offset = value["base"], value["step"], value["offset"]
+        lead = f"{offset} + " if offset else ""
+        return f"等 = {lead}⌊(胡息 − {base}) / {step}⌋"
+    if isinstance(value, bool):
+        return Text("是 yes" if value else "否 no", style="green" if value else "dim")
+    if isinstance(value, list):
+        return ", ".join(VALUE_ZH.get(str(v), str(v)) for v in value) or "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items()) or "—"
+    return VALUE_ZH.get(str(value), str(value))
+
+
+def _huxi_table(rows: dict[str, list[int]]) -> Table:
+    t = Table(title="胡息表 huxi_table (R9)", box=box.SIMPLE_HEAD)
+    t.add_column("门子 group")
+    for head in ("小 small", "大 big", "红小 red small", "红大 red big"):
+        t.add_column(head, justify="right")
+    for row, values in rows.items():
+        t.add_row(HUXI_ROW_ZH.get(row, row), *(str(v) for v in values))
+    return t
+
+
+def _mingtang(items: list[dict[str, Any]]) -> Table:
+    t = Table(title="名堂 mingtang (R36)", box=box.SIMPLE_HEAD)
+    for head in ("名堂", "番 fan", "cards", "level"):
+        t.add_column(head, no_wrap=True)
+    for m in items:
+        extra = []
+        if m.get("threshold"):
+            extra.append(f"≥{m['threshold']}")
+        if m.get("per_extra"):
+            extra.append(f"+{m['per_extra']} each")
+        if m.get("max_fan"):
+            extra.append(f"≤{m['max_fan']}")
+        name = Text.assemble(MINGTANG_ZH.get(m["id"], ""), (f" {m['id']}", "dim"))
+        t.add_row(name, str(m["fan"]), " ".join(extra), LEVEL_SHORT.get(m["level"], m["level"]))
+    return t

@@ -1,0 +1,287 @@
+"""``paohuzi score``: the hand calculator (INTERFACES.md §1, R22–R37).
+
+Three modes: a readable coloured breakdown (default), one JSON object
+(``--json``) and JSON Lines in/out (``--batch FILE``, ``-`` for stdin). Bad input
+exits 2 with one stderr line; a batch reports a bad line in place and goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import IO, TYPE_CHECKING, Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from paohuzi.core.position import Position
+from paohuzi.core.rules import Rules, RulesError
+
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    cards_text,
+    dumps,
+    fail,
+    internal_error,
+    invalid_input,
+    load_rules,
+    one_line,
+)
+
+if TYPE_CHECKING:
+    from paohuzi.core.scoring import Settlement
+
+COMMAND = "score"
+DOUBLING_ZH = {"tianhu": "天胡", "dihu": "地胡", "haidi": "海底胡"}
+KIND_EN = {
+    "chi": "chi",
+    "peng": "peng",
+    "wei": "wei",
+    "chouwei": "chouwei",
+    "pao": "pao",
+    "ti": "ti",
+    "kan": "kan",
+    "ju": "run",
+    "jiao": "jiao",
+    "jiang": "pair",
+}
+ERROR_TEXT = {
+    "not_winning": "no legal 7-门子 shape with this card (R22)",
+    "below_min_huxi": "best 胡息 {huxi} is below the minimum {min_huxi} (R23)",
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        COMMAND,
+        help="score a hand: 胡息, 等, 名堂/番, 底",
+        description=(
+            "Score a 跑胡子 position: the best 7-门子 decomposition, 胡息, 等, 名堂 and 底. "
+            "Cards in Chinese (一…十 小, 壹…拾 大) or ASCII (x1…x10, d1…d10)."
+        ),
+        epilog="example: paohuzi score 四五六八八九十壹贰叁捌 --win 八 "
+        "--table peng:拾 --table chi:一二三 --table wei:七",
+    )
+    p.add_argument("hand", nargs="*", metavar="HAND", help="concealed hand before the winning card")
+    p.add_argument("--win", metavar="CARD", help="the winning card")
+    p.add_argument(
+        "--table",
+        action="append",
+        default=[],
+        metavar="KIND:CARDS",
+        help="a table meld: chi|peng|wei|chouwei|pao|ti, e.g. peng:拾 or chi:x1x2x3 (repeatable)",
+    )
+    p.add_argument("--self-drawn", action="store_true", help="自摸: the winner turned the card up")
+    p.add_argument("--last-card", action="store_true", help="海底: it was the last wall card")
+    p.add_argument(
+        "--tianhu", action="store_true", help="天胡 (R28); without --win: mandatory 天胡"
+    )
+    p.add_argument(
+        "--dihu", action="store_true", help="地胡 (R29): won on the dealer's first discard"
+    )
+    p.add_argument("--rules", default="hunan", metavar="P", help="preset name or .json/.toml file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--batch",
+        metavar="FILE",
+        help="JSON Lines positions in, one result per line out ('-': stdin)",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    json_mode = bool(args.json or args.batch is not None)
+    try:
+        return _run(args, json_mode)
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except Exception as e:  # no traceback reaches the user, even for a bug
+        return internal_error(COMMAND, e, json_mode)
+
+
+def _run(args: argparse.Namespace, json_mode: bool) -> int:
+    try:
+        rules = load_rules(args.rules)
+    except RulesError as e:
+        return fail(COMMAND, e, json_mode)
+    if args.batch is not None:
+        if args.hand or args.win or args.table:
+            return fail(COMMAND, "give either HAND/--win/--table or --batch FILE, not both", True)
+        return _batch(args.batch, rules)
+    if not args.hand:
+        return fail(COMMAND, "missing HAND (the concealed hand), or use --batch FILE", json_mode)
+    if args.win is None and not args.tianhu:
+        return fail(COMMAND, "missing --win CARD (the winning card)", json_mode)
+    line = {
+        "hand": " ".join(args.hand),
+        "table": list(args.table),
+        "self_drawn": args.self_drawn,
+        "last_card": args.last_card,
+        "tianhu": args.tianhu,
+        "dihu": args.dihu,
+    }
+    if args.win is not None:
+        line["win"] = args.win
+    try:
+        position = Position.from_dict(line, hand_size=rules.hand_size)
+    except ValueError as e:
+        return fail(COMMAND, e, json_mode)
+    settlement = _settle(position, rules)
+    if args.json:
+        print(dumps(settlement.to_dict()))
+    else:
+        render(settlement, position, rules, Console(file=sys.stdout, highlight=False))
+    return EXIT_OK
+
+
+def _settle(position: Position, rules: Rules) -> Settlement:
+    # Imported here so that `paohuzi --help` and the other commands stay light.
+    from paohuzi.core.scoring import settle
+
+    return settle(position, rules)
+
+
+# -- batch --------------------------------------------------------------------------------------
+def _batch(path: str, rules: Rules) -> int:
+    """One output line per input line, same order; exit 2 if any line was bad."""
+    try:
+        if path == "-":
+            return _batch_stream(sys.stdin, rules)
+        with open(path, encoding="utf-8") as f:
+            return _batch_stream(f, rules)
+    except FileNotFoundError:
+        return fail(COMMAND, f"batch file {path} does not exist", True)
+    except IsADirectoryError:
+        return fail(COMMAND, f"batch file {path} is a directory", True)
+    except UnicodeDecodeError as e:
+        return fail(COMMAND, f"batch file {path} is not UTF-8 text: {e.reason}", True)
+    except OSError as e:
+        return fail(COMMAND, f"cannot read batch file {path}: {e.strerror or e}", True)
+
+
+def _batch_stream(stream: IO[str], rules: Rules) -> int:
+    status = EXIT_OK
+    for n, raw in enumerate(stream, start=1):
+        result, problem = score_line(raw, rules)
+        print(dumps(result), flush=False)
+        if problem is not None:
+            status = EXIT_BAD_INPUT
+            print(f"paohuzi {COMMAND}: error: line {n}: {problem}", file=sys.stderr)
+    sys.stdout.flush()
+    return status
+
+
+def score_line(raw: str, rules: Rules) -> tuple[dict[str, Any], str | None]:
+    """Score one JSON Lines position: (result object, problem for stderr or None).
+
+    A blank line is reported too, so output line *n* always answers input line *n*.
+    """
+    text = raw.strip()
+    if not text:
+        obj = invalid_input("empty line")
+        return obj, obj["message"]
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        obj = invalid_input(f"not JSON: {e.msg} at column {e.colno}")
+        return obj, obj["message"]
+    try:
+        position = Position.from_dict(data, hand_size=rules.hand_size)
+    except ValueError as e:
+        obj = invalid_input(e)
+        return obj, obj["message"]
+    try:
+        return _settle(position, rules).to_dict(), None
+    except Exception as e:  # a bug on one line must not lose the rest of the batch
+        message = one_line(f"internal error: {type(e).__name__}: {e}")
+        return {"error": "internal_error", "message": message}, message
+
+
+# -- human-readable breakdown ---------------------------------------------------------------------
+def render(settlement: Settlement, position: Position, rules: Rules, console: Console) -> None:
+    """The coloured breakdown: groups, 胡息, doubling, 等, 名堂/番, 底 (R22–R37)."""
+    console.print(_position_line(position, rules))
+    if settlement.groups:
+        console.print(_groups_table(settlement))
+    if not settlement.win:
+        reason = ERROR_TEXT.get(settlement.error or "", settlement.error or "not a win")
+        reason = reason.format(huxi=settlement.huxi, min_huxi=rules.min_huxi)
+        console.print(Text.assemble(("不胡 not a win: ", "bold yellow"), reason))
+        return
+    console.print(_summary_table(settlement, rules))
+    who = (
+        "the discarder"
+        if rules.payment == "discarder" and not settlement.zimo
+        else "each other player"
+    )
+    console.print(
+        Text.assemble(("胡 win", "bold green"), f" — {who} pays 底 ", (str(settlement.di), "bold"))
+    )
+
+
+def _position_line(position: Position, rules: Rules) -> Text:
+    """What was scored, one labelled line each: hand, winning card + flags, table melds."""
+    line = Text.assemble(("手牌 hand   ", "dim"), cards_text(position.hand))
+    line.append("\n胡 win      ", style="dim")
+    if position.win is not None:
+        line.append_text(cards_text([position.win]))
+    flags = [
+        zh
+        for zh, on in (
+            ("自摸", position.self_drawn),
+            ("海底", position.last_card),
+            ("天胡", position.tianhu),
+            ("地胡", position.dihu),
+        )
+        if on
+    ]
+    if flags:
+        line.append("  " + " ".join(flags), style="cyan")
+    if position.table:
+        line.append("\n进牌 table  ", style="dim")
+        for i, g in enumerate(position.table):
+            line.append(("  " if i else "") + g.kind.zh, style="dim")
+            line.append_text(cards_text(g.cards))
+    line.append(f"\n规则 rules  {rules.name}", style="dim")
+    return line
+
+
+def _groups_table(s: Settlement) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_footer=True, pad_edge=False)
+    table.add_column("#", justify="right", footer="")
+    table.add_column("门子 group", footer="合计 total")
+    table.add_column("牌 cards")
+    table.add_column("胡息 huxi", justify="right", footer=str(sum(s.group_huxi)))
+    for i, (g, h) in enumerate(zip(s.groups, s.group_huxi, strict=False), start=1):
+        kind = f"{g.kind.zh} {KIND_EN.get(g.kind.value, g.kind.value)}"
+        table.add_row(str(i), kind, cards_text(g.cards), Text(str(h), style="bold" if h else "dim"))
+    return table
+
+
+def _summary_table(s: Settlement, rules: Rules) -> Table:
+    t = Table(box=None, show_header=False, pad_edge=False)
+    t.add_column(style="bold")
+    t.add_column()
+    t.add_row("胡息 huxi", str(s.huxi))
+    if s.doubled:
+        names = " ".join(DOUBLING_ZH.get(d, d) for d in s.doubled)
+        t.add_row("翻倍 doubled", f"{names} (R35): {s.huxi} → {s.scored_huxi} 胡息")
+    bonus = rules.zimo_bonus if s.zimo else 0
+    deng = str(s.deng)
+    if bonus:
+        deng += f"  ({s.deng - bonus} + {bonus} 自摸 self-drawn)"
+    t.add_row("等 deng", deng)
+    if s.mingtang:
+        for hit in s.mingtang:
+            t.add_row("名堂 mingtang", f"{hit.name} {hit.fan} 番")
+    else:
+        t.add_row("名堂 mingtang", Text("平胡 none", style="dim"))
+    t.add_row("番 fan", str(s.fan))
+    # 黄番 and other preset multipliers break 底 = 等 × 番; only show the formula when it holds.
+    formula = f"  (= {s.deng} 等 × {s.fan} 番)" if s.di == s.deng * s.fan else ""
+    t.add_row("底 di", Text(f"{s.di}{formula}", style="bold"))
+    return t
