@@ -1,0 +1,62 @@
+"""机器人 (jīqìrén): the bot interface.
+
+A bot sees a seat's :class:`Observation` — the engine's single view function
+plus the legal actions — and an injected RNG. It never touches the true state:
+search bots ask the observation for a *determinization* (the engine's
+``resample``), a world drawn at random among those consistent with the view.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from functools import cached_property
+from typing import Any
+
+from ..core.actions import Action
+from ..core.state import GameState
+from ..core.views import resample, view
+
+
+class Observation:
+    """What ``seat`` knows now: its view, its legal actions, and resampling."""
+
+    __slots__ = ("__dict__", "_state", "seat")
+
+    def __init__(self, state: GameState, seat: int):
+        self._state = state
+        self.seat = seat
+
+    @cached_property
+    def view(self) -> dict[str, Any]:
+        return view(self._state, self.seat)
+
+    @cached_property
+    def legal(self) -> list[Action]:
+        return self._state.legal_actions(self.seat)
+
+    @property
+    def rules(self) -> Any:
+        return self._state.rules
+
+    def determinize(self, rng: random.Random) -> GameState:
+        """A full game state consistent with this view (hidden cards re-dealt)."""
+        return resample(self._state, self.seat, rng)
+
+
+class Bot(ABC):
+    """A player program: ``act`` returns one of ``obs.legal``."""
+
+    name: str = "bot"
+
+    @abstractmethod
+    def act(self, obs: Observation, rng: random.Random) -> Action: ...
+
+
+class RandomBot(Bot):
+    """random: uniform over the legal actions."""
+
+    name = "random"
+
+    def act(self, obs: Observation, rng: random.Random) -> Action:
+        return rng.choice(obs.legal)
