@@ -13,6 +13,8 @@ import sys
 COMMANDS = [
     "score",
     "rules",
+    "simulate",
+    "replay",
 ]
 
 

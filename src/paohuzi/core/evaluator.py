@@ -244,7 +244,7 @@ class HandEvaluator:
         ]
         self._summaries: dict[tuple[int, ...], TableSummary] = {}
         self._kan_huxi: dict[int, int] = {0: 0}
-        self._jiao_cache: dict[tuple[int, int, int], list[tuple[int, int, int, int, int]]] = {}
+        self._jiao_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
 
     # -- table melds ----------------------------------------------------------
     def summarize(self, table: tuple[Group, ...] | tuple[int, ...]) -> TableSummary:
@@ -298,8 +298,9 @@ class HandEvaluator:
         jiao = (es[3] & eb[2]) | (es[2] & eb[3])
         arg = (s, b, 0, 0)
         if jiao:
-            key = (jiao, es[3] & jiao, eb[3] & jiao)
-            opts = self._jiao_cache.get(key) or self._jiao_deltas(*key)
+            opts = self._jiao_cache.get(jiao | (es[3] & jiao) << 10 | (eb[3] & jiao) << 20)
+            if opts is None:
+                opts = self._jiao_deltas(jiao, es[3] & jiao, eb[3] & jiao)
             for ds, db, v, js, jb in opts:
                 es = S.get(s - ds) or self.sizes[0].entry(s - ds)
                 eb = B.get(b - db) or self.sizes[1].entry(b - db)
@@ -334,7 +335,7 @@ class HandEvaluator:
                 if two_big & m:
                     nxt.append((ds + bit, db + 2 * bit, w + v, js, jb | m))
             opts = nxt
-        self._jiao_cache[(points, two_small, two_big)] = opts[1:]
+        self._jiao_cache[points | two_small << 10 | two_big << 20] = opts[1:]
         return opts[1:]
 
     # -- completions (R25) -----------------------------------------------------
@@ -446,8 +447,7 @@ class HandEvaluator:
         es, eb = small.entry(s), big.entry(b)
         jiao = (es[3] & eb[2]) | (es[2] & eb[3])
         if jiao and any(self.jiao_val):
-            key = (jiao, es[3] & jiao, eb[3] & jiao)
-            for ds, db, v, _, _ in self._jiao_cache.get(key) or self._jiao_deltas(*key):
+            for ds, db, v, _, _ in self._jiao_deltas(jiao, es[3] & jiao, eb[3] & jiao):
                 best = max(best, v + small.best_partial(s - ds) + big.best_partial(b - db))
         return best
 

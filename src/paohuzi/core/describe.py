@@ -1,0 +1,95 @@
+"""叙述 (xùshù): events and results as short Chinese sentences for people.
+
+Used by ``paohuzi replay`` and the terminal game. Works on the plain event
+dicts of a record (INTERFACES.md §4), so it can narrate any record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import Card, format_cards, parse_cards
+
+SOURCE = {"hand": "手中", "draw": "摸牌", "discard": "打出", "table": "桌面", "deal": "发牌"}
+MELD = {"ti": "提", "wei": "偎", "chouwei": "臭偎", "pao": "跑"}
+
+
+def card_zh(code: str | None) -> str:
+    return Card.parse(code).zh if code else "▒"
+
+
+def seat_name(seat: int | None, dealer: int | None = None) -> str:
+    if seat is None:
+        return ""
+    return f"{seat}号{'(庄)' if seat == dealer else ''}"
+
+
+def describe(e: dict[str, Any], dealer: int | None = None) -> str:
+    """One event as a line of Chinese, e.g. ``1号 吃 八: 七八九, 比 八八捌``."""
+    t = e.get("type")
+    who = seat_name(e.get("seat"), dealer)
+    card = card_zh(e.get("card"))
+    src = SOURCE.get(e.get("source") or "", "")
+    if t == "deal":
+        return f"{who} 发 {e.get('count', '?')} 张"
+    if t == "liangzhang":
+        return f"{who} 亮张 {card}"
+    if t == "bottom":
+        return f"底牌 {card} 示众"
+    if t in MELD:
+        return f"{who} {MELD[t]} {card}（{src}，自动）"
+    if t == "draw":
+        return f"{who} 摸 {card}" + ("，示众" if e.get("shown") else "（未示众）")
+    if t == "discard":
+        return f"{who} 打 {card}"
+    if t == "chi":
+        groups = [format_cards(parse_cards(" ".join(g))) for g in e.get("groups", [])]
+        text = f"{who} 吃 {card}: {groups[0]}" if groups else f"{who} 吃 {card}"
+        return text + (f"，比 {' '.join(groups[1:])}" if len(groups) > 1 else "")
+    if t == "peng":
+        return f"{who} 碰 {card}"
+    if t == "pass":
+        return f"{who} 过 {card}"
+    if t == "pile":
+        return f"{card} 无人要，归 {who} 牌堆"
+    if t == "hu":
+        how = [
+            name
+            for key, name in (
+                ("tianhu", "天胡"),
+                ("dihu", "地胡"),
+                ("last_card", "海底"),
+                ("self_drawn", "自摸"),
+            )
+            if e.get(key)
+        ]
+        return f"{who} 胡 {card if e.get('card') else ''}" + (
+            f"（{'、'.join(how)}）" if how else ""
+        )
+    if t == "tianhu":
+        return f"{who} 天胡（自动）"
+    if t == "huangzhuang":
+        return "荒庄：墩已摸完，无人胡牌"
+    if t == "settle":
+        return f"结算：{who} 胡息 {e.get('huxi')}，底 {e.get('di')}，得分 {e.get('scores')}"
+    return f"{who} {t} {card}".strip()
+
+
+def describe_result(res: dict[str, Any] | None, dealer: int | None = None) -> list[str]:
+    """The settlement of a record's ``result`` as lines."""
+    if not res:
+        return ["（未结束）"]
+    if res.get("winner") is None:
+        return ["荒庄 — 无人得分"]
+    lines = [f"{seat_name(res['winner'], dealer)} 胡牌：胡息 {res.get('huxi')}，底 {res.get('di')}"]
+    st = res.get("settlement") or {}
+    for g in st.get("groups", []):
+        lines.append(f"  {g['kind']:<8} {g['cards']:<6} {g['huxi']:>3} 胡息")
+    if st:
+        lines.append(f"  等 {st.get('deng')}  番 {st.get('fan')}  底 {st.get('di')}")
+    for m in res.get("mingtang", []):
+        lines.append(f"  名堂 {m['name']} {m['fan']} 番")
+    lines.append(
+        "  得分 " + "  ".join(f"{s}号 {v:+d}" for s, v in enumerate(res.get("scores", [])))
+    )
+    return lines

@@ -1,0 +1,1 @@
+"""Simulation: seeded, multiprocess self-play (``paohuzi simulate``) and the arena."""
