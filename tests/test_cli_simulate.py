@@ -1,0 +1,83 @@
+"""``paohuzi simulate`` (INTERFACES.md §2) and ``paohuzi replay`` (§3) as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paohuzi.cli.main import main
+
+SUMMARY_KEYS = {
+    "games", "wins_by_seat", "draws", "mingtang_counts", "mean_di", "seconds", "games_per_second",
+}
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_same_seed_same_games_whatever_the_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    one = run_json(capsys, "simulate", "--games", "60", "--seed", "7", "--workers", "1", "--json")
+    two = run_json(capsys, "simulate", "--games", "60", "--seed", "7", "--workers", "2", "--json")
+    assert SUMMARY_KEYS <= set(one)
+    assert "mean_score_by_seat" in one
+    for key in ("games", "wins_by_seat", "draws", "mingtang_counts", "mean_di", "mean_score_by_seat"):
+        assert one[key] == two[key], key
+    assert one["games"] == 60 and one["draws"] + sum(one["wins_by_seat"]) == 60
+    # zero-sum payments (R37): every seat's mean score adds up to nothing
+    assert abs(sum(one["mean_score_by_seat"])) < 1e-3  # means are rounded to 4 places
+    other = run_json(capsys, "simulate", "--games", "60", "--seed", "8", "--workers", "1", "--json")
+    assert other != {**one, "seconds": other["seconds"], "games_per_second": other["games_per_second"]}
+
+
+def test_records_replay_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(
+        capsys, "simulate", "--games", "25", "--seed", "3", "--records", str(tmp_path), "--json",
+        "--workers", "2",
+    )
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == out["games"] == 25
+    for f in files:
+        assert main(["replay", "--check", str(f)]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    assert main(["replay", str(files[0])]) == 0
+    text = capsys.readouterr().out
+    assert "亮张" in text and "摸" in text
+
+
+def test_replay_check_finds_a_tampered_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run_json(capsys, "simulate", "--games", "1", "--seed", "4", "--records", str(tmp_path), "--json")
+    f = next(tmp_path.glob("*.json"))
+    rec = json.loads(f.read_text(encoding="utf-8"))
+    rec["deck"][0], rec["deck"][-1] = rec["deck"][-1], rec["deck"][0]  # a different deal
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(rec), encoding="utf-8")
+    assert main(["replay", "--check", str(bad)]) == 1
+    assert capsys.readouterr().err.strip()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "0"],
+        ["simulate", "--games", "5", "--bots", "nobot"],
+        ["simulate", "--games", "5", "--bots", "random,random"],
+        ["simulate", "--games", "5", "--rules", "nowhere"],
+        ["simulate", "--games", "5", "--workers", "0"],
+    ],
+)
+def test_simulate_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("paohuzi simulate:")
+
+
+def test_replay_unreadable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json", encoding="utf-8")
+    assert main(["replay", str(junk)]) == 2
+    assert main(["replay", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
