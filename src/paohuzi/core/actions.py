@@ -1,0 +1,118 @@
+"""动作 (dòngzuò): the choices a player makes — discard, 吃, 碰, 胡, pass (R14–R21).
+
+Forced steps (提, 偎, 跑, mandatory 天胡, 荒庄) are never actions: the engine runs
+them itself. An :class:`Action` is a small frozen value with two string forms:
+a short id (``"chi:x2:x1x2x3,x2d2d2"``, ``"discard:d10"``, ``"peng:x5"``,
+``"hu"``, ``"pass"``) used by bots and the web protocol, and the record dict of
+INTERFACES.md §4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARDS, Card, CardError, parse_cards
+
+DISCARD = "discard"
+CHI = "chi"
+PENG = "peng"
+HU = "hu"
+PASS = "pass"
+TYPES = (DISCARD, CHI, PENG, HU, PASS)
+
+CODES = tuple(c.code for c in CARDS)
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in the current state (nothing was changed)."""
+
+
+def canonical_groups(groups: Sequence[Sequence[int]]) -> tuple[tuple[Card, ...], ...]:
+    """吃 group first (sorted), then the 比 groups, each sorted, in sorted order."""
+    if not groups:
+        return ()
+    gs = [tuple(sorted(CARDS[int(c)] for c in g)) for g in groups]
+    return (gs[0], *sorted(gs[1:]))
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One choice of one seat; ``groups`` only for 吃 (the 吃 group, then each 比)."""
+
+    type: str
+    seat: int
+    card: Card | None = None
+    groups: tuple[tuple[Card, ...], ...] = ()
+
+    def id(self) -> str:
+        """The short stable id, e.g. ``"chi:x2:x1x2x3,x2d2d2"``."""
+        t = self.type
+        if t in (HU, PASS):
+            return t
+        code = CODES[self.card] if self.card is not None else "?"
+        if t == CHI:
+            gs = ",".join("".join(CODES[c] for c in g) for g in self.groups)
+            return f"chi:{code}:{gs}"
+        return f"{t}:{code}"
+
+    @classmethod
+    def from_id(cls, seat: int, text: str) -> Action:
+        """Parse an id written by :meth:`id`; raises :class:`IllegalAction` if malformed."""
+        if not isinstance(text, str):
+            raise IllegalAction(f"action id must be a string, got {text!r}")
+        parts = text.strip().split(":")
+        t = parts[0].lower()
+        try:
+            if t in (HU, PASS) and len(parts) == 1:
+                return cls(t, seat)
+            if t in (DISCARD, PENG) and len(parts) == 2:
+                return cls(t, seat, Card.parse(parts[1]))
+            if t == CHI and len(parts) == 3:
+                groups = [parse_cards(g) for g in parts[2].split(",")]
+                if any(len(g) != 3 for g in groups):
+                    raise IllegalAction(f"chi groups need 3 cards each in {text!r}")
+                return cls(t, seat, Card.parse(parts[1]), canonical_groups(groups))
+        except CardError as e:
+            raise IllegalAction(f"bad action id {text!r}: {e}") from None
+        raise IllegalAction(f"bad action id {text!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record form of INTERFACES.md §4."""
+        d: dict[str, Any] = {"seat": self.seat, "type": self.type}
+        if self.card is not None:
+            d["card"] = CODES[self.card]
+        if self.groups:
+            d["groups"] = [[CODES[c] for c in g] for g in self.groups]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Action:
+        if not isinstance(d, dict) or d.get("type") not in TYPES:
+            raise IllegalAction(f"not an action record: {d!r}")
+        seat = d.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise IllegalAction(f"action seat must be an integer: {d!r}")
+        try:
+            card = Card.parse(d["card"]) if d.get("card") else None
+            groups = canonical_groups([parse_cards(" ".join(g)) for g in d.get("groups", [])])
+        except (CardError, TypeError) as e:
+            raise IllegalAction(f"bad action record {d!r}: {e}") from None
+        return cls(d["type"], seat, card, groups)
+
+    def matches(self, other: Action) -> bool:
+        """Does this (possibly partial) action name the legal action ``other``?
+
+        ``hu`` and ``pass`` may omit the card; everything else must agree.
+        """
+        if self.type != other.type or self.seat != other.seat:
+            return False
+        if self.card is not None and self.card != other.card:
+            return False
+        if self.type in (DISCARD, PENG, CHI) and self.card is None:
+            return False
+        return self.type != CHI or canonical_groups(self.groups) == other.groups
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{self.id()}"

@@ -1,0 +1,97 @@
+"""事件 (shìjiàn): everything that happens in a hand, choices and automations alike.
+
+Every :meth:`GameState.apply <paohuzi.core.state.GameState.apply>` returns the
+tuple of events it caused. ``shown`` says whether the card is visible to every
+seat (a 偎 or a draw that becomes 提/偎 is not); views hide the card of an
+unshown event from everybody but its seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import CARDS, Card
+
+DEAL = "deal"
+LIANGZHANG = "liangzhang"
+BOTTOM = "bottom"  # show_wall_bottom presets: the wall's last card, shown
+TI = "ti"
+WEI = "wei"
+CHOUWEI = "chouwei"
+PAO = "pao"
+DRAW = "draw"
+DISCARD = "discard"
+CHI = "chi"
+PENG = "peng"
+PASS = "pass"
+PILE = "pile"  # an untaken open card goes face up to its owner's pile
+HU = "hu"
+TIANHU = "tianhu"
+HUANGZHUANG = "huangzhuang"
+SETTLE = "settle"
+
+CODES = tuple(c.code for c in CARDS)
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, tuple | list):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+def _frozen(v: Any) -> Any:
+    if isinstance(v, list | tuple):
+        return tuple(_frozen(x) for x in v)
+    return v  # dicts stay dicts so that to_dict round-trips them
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened; ``data`` holds small JSON-able extras as pairs."""
+
+    type: str
+    seat: int | None = None
+    card: Card | None = None
+    source: str | None = None
+    shown: bool = True
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.data:
+            if k == key:
+                return v
+        return default
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type}
+        if self.seat is not None:
+            d["seat"] = self.seat
+        if self.card is not None:
+            d["card"] = CODES[self.card]
+        if self.source is not None:
+            d["source"] = self.source
+        d["shown"] = self.shown
+        for k, v in self.data:
+            d[k] = _plain(v)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Event:
+        rest = {k: v for k, v in d.items() if k not in ("type", "seat", "card", "source", "shown")}
+        card = d.get("card")
+        return cls(
+            d["type"],
+            d.get("seat"),
+            Card.parse(card) if card else None,
+            d.get("source"),
+            bool(d.get("shown", True)),
+            tuple((k, _frozen(v)) for k, v in rest.items()),
+        )
+
+    def __str__(self) -> str:
+        who = f"{self.seat}:" if self.seat is not None else ""
+        card = CARDS[self.card].zh if self.card is not None else ""
+        return f"{who}{self.type}{card}"

@@ -1,0 +1,88 @@
+"""房间 (fángjiān): a match of N hands with dealer rotation and running scores (R6, R38).
+
+Per-hand seeds come from the match seed alone, so a match replays exactly.
+The dealer of the first hand is drawn from the match RNG (R6); afterwards the
+winner deals; after a 荒庄 the dealer stays, and after 3 荒庄 in a row the
+dealer's 下家 deals. The count of 荒庄 in a row is passed to each hand (黄番
+presets multiply the next win, see ``Rules.huangzhuang_fan``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from .actions import Action
+from .rules import HUNAN, Rules
+from .state import GameState
+
+HUANG_LIMIT = 3  # R6: after this many 荒庄 in a row the dealer's 下家 deals
+
+
+class Match:
+    """N hands of one table; ``scores`` accumulate (R38)."""
+
+    def __init__(self, rules: Rules = HUNAN, seed: int | None = None, hands: int | None = None):
+        self.rules = rules
+        self.seed = seed
+        self.hands = rules.hands_per_match if hands is None else hands
+        rng = random.Random(seed)
+        self.hand_seeds = [rng.getrandbits(63) for _ in range(self.hands)]
+        self.dealer = rng.randrange(rules.players)
+        self.scores = [0] * rules.players
+        self.results: list[dict[str, Any]] = []
+        self.huang = 0  # 荒庄 in a row (never reset by the dealer change)
+        self.huang_in_row = 0  # 荒庄 in a row under the current dealer (R6)
+        self.state: GameState | None = None
+
+    @property
+    def index(self) -> int:
+        """Number of hands finished so far."""
+        return len(self.results)
+
+    def is_over(self) -> bool:
+        return self.index >= self.hands
+
+    def new_hand(self) -> GameState:
+        """Deal the next hand (raises when the match is over or a hand is running)."""
+        if self.is_over():
+            raise RuntimeError("the match is over")
+        if self.state is not None and not self.state.is_terminal():
+            raise RuntimeError("finish the running hand first")
+        self.state = GameState(
+            self.rules, self.hand_seeds[self.index], dealer=self.dealer, huang=self.huang
+        )
+        return self.state
+
+    def finish_hand(self, state: GameState | None = None) -> dict[str, Any]:
+        """Book a finished hand: scores, then the next dealer (R6)."""
+        st = state or self.state
+        if st is None or not st.is_terminal() or st.result is None:
+            raise RuntimeError("the hand is not finished")
+        if self.state is not None and st is not self.state:
+            raise RuntimeError("not the running hand")
+        res = st.result
+        for i, v in enumerate(res["scores"]):
+            self.scores[i] += v
+        self.results.append(res)
+        if res["winner"] is not None:
+            self.dealer = res["winner"]
+            self.huang = self.huang_in_row = 0
+        else:
+            self.huang += 1
+            self.huang_in_row += 1
+            if self.huang_in_row >= HUANG_LIMIT:
+                self.dealer = (self.dealer + 1) % self.rules.players
+                self.huang_in_row = 0
+        return res
+
+    def play(self, choose: Callable[[GameState, int], Action]) -> list[int]:
+        """Play every remaining hand with ``choose(state, seat) -> Action``; final scores."""
+        while not self.is_over():
+            st = self.new_hand()
+            while not st.is_terminal():
+                seat = st.current_player
+                st.apply(choose(st, seat))
+            self.finish_hand(st)
+        return list(self.scores)

@@ -1,0 +1,905 @@
+"""牌局 (páijú): one hand of 跑胡子, every step enforced by the rules (R5–R32).
+
+Vocabulary (pokerkit/OpenSpiel style): the only way to change a
+:class:`GameState` is :meth:`GameState.apply`, which takes one player's
+:class:`~paohuzi.core.actions.Action` and returns the tuple of
+:class:`~paohuzi.core.events.Event` it caused. Forced steps — opening 提, 偎,
+提, 跑, mandatory 天胡, 荒庄, drawing — run inside ``apply`` (and the
+constructor) until some player must choose.
+
+Claim windows (R16). When a card is open, every seat with an option (胡, 碰,
+吃) is asked at once; decisions come in any order. ``entries`` lists the
+options by priority: the drawer's 胡, the others' 胡 (nearest downstream of the
+card's owner first, R31), 碰, then 吃 (drawer, then his 下家). The window
+resolves as soon as the first entry whose seat has chosen that very option is
+reached with every earlier entry's seat decided. A pending 跑 (mandatory) or
+the drawer's 提/偎 is the window's *fallback*: it happens when nobody takes the
+card, so only 胡 is asked then (破跑胡, R27).
+
+R17 edge case: a seat that must discard but holds nothing but 坎 may break
+one (the only way to obey R17); a seat left with no hand at all by a forced
+偎/提/跑 simply cannot discard (it can no longer win: its count is off).
+Hands never grow after the deal (taken cards go to the table), so R12(a) —
+four in hand before a draw — only ever arises from the deal (R8).
+
+State is kept in flat lists of ints (hand counts per seat and the packed hand
+of the evaluator) so that :meth:`clone` is cheap.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import Any
+
+from . import events as E
+from .actions import CHI, DISCARD, HU, PASS, PENG, Action, IllegalAction
+from .cards import CARDS, DECK_SIZE, Card, CardError, full_deck, parse_cards
+from .chi import packages_packed
+from .evaluator import BIT, LOW, evaluator_for, unpack
+from .events import Event
+from .melds import Group, GroupKind
+from .position import Position
+from .rules import HUNAN, Rules
+from .scoring import payments, settle
+
+CLAIM = "claim"
+DISCARDING = "discard"
+OVER = "over"
+TERMINAL = -1  # current_player once the hand is over
+
+_KIND = GroupKind
+_RED = frozenset(c for c in range(20) if c % 10 in (1, 6, 9))
+
+
+@cache
+def _group(kind: GroupKind, cards: tuple[int, ...]) -> Group:
+    return Group(kind, tuple(CARDS[c] for c in cards))
+
+
+@lru_cache(maxsize=1 << 16)
+def _card_groups(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(CARDS[x] for x in g) for g in groups)
+
+
+_KEYS: dict[int, int] = {}
+
+
+def _key(g: Group) -> int:
+    """The evaluator's small-int key of a meld, cached per (shared) Group object."""
+    k = _KEYS.get(id(g))
+    if k is None:
+        k = _KEYS[id(g)] = g.key
+        _PINNED.append(g)  # keep the object alive so that its id stays unique
+    return k
+
+
+_PINNED: list[Group] = []
+
+
+@cache
+def _act(typ: str, seat: int, c: int) -> Action:
+    """Shared immutable Action objects (the hot loop creates the same ones again and again)."""
+    return Action(typ, seat, CARDS[c])
+
+
+def _four(kind: GroupKind, c: int) -> Group:
+    return _group(kind, (c,) * (4 if kind.is_four else 3))
+
+
+def _deck_from(deck: Sequence[Any]) -> list[int]:
+    """An explicit deck (R7 dealing order) as ints; 80 cards, four of each kind."""
+    if isinstance(deck, str):
+        cards = parse_cards(deck)
+    else:
+        cards = []
+        for c in deck:
+            cards.append(Card.parse(c) if isinstance(c, str) else Card(int(c)))
+    if len(cards) != DECK_SIZE:
+        raise ValueError(f"a deck has {DECK_SIZE} cards, got {len(cards)}")
+    counts = [0] * 20
+    for c in cards:
+        counts[c] += 1
+    bad = [CARDS[c].code for c in range(20) if counts[c] != 4]
+    if bad:
+        raise ValueError(f"a deck holds each card four times; wrong counts for {bad}")
+    return [int(c) for c in cards]
+
+
+class GameState:
+    """One hand: deal, turns, claims, win or 荒庄 (R5–R32).
+
+    ``GameState(rules, seed)`` shuffles with ``random.Random(seed)`` (R7) and,
+    without ``dealer``, picks the dealer from the same RNG after the shuffle
+    (R6). ``deck`` deals an explicit 80-card deck in record order instead.
+    ``huang`` is the number of 荒庄 just before this hand (黄番 presets).
+    """
+
+    __slots__ = (
+        "_chi_memo",
+        "_dcache",
+        "actions",
+        "card",
+        "chou",
+        "chouhu",
+        "dealer",
+        "dealer_discarded",
+        "decisions",
+        "deck",
+        "dihu_seat",
+        "discarded",
+        "down",
+        "entries",
+        "ev",
+        "events",
+        "fallback",
+        "fours",
+        "hands",
+        "held",
+        "hu_flags",
+        "huang",
+        "hucache",
+        "last",
+        "liangzhang",
+        "n",
+        "nhand",
+        "nxt",
+        "options",
+        "owner",
+        "packed",
+        "peng_mask",
+        "phase",
+        "piles",
+        "result",
+        "rules",
+        "seats",
+        "seed",
+        "shown",
+        "source",
+        "tables",
+        "tsum",
+        "turn",
+        "wall",
+        "wall_pos",
+        "wei_mask",
+    )
+
+    def __init__(
+        self,
+        rules: Rules = HUNAN,
+        seed: int | None = None,
+        deck: Sequence[Any] | str | None = None,
+        dealer: int | None = None,
+        huang: int = 0,
+    ) -> None:
+        n = rules.players
+        rng = random.Random(seed)
+        if deck is None:
+            d = [int(c) for c in full_deck()]
+            rng.shuffle(d)
+        else:
+            try:
+                d = _deck_from(deck)
+            except CardError as e:
+                raise ValueError(f"bad deck: {e}") from None
+        if dealer is None:
+            dealer = rng.randrange(n)
+        if not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat 0–{n - 1}, got {dealer!r}")
+        self.rules = rules
+        self.ev = evaluator_for(rules)
+        self.n = n
+        self.dealer = dealer
+        self.seed = seed
+        self.huang = huang
+        self.deck = tuple(d)
+        out = (dealer + n // 2) % n if rules.sit_out else -1  # 坐底: opposite the dealer
+        seats = tuple((dealer + i) % n for i in range(n) if (dealer + i) % n != out)
+        self.seats = seats
+        self.nxt = [-1] * n
+        self.down: list[tuple[int, ...]] = [()] * n
+        for i, s in enumerate(seats):
+            self.nxt[s] = seats[(i + 1) % len(seats)]
+            self.down[s] = tuple(seats[(i + j) % len(seats)] for j in range(1, len(seats)))
+        size = rules.hand_size
+        if size * len(seats) + 1 > DECK_SIZE:
+            raise ValueError(f"{len(seats)} seats × {size} cards + 亮张 exceed the deck")
+        self.hands = [[0] * 20 for _ in range(n)]
+        self.packed = [0] * n
+        self.nhand = [0] * n
+        pos = 0
+        for s in seats:
+            for c in d[pos : pos + size]:
+                self.hands[s][c] += 1
+                self.packed[s] += BIT[c]
+            self.nhand[s] = size
+            pos += size
+        self.liangzhang = d[pos]
+        wall = d[pos + 1 :]
+        moved = 0
+        if rules.show_wall_bottom:
+            # 泸州: a red bottom card goes to the top until the bottom is black.
+            while wall and wall[-1] in _RED and moved < len(wall):
+                wall.insert(0, wall.pop())
+                moved += 1
+        self.wall = tuple(wall)
+        self.wall_pos = 0
+        self.held = list(self.nhand)
+        self.fours = [0] * n
+        self.tables: list[tuple[Group, ...]] = [()] * n
+        self.tsum = [self.ev.summarize(())] * n
+        self.wei_mask = [0] * n
+        self.peng_mask = [0] * n
+        self.piles: list[list[int]] = [[] for _ in range(n)]
+        self.chou = [0] * n
+        self.discarded = [0] * n
+        self.chouhu: list[dict[int, int]] = [{} for _ in range(n)]
+        self.hucache: list[dict[int, int]] = [{} for _ in range(n)]
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self.result: dict[str, Any] | None = None
+        self.phase = CLAIM
+        self.turn = -1
+        self.card = -1
+        self.owner = -1
+        self.source = ""
+        self.shown = True
+        self.last = False
+        self.entries: tuple[tuple[int, str], ...] = ()
+        self.options: dict[int, tuple[Action, ...]] = {}
+        self.decisions: dict[int, Action] = {}
+        self.fallback: tuple[Any, ...] = ()
+        self.hu_flags: dict[int, tuple[bool, bool]] = {}
+        self.dealer_discarded = False
+        self.dihu_seat = -1
+        self._dcache: tuple[Action, ...] | None = None
+        self._chi_memo: dict[int, tuple[Action, ...]] = {}
+        self._opening(moved)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        """The seat to act (highest-priority undecided claimant), or ``TERMINAL``."""
+        if self.phase == DISCARDING:
+            return self.turn
+        if self.phase == CLAIM:
+            for seat, _ in self.entries:
+                if seat not in self.decisions:
+                    return seat
+        return TERMINAL
+
+    def to_act(self) -> list[int]:
+        """Every seat with a pending decision, highest priority first."""
+        if self.phase == DISCARDING:
+            return [self.turn]
+        if self.phase != CLAIM:
+            return []
+        out: list[int] = []
+        for seat, _ in self.entries:
+            if seat not in self.decisions and seat not in out:
+                out.append(seat)
+        return out
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The actions ``seat`` (default: :attr:`current_player`) may take now."""
+        if seat is None:
+            seat = self.current_player
+        if self.phase == DISCARDING:
+            return list(self._discard_actions()) if seat == self.turn else []
+        if self.phase == CLAIM and seat in self.options and seat not in self.decisions:
+            return list(self.options[seat])
+        return []
+
+    def legal_action_ids(self, seat: int | None = None) -> list[str]:
+        return [a.id() for a in self.legal_actions(seat)]
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[int]:
+        """Net score per seat (0 for all until a win is settled)."""
+        if self.result is None:
+            return [0] * self.n
+        return list(self.result["scores"])
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see (:func:`paohuzi.core.views.view`)."""
+        from .views import view
+
+        return view(self, seat)
+
+    def information_state(self, seat: int) -> str:
+        """OpenSpiel-style key derived from :meth:`view`."""
+        from .views import information_state
+
+        return information_state(self, seat)
+
+    def hand(self, seat: int) -> list[Card]:
+        return unpack(self.packed[seat])
+
+    def table(self, seat: int) -> tuple[Group, ...]:
+        return self.tables[seat]
+
+    def current_huxi(self, seat: int) -> int:
+        """当前总息数 (R33) of ``seat``."""
+        return self.ev.current_huxi(self.packed[seat], self.tsum[seat])
+
+    @property
+    def wall_left(self) -> int:
+        return len(self.wall) - self.wall_pos
+
+    def need(self, seat: int) -> int:
+        """R17: cards a waiting player holds, 20 + max(0, k − 1)."""
+        return self.rules.hand_size + max(0, self.fours[seat] - 1)
+
+    # ------------------------------------------------------------------ actions
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Apply one player's choice; returns the events it caused (R16–R21).
+
+        A claim decision that does not settle its window yet (a higher-priority
+        seat is still deciding) returns ``()``; its events come when it does.
+        Raises :class:`IllegalAction` — and changes nothing — for a seat that
+        has no pending decision or an action not among its legal actions.
+        """
+        legal = self._match(action)
+        start = len(self.events)
+        self.actions.append(legal)
+        if self.phase == DISCARDING:
+            self._discard(legal.seat, int(legal.card))  # type: ignore[arg-type]
+        else:
+            self.decisions[legal.seat] = legal
+            self._resolve()
+        return tuple(self.events[start:])
+
+    apply_action = apply
+
+    def _match(self, action: Action) -> Action:
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an Action: {action!r}")
+        if self.phase == OVER:
+            raise IllegalAction("the hand is over")
+        pending = self.to_act()
+        if action.seat not in pending:
+            raise IllegalAction(
+                f"seat {action.seat} has no decision pending (waiting for {pending})"
+            )
+        legal = self.legal_actions(action.seat)
+        for a in legal:
+            if a is action:  # bots usually hand back one of our own objects
+                return a
+        for a in legal:
+            if action.matches(a):
+                return a
+        ids = ", ".join(self.legal_action_ids(action.seat))
+        raise IllegalAction(f"{action.id()} is not legal for seat {action.seat} (legal: {ids})")
+
+    def clone(self) -> GameState:
+        """An independent copy; applying to it leaves this state untouched."""
+        new = GameState.__new__(GameState)
+        for name in _SHARED:
+            object.__setattr__(new, name, getattr(self, name))
+        new.hands = [h[:] for h in self.hands]
+        new.packed = self.packed[:]
+        new.nhand = self.nhand[:]
+        new.held = self.held[:]
+        new.fours = self.fours[:]
+        new.tables = self.tables[:]
+        new.tsum = self.tsum[:]
+        new.wei_mask = self.wei_mask[:]
+        new.peng_mask = self.peng_mask[:]
+        new.piles = [p[:] for p in self.piles]
+        new.chou = self.chou[:]
+        new.discarded = self.discarded[:]
+        new.chouhu = [dict(d) for d in self.chouhu]
+        new.hucache = [{} for _ in self.hucache]
+        new.events = self.events[:]
+        new.actions = self.actions[:]
+        new.decisions = dict(self.decisions)
+        new.result = self.result
+        return new
+
+    # ------------------------------------------------------------------ the deal
+    def _opening(self, moved: int) -> None:
+        """R7 deal, R8 opening 提, R28 天胡, R29 地胡 on the 亮张, then the dealer."""
+        rules, d, lz = self.rules, self.dealer, self.liangzhang
+        ev = self.events
+        for s in self.seats:
+            ev.append(Event(E.DEAL, s, data=(("count", self.nhand[s]),)))
+        ev.append(Event(E.LIANGZHANG, d, CARDS[lz], "deal", shown=rules.show_liangzhang))
+        if rules.show_wall_bottom and self.wall:
+            ev.append(Event(E.BOTTOM, None, CARDS[self.wall[-1]], "wall", data=(("moved", moved),)))
+        for s in self.seats:  # R8: the dealt cards only; the 亮张 joins after R28/R29
+            for c in range(20):
+                if self.hands[s][c] == 4:
+                    self._ti_hand(s, c)
+        for s in self.seats:  # R28 mandatory 天胡: dealer first, then downstream
+            cnt = self.hands[s][:]
+            if s == d:
+                cnt[lz] += 1
+            ti = self.fours[s] + cnt.count(4)
+            kan = cnt.count(3)
+            if ti >= rules.tianhu_ti or ti + kan >= rules.tianhu_kan:
+                self._liangzhang_in(check_discard=False)  # the deal completes first
+                self._tianhu(s)
+                return
+        entries, flags, fb = self._offer(lz, d, "liangzhang", False)
+        if entries:
+            self._open(lz, d, "liangzhang", rules.show_liangzhang, False, entries, fb, flags)
+            return
+        self._run(self._liangzhang_in())
+
+    def _liangzhang_in(self, check_discard: bool = True) -> int | None:
+        """The 亮张 joins the dealer's hand (a 4th card makes 提, R8); R17 for the dealer."""
+        d, c = self.dealer, self.liangzhang
+        self.hands[d][c] += 1
+        self.packed[d] += BIT[c]
+        self.nhand[d] += 1
+        self.held[d] += 1
+        if self.hands[d][c] == 4:
+            self._ti_hand(d, c)
+        self._changed(d, table=False)
+        return self._finish_intake(d) if check_discard else None
+
+    # ------------------------------------------------------------------ turn flow
+    def _run(self, nxt: int | None) -> None:
+        while nxt is not None:
+            nxt = self._draw(nxt)
+
+    def _finish_intake(self, s: int) -> int | None:
+        """R17/R18: discard if holding too many, else the 下家 draws next."""
+        if self.held[s] > self.need(s) and self.nhand[s] > 0:
+            self.phase = DISCARDING
+            self.turn = s
+            self._dcache = None
+            return None
+        return self.nxt[s]
+
+    def _draw(self, s: int) -> int | None:
+        """R10: turn up the top wall card; forced 提/偎, or open it to claims."""
+        if self.wall_pos >= len(self.wall):
+            self._huangzhuang()
+            return None
+        if (self.packed[s] >> 2) & LOW:  # R12(a): four in hand → 提 before drawing
+            for c in range(20):
+                if self.hands[s][c] == 4:
+                    self._ti_hand(s, c)
+        c = self.wall[self.wall_pos]
+        self.wall_pos += 1
+        last = self.wall_pos == len(self.wall)
+        forced = self._forced_kind(s, c)
+        if forced:  # R16.2: the card is never shown; only the drawer may 胡 it
+            self.events.append(Event(E.DRAW, s, CARDS[c], shown=False))
+            if not (last and self.rules.show_wall_bottom) and self._can_hu(s, c, True):
+                self._open(c, s, "draw", False, last, [(s, HU)], ("forced", forced))
+                return None
+            self._forced(s, c, forced)
+            return self._finish_intake(s)
+        self.events.append(Event(E.DRAW, s, CARDS[c], shown=True))
+        entries, flags, fallback = self._offer(c, s, "draw", last)
+        if entries:
+            self._open(c, s, "draw", True, last, entries, fallback, flags)
+            return None
+        return self._fallback(fallback, c, s, "draw")
+
+    def _forced_kind(self, s: int, c: int) -> str:
+        """R11/R12: does the drawer's own card make 提 (on a 坎 / 偎) or 偎?"""
+        if self.hands[s][c] == 3:
+            return "kan"
+        if (self.wei_mask[s] >> c) & 1:
+            return "wei"
+        if self.hands[s][c] == 2:
+            return "pair"
+        return ""
+
+    def _offer(
+        self, c: int, owner: int, source: str, last: bool, dihu_seat: int = -1
+    ) -> tuple[list[tuple[int, str]], dict[int, tuple[bool, bool]], tuple[Any, ...]]:
+        """Who may claim open card ``c``, by R16 priority: (entries, 胡 flags, fallback).
+
+        ``flags`` maps a seat to (天胡, 地胡) for its 胡. R24: the default preset
+        wins only on wall cards; discards only with ``win_on_discard`` or as 地胡
+        (``dihu_seat``, R29); the 亮张 by the dealer (elective 天胡, R28) and, with
+        ``dihu == "liangzhang"``, by the others unless it is the dealer's 提.
+        """
+        rules = self.rules
+        entries: list[tuple[int, str]] = []
+        flags: dict[int, tuple[bool, bool]] = {}
+        if source == "liangzhang":
+            if self._can_hu(owner, c, True):
+                entries.append((owner, HU))
+                flags[owner] = (True, False)
+            if rules.dihu == "liangzhang" and rules.show_liangzhang and self.hands[owner][c] != 3:
+                for t in self.down[owner]:
+                    if self._can_hu(t, c, False):
+                        entries.append((t, HU))
+                        flags[t] = (False, True)
+            return entries, flags, ("liangzhang",)
+        if source == "draw":
+            if not (last and rules.show_wall_bottom):  # 泸州: nobody wins the shown bottom card
+                if self._can_hu(owner, c, True):
+                    entries.append((owner, HU))
+                for t in self.down[owner]:
+                    if self._can_hu(t, c, False):
+                        entries.append((t, HU))
+            return entries, flags, self._claims(c, owner, True, entries, (owner, self.nxt[owner]))
+        for t in self.down[owner]:
+            if (rules.win_on_discard or t == dihu_seat) and self._can_hu(t, c, False):
+                entries.append((t, HU))
+                if t == dihu_seat:
+                    flags[t] = (False, True)
+        return entries, flags, self._claims(c, owner, False, entries, (self.nxt[owner],))
+
+    def _claims(
+        self,
+        c: int,
+        owner: int,
+        drawn: bool,
+        entries: list[tuple[int, str]],
+        eaters: tuple[int, ...],
+    ) -> tuple[Any, ...]:
+        """Append 碰/吃 entries (R14, R15) unless a 跑 is due (R13); return the fallback."""
+        for t in self.seats:
+            if t != owner and (self.hands[t][c] == 3 or (self.wei_mask[t] >> c) & 1):
+                return ("pao", t, "kan" if self.hands[t][c] == 3 else "wei")
+            if drawn and (self.peng_mask[t] >> c) & 1:
+                return ("pao", t, "peng")
+        for t in self.seats:
+            if t != owner and self.hands[t][c] == 2 and self._may_eat(t, c, 2):
+                entries.append((t, PENG))
+                break
+        memo: dict[int, tuple[Action, ...]] = {}
+        for t in eaters:
+            acts = self._chi_actions(t, c)
+            if acts:
+                entries.append((t, CHI))
+                memo[t] = acts
+        self._chi_memo = memo  # read back by _open for the same window
+        return ("pile",)
+
+    def _may_eat(self, t: int, c: int, cards_out: int) -> bool:
+        """R20 (臭牌, own discards) and R17 (a discard must remain possible)."""
+        if ((self.chou[t] | self.discarded[t]) >> c) & 1:
+            return False
+        if self.held[t] + 1 > self.need(t):
+            return self.nhand[t] - cards_out > 0
+        return True
+
+    def _chi_actions(self, t: int, c: int) -> tuple[Action, ...]:
+        """Every legal 吃 package of seat ``t`` on card ``c`` (R15, R19, R20, R17)."""
+        if self.hands[t][c] >= 3 or ((self.chou[t] | self.discarded[t]) >> c) & 1:
+            return ()
+        pk = packages_packed(self.packed[t], c)
+        if not pk:
+            return ()
+        must = self.held[t] + 1 > self.need(t)
+        card, left = CARDS[c], self.nhand[t] - 2
+        return tuple(
+            Action(CHI, t, card, _card_groups(groups))
+            for groups, nbi in pk
+            if not (must and left - 3 * nbi <= 0)
+        )
+
+    def _open(
+        self,
+        c: int,
+        owner: int,
+        source: str,
+        shown: bool,
+        last: bool,
+        entries: list[tuple[int, str]],
+        fallback: tuple[Any, ...],
+        flags: dict[int, tuple[bool, bool]] | None = None,
+    ) -> None:
+        """Open a claim window on card ``c`` with these prioritised entries."""
+        self.phase = CLAIM
+        self.card, self.owner, self.source, self.shown, self.last = c, owner, source, shown, last
+        self.entries = tuple(entries)
+        self.fallback = fallback
+        self.decisions = {}
+        self.hu_flags = flags or {}
+        opts: dict[int, list[Action]] = {}
+        for seat, typ in entries:
+            lst = opts.setdefault(seat, [])
+            if typ == CHI:
+                memo = self._chi_memo.get(seat)
+                lst.extend(memo if memo is not None else self._chi_actions(seat, c))
+            else:
+                lst.append(_act(typ, seat, c))
+        self.options = {seat: (*lst, _act(PASS, seat, c)) for seat, lst in opts.items()}
+
+    def _resolve(self) -> None:
+        """R16 priority walk; R20 臭牌 and R30 臭胡 bookkeeping; then the outcome."""
+        win_i = -1
+        for i, (seat, typ) in enumerate(self.entries):
+            d = self.decisions.get(seat)
+            if d is None:
+                return  # an undecided seat outranks whatever comes after
+            if d.type == typ:
+                win_i = i
+                break
+        c, card = self.card, CARDS[self.card]
+        for seat, d in self.decisions.items():
+            if d.type == PASS:
+                self.events.append(Event(E.PASS, seat, card, self.source, self.shown))
+            mine = [i for i, (s2, _) in enumerate(self.entries) if s2 == seat]
+            types = {self.entries[i][1] for i in mine}
+            if HU in types and d.type != HU:
+                self.chouhu[seat][c] = self.current_huxi(seat)  # R30
+            if d.type == PASS and (PENG in types or CHI in types):
+                eat_i = min(i for i in mine if self.entries[i][1] != HU)
+                if win_i < 0 or win_i > eat_i:  # not lost to a higher claim (R20)
+                    self.chou[seat] |= 1 << c
+        if win_i >= 0:
+            seat, typ = self.entries[win_i]
+            if typ == HU:
+                self._win(seat)
+                return
+            src = self.source
+            if typ == PENG:
+                self._remove(seat, c, 2)
+                self.held[seat] += 1
+                self._add(seat, _four(_KIND.PENG, c))
+                self.peng_mask[seat] |= 1 << c
+                self.events.append(Event(E.PENG, seat, card, src))
+            else:
+                self._chi(seat, self.decisions[seat])
+            self._changed(seat)
+            nxt = self._finish_intake(seat)
+        else:
+            nxt = self._fallback(self.fallback, c, self.owner, self.source)
+        self._run(nxt)
+
+    def _fallback(self, fb: tuple[Any, ...], c: int, owner: int, source: str) -> int | None:
+        """What happens to an open card nobody claimed (R13, R16.2, R18)."""
+        kind = fb[0]
+        if kind == "pile":
+            self.piles[owner].append(c)
+            self.events.append(Event(E.PILE, owner, CARDS[c], source))
+            return self.nxt[owner]
+        if kind == "forced":
+            self._forced(owner, c, fb[1])
+            return self._finish_intake(owner)
+        if kind == "pao":
+            self._pao(fb[1], c, fb[2], source)
+            return self._finish_intake(fb[1])
+        return self._liangzhang_in()
+
+    def _discard(self, s: int, c: int) -> None:
+        """R17 出牌, then the discard's claim window (R16, R24, R29)."""
+        self._remove(s, c, 1)
+        self.held[s] -= 1
+        self.discarded[s] |= 1 << c
+        self._changed(s, table=False)
+        first = s == self.dealer and not self.dealer_discarded
+        if s == self.dealer:
+            self.dealer_discarded = True
+        self.events.append(Event(E.DISCARD, s, CARDS[c], "hand"))
+        dihu_seat = self.nxt[s] if first and self.rules.dihu == "first_discard" else -1
+        self.dihu_seat = dihu_seat
+        entries, flags, fallback = self._offer(c, s, "discard", False, dihu_seat)
+        if entries:
+            self._open(c, s, "discard", True, False, entries, fallback, flags)
+            return
+        self._run(self._fallback(fallback, c, s, "discard"))
+
+    def _discard_actions(self) -> tuple[Action, ...]:
+        if self._dcache is None:
+            s, h = self.turn, self.hands[self.turn]
+            kinds = [c for c in range(20) if 0 < h[c] < 3]
+            if not kinds:  # only 坎 left: breaking one is the only way to obey R17
+                kinds = [c for c in range(20) if h[c]]
+            self._dcache = tuple(_act(DISCARD, s, c) for c in kinds)
+        return self._dcache
+
+    # ------------------------------------------------------------------ melds
+    def _remove(self, s: int, c: int, k: int) -> None:
+        self.hands[s][c] -= k
+        self.packed[s] -= k * BIT[c]
+        self.nhand[s] -= k
+
+    def _add(self, s: int, g: Group) -> None:
+        self.tables[s] = (*self.tables[s], g)
+        if g.kind.is_four:
+            self.fours[s] += 1
+
+    def _upgrade(self, s: int, c: int, kind: GroupKind) -> None:
+        """Turn the 偎/臭偎/碰 of ``c`` on the table into a 提/跑 (R12c, R13b/c)."""
+        t = list(self.tables[s])
+        for i, g in enumerate(t):
+            if g.cards[0] == c and len(g.cards) == 3 and g.kind in _UPGRADABLE:
+                t[i] = _four(kind, c)
+                break
+        self.tables[s] = tuple(t)
+        self.fours[s] += 1
+        self.wei_mask[s] &= ~(1 << c)
+        self.peng_mask[s] &= ~(1 << c)
+
+    def _ti_hand(self, s: int, c: int) -> None:
+        """R8/R12(a): four identical cards in hand → 提."""
+        self._remove(s, c, 4)
+        self._add(s, _four(_KIND.TI, c))
+        self.events.append(Event(E.TI, s, CARDS[c], "hand", data=(("base", "hand"),)))
+        self._changed(s)
+
+    def _forced(self, s: int, c: int, how: str) -> None:
+        """R11/R12(b, c): the drawer's own card makes 偎 (臭偎) or 提."""
+        card = CARDS[c]
+        if how == "kan":
+            self._remove(s, c, 3)
+            self._add(s, _four(_KIND.TI, c))
+            self.events.append(Event(E.TI, s, card, "draw", data=(("base", "kan"),)))
+        elif how == "wei":
+            self._upgrade(s, c, _KIND.TI)
+            self.events.append(Event(E.TI, s, card, "draw", data=(("base", "table"),)))
+        else:
+            chou = bool((self.chou[s] >> c) & 1)  # R20: own 臭牌 → 臭偎, one card shown
+            kind = _KIND.CHOUWEI if chou else _KIND.WEI
+            self._remove(s, c, 2)
+            self._add(s, _four(kind, c))
+            self.wei_mask[s] |= 1 << c
+            self.events.append(Event(E.CHOUWEI if chou else E.WEI, s, card, "draw", shown=chou))
+        self.held[s] += 1
+        self._changed(s)
+
+    def _pao(self, s: int, c: int, base: str, source: str) -> None:
+        """R13: mandatory 跑 from a 坎 in hand or a 偎/碰 on the table."""
+        if base == "kan":
+            self._remove(s, c, 3)
+            self._add(s, _four(_KIND.PAO, c))
+        else:
+            self._upgrade(s, c, _KIND.PAO)
+        self.held[s] += 1
+        data = (("base", "hand" if base == "kan" else "table"), ("from", base))
+        self.events.append(Event(E.PAO, s, CARDS[c], source, data=data))
+        self._changed(s)
+
+    def _chi(self, s: int, a: Action) -> None:
+        """R15/R19: lay out the 吃 group and every 比 group."""
+        c = int(a.card)  # type: ignore[arg-type]
+        used = [int(x) for x in a.groups[0]]
+        used.remove(c)
+        for g in a.groups[1:]:
+            used += [int(x) for x in g]
+        for x in used:
+            self._remove(s, x, 1)
+        self.held[s] += 1
+        for g in a.groups:
+            self._add(s, _group(_KIND.CHI, tuple(int(x) for x in g)))
+        groups = tuple(tuple(CARDS[x].code for x in g) for g in a.groups)
+        self.events.append(Event(E.CHI, s, CARDS[c], self.source, data=(("groups", groups),)))
+
+    def _changed(self, s: int, table: bool = True) -> None:
+        """Holdings of ``s`` changed: refresh caches; R30 臭胡 lapses if 胡息 moved."""
+        if table:
+            self.tsum[s] = self.ev.summarize(tuple(_key(g) for g in self.tables[s]))
+        self.hucache[s] = {}
+        ch = self.chouhu[s]
+        if ch:
+            h = self.current_huxi(s)
+            for k in [k for k, v in ch.items() if v != h]:
+                del ch[k]
+
+    # ------------------------------------------------------------------ winning
+    def _can_hu(self, s: int, c: int, self_drawn: bool) -> bool:
+        """Could seat ``s`` 胡 card ``c`` now? (R17 count, R22–R27, R23, R30)."""
+        if self.held[s] != self.need(s) or c in self.chouhu[s]:
+            return False
+        key = c * 2 + self_drawn
+        cache = self.hucache[s]
+        v = cache.get(key)
+        if v is None:
+            v = self.ev.best_huxi(self.packed[s], self.tsum[s], c, self_drawn)
+            cache[key] = v
+        return v >= self.rules.min_huxi
+
+    def _win(self, s: int) -> None:
+        """胡 on the open card: build the Position, settle it, pay (R22–R37)."""
+        c, owner, source = self.card, self.owner, self.source
+        self_drawn = s == owner and source in ("draw", "liangzhang")
+        tianhu, dihu = self.hu_flags.get(s, (False, False))
+        pos = Position(
+            tuple(unpack(self.packed[s])),
+            self.tables[s],
+            CARDS[c],
+            self_drawn=self_drawn,
+            last_card=self.last,
+            tianhu=tianhu,
+            dihu=dihu,
+            hand_size=self.rules.hand_size,
+        )
+        by_other = source == "discard" or (source == "liangzhang" and s != owner)
+        discarder = owner if by_other else None
+        data = (
+            ("self_drawn", self_drawn),
+            ("tianhu", tianhu),
+            ("dihu", dihu),
+            ("last_card", self.last),
+        )
+        self.events.append(Event(E.HU, s, CARDS[c], source, data=data))
+        self._settle(s, pos, discarder, dihu)
+
+    def _tianhu(self, s: int) -> None:
+        """R28 mandatory 天胡: automatic, 自摸, no shape needed."""
+        pos = Position(
+            tuple(unpack(self.packed[s])),
+            self.tables[s],
+            None,
+            self_drawn=True,
+            tianhu=True,
+            hand_size=self.rules.hand_size,
+        )
+        self.events.append(Event(E.TIANHU, s, data=(("ti", self.fours[s]),)))
+        self._settle(s, pos, None, False)
+
+    def _settle(self, s: int, pos: Position, discarder: int | None, dihu: bool) -> None:
+        st = settle(pos, self.rules, huang=self.huang)
+        if not st.win:  # the engine only offers 胡 that the evaluator accepts
+            raise AssertionError(f"engine offered a non-winning 胡: {pos} ({st.error})")
+        scores = payments(st.di, s, list(self.seats), self.rules, discarder, dihu)
+        scores = (scores + [0] * self.n)[: self.n]
+        self.result = {
+            "winner": s,
+            "huxi": st.huxi,
+            "deng": st.deng,
+            "fan": st.fan,
+            "di": st.di,
+            "mingtang": [{"name": m.name, "fan": m.fan} for m in st.mingtang],
+            "scores": scores,
+            "discarder": discarder,
+            "position": pos.to_dict(),
+            "settlement": st.to_dict(),
+        }
+        self.events.append(
+            Event(E.SETTLE, s, data=(("huxi", st.huxi), ("di", st.di), ("scores", tuple(scores))))
+        )
+        self.phase = OVER
+
+    def _huangzhuang(self) -> None:
+        """R32: the wall is exhausted and nobody won."""
+        self.events.append(Event(E.HUANGZHUANG))
+        self.result = {
+            "winner": None,
+            "huangzhuang": True,
+            "huxi": 0,
+            "di": 0,
+            "scores": [0] * self.n,
+        }
+        self.phase = OVER
+
+    # ------------------------------------------------------------------ display
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.rules.name} dealer={self.dealer} phase={self.phase} "
+            f"to_act={self.to_act()} wall={self.wall_left}>"
+        )
+
+
+_UPGRADABLE = (_KIND.WEI, _KIND.CHOUWEI, _KIND.PENG)
+_SHARED = tuple(
+    name
+    for name in GameState.__slots__
+    if name
+    not in {
+        "hands",
+        "packed",
+        "nhand",
+        "held",
+        "fours",
+        "tables",
+        "tsum",
+        "wei_mask",
+        "peng_mask",
+        "piles",
+        "chou",
+        "discarded",
+        "chouhu",
+        "hucache",
+        "events",
+        "actions",
+        "decisions",
+        "result",
+    }
+)
+
+__all__ = ["CLAIM", "DISCARDING", "OVER", "TERMINAL", "GameState", "IllegalAction"]

@@ -1,0 +1,84 @@
+"""R19 比牌: the 吃 package generator (chi.py)."""
+
+from __future__ import annotations
+
+from paohuzi.core.cards import Card, format_cards, parse_cards
+from paohuzi.core.chi import PARTNERS, cards_used, chi_packages
+
+from .helpers import counts
+
+
+def _pk(hand: str, x: str) -> set[tuple[str, tuple[str, ...]]]:
+    out = set()
+    for chi, bis in chi_packages(counts(parse_cards(hand)), Card.parse(x)):
+        out.add((format_cards(chi), tuple(sorted(format_cards(b) for b in bis))))
+    return out
+
+
+def _n(chi: str, *bis: str) -> tuple[str, tuple[str, ...]]:
+    return chi, tuple(sorted(bis))
+
+
+def test_R19_seed_example_2_all_packages() -> None:
+    """R19 example 2: 一, 二二, 三三, 四, 贰贰 eating 二.
+
+    The seeds list three packages; four more follow from the same rule:
+    - 吃 二二贰 (a hand 二 + a 贰 with the taken 二) leaves one 二: 比 一二三 or 比 二三四;
+    - 吃 二三四 leaves both 二s: 比 二二贰 (both at once) or 比 一二三 + 比 二贰贰.
+    Nothing else: 二七十 needs 七十 (absent), 吃 二贰贰 must 比 both 二s and only
+    一二三 + 二三四 can (一 and 四 once each, 二二贰 has no 贰 left).
+    """
+    assert _pk("一二二三三四贰贰", "二") == {
+        _n("二贰贰", "一二三", "二三四"),  # seeds: 吃 with 贰贰
+        _n("一二三", "二二贰"),  # seeds: 吃 with 一三, one 比 takes both 二s
+        _n("一二三", "二三四", "二贰贰"),  # seeds: 吃 with 一三, two 比s
+        _n("二二贰", "一二三"),
+        _n("二二贰", "二三四"),
+        _n("二三四", "二二贰"),
+        _n("二三四", "一二三", "二贰贰"),
+    }
+
+
+def test_R19_seed_example_1_bi_by_remaining_hand() -> None:
+    """R19 example 1: the other 一 is 比'd as 一一壹, 一壹壹 or 一二三, as the hand allows."""
+    assert _pk("一二三二三", "一") == {("一二三", ("一二三",))}
+    # 吃 一二三 would leave 一 + 壹: no 比 — only 吃 一一壹 (nothing left to 比).
+    assert _pk("一二三壹", "一") == {_n("一一壹")}
+    assert _pk("一二三壹壹", "一") == {
+        _n("一一壹"),  # uses the hand's 一: nothing to 比
+        _n("一壹壹", "一二三"),
+        _n("一二三", "一壹壹"),
+    }
+    assert _pk("一二三", "一") == set()  # the 一 left cannot be 比'd: no 吃
+
+
+def test_R19_two_remaining_must_both_be_bi() -> None:
+    """R19: two X left in hand must both be 比'd; one 比 is not enough."""
+    assert _pk("五五四六三", "五") == set()  # 吃 四五六 leaves 五五 + 三: no 比 for both
+    assert _n("三四五", "四五六", "五六七") in _pk("五五三四四六六七", "五")
+
+
+def test_kan_is_never_used() -> None:
+    """R§3 拆坎: 坎 cards take part in no 吃 or 比."""
+    assert _pk("一三三三", "二") == set()
+    assert _pk("一一一二三", "二") == set()
+
+
+def test_erqishi_and_jiao_shapes() -> None:
+    """句 二七十 and 绞 (一一壹 / 一壹壹) are 吃 shapes; sizes never mix in a 句."""
+    assert _pk("二七", "十") == {("二七十", ())}
+    assert _pk("贰七", "十") == set()
+    assert _pk("拾拾", "十") == {("十拾拾", ())}
+
+
+def test_partners_are_valid_groups() -> None:
+    from paohuzi.core.melds import is_jiao, is_run
+
+    for x in range(20):
+        for a, b in PARTNERS[x]:
+            assert is_run((x, a, b)) or is_jiao((x, a, b))
+
+
+def test_cards_used() -> None:
+    pk = (((0, 1, 2)), ((0, 1, 2),))
+    assert sorted(cards_used(pk, 0)) == [0, 1, 1, 2, 2]  # type: ignore[arg-type]

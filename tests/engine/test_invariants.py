@@ -1,0 +1,118 @@
+"""Hypothesis invariants over random hands with random legal play (all presets)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paohuzi.core.actions import Action, IllegalAction
+from paohuzi.core.cards import CARDS
+from paohuzi.core.records import check, record
+from paohuzi.core.rules import PRESETS
+from paohuzi.core.state import CLAIM, DISCARDING, GameState
+from paohuzi.core.views import hidden_from, resample, view
+
+from .helpers import random_play
+
+FULL = Counter(c for c in range(20) for _ in range(4))
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def all_cards(s: GameState) -> Counter:
+    """Hands + table melds + piles + wall + the open card in flight (R1: 80 cards)."""
+    out: Counter = Counter()
+    for t in range(s.n):
+        for c in range(20):
+            out[c] += s.hands[t][c]
+        for g in s.tables[t]:
+            out.update(int(c) for c in g.cards)
+        out.update(s.piles[t])
+    out.update(s.wall[s.wall_pos :])
+    won = s.result is not None and "win" in s.result.get("position", {})
+    if s.phase == CLAIM or won:
+        out[s.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
+    return out
+
+
+def check_invariants(s: GameState) -> None:
+    assert all_cards(s) == FULL
+    for t in s.seats:
+        assert all(0 <= n <= 3 for n in s.hands[t])  # four in hand is always 提 (R8/R12)
+        assert s.nhand[t] == sum(s.hands[t])
+        assert s.held[t] == s.nhand[t] + sum(len(g.cards) for g in s.tables[t])
+        assert s.fours[t] == sum(1 for g in s.tables[t] if g.kind.is_four)
+        if s.phase == DISCARDING and t == s.turn:
+            assert s.held[t] == s.need(t) + 1  # R17: exactly one too many
+        elif not s.is_terminal():
+            assert s.held[t] <= s.need(t) or s.nhand[t] == 0  # R17 while waiting
+    if not s.is_terminal():
+        assert s.to_act() and s.current_player == s.to_act()[0]
+        for t in s.to_act():
+            assert s.legal_actions(t)
+
+
+def assert_illegal_changes_nothing(s: GameState, rng: random.Random) -> None:
+    before = json.dumps(record(s))
+    pending = s.to_act()
+    idle = [t for t in range(s.n) if t not in pending]
+    attempts = [
+        Action("discard", pending[0], CARDS[c])
+        for c in range(20)
+        if s.phase != DISCARDING or s.hands[pending[0]][c] == 0
+    ]
+    attempts += [Action("pass", t) for t in idle]
+    attempts += [Action("peng", pending[0], CARDS[rng.randrange(20)])]
+    for a in attempts:
+        if any(a.matches(b) for b in s.legal_actions(a.seat)):
+            continue
+        try:
+            s.apply(a)
+        except IllegalAction:
+            pass
+        else:  # pragma: no cover - the assertion below reports it
+            raise AssertionError(f"illegal {a} accepted")
+        assert json.dumps(record(s)) == before
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), name=st.sampled_from(sorted(PRESETS)), hu=st.floats(0, 1))
+def test_random_hands_keep_invariants(seed: int, name: str, hu: float) -> None:
+    rng = random.Random(seed)
+    s = GameState(PRESETS[name], seed)
+    steps = 0
+    while True:
+        check_invariants(s)
+        if s.is_terminal():
+            break
+        if steps % 5 == 0:
+            assert_illegal_changes_nothing(s, rng)
+        a = random_play(s, rng, hu)
+        twin = s.clone()
+        ev1 = s.apply(a)
+        ev2 = twin.apply(a)  # clone() then apply ≡ apply
+        assert [e.to_dict() for e in ev1] == [e.to_dict() for e in ev2]
+        assert record(twin) == record(s)
+        steps += 1
+    assert s.result is not None and sum(s.result["scores"]) == 0
+    rec = json.loads(json.dumps(record(s)))
+    assert check(rec) == []
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), name=st.sampled_from(sorted(PRESETS)))
+def test_views_never_leak(seed: int, name: str) -> None:
+    """No view holds another seat's concealed or face-down cards: the view is unchanged
+    when all of them are re-dealt, and its visible cards are exactly 80 − hidden."""
+    rng = random.Random(seed)
+    s = GameState(PRESETS[name], seed)
+    while not s.is_terminal():
+        seat = rng.choice(s.seats)
+        v = view(s, seat)
+        w = resample(s, seat, rng)
+        assert view(w, seat) == v
+        assert Counter(hidden_from(w, seat)) == Counter(hidden_from(s, seat))
+        s.apply(random_play(s, rng))

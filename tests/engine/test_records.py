@@ -1,0 +1,71 @@
+"""records.py: the §4 game record, replay and check."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from paohuzi.core.records import ReplayError, check, record, replay
+from paohuzi.core.rules import PRESETS
+from paohuzi.core.state import GameState
+
+from .hands import A
+from .helpers import act, game, play_out
+
+
+def _rec(name: str = "hunan", seed: int = 1) -> dict:
+    return json.loads(json.dumps(record(play_out(GameState(PRESETS[name], seed), seed))))
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_records_replay_and_check(name: str) -> None:
+    for seed in range(10):
+        rec = _rec(name, seed)
+        assert rec["schema"] == 1 and len(rec["deck"]) == 80
+        assert rec["rules"] == PRESETS[name].to_dict()
+        s = replay(rec)
+        assert [e.to_dict() for e in s.events] == rec["events"]
+        assert s.result["scores"] == rec["result"]["scores"]
+        assert check(rec) == []
+
+
+def test_record_of_a_win_has_the_position() -> None:
+    s = game({0: "捌", 1: A}, avoid="捌")
+    act(s, 0, "discard:d8")
+    act(s, 1, "hu")
+    rec = json.loads(json.dumps(record(s)))
+    assert rec["actions"] == [
+        {"seat": 0, "type": "discard", "card": "d8"},
+        {"seat": 1, "type": "hu", "card": "d8"},
+    ]
+    pos = rec["result"]["position"]
+    assert pos["win"] == "d8" and pos["dihu"] is True and "hand" in pos and "table" in pos
+    assert check(rec) == []
+
+
+def test_replay_reports_first_mismatch() -> None:
+    rec = _rec("hunan", 4)
+    assert len(rec["actions"]) > 3
+    bad = copy.deepcopy(rec)
+    i = next(i for i, a in enumerate(bad["actions"]) if a["type"] == "discard" and i > 0)
+    bad["actions"][i]["seat"] = (bad["actions"][i]["seat"] + 1) % 3  # not that seat's turn
+    with pytest.raises(ReplayError) as e:
+        replay(bad)
+    assert e.value.step == i
+    bad = copy.deepcopy(rec)
+    bad["result"]["scores"] = [9, 9, 9]
+    assert any("scores" in p for p in check(bad))
+    bad = copy.deepcopy(rec)
+    bad["events"][5]["card"] = "x1" if bad["events"][5].get("card") != "x1" else "x2"
+    assert check(bad)
+    bad = copy.deepcopy(rec)
+    bad["deck"][0], bad["deck"][79] = bad["deck"][79], bad["deck"][0]
+    assert check(bad)
+
+
+def test_check_flags_a_deck_that_is_not_the_seeds() -> None:
+    rec = _rec("hunan", 2)
+    rec["seed"] = 3
+    assert "deck is not the one the seed shuffles" in check(rec)
