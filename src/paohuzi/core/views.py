@@ -35,7 +35,10 @@ def _meld(g: Group, own: bool) -> dict[str, Any]:
 
 
 def public_event(e: Any, seat: int) -> dict[str, Any]:
-    """An event as ``seat`` may see it: the card of an unshown event is hidden."""
+    """An event as ``seat`` may see it: the card of an unshown event is hidden.
+
+    (Other seats' ``pass`` events are left out of views altogether: a pass shows
+    that its seat could have claimed.)"""
     d = e.to_dict()
     if not e.shown and e.seat != seat and "card" in d:
         d["card"] = None
@@ -63,8 +66,13 @@ def view(state: GameState, seat: int) -> dict[str, Any]:
         "seats": list(s.seats),
         "dealer": s.dealer,
         "phase": s.phase,
-        "current_player": s.current_player,
-        "to_act": s.to_act(),
+        # In a claim window who else may claim is private (it would reveal pairs and
+        # 臭牌): a seat learns only that it must decide, or that others still are.
+        "current_player": s.current_player
+        if s.phase != CLAIM or s.current_player == seat
+        else None,
+        "to_act": [seat] if seat in s.to_act() else [],
+        "others_deciding": s.phase == CLAIM and any(t != seat for t in s.to_act()),
         "hand": [CODES[c] for c in s.hand(seat)] if seat in s.seats else [],
         "hand_sizes": list(s.nhand),
         "tables": [[_meld(g, own=(t == seat or over)) for g in s.tables[t]] for t in range(s.n)],
@@ -78,7 +86,7 @@ def view(state: GameState, seat: int) -> dict[str, Any]:
         "huxi": s.current_huxi(seat),
         "need": s.need(seat),
         "legal_actions": s.legal_action_ids(seat),
-        "log": [public_event(e, seat) for e in s.events],
+        "log": [public_event(e, seat) for e in s.events if e.type != "pass" or e.seat == seat],
         "result": s.result,
     }
     if over:  # settlement: every hand and 当前总息数 is shown (R33)
