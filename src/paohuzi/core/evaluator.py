@@ -342,6 +342,7 @@ class HandEvaluator:
     def _best(
         self,
         packed: int,
+        n_hand: int,
         table_huxi: int,
         fours: int,
         melds: int,
@@ -366,9 +367,9 @@ class HandEvaluator:
             kh = self._kan_huxi.get(mask)
             fixed = table_huxi + (kh if kh is not None else self.kan_huxi(mask))
             nkan = mask.bit_count()
+            n = n_hand - 3 * nkan
         else:
-            rest, fixed, nkan = packed, table_huxi, 0
-        n = (rest & LOW).bit_count() + 2 * ((rest >> 1) & LOW).bit_count()
+            rest, fixed, nkan, n = packed, table_huxi, 0, n_hand
         best = -1
         plan = None
         pair = fours > 0
@@ -414,23 +415,24 @@ class HandEvaluator:
         """Best 胡息 over every completion (R25–R27), or −1 with no 7-门子 shape."""
         t = table if isinstance(table, TableSummary) else self.summarize(table)
         up = (t.up_ti if self_drawn else t.up_pao)[win]
-        return self._best(packed, t.huxi, t.fours, t.melds, up, win, self_drawn)
+        return self._best(packed, card_count(packed), t.huxi, t.fours, t.melds, up, win, self_drawn)
 
     def best(self, pos: Position) -> int:
         """Best 胡息 of a position, −1 without a shape (no ``min_huxi`` check)."""
         win = pos.win
         if win is None:
             return self.tianhu_huxi(pos.packed, pos.table)
-        flat, fours_of = self._flat, self._is_four
-        gains = self._gain_ti if pos.self_drawn else self._gain_pao
-        huxi = fours = 0
-        up = -1
-        for k in pos.table_keys:
-            huxi += flat[k]
-            fours += fours_of[k]
-            if k % 20 == win and gains[k] >= 0:
-                up = gains[k]
-        return self._best(pos.packed, huxi, fours, len(pos.table_keys), up, win, pos.self_drawn)
+        keys = pos.table_keys
+        huxi = sum(map(self._flat.__getitem__, keys))
+        fours = sum(map(self._is_four.__getitem__, keys))
+        up = (
+            -1
+            if pos.up_key < 0
+            else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
+        )
+        return self._best(
+            pos.packed, len(pos.hand), huxi, fours, len(keys), up, win, pos.self_drawn
+        )
 
     def current_huxi(self, packed: int, table: tuple[Group, ...] | TableSummary) -> int:
         """当前总息数 (R33): table melds + the best the concealed hand can show."""
@@ -460,12 +462,13 @@ class HandEvaluator:
         """
         t = self.summarize(table)
         seen = packed + pack(c for m in table for c in m.cards)
+        n = card_count(packed)
         out = {}
         for c in range(20):
             if (seen >> (3 * c)) & 7 >= 4:
                 continue
             up = (t.up_ti if self_drawn else t.up_pao)[c]
-            v = self._best(packed, t.huxi, t.fours, t.melds, up, c, self_drawn)
+            v = self._best(packed, n, t.huxi, t.fours, t.melds, up, c, self_drawn)
             if v >= self.rules.min_huxi:
                 out[c] = v
         return out
@@ -485,7 +488,9 @@ class HandEvaluator:
         t = self.summarize(pos.table_keys)
         win = pos.win
         up = (t.up_ti if pos.self_drawn else t.up_pao)[win]
-        best = self._best(packed, t.huxi, t.fours, t.melds, up, win, pos.self_drawn, plans)
+        best = self._best(
+            packed, len(pos.hand), t.huxi, t.fours, t.melds, up, win, pos.self_drawn, plans
+        )
         if best < 0:
             return Analysis(False, 0, "not_winning", ())
         plan = plans[0]

@@ -45,6 +45,8 @@ class Position:
     # Derived once, so that evaluating many positions does no parsing (not compared).
     packed: int = field(init=False, repr=False, compare=False, default=0)
     table_keys: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    # Key of the table 碰/偎/臭偎 the winning card would upgrade to 跑/提 (−1: none).
+    up_key: int = field(init=False, repr=False, compare=False, default=-1)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand", tuple(sorted(Card(c) for c in self.hand)))
@@ -54,6 +56,9 @@ class Position:
         self._validate()
         object.__setattr__(self, "packed", sum(1 << (3 * c) for c in self.hand))
         object.__setattr__(self, "table_keys", tuple(g.key for g in self.table))
+        for k in self.table_keys:
+            if k < 60 and k % 20 == self.win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
+                object.__setattr__(self, "up_key", k)
 
     # -- derived facts --------------------------------------------------------
     @property
