@@ -16,7 +16,8 @@ BIG_ZH = "壹贰叁肆伍陆柒捌玖拾"
 RED_POINTS = frozenset({2, 7, 10})  # R3: 二七十 / 贰柒拾
 
 # Traditional and variant glyphs seen in the seeds and in players' typing.
-_ALIASES = {"貳": "贰", "參": "叁", "陸": "陆", "〇": ""}
+_ALIASES = {"貳": "贰", "參": "叁", "陸": "陆"}
+_SEPARATORS = frozenset(",，、;；")
 
 
 class CardError(ValueError):
@@ -99,12 +100,13 @@ COPIES = 4
 DECK_SIZE = 80
 
 # "x10" must win over "x1" + "0", so longer codes come first in the alternation.
-_TOKEN = re.compile(r"\s*(?:([xXdD])(10|[1-9])|(.))\s*,?\s*")
+_TOKEN = re.compile(r"\s*(?:([xXdD])(10|[1-9])|(.))\s*")
 _ZH_INDEX = {ch: i for i, ch in enumerate(SMALL_ZH + BIG_ZH)}
 
 
 def parse_cards(text: str) -> list[Card]:
-    """Parse a card list in either notation (R4), tolerant of spaces and commas.
+    """Parse a card list in either notation (R4), tolerant of spaces and commas
+    (also the full-width ``，`` and ``、`` a Chinese keyboard types).
 
     ``parse_cards("一二三") == parse_cards("x1 x2 x3") == parse_cards("x1,x2,x3")``.
     """
@@ -112,7 +114,7 @@ def parse_cards(text: str) -> list[Card]:
         raise CardError(f"cards must be a string, not {type(text).__name__}")
     out: list[Card] = []
     pos = 0
-    text = text.strip().strip(",")
+    text = text.strip()
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:  # pragma: no cover - the pattern always matches a char
@@ -122,7 +124,7 @@ def parse_cards(text: str) -> list[Card]:
             out.append(Card((10 if size in "dD" else 0) + int(num) - 1))
         else:
             ch = _ALIASES.get(ch, ch)
-            if ch == "" or ch == ",":
+            if ch in _SEPARATORS:
                 pass
             elif ch in _ZH_INDEX:
                 out.append(Card(_ZH_INDEX[ch]))
