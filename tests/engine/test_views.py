@@ -12,7 +12,7 @@ from paohuzi.core.cards import Card
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import GameState
-from paohuzi.core.views import hidden_from, information_state, resample, view
+from paohuzi.core.views import NoConsistentWorld, hidden_from, information_state, resample, view
 
 from .helpers import random_play
 
@@ -36,7 +36,10 @@ def test_view_does_not_depend_on_hidden_cards(name: str) -> None:
     for seed in range(6):
         for s in _states(name, seed):
             for seat in s.seats:
-                w = resample(s, seat, rng)
+                try:
+                    w = resample(s, seat, rng)
+                except NoConsistentWorld:
+                    continue
                 assert view(w, seat) == view(s, seat)
                 changed += w.hands != s.hands
     assert changed > 0  # resample really moved hidden cards
@@ -98,6 +101,9 @@ def test_resample_is_playable() -> None:
     for seed in range(5):
         for s in _states("hunan", seed, every=7):
             for seat in s.seats:
-                w = resample(s, seat, rng)
+                try:
+                    w = resample(s, seat, rng)
+                except NoConsistentWorld:
+                    continue
                 while not w.is_terminal():
                     w.apply(random_play(w, rng))

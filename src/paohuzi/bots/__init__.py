@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Bot, Observation, RandomBot
+from .base import Bot, NoConsistentWorld, Observation, RandomBot
 
 _REGISTRY: dict[str, type[Bot]] = {"random": RandomBot}
 
@@ -58,4 +58,12 @@ def _load_all() -> None:
                 raise
 
 
-__all__ = ["Bot", "Observation", "RandomBot", "bot_names", "make_bot", "register"]
+__all__ = [
+    "Bot",
+    "NoConsistentWorld",
+    "Observation",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+    "register",
+]

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.actions import Action
 from ..core.state import GameState
-from ..core.views import resample, view
+from ..core.views import NoConsistentWorld, hidden_from, resample, view
 
 
 class Observation:
@@ -40,8 +40,15 @@ class Observation:
         return self._state.rules
 
     def determinize(self, rng: random.Random) -> GameState:
-        """A full game state consistent with this view (hidden cards re-dealt)."""
-        return resample(self._state, self.seat, rng)
+        """A full game state consistent with this view (hidden cards re-dealt).
+
+        Raises :class:`NoConsistentWorld` when none can be drawn (rare, in claim
+        windows); a search bot then skips that sample.
+        """
+        s = self._state
+        if not hidden_from(s, self.seat):
+            return s.clone()  # nothing is hidden: the truth is the only world
+        return resample(s, self.seat, rng)
 
 
 class Bot(ABC):
@@ -60,3 +67,6 @@ class RandomBot(Bot):
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
         return rng.choice(obs.legal)
+
+
+__all__ = ["Bot", "NoConsistentWorld", "Observation", "RandomBot"]

@@ -15,6 +15,9 @@ COMMANDS = [
     "rules",
     "simulate",
     "replay",
+    "play",
+    "arena",
+    "serve",
 ]
 
 

@@ -1,8 +1,9 @@
-"""``paohuzi rules [PRESET] [--json]``: show a rules preset in full (PRESETS.md).
+"""``paohuzi rules [PRESET] [--json | --toml]``: show a rules preset in full (PRESETS.md).
 
 The table lists every field of :class:`~paohuzi.core.rules.Rules` with its
 Chinese name and an English gloss; fields added later still show (by name).
-``--json`` prints ``Rules.to_dict()``, the form a ``--rules FILE`` accepts.
+``--json`` prints ``Rules.to_dict()`` and ``--toml`` the same as TOML: both are
+files a ``--rules FILE`` accepts (edit a copy to make house rules).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from paohuzi.core.rules import PRESETS, Rules, RulesError
+from paohuzi.core.mingtang import PATTERNS
+from paohuzi.core.rules import LEVELS, PRESETS, Rules, RulesError
 
 from .common import EXIT_OK, dumps, fail, internal_error, load_rules
 
@@ -26,27 +28,31 @@ COMMAND = "rules"
 FIELDS: dict[str, tuple[str, str]] = {
     "name": ("规则名", "preset name"),
     "players": ("人数", "seats at the table (2–4)"),
-    "sit_out": ("坐底", "with 4 players the seat opposite the dealer sits the hand out"),
-    "hand_size": ("手牌数", "cards dealt to each seat (R7)"),
-    "min_huxi": ("起胡胡息", "minimum 胡息 to win (R23)"),
-    "huxi_table": ("胡息表", "胡息 per group (R9)"),
+    "sit_out": ("坐底 / 数底", "with 4 players the seat opposite the dealer sits the hand out"),
+    "hand_size": ("手牌数", "cards dealt to each seat (R7; always 20)"),
+    "min_huxi": ("起胡胡息", "minimum 胡息 (huxi points) to win (R23)"),
+    "huxi_table": ("胡息表", "huxi points per group, by size and colour (R9)"),
     "win_on_discard": ("可胡打出的牌", "may a discard be won on (R24)"),
-    "deng": ("等 (囤)", "胡息 → 等 (R34)"),
+    "deng": ("等 (囤)", "grades: 胡息 → 等 (R34)"),
     "zimo_bonus": ("自摸加等", "等 added for a self-drawn win"),
-    "doubling": ("翻倍", "events that double 胡息 (R35)"),
-    "mingtang": ("名堂", "patterns and their 番 (R36)"),
+    "doubling": ("翻倍", "events that double the 胡息 (R35)"),
+    "mingtang": ("名堂", "scoring patterns and their 番 (fan) (R36)"),
     "mingtang_level": ("花样层次", "which 名堂 levels count (R36)"),
     "fan_combine": ("番的合计", "how several 名堂 combine"),
-    "dihu": ("地胡", "what 地胡 means (R29)"),
+    "decomposition": ("组牌取法", "which split into 7 门子 is scored (R26)"),
+    "dihu": ("地胡", "what the earth win 地胡 means (R29)"),
     "payment": ("付分", "who pays the winner (R37)"),
     "baopei": ("包赔", "on 地胡 the discarder pays for everyone (R37)"),
-    "huangzhuang_fan": ("黄番", "multiplier after 1, 2, … 荒庄 in a row"),
+    "huangzhuang": ("荒庄", "黄番 after 荒庄 in a row, the dealer's cost, dealer rule (R6, R32)"),
     "hands_per_match": ("每场局数", "hands in a match (R38)"),
     "show_liangzhang": ("亮张", "the dealer's 21st card is shown (R7)"),
     "show_wall_bottom": ("示底牌", "the bottom wall card is shown (泸州)"),
     "tianhu_ti": ("天胡提数", "提 that make a mandatory 天胡 (R28)"),
     "tianhu_kan": ("天胡坎数", "坎 that make a mandatory 天胡; 提 count (R28)"),
-    "scoring_mode": ("计分方式", "等 only (deng), 等 × 红/乌 番 (hongwu), 等 × 名堂 番 (mingtang)"),
+    "scoring_mode": (
+        "计分方式",
+        "score by 等 only (deng), 等 × basic 名堂 番 (hongwu), 等 × 名堂 番 (mingtang)",
+    ),
     "extra": ("其他", "preset-specific extras"),
 }
 MINGTANG_ZH = {
@@ -65,6 +71,8 @@ MINGTANG_ZH = {
     "hanghangxi": "行行息",
     "jiahanghang": "假行行",
     "siqihong": "四七红",
+    "zimo": "自摸",
+    "gui": "归",
 }
 VALUE_ZH = {
     "tianhu": "天胡",
@@ -80,19 +88,24 @@ VALUE_ZH = {
     "basic": "基本花样 basic",
     "half": "半花样 half",
     "full": "全花样 full",
+    "huxi": "胡息最高 most 胡息 (R26)",
+    "di": "底最高 most 底 (the split worth most)",
+    "deng": "只算等 等 only",
+    "hongwu": "等 × 红乌番 等 × 红胡/乌胡 番",
+    "mingtang": "等 × 名堂番 等 × 名堂 番",
 }
 LEVEL_SHORT = {"basic": "基本 basic", "half": "半 half", "full": "全 full"}
 HUXI_ROW_ZH = {
-    "peng": "碰",
-    "kan": "坎",
-    "wei": "偎 / 臭偎",
-    "pao": "跑",
-    "ti": "提",
-    "ju123": "句 一二三",
-    "ju2710": "句 二七十",
-    "ju": "other 句",
-    "jiao": "绞",
-    "pair": "对 (将)",
+    "peng": "碰 peng",
+    "kan": "坎 kan",
+    "wei": "偎 / 臭偎 wei",
+    "pao": "跑 / 招 pao",
+    "ti": "提 / 垅 ti",
+    "ju123": "句 一二三 ju123",
+    "ju2710": "句 二七十 ju2710",
+    "ju": "other 句 ju",
+    "jiao": "绞 jiao",
+    "pair": "对 (将) pair",
 }
 
 
@@ -105,7 +118,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "preset", nargs="?", default="hunan", metavar="PRESET", help="preset name or rules file"
     )
-    p.add_argument("--json", action="store_true", help="print Rules.to_dict() as JSON")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print Rules.to_dict() as JSON")
+    fmt.add_argument("--toml", action="store_true", help="print the rules as a TOML file")
     p.set_defaults(func=run)
 
 
@@ -117,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
             return fail(COMMAND, e, args.json)
         if args.json:
             print(dumps(rules.to_dict()))
+        elif args.toml:
+            print(rules.to_toml(), end="")
         else:
             console = Console(file=sys.stdout, highlight=False)
             for part in render(rules):
@@ -131,7 +148,11 @@ def run(args: argparse.Namespace) -> int:
 def render(rules: Rules) -> list[Table]:
     """The fields table, then the two nested tables (胡息表, 名堂) in full width."""
     d = rules.to_dict()
-    return [rules_table(rules), _huxi_table(d["huxi_table"]), _mingtang(d["mingtang"])]
+    return [
+        rules_table(rules),
+        _huxi_table(d["huxi_table"]),
+        _mingtang(d["mingtang"], rules.effective_level),
+    ]
 
 
 def rules_table(rules: Rules) -> Table:
@@ -156,6 +177,13 @@ def _value(key: str, value: Any) -> Text | Table | str:
         base, step, offset = value["base"], value["step"], value["offset"]
         lead = f"{offset} + " if offset else ""
         return f"等 = {lead}⌊(胡息 − {base}) / {step}⌋"
+    if key == "huangzhuang":
+        fan = ", ".join(f"×{f}" for f in value["fan"]) or "—"
+        after = value["pass_after"]
+        passes = f"{after} 荒庄 in a row → 下家 deals" if after else "the dealer stays"
+        return f"黄番 huang fan {fan} · 庄家付 dealer pays {value['cost']} · {passes}"
+    if key == "zimo_bonus":
+        return f"+{value} 等"
     if isinstance(value, bool):
         return Text("是 yes" if value else "否 no", style="green" if value else "dim")
     if isinstance(value, list):
@@ -166,21 +194,30 @@ def _value(key: str, value: Any) -> Text | Table | str:
 
 
 def _huxi_table(rows: dict[str, list[int]]) -> Table:
-    t = Table(title="胡息表 huxi_table (R9)", box=box.SIMPLE_HEAD)
+    t = Table(
+        title="胡息表 huxi_table (R9)",
+        caption="a 句 is priced by its lowest card: 一二三 by 一 (black), 二七十 by 二 (red)",
+        box=box.SIMPLE_HEAD,
+    )
     t.add_column("门子 group")
-    for head in ("小 small", "大 big", "红小 red small", "红大 red big"):
+    for head in ("黑小 black small", "黑大 black big", "红小 red small", "红大 red big"):
         t.add_column(head, justify="right")
     for row, values in rows.items():
         t.add_row(HUXI_ROW_ZH.get(row, row), *(str(v) for v in values))
     return t
 
 
-def _mingtang(items: list[dict[str, Any]]) -> Table:
+def _mingtang(items: list[dict[str, Any]], level: str) -> Table:
+    """Every 名堂 of the rules; 计入 says whether it counts under the scoring mode/level."""
     t = Table(title="名堂 mingtang (R36)", box=box.SIMPLE_HEAD)
-    for head in ("名堂", "番 fan", "cards", "level"):
+    for head in ("名堂", "番 fan", "cards", "level", "计入 counts"):
         t.add_column(head, no_wrap=True)
+    top = LEVELS.index(level)
     for m in items:
         extra = []
+        pattern = PATTERNS.get(m["id"])
+        if pattern is not None and pattern.per_occurrence:
+            extra.append("each 每个")
         if m.get("threshold"):
             extra.append(f"≥{m['threshold']}")
         if m.get("per_extra"):
@@ -188,5 +225,12 @@ def _mingtang(items: list[dict[str, Any]]) -> Table:
         if m.get("max_fan"):
             extra.append(f"≤{m['max_fan']}")
         name = Text.assemble(MINGTANG_ZH.get(m["id"], ""), (f" {m['id']}", "dim"))
-        t.add_row(name, str(m["fan"]), " ".join(extra), LEVEL_SHORT.get(m["level"], m["level"]))
+        counts = LEVELS.index(m["level"]) <= top
+        t.add_row(
+            name,
+            str(m["fan"]),
+            " ".join(extra),
+            LEVEL_SHORT.get(m["level"], m["level"]),
+            Text("是 yes" if counts else "否 no", style="green" if counts else "dim"),
+        )
     return t

@@ -213,8 +213,10 @@ def render(settlement: Settlement, position: Position, rules: Rules, console: Co
         console.print(Text.assemble(("不胡 not a win: ", "bold yellow"), reason))
         return
     console.print(_summary_table(settlement, rules))
+    # A position does not say whether the card was discarded or turned up from the
+    # wall, so under discarder-pays rules both payers are named (R37, PRESETS 泸州).
     who = (
-        "the discarder"
+        "the discarder (on a discard win) or each other player"
         if rules.payment == "discarder" and not settlement.zimo
         else "each other player"
     )

@@ -2,9 +2,10 @@
 
 Per-hand seeds come from the match seed alone, so a match replays exactly.
 The dealer of the first hand is drawn from the match RNG (R6); afterwards the
-winner deals; after a 荒庄 the dealer stays, and after 3 荒庄 in a row the
-dealer's 下家 deals. The count of 荒庄 in a row is passed to each hand (黄番
-presets multiply the next win, see ``Rules.huangzhuang_fan``).
+winner deals; after a 荒庄 the dealer stays, and after
+``Rules.huangzhuang.pass_after`` (3) 荒庄 in a row the dealer's 下家 deals. The
+count of 荒庄 in a row is passed to each hand (黄番 presets multiply the next
+win, see ``Rules.huangzhuang.fan``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from typing import Any
 from .actions import Action
 from .rules import HUNAN, Rules
 from .state import GameState
-
-HUANG_LIMIT = 3  # R6: after this many 荒庄 in a row the dealer's 下家 deals
 
 
 class Match:
@@ -72,7 +71,8 @@ class Match:
         else:
             self.huang += 1
             self.huang_in_row += 1
-            if self.huang_in_row >= HUANG_LIMIT:
+            limit = self.rules.huangzhuang.pass_after  # R6: 3; 0 = the dealer stays
+            if limit and self.huang_in_row >= limit:
                 self.dealer = (self.dealer + 1) % self.rules.players
                 self.huang_in_row = 0
         return res

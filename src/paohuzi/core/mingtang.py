@@ -14,7 +14,7 @@ from typing import ClassVar
 from .cards import Card
 from .melds import Group, GroupKind
 from .position import Position
-from .rules import LEVELS, MingtangRule, Rules
+from .rules import LEVELS, MINGTANG_IDS, MingtangRule, Rules
 
 
 @dataclass(frozen=True)
@@ -45,19 +45,32 @@ class Context:
 
 
 class Mingtang:
-    """A pattern: ``measure`` returns the count it is judged by, or None if absent."""
+    """A pattern: ``measure`` returns the count it is judged by, or None if absent.
+
+    A pattern that can occur several times in one hand (团圆, 归) sets
+    ``per_occurrence``: ``measure`` then counts the occurrences and each earns
+    the rule's 番 (added or multiplied like separate 名堂, per ``fan_combine``).
+    ``structural`` patterns depend on how the hand splits into 门子, not only
+    on its cards (see ``Rules.decomposition``).
+    """
 
     id: ClassVar[str]
     name: ClassVar[str]
+    per_occurrence: ClassVar[bool] = False
+    structural: ClassVar[bool] = False
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         raise NotImplementedError
 
-    def fan(self, ctx: Context, rule: MingtangRule) -> int:
+    def fan(self, ctx: Context, rule: MingtangRule, combine: str = "add") -> int:
         """番 this hand earns from the pattern (0 when it does not apply)."""
         n = self.measure(ctx, rule)
         if n is None:
             return 0
+        if self.per_occurrence:
+            if n <= 0:
+                return 0
+            return rule.fan * n if combine == "add" else rule.fan**n
         f = rule.fan + rule.per_extra * max(0, n - rule.threshold)
         return min(f, rule.max_fan) if rule.max_fan else f
 
@@ -93,6 +106,7 @@ class DuiziHu(Mingtang):
     """对子胡 (碰碰胡): no 句 and no 绞 — only 碰/偎/坎/跑/提 and the 将."""
 
     id, name = "duizihu", "对子胡"
+    structural = True
     _runs = frozenset({GroupKind.CHI, GroupKind.JU, GroupKind.JIAO})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
@@ -130,7 +144,8 @@ class ShuaHou(Mingtang):
 
 
 class HaiHu(Mingtang):
-    """海胡 (常德): won on the last wall card — a 名堂 there, not a doubling."""
+    """海胡 (常德) / 海底捞 (泸州): won on the last wall card that may be won — a 名堂
+    there, not a doubling."""
 
     id, name = "haihu", "海胡"
 
@@ -157,7 +172,10 @@ class DiHu(Mingtang):
 
 
 class TingHu(Mingtang):
-    """听胡 (常德): won without ever taking a card in (重跑 does not count)."""
+    """听胡 (常德): won without ever taking a card in (重跑 does not count).
+
+    Only the engine knows the history: it sets ``extra["tinghu"]`` on the position.
+    """
 
     id, name = "tinghu", "听胡"
 
@@ -169,21 +187,45 @@ class TuanYuan(Mingtang):
     """团圆 (常德): all eight cards of one point (四个壹 + 四个一); 番 per such point."""
 
     id, name = "tuanyuan", "团圆"
+    per_occurrence = True
 
-    def fan(self, ctx: Context, rule: MingtangRule) -> int:
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         n = Counter(ctx.cards)
-        return rule.fan * sum(1 for p in range(10) if n[Card(p)] == 4 and n[Card(p + 10)] == 4)
+        k = sum(1 for p in range(10) if n[Card(p)] == 4 and n[Card(p + 10)] == 4)
+        return k or None
 
-    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:  # pragma: no cover
-        return None
+
+class Gui(Mingtang):
+    """归 (泸州 大二名堂): all four copies of a card held (as 招/垅 or spread over
+    门子); 番 per such card."""
+
+    id, name = "gui", "归"
+    per_occurrence = True
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        k = sum(1 for n in Counter(ctx.cards).values() if n == 4)
+        return k or None
+
+
+class ZiMo(Mingtang):
+    """自摸 as a 名堂 (泸州 大二名堂): won on a card the winner turned up himself."""
+
+    id, name = "zimo", "自摸"
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        p = ctx.position
+        return 0 if p.self_drawn and not p.tianhu else None
 
 
 class HangHangXi(Mingtang):
     """行行息 (常德): every one of the 7 门子 has 胡息."""
 
     id, name = "hanghangxi", "行行息"
+    structural = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        if ctx.position.win is None or len(ctx.groups) != 7:
+            return None  # a mandatory 天胡 shows no 7 门子 (R28)
         return 0 if all(h > 0 for h in ctx.group_huxi) else None
 
 
@@ -191,8 +233,11 @@ class JiaHangHang(Mingtang):
     """假行行 (常德): six 门子 with 胡息 plus the 将 pair."""
 
     id, name = "jiahanghang", "假行行"
+    structural = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        if ctx.position.win is None:
+            return None
         scored = [
             h
             for g, h in zip(ctx.groups, ctx.group_huxi, strict=True)
@@ -229,8 +274,12 @@ PATTERNS: dict[str, Mingtang] = {
         HangHangXi(),
         JiaHangHang(),
         SiQiHong(),
+        ZiMo(),
+        Gui(),
     )
 }
+if set(PATTERNS) != set(MINGTANG_IDS):  # pragma: no cover - a developer's slip
+    raise ImportError("mingtang.PATTERNS and rules.MINGTANG_IDS disagree")
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,18 +292,18 @@ class MingtangHit:
 
 
 def find(ctx: Context, rules: Rules) -> tuple[MingtangHit, ...]:
-    """Every enabled 名堂 of the preset that the hand has, in the preset's order."""
-    if rules.scoring_mode == "deng":
-        return ()
-    allowed = LEVELS[1 : LEVELS.index(rules.mingtang_level) + 1]
+    """Every enabled 名堂 of the preset that the hand has, in the preset's order.
+
+    ``scoring_mode`` ``deng`` counts none, ``hongwu`` only the 基本 level (泸州's
+    红/乌), ``mingtang`` every level up to ``mingtang_level`` (R36).
+    """
+    allowed = LEVELS[1 : LEVELS.index(rules.effective_level) + 1]
     hits = []
     for rule in rules.mingtang:
         if rule.level not in allowed:
             continue
-        pattern = PATTERNS.get(rule.id)
-        if pattern is None:
-            raise ValueError(f"unknown 名堂 {rule.id!r} in rules {rules.name!r}")
-        f = pattern.fan(ctx, rule)
+        pattern = PATTERNS[rule.id]  # Rules validates the ids
+        f = pattern.fan(ctx, rule, rules.fan_combine)
         if f:
             hits.append(MingtangHit(rule.id, pattern.name, f))
     return tuple(hits)

@@ -1,12 +1,16 @@
 """规则 (guīzé): the one rules configuration and its named presets (PRESETS.md).
 
 Every way regions differ is a field here, never a branch on a region's name.
-Rules are frozen, hashable, and round-trip through plain dicts (JSON/TOML), so a
-game record can carry the full rules object it was played under.
+Rules are frozen, hashable, validated on construction (one-line
+:class:`RulesError` messages), and round-trip exactly through plain dicts
+(JSON) and TOML text, so a game record carries the full rules object it was
+played under and a user can edit a preset as a file (``--rules FILE``).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Any
@@ -14,17 +18,62 @@ from typing import Any
 from .cards import Card
 
 HUXI_ROWS = ("peng", "kan", "wei", "pao", "ti", "ju123", "ju2710", "ju", "jiao", "pair")
+LEVELS = ("none", "basic", "half", "full")
+# Every 名堂 id :mod:`.mingtang` implements (it checks that the two lists agree).
+MINGTANG_IDS = (
+    "honghu",
+    "dianhu",
+    "wuhu",
+    "duizihu",
+    "dazihu",
+    "xiaozihu",
+    "shuahou",
+    "haihu",
+    "tianhu",
+    "dihu",
+    "tinghu",
+    "tuanyuan",
+    "hanghangxi",
+    "jiahanghang",
+    "siqihong",
+    "zimo",
+    "gui",
+)
+DOUBLING_EVENTS = ("tianhu", "dihu", "haidi")
+DECK = 80
+WIN_HAND = 20  # R7/R22: 20 cards + the winning card make the 7 门子
 
 
 class RulesError(ValueError):
     """A rules file or dict that does not describe valid rules."""
 
 
+def _int(where: str, v: Any, lo: int | None = 0) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise RulesError(f"{where} must be an integer, got {v!r}")
+    if lo is not None and v < lo:
+        raise RulesError(f"{where} must be ≥ {lo}, got {v}")
+    return v
+
+
+def _obj(where: str, v: Any) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise RulesError(f"{where} must be a table/object, got {v!r}")
+    return v
+
+
+def _keys(where: str, d: dict[str, Any], known: set[str]) -> None:
+    bad = set(d) - known
+    if bad:
+        raise RulesError(f"{where} has unknown keys {sorted(bad)} (known: {sorted(known)})")
+
+
 @dataclass(frozen=True)
 class HuxiTable:
     """R9: 胡息 per group, as (black 小, black 大, red 小, red 大) for each row.
 
-    The default table ignores colour; 泸州's prices red groups higher.
+    The default table ignores colour; 泸州's prices red groups higher. A 句 is
+    priced by its lowest card (一 / 壹 for 一二三, the red 二 / 贰 for 二七十).
     """
 
     rows: tuple[tuple[str, tuple[int, int, int, int]], ...]
@@ -38,23 +87,27 @@ class HuxiTable:
                 f"huxi_table rows: missing {sorted(missing)}, unknown {sorted(unknown)}"
             )
         for r, v in self.rows:
-            if len(v) != 4 or not all(isinstance(x, int) and x >= 0 for x in v):
+            if len(v) != 4 or not all(
+                isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in v
+            ):
                 raise RulesError(f"huxi_table row {r!r} needs 4 non-negative ints, got {v!r}")
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HuxiTable:
+        """Rows of ``[小, 大]`` (colour-blind) or ``[黑小, 黑大, 红小, 红大]``."""
+        d = _obj("huxi_table", d)
+        _keys("huxi_table", d, set(HUXI_ROWS))
         rows = []
         for name in HUXI_ROWS:
             v = d.get(name)
             if v is None:
                 raise RulesError(f"huxi_table misses row {name!r}")
+            if not isinstance(v, list | tuple) or len(v) not in (2, 4):
+                raise RulesError(f"huxi_table row {name!r} needs 2 or 4 integers, got {v!r}")
             v = list(v)
             if len(v) == 2:  # colour-blind row: [小, 大]
                 v = v * 2
             rows.append((name, tuple(v)))
-        extra = set(d) - set(HUXI_ROWS)
-        if extra:
-            raise RulesError(f"huxi_table has unknown rows {sorted(extra)}")
         return cls(tuple(rows))
 
     def to_dict(self) -> dict[str, list[int]]:
@@ -92,7 +145,8 @@ STANDARD_HUXI = HuxiTable.from_dict(
     }
 )
 
-# 泸州大贰 (the seeds): colour-aware; 招 (跑) = 坎 + 3, 垅 (提) = 招 + 3, capped at 18.
+# 泸州大贰 (the seeds): colour-aware; 招 (跑) = 坎 + 3, 垅 (提) = 招 + 3, capped at 18;
+# 一二三 3 / 壹贰叁 6, 二七十 6 / 贰柒拾 9 ("大的在小的基础上各加3胡").
 LUZHOU_HUXI = HuxiTable.from_dict(
     {
         "peng": [1, 3, 6, 9],
@@ -117,8 +171,22 @@ class DengRule:
     step: int = 3
     offset: int = 0
 
+    def __post_init__(self) -> None:
+        _int("deng.base", self.base, None)
+        _int("deng.step", self.step, 1)
+        _int("deng.offset", self.offset, None)
+
     def __call__(self, h: int) -> int:
         return max(0, self.offset + (h - self.base) // self.step)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> DengRule:
+        d = _obj("deng", d)
+        _keys("deng", d, {"base", "step", "offset"})
+        return cls(**d)
+
+    def to_dict(self) -> dict[str, int]:
+        return {"base": self.base, "step": self.step, "offset": self.offset}
 
 
 @dataclass(frozen=True)
@@ -132,8 +200,69 @@ class MingtangRule:
     max_fan: int = 0  # 0 = no cap
     level: str = "basic"  # basic | half | full (R36)
 
+    def __post_init__(self) -> None:
+        if self.id not in MINGTANG_IDS:
+            raise RulesError(f"unknown 名堂 {self.id!r} (one of {', '.join(MINGTANG_IDS)})")
+        for k in ("fan", "per_extra", "threshold", "max_fan"):
+            _int(f"mingtang {self.id}.{k}", getattr(self, k))
+        if self.level not in LEVELS[1:]:
+            raise RulesError(
+                f"mingtang {self.id}.level must be one of {LEVELS[1:]}, got {self.level!r}"
+            )
 
-LEVELS = ("none", "basic", "half", "full")
+    @classmethod
+    def from_dict(cls, d: Any) -> MingtangRule:
+        d = _obj("mingtang entry", d)
+        _keys(f"mingtang {d.get('id', '?')}", d, set(cls.__dataclass_fields__))
+        if "id" not in d or "fan" not in d:
+            raise RulesError(f"mingtang entry {d!r} needs 'id' and 'fan'")
+        return cls(**d)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class HuangzhuangRule:
+    """荒庄 (R32, R6): what a hand without a winner costs, and the dealer rule.
+
+    ``fan``: 黄番, the multiplier of the next win after 1, 2, … 荒庄 in a row
+    (the last entry holds for longer streaks; empty = none). ``cost``: the
+    dealer pays this to every other dealt-in seat at a 荒庄 (0 = nothing).
+    ``pass_after``: after this many 荒庄 in a row the dealer's 下家 deals
+    (R6: 3; 0 = the dealer never passes on a 荒庄).
+    """
+
+    fan: tuple[int, ...] = ()
+    cost: int = 0
+    pass_after: int = 3
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.fan, tuple):
+            object.__setattr__(self, "fan", tuple(self.fan))
+        for x in self.fan:
+            _int("huangzhuang.fan entries", x, 1)
+        _int("huangzhuang.cost", self.cost)
+        _int("huangzhuang.pass_after", self.pass_after)
+
+    def multiplier(self, huang: int) -> int:
+        """黄番 of a win after ``huang`` 荒庄 in a row."""
+        if huang <= 0 or not self.fan:
+            return 1
+        return self.fan[min(huang, len(self.fan)) - 1]
+
+    @classmethod
+    def from_dict(cls, d: Any) -> HuangzhuangRule:
+        d = _obj("huangzhuang", d)
+        _keys("huangzhuang", d, {"fan", "cost", "pass_after"})
+        fan = d.get("fan", ())
+        if not isinstance(fan, list | tuple):
+            raise RulesError(f"huangzhuang.fan must be a list of integers, got {fan!r}")
+        return cls(tuple(fan), d.get("cost", 0), d.get("pass_after", 3))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fan": list(self.fan), "cost": self.cost, "pass_after": self.pass_after}
+
 
 HUNAN_MINGTANG = (
     MingtangRule("honghu", fan=2, per_extra=1, threshold=10, level="basic"),
@@ -163,20 +292,27 @@ CHANGDE_MINGTANG = (
     MingtangRule("siqihong", fan=2, level="full"),
 )
 
+# 泸州: the 基本 entries are what scoring_mode "hongwu" counts (红胡 2, 乌胡 4, and
+# the seeds' "天地胡均算两番"); scoring_mode "mingtang" adds the 大二名堂 at 全.
 LUZHOU_MINGTANG = (
     MingtangRule("honghu", fan=2, threshold=10, level="basic"),
     MingtangRule("wuhu", fan=4, level="basic"),
+    MingtangRule("tianhu", fan=2, level="basic"),
+    MingtangRule("dihu", fan=2, level="basic"),
+    MingtangRule("zimo", fan=2, level="full"),
+    MingtangRule("haihu", fan=2, level="full"),
+    MingtangRule("gui", fan=2, level="full"),
 )
 
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules of one table; see PRESETS.md for every field's meaning."""
+    """The rules of one table; see PRESETS.md and docs/presets/ for every field."""
 
     name: str = "hunan"
     players: int = 3
     sit_out: bool = False
-    hand_size: int = 20
+    hand_size: int = WIN_HAND
     min_huxi: int = 15
     huxi_table: HuxiTable = STANDARD_HUXI
     win_on_discard: bool = False
@@ -186,10 +322,11 @@ class Rules:
     mingtang: tuple[MingtangRule, ...] = HUNAN_MINGTANG
     mingtang_level: str = "full"
     fan_combine: str = "add"
+    decomposition: str = "huxi"  # huxi (R26) | di: the 7 门子 split that is scored
     dihu: str = "first_discard"  # first_discard | liangzhang
     payment: str = "all"  # all | discarder (a discard win: only the discarder pays)
     baopei: bool = False  # R37 包赔: on 地胡 the discarder pays for everyone
-    huangzhuang_fan: tuple[int, ...] = ()  # 黄番: multiplier after 1, 2, … 荒庄 in a row
+    huangzhuang: HuangzhuangRule = HuangzhuangRule()
     hands_per_match: int = 8
     show_liangzhang: bool = True
     show_wall_bottom: bool = False
@@ -199,30 +336,80 @@ class Rules:
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
+        _choice = {
+            "mingtang_level": LEVELS,
+            "fan_combine": ("add", "multiply"),
+            "decomposition": ("huxi", "di"),
+            "dihu": ("first_discard", "liangzhang"),
+            "payment": ("all", "discarder"),
+            "scoring_mode": ("deng", "hongwu", "mingtang"),
+        }
+        for k in ("doubling", "mingtang", "extra"):  # lists from code: keep Rules hashable
+            if isinstance(getattr(self, k), list):
+                object.__setattr__(self, k, tuple(getattr(self, k)))
+        if not isinstance(self.name, str) or not self.name:
+            raise RulesError(f"name must be a non-empty string, got {self.name!r}")
+        for k in ("sit_out", "win_on_discard", "baopei", "show_liangzhang", "show_wall_bottom"):
+            if not isinstance(getattr(self, k), bool):
+                raise RulesError(f"{k} must be true or false, got {getattr(self, k)!r}")
+        for k, lo in (("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1)):
+            _int(k, getattr(self, k), lo)
+        _int("tianhu_ti", self.tianhu_ti, 1)
+        _int("tianhu_kan", self.tianhu_kan, 1)
+        for k, allowed in _choice.items():
+            if getattr(self, k) not in allowed:
+                raise RulesError(f"{k} must be one of {allowed}, got {getattr(self, k)!r}")
+        _int("players", self.players)
         if not 2 <= self.players <= 4:
             raise RulesError(f"players must be 2–4, got {self.players}")
         if self.sit_out and self.players != 4:
-            raise RulesError("sit_out needs 4 players")
-        if self.mingtang_level not in LEVELS:
-            raise RulesError(f"mingtang_level must be one of {LEVELS}")
-        if self.fan_combine not in ("add", "multiply"):
-            raise RulesError("fan_combine must be 'add' or 'multiply'")
-        if self.payment not in ("all", "discarder"):
-            raise RulesError("payment must be 'all' or 'discarder'")
-        if self.dihu not in ("first_discard", "liangzhang"):
-            raise RulesError("dihu must be 'first_discard' or 'liangzhang'")
-        if self.scoring_mode not in ("deng", "hongwu", "mingtang"):
-            raise RulesError("scoring_mode must be 'deng', 'hongwu' or 'mingtang'")
-        if self.min_huxi < 0 or self.deng.step <= 0:
-            raise RulesError("min_huxi must be ≥ 0 and deng.step > 0")
-        bad = set(self.doubling) - {"tianhu", "dihu", "haidi"}
+            raise RulesError(f"sit_out needs 4 players, got {self.players}")
+        if self.hand_size != WIN_HAND:
+            raise RulesError(
+                f"hand_size must be {WIN_HAND} (R7: 7 门子 are 20 cards + the winning card), "
+                f"got {self.hand_size!r}"
+            )
+        if self.seated * self.hand_size + 1 > DECK:
+            raise RulesError(
+                f"{self.seated} seats dealt {self.hand_size} cards + the 亮张 need "
+                f"{self.seated * self.hand_size + 1} cards, the deck has {DECK}: "
+                "with 4 players set sit_out = true"
+            )
+        for name, kind in (
+            ("huxi_table", HuxiTable),
+            ("deng", DengRule),
+            ("huangzhuang", HuangzhuangRule),
+        ):
+            if not isinstance(getattr(self, name), kind):
+                raise RulesError(f"{name} must be a {kind.__name__}")
+        if not all(isinstance(m, MingtangRule) for m in self.mingtang):
+            raise RulesError("mingtang must hold MingtangRule entries")
+        ids = [m.id for m in self.mingtang]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise RulesError(f"mingtang lists {dup} more than once")
+        bad = [e for e in self.doubling if e not in DOUBLING_EVENTS]
         if bad:
-            raise RulesError(f"unknown doubling events {sorted(bad)}")
+            raise RulesError(f"unknown doubling events {bad} (one of {DOUBLING_EVENTS})")
 
     @property
     def seated(self) -> int:
         """Players dealt in each hand: one fewer when a seat sits out (坐底)."""
         return self.players - 1 if self.sit_out else self.players
+
+    def uses(self, mingtang_id: str) -> bool:
+        """Does a 名堂 of this id count under these rules (mode and level)?"""
+        top = LEVELS.index(self.effective_level)
+        return any(m.id == mingtang_id and LEVELS.index(m.level) <= top for m in self.mingtang)
+
+    @property
+    def effective_level(self) -> str:
+        """The 名堂 level that counts: ``deng`` counts none, ``hongwu`` at most 基本."""
+        if self.scoring_mode == "deng":
+            return "none"
+        if self.scoring_mode == "hongwu":
+            return LEVELS[min(LEVELS.index(self.mingtang_level), 1)]
+        return self.mingtang_level
 
     def replace(self, **changes: Any) -> Rules:
         return replace(self, **changes)
@@ -232,12 +419,10 @@ class Rules:
         d: dict[str, Any] = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            if isinstance(v, HuxiTable):
+            if isinstance(v, HuxiTable | DengRule | HuangzhuangRule):
                 v = v.to_dict()
-            elif isinstance(v, DengRule):
-                v = {"base": v.base, "step": v.step, "offset": v.offset}
             elif f.name == "mingtang":
-                v = [{k: getattr(m, k) for k in MingtangRule.__dataclass_fields__} for m in v]
+                v = [m.to_dict() for m in v]
             elif f.name == "extra":
                 v = dict(v)
             elif isinstance(v, tuple):
@@ -247,11 +432,20 @@ class Rules:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rules:
-        """Rules from plain data; a ``preset`` key starts from that preset."""
+        """Rules from plain data; a ``preset`` key starts from that preset, others
+        from the default; every key given replaces that field whole."""
         if not isinstance(d, dict):
             raise RulesError("rules must be a JSON/TOML object")
         d = dict(d)
-        base = preset(d.pop("preset")) if "preset" in d else Rules()
+        start = d.pop("preset", None)
+        if start is not None and not isinstance(start, str):
+            raise RulesError(f"preset must be a preset name, got {start!r}")
+        base = preset(start) if start is not None else Rules()
+        if "huangzhuang_fan" in d:  # the field's earlier, flat name
+            old = d.pop("huangzhuang_fan")
+            hz = dict(d.get("huangzhuang", base.huangzhuang.to_dict()))
+            hz["fan"] = old
+            d["huangzhuang"] = hz
         known = {f.name for f in fields(cls)}
         unknown = set(d) - known
         if unknown:
@@ -262,12 +456,18 @@ class Rules:
                 if k == "huxi_table":
                     kw[k] = v if isinstance(v, HuxiTable) else HuxiTable.from_dict(v)
                 elif k == "deng":
-                    kw[k] = DengRule(**v)
+                    kw[k] = DengRule.from_dict(v)
+                elif k == "huangzhuang":
+                    kw[k] = HuangzhuangRule.from_dict(v)
                 elif k == "mingtang":
-                    kw[k] = tuple(MingtangRule(**m) for m in v)
+                    if not isinstance(v, list | tuple):
+                        raise RulesError(f"mingtang must be a list of entries, got {v!r}")
+                    kw[k] = tuple(MingtangRule.from_dict(m) for m in v)
                 elif k == "extra":
-                    kw[k] = tuple(sorted(dict(v).items()))
-                elif k in ("doubling", "huangzhuang_fan"):
+                    kw[k] = tuple(sorted(_obj("extra", v).items()))
+                elif k == "doubling":
+                    if not isinstance(v, list | tuple):
+                        raise RulesError(f"doubling must be a list, got {v!r}")
                     kw[k] = tuple(v)
                 else:
                     want = type(getattr(base, k))
@@ -284,6 +484,46 @@ class Rules:
         except (TypeError, ValueError) as e:
             raise RulesError(f"invalid rules: {e}") from None
 
+    def to_toml(self) -> str:
+        """The rules as a TOML document that :meth:`from_dict` (via tomllib) reads back."""
+        d = self.to_dict()
+        flat = {k: v for k, v in d.items() if not _is_table(v)}
+        tables = {k: v for k, v in d.items() if isinstance(v, dict) and k != "extra"}
+        lines = [f"# paohuzi rules: {self.name} (see docs/presets/)"]
+        lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in flat.items()]
+        lines.append(f"extra = {_toml_value(d['extra'])}")
+        for k, t in tables.items():
+            lines += ["", f"[{k}]"] + [f"{_toml_key(a)} = {_toml_value(b)}" for a, b in t.items()]
+        for m in d["mingtang"]:
+            lines += ["", "[[mingtang]]"] + [f"{a} = {_toml_value(b)}" for a, b in m.items()]
+        return "\n".join(lines) + "\n"
+
+
+def _is_table(v: Any) -> bool:
+    return isinstance(v, dict) or (isinstance(v, list) and bool(v) and isinstance(v[0], dict))
+
+
+_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _toml_key(k: str) -> str:
+    return k if _BARE.match(k) else json.dumps(k, ensure_ascii=False)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)  # JSON string escapes are valid TOML
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        inner = ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise RulesError(f"cannot write {v!r} as TOML")
+
 
 HUNAN = Rules()
 
@@ -291,8 +531,9 @@ CHANGDE = Rules(
     name="changde",
     mingtang=CHANGDE_MINGTANG,
     doubling=(),
+    decomposition="di",
     dihu="liangzhang",
-    huangzhuang_fan=(2, 3),
+    huangzhuang=HuangzhuangRule(fan=(2, 3)),
 )
 
 LUZHOU = Rules(
@@ -303,10 +544,12 @@ LUZHOU = Rules(
     huxi_table=LUZHOU_HUXI,
     win_on_discard=True,
     deng=DengRule(base=10, step=10, offset=1),
+    zimo_bonus=0,
+    doubling=(),
     mingtang=LUZHOU_MINGTANG,
+    fan_combine="multiply",
     scoring_mode="hongwu",
     payment="discarder",
-    doubling=(),
     show_liangzhang=False,
     show_wall_bottom=True,
     tianhu_ti=3,

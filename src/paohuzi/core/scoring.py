@@ -3,21 +3,30 @@
 :func:`settle` never raises for a hand that does not win: the result carries
 ``error`` = ``"not_winning"`` or ``"below_min_huxi"`` (like the mahjong
 package's result objects), so batch scoring can go on.
+
+Which split into 7 门子 is scored is a rules field. ``decomposition = "huxi"``
+(R26, the default): the one with most 胡息, straight from the fast evaluator.
+``"di"`` (常德, whose 行行息/假行行/对子胡 depend on the split): every split
+whose own 胡息 reaches ``min_huxi`` is settled and the one worth the most 底
+is claimed (ties: more 胡息) — what a careful player announces at the table.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import Card
 from .evaluator import evaluator_for
-from .melds import Group
+from .melds import Group, GroupKind
 from .mingtang import Context, MingtangHit, find
 from .position import Position
 from .rules import HUNAN, Rules
 
 DOUBLING_NAMES = {"tianhu": "天胡", "dihu": "地胡", "haidi": "海底胡"}
+_K = GroupKind
 
 
 @dataclass(frozen=True)
@@ -25,7 +34,7 @@ class Settlement:
     """The 结算 of one position under one rules object."""
 
     win: bool
-    huxi: int  # best 胡息 before doubling
+    huxi: int  # 胡息 of the scored split, before doubling
     scored_huxi: int  # after the doublings of R35
     deng: int
     fan: int
@@ -55,45 +64,145 @@ class Settlement:
             "scored_huxi": self.scored_huxi,
             "doubled": list(self.doubled),
             "zimo": self.zimo,
+            "huang_multiplier": self.huang_multiplier,
         }
 
 
 def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settlement:
     """Score ``position``; ``huang`` is the number of 荒庄 just before (黄番)."""
     a = evaluator_for(rules).analyse(position)
-    group_huxi = tuple(g.huxi(rules) for g in a.groups)
     if not a.win:
+        group_huxi = tuple(g.huxi(rules) for g in a.groups)
         return Settlement(False, a.huxi, a.huxi, 0, 0, 0, (), a.groups, group_huxi, a.error)
+    best = _settle_groups(position, rules, huang, a.huxi, a.groups)
+    if rules.decomposition == "di" and position.win is not None:
+        for groups in decompositions(position):
+            gh = tuple(g.huxi(rules) for g in groups)
+            if sum(gh) < rules.min_huxi:
+                continue
+            s = _settle_groups(position, rules, huang, sum(gh), groups, gh)
+            if (s.di, s.huxi) > (best.di, best.huxi):
+                best = s
+    return best
+
+
+def _settle_groups(
+    position: Position,
+    rules: Rules,
+    huang: int,
+    huxi: int,
+    groups: tuple[Group, ...],
+    group_huxi: tuple[int, ...] | None = None,
+) -> Settlement:
+    """R34–R37 for one split of the winning hand."""
+    if group_huxi is None:
+        group_huxi = tuple(g.huxi(rules) for g in groups)
     flags = {"tianhu": position.tianhu, "dihu": position.dihu, "haidi": position.last_card}
     doubled = tuple(e for e in rules.doubling if flags[e])
-    h2 = a.huxi * 2 ** len(doubled)
+    h2 = huxi * 2 ** len(doubled)
     zimo = position.self_drawn or position.tianhu  # 天胡为自摸 (seeds)
     deng = rules.deng(h2) + (rules.zimo_bonus if zimo else 0)
-    hits = find(Context(position, a.groups, group_huxi), rules)
+    hits = find(Context(position, groups, group_huxi), rules)
     if not hits:
         fan = 1  # 平胡
     elif rules.fan_combine == "add":
         fan = sum(m.fan for m in hits)
     else:
         fan = math.prod(m.fan for m in hits)
-    mult = 1
-    if huang and rules.huangzhuang_fan:
-        mult = rules.huangzhuang_fan[min(huang, len(rules.huangzhuang_fan)) - 1]
+    mult = rules.huangzhuang.multiplier(huang)
     return Settlement(
         True,
-        a.huxi,
+        huxi,
         h2,
         deng,
         fan,
         deng * fan * mult,
         hits,
-        a.groups,
+        groups,
         group_huxi,
         None,
         doubled,
         zimo,
         mult,
     )
+
+
+# -- every split into 7 门子 (R22, R25, R27) ------------------------------------------------
+def decompositions(position: Position) -> Iterator[tuple[Group, ...]]:
+    """Every legal 7-门子 split of a winning position, each completion of R25 included.
+
+    Slow and simple (the evaluator's tables only keep the best 胡息); used to
+    settle presets whose 名堂 depend on the split. May repeat a split.
+    """
+    win = position.win
+    if win is None:
+        return
+    w, sd = int(win), position.self_drawn
+    counts = [0] * 20
+    for c in position.hand:
+        counts[c] += 1
+    table = list(position.table)
+    fours = sum(1 for g in table if g.kind.is_four)
+    kans = [c for c in range(20) if counts[c] == 3]
+    rest = [0 if counts[c] == 3 else counts[c] for c in range(20)]
+    kan_groups = [Group.of(_K.KAN, c) for c in kans]
+    plans: list[tuple[list[Group], list[int], bool]] = []
+    # The card joins the rest (a 坎 of its kind stays whole: 破跑胡, R27).
+    r = rest[:]
+    r[w] += 1
+    plans.append((table + kan_groups, r, fours > 0))
+    if rest[w] == 2:  # pair + card → 碰 (偎 when self-drawn)
+        r = rest[:]
+        r[w] = 0
+        plans.append((table + kan_groups + [Group.of(_K.WEI if sd else _K.PENG, w)], r, fours > 0))
+    if w in kans:  # 坎 + card → 跑 (提 when self-drawn): one more four, so a 将
+        up = Group.of(_K.TI if sd else _K.PAO, w)
+        plans.append((table + [g if g.cards[0] != w else up for g in kan_groups], rest, True))
+    for i, g in enumerate(table):  # table 偎/碰 + card → 跑/提 (碰 → 跑, R13b)
+        if g.cards[0] == w and g.kind in (_K.PENG, _K.WEI, _K.CHOUWEI):
+            kind = _K.PAO if g.kind is _K.PENG or not sd else _K.TI
+            t2 = [*table[:i], Group.of(kind, w), *table[i + 1 :]]
+            plans.append((t2 + kan_groups, rest, True))
+            break
+    for fixed, r, pair in plans:
+        n = sum(r)
+        if (n - 2 * pair) % 3 or len(fixed) + (n - 2 * pair) // 3 + pair != 7:
+            continue
+        for split in _splits(r, pair):
+            yield tuple(fixed + split)
+
+
+def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
+    """Splits of the counts ``r`` into 句/绞 and, if ``pair``, exactly one 将."""
+    c = next((i for i in range(20) if r[i]), -1)
+    if c < 0:
+        if not pair:
+            yield []
+        return
+    options: list[tuple[int, ...]] = []
+    p, big = c % 10, c >= 10
+    if p <= 7:
+        options.append((c, c + 1, c + 2))
+    if p == 1:
+        options.append((c, c + 5, c + 8))  # 二七十 / 贰柒拾
+    if not big:  # 绞: the lowest card is small, so its big partner may join
+        options += [(c, c, c + 10), (c, c + 10, c + 10)]
+    for cards in options:
+        if all(r[x] >= cards.count(x) for x in set(cards)):
+            for x in cards:
+                r[x] -= 1
+            kind = _K.JU if len(set(x % 10 for x in cards)) > 1 else _K.JIAO
+            g = Group(kind, tuple(Card(x) for x in cards))
+            for more in _splits(r, pair):
+                yield [g, *more]
+            for x in cards:
+                r[x] += 1
+    if pair and r[c] >= 2:
+        r[c] -= 2
+        g = Group(_K.JIANG, (Card(c), Card(c)))
+        for more in _splits(r, False):
+            yield [g, *more]
+        r[c] += 2
 
 
 def payments(
@@ -120,4 +229,15 @@ def payments(
     for s in payers:
         out[s] -= di
         out[winner] += di
+    return out
+
+
+def huangzhuang_payments(dealer: int, dealt_in: list[int], rules: Rules = HUNAN) -> list[int]:
+    """R32 荒庄: the dealer pays ``huangzhuang.cost`` to every other dealt-in seat."""
+    out = [0] * rules.players
+    cost = rules.huangzhuang.cost
+    for s in dealt_in:
+        if s != dealer:
+            out[s] += cost
+            out[dealer] -= cost
     return out

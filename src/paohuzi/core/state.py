@@ -42,7 +42,7 @@ from .events import Event
 from .melds import Group, GroupKind
 from .position import Position
 from .rules import HUNAN, Rules
-from .scoring import payments, settle
+from .scoring import huangzhuang_payments, payments, settle
 
 CLAIM = "claim"
 DISCARDING = "discard"
@@ -158,6 +158,7 @@ class GameState:
         "shown",
         "source",
         "tables",
+        "took_in",
         "tsum",
         "turn",
         "wall",
@@ -236,6 +237,7 @@ class GameState:
         self.discarded = [0] * n
         self.chouhu: list[dict[int, int]] = [{} for _ in range(n)]
         self.hucache: list[dict[int, int]] = [{} for _ in range(n)]
+        self.took_in = [False] * n  # 进牌 in play, 重跑 aside (常德 听胡)
         self.events: list[Event] = []
         self.actions: list[Action] = []
         self.result: dict[str, Any] | None = None
@@ -392,6 +394,7 @@ class GameState:
         new.chou = self.chou[:]
         new.discarded = self.discarded[:]
         new.chouhu = [dict(d) for d in self.chouhu]
+        new.took_in = self.took_in[:]
         new.hucache = [{} for _ in self.hucache]
         new.events = self.events[:]
         new.actions = self.actions[:]
@@ -408,7 +411,10 @@ class GameState:
             ev.append(Event(E.DEAL, s, data=(("count", self.nhand[s]),)))
         ev.append(Event(E.LIANGZHANG, d, CARDS[lz], "deal", shown=rules.show_liangzhang))
         if rules.show_wall_bottom and self.wall:
-            ev.append(Event(E.BOTTOM, None, CARDS[self.wall[-1]], "wall", data=(("moved", moved),)))
+            # Red bottom cards went to the top in view of everybody: the event names them.
+            top = tuple(CARDS[c].code for c in self.wall[:moved])
+            data = (("moved", moved), ("to_top", top))
+            ev.append(Event(E.BOTTOM, None, CARDS[self.wall[-1]], "wall", data=data))
         for s in self.seats:  # R8: the dealt cards only; the 亮张 joins after R28/R29
             for c in range(20):
                 if self.hands[s][c] == 4:
@@ -636,6 +642,7 @@ class GameState:
                 self._win(seat)
                 return
             src = self.source
+            self.took_in[seat] = True
             if typ == PENG:
                 self._remove(seat, c, 2)
                 self.held[seat] += 1
@@ -725,6 +732,7 @@ class GameState:
     def _forced(self, s: int, c: int, how: str) -> None:
         """R11/R12(b, c): the drawer's own card makes 偎 (臭偎) or 提."""
         card = CARDS[c]
+        self._took(s, how != "pair")
         if how == "kan":
             self._remove(s, c, 3)
             self._add(s, _four(_KIND.TI, c))
@@ -744,6 +752,7 @@ class GameState:
 
     def _pao(self, s: int, c: int, base: str, source: str) -> None:
         """R13: mandatory 跑 from a 坎 in hand or a 偎/碰 on the table."""
+        self._took(s, True)
         if base == "kan":
             self._remove(s, c, 3)
             self._add(s, _four(_KIND.PAO, c))
@@ -753,6 +762,11 @@ class GameState:
         data = (("base", "hand" if base == "kan" else "table"), ("from", base))
         self.events.append(Event(E.PAO, s, CARDS[c], source, data=data))
         self._changed(s)
+
+    def _took(self, s: int, four: bool) -> None:
+        """A card taken in during play (常德 听胡); a second 跑/提 (重跑) does not count."""
+        if not (four and self.fours[s]):
+            self.took_in[s] = True
 
     def _chi(self, s: int, a: Action) -> None:
         """R15/R19: lay out the 吃 group and every 比 group."""
@@ -796,17 +810,22 @@ class GameState:
     def _win(self, s: int) -> None:
         """胡 on the open card: build the Position, settle it, pay (R22–R37)."""
         c, owner, source = self.card, self.owner, self.source
+        rules = self.rules
         self_drawn = s == owner and source in ("draw", "liangzhang")
         tianhu, dihu = self.hu_flags.get(s, (False, False))
+        # 海底: the last wall card that may be won (the shown bottom card may not).
+        haidi = source == "draw" and self.wall_pos == len(self.wall) - int(rules.show_wall_bottom)
+        tinghu = not (self.took_in[s] or tianhu or dihu) and rules.uses("tinghu")
         pos = Position(
             tuple(unpack(self.packed[s])),
             self.tables[s],
             CARDS[c],
             self_drawn=self_drawn,
-            last_card=self.last,
+            last_card=haidi,
             tianhu=tianhu,
             dihu=dihu,
-            hand_size=self.rules.hand_size,
+            hand_size=rules.hand_size,
+            extra=(("tinghu", True),) if tinghu else (),
         )
         by_other = source == "discard" or (source == "liangzhang" and s != owner)
         discarder = owner if by_other else None
@@ -814,7 +833,7 @@ class GameState:
             ("self_drawn", self_drawn),
             ("tianhu", tianhu),
             ("dihu", dihu),
-            ("last_card", self.last),
+            ("last_card", haidi),
         )
         self.events.append(Event(E.HU, s, CARDS[c], source, data=data))
         self._settle(s, pos, discarder, dihu)
@@ -856,14 +875,14 @@ class GameState:
         self.phase = OVER
 
     def _huangzhuang(self) -> None:
-        """R32: the wall is exhausted and nobody won."""
+        """R32: the wall is exhausted and nobody won (the dealer may pay a cost)."""
         self.events.append(Event(E.HUANGZHUANG))
         self.result = {
             "winner": None,
             "huangzhuang": True,
             "huxi": 0,
             "di": 0,
-            "scores": [0] * self.n,
+            "scores": huangzhuang_payments(self.dealer, list(self.seats), self.rules),
         }
         self.phase = OVER
 
@@ -895,6 +914,7 @@ _SHARED = tuple(
         "discarded",
         "chouhu",
         "hucache",
+        "took_in",
         "events",
         "actions",
         "decisions",

@@ -66,11 +66,10 @@ def view(state: GameState, seat: int) -> dict[str, Any]:
         "seats": list(s.seats),
         "dealer": s.dealer,
         "phase": s.phase,
-        # In a claim window who else may claim is private (it would reveal pairs and
-        # 臭牌): a seat learns only that it must decide, or that others still are.
-        "current_player": s.current_player
-        if s.phase != CLAIM or s.current_player == seat
-        else None,
+        # In a claim window who else may claim, and in which priority order, is
+        # private (it would reveal pairs and 臭牌): a seat learns only that it must
+        # decide, or that others still are.
+        "current_player": s.current_player if s.phase != CLAIM else None,
         "to_act": [seat] if seat in s.to_act() else [],
         "others_deciding": s.phase == CLAIM and any(t != seat for t in s.to_act()),
         "hand": [CODES[c] for c in s.hand(seat)] if seat in s.seats else [],
@@ -123,6 +122,10 @@ def hidden_from(state: GameState, seat: int) -> list[int]:
     return sorted(out)
 
 
+class NoConsistentWorld(RuntimeError):
+    """:func:`resample` found no world consistent with the seat's view."""
+
+
 def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) -> GameState:
     """A clone in which every card hidden from ``seat`` is re-dealt at random.
 
@@ -132,11 +135,12 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
     history is approximate: no other hand receives four of a kind (it would have
     been 提) nor a 坎 of a kind already seen in a pile (it would have been
     跑), a hidden open card still makes its drawer's 提/偎, and in a claim
-    window ``seat`` keeps exactly the options it was offered and the same seats
-    are still deciding (both are visible at the table); a seat that has decided
-    keeps its decision where still legal (else it passes). Other seats' 臭胡
-    marks are dropped (they depend on hidden 胡息). After
-    ``tries`` failed draws the true state is returned as a clone.
+    window ``seat`` keeps exactly the options it was offered, and whether
+    *others* are still deciding (all the view tells; who they are is private);
+    a seat that has decided keeps its decision where still legal (else it
+    passes). Other seats' 臭胡 marks are dropped (they depend on hidden 胡息).
+    After ``tries`` failed draws :class:`NoConsistentWorld` is raised — never the
+    true state, which would hand a search bot every hidden card.
     """
     s = state
     if s.phase == OVER:
@@ -152,7 +156,7 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
             piled |= 1 << c
     pool0 = hidden_from(s, seat)
     my_ids = s.legal_action_ids(seat) if s.phase == CLAIM else None
-    pending = s.to_act()
+    others_deciding = any(t != seat for t in s.to_act())
     keep_bottom = s.rules.show_wall_bottom and s.wall_left > 0
     for _ in range(tries):
         pool = pool0[:]
@@ -196,11 +200,15 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
             wall.append(s.wall[-1])
         new = _rebuild(s, seat, hands, wei_slots, weis, card, wall)
         if new is None or (
-            my_ids is not None and (new.legal_action_ids(seat) != my_ids or new.to_act() != pending)
+            my_ids is not None
+            and (
+                new.legal_action_ids(seat) != my_ids
+                or any(t != seat for t in new.to_act()) != others_deciding
+            )
         ):
             continue
         return new
-    return s.clone()
+    raise NoConsistentWorld(f"no world consistent with seat {seat}'s view in {tries} draws")
 
 
 def _rebuild(

@@ -1,16 +1,15 @@
 """自对弈 (zì duìyì): seeded, multiprocess self-play — the engine of ``paohuzi simulate``.
 
 Game ``i`` of a run with seed ``S`` is dealt from a seed derived from (S, i)
-alone, and each seat's bot gets its own RNG derived the same way, so the same
-``--seed`` gives the same games on any number of worker processes.
+alone and played by :func:`~paohuzi.sim.runner.play_hand` (each seat's bot gets
+its own RNG derived from that seed), so the same ``--seed`` gives the same games
+on any number of worker processes.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -19,38 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import Bot, Observation, make_bot
-from ..core.records import record
+from ..bots import make_bot
 from ..core.rules import Rules
-from ..core.state import GameState
+from .runner import HandResult, derive_seed, play_hand
 
 
-def derive_seed(seed: int, *path: int | str) -> int:
-    """A 63-bit seed from ``seed`` and a path (game index, seat …), order-free of workers."""
-    text = ":".join(str(p) for p in (seed, *path))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
-
-
-def play_game(rules: Rules, seed: int, bots: list[Bot]) -> GameState:
-    """One complete hand (deal to 胡 or 荒庄) between ``bots`` (one per seat)."""
-    state = GameState(rules, seed)
-    rngs = [random.Random(derive_seed(seed, "bot", s)) for s in range(rules.players)]
-    while not state.is_terminal():
-        seat = state.current_player
-        state.apply(bots[seat].act(Observation(state, seat), rngs[seat]))
-    return state
-
-
-def outcome(state: GameState) -> dict[str, Any]:
+def outcome(h: HandResult) -> dict[str, Any]:
     """The summary facts of a finished hand."""
-    res = state.result or {}
-    return {
-        "winner": res.get("winner"),
-        "di": res.get("di", 0),
-        "huxi": res.get("huxi", 0),
-        "scores": list(state.returns()),
-        "mingtang": [m["name"] for m in res.get("mingtang", [])],
-    }
+    return {"winner": h.winner, "di": h.di, "scores": h.scores, "mingtang": h.mingtang}
 
 
 @dataclass(frozen=True)
@@ -67,11 +42,11 @@ def run_job(job: Job) -> list[tuple[int, dict[str, Any]]]:
     bots = [make_bot(spec) for spec in job.bots]
     out = []
     for i in job.indices:
-        state = play_game(job.rules, derive_seed(job.seed, i), bots)
+        h = play_hand(job.rules, derive_seed("game", job.seed, i), bots, record=bool(job.records))
         if job.records:
             path = Path(job.records) / f"hand-{i:06d}.json"
-            path.write_text(json.dumps(record(state), ensure_ascii=False), encoding="utf-8")
-        out.append((i, outcome(state)))
+            path.write_text(json.dumps(h.record, ensure_ascii=False), encoding="utf-8")
+        out.append((i, outcome(h)))
     return out
 
 

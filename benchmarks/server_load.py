@@ -1,0 +1,212 @@
+"""Load benchmark of ``paohuzi serve``: K rooms of bot-driven websocket clients on loopback.
+
+Starts the real server (``python -m paohuzi.cli.main serve``) on a free port of
+127.0.0.1 with a throw-away SQLite file and no bot delay, creates K rooms (one
+websocket "human" seat each, the other seats server-side bots), and lets every
+client answer each decision with a random legal action and start the next hand
+at each settlement, until the time budget is spent. Reports hands/s, the p50 /
+p99 latency from sending an action to receiving the resulting state, and errors.
+
+    python benchmarks/server_load.py [--rooms 50] [--seconds 30] [--bot random] [--json]
+
+Traffic goes to 127.0.0.1 only; every loop is bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+HOST = "127.0.0.1"
+
+
+@dataclass
+class Stats:
+    hands: int = 0
+    actions: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    stale: int = 0
+    messages: int = 0
+    bytes: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    cmd = [
+        sys.executable, "-m", "paohuzi.cli.main", "serve", "--host", HOST, "--port", str(port),
+        "--db", str(db), "--bot-delay", "0", "--away-timeout", "600", "--log-level", "warning",
+    ]  # fmt: skip
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+async def wait_healthy(base: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    async with httpx.AsyncClient() as http:
+        while True:
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode() if proc.stderr else ""
+                raise RuntimeError(f"server exited: {err}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get(base + "/api/health")).json() == {"ok": True}:
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not become healthy")
+            await asyncio.sleep(0.1)
+
+
+async def play_room(
+    base: str, room: dict[str, Any], end: float, stats: Stats, rng: random.Random
+) -> None:
+    """One websocket seat: a random legal action for every decision, 'ready' at settlements."""
+    url = f"ws://{base.removeprefix('http://')}/ws/{room['room']}?token={room['token']}"
+    sent: tuple[float, int] | None = None
+    done_hands: set[str] = set()
+    async with websockets.connect(url, max_size=None) as ws:
+        while time.monotonic() < end:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, end - time.monotonic()))
+            except TimeoutError:
+                break
+            stats.messages += 1
+            stats.bytes += len(raw)
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                if msg["code"] == "stale_version":
+                    stats.stale += 1
+                else:
+                    stats.errors.append(f"{msg['code']}: {msg['message']}")
+                sent = None
+                continue
+            if msg["type"] != "state":
+                continue
+            if sent is not None and msg["version"] > sent[1]:
+                stats.latencies.append(time.perf_counter() - sent[0])
+                sent = None
+            if msg["phase"] in ("settlement", "finished") and msg["hand_id"] not in done_hands:
+                done_hands.add(msg["hand_id"])
+                stats.hands += 1
+            if msg["phase"] == "finished":
+                break
+            if msg["legal_actions"] and sent is None:
+                action = rng.choice(msg["legal_actions"])["id"]
+                sent = (time.perf_counter(), msg["version"])
+                stats.actions += 1
+                await ws.send(
+                    json.dumps({"type": "act", "version": msg["version"], "action": action})
+                )
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    port = args.port or free_port()
+    base = f"http://{HOST}:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(port, Path(tmp) / "bench.sqlite3")
+        try:
+            await wait_healthy(base, proc)
+            async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+                rooms = []
+                for i in range(args.rooms):
+                    body = {"rules": args.rules, "bots": 2, "bot": args.bot, "hands": 64, "seed": i}
+                    r = await http.post("/api/rooms", json=body)
+                    r.raise_for_status()
+                    rooms.append(r.json())
+            stats = Stats()
+            start = time.monotonic()
+            end = start + args.seconds
+            tasks = [
+                play_room(base, room, end, stats, random.Random(i)) for i, room in enumerate(rooms)
+            ]
+            results = await asyncio.wait_for(
+                asyncio.gather(*tasks, return_exceptions=True), timeout=args.seconds + 30
+            )
+            elapsed = time.monotonic() - start
+            for res in results:
+                if isinstance(res, BaseException):
+                    stats.errors.append(f"{type(res).__name__}: {res}")
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
+
+    return {
+        "rooms": args.rooms,
+        "bot": args.bot,
+        "rules": args.rules,
+        "seconds": round(elapsed, 2),
+        "hands": stats.hands,
+        "hands_per_second": round(stats.hands / elapsed, 2),
+        "actions": stats.actions,
+        "actions_per_second": round(stats.actions / elapsed, 1),
+        "latency_ms": {
+            "p50": pct(0.50),
+            "p99": pct(0.99),
+            "mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
+        },
+        "messages": stats.messages,
+        "mb_received": round(stats.bytes / 1e6, 1),
+        "stale_answers": stats.stale,
+        "errors": len(stats.errors),
+        "error_samples": stats.errors[:5],
+        "cpus": os.cpu_count(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rooms", type=int, default=50, help="rooms, one websocket client each (50)")
+    p.add_argument("--seconds", type=float, default=30, help="time budget of the run (30)")
+    p.add_argument("--bot", default="random", help="strength of the server-side bots (random)")
+    p.add_argument("--rules", default="hunan", help="rules preset (hunan)")
+    p.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    args = p.parse_args(argv)
+    if not 1 <= args.rooms <= 1000 or not 0 < args.seconds <= 600:
+        p.error("--rooms must be 1–1000 and --seconds 0–600")
+    out = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        lat = out["latency_ms"]
+        print(
+            f"{out['rooms']} rooms × {out['seconds']} s ({out['rules']}, bots {out['bot']}): "
+            f"{out['hands']} hands = {out['hands_per_second']} hands/s, "
+            f"{out['actions']} client actions ({out['actions_per_second']}/s), "
+            f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
+            f"{out['messages']} messages ({out['mb_received']} MB), "
+            f"{out['stale_answers']} stale answers, {out['errors']} errors"
+        )
+        for e in out["error_samples"]:
+            print("  error:", e)
+    return 1 if out["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

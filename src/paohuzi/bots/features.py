@@ -1,0 +1,129 @@
+"""知情 (zhīqíng): what one seat knows, parsed from its view — and nothing else.
+
+:func:`knowledge` turns ``views.view(state, seat)`` (the engine's single
+hidden-information filter) into the numbers the bots need: the seat's own
+holdings as a packed hand and table-meld keys, the count of every card kind it
+has not seen, and for each opponent the hand size, the visible melds and the
+kinds he may no longer 吃/碰 (his discards, R20; other seats' passes are private).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.cards import CARDS
+from ..core.evaluator import BIT
+from .heuristics import meld_key
+
+CODE = {c.code: int(c) for c in CARDS}
+FOURS = ("pao", "ti")
+
+
+@dataclass(slots=True)
+class Opponent:
+    """One other seat as ``seat`` sees it."""
+
+    seat: int
+    hand_size: int
+    refused: int  # bit c: he discarded kind c, so he may not 吃/碰 it (R20)
+    pao_bait: int  # bit c: a 臭偎 of c shows on his table — a 4th c makes his 跑
+    hidden_wei: int  # face-down 偎 on his table (kinds unknown)
+    is_next: bool  # my 下家: the only seat that may 吃 my discard (R15)
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """A seat's parsed view (see the module docstring)."""
+
+    seat: int
+    packed: int
+    counts: list[int]
+    table_keys: tuple[int, ...]
+    fours: int
+    need: int
+    unseen: list[int]  # 4 − copies visible to this seat, per kind
+    hidden_total: int  # cards this seat cannot see (other hands, wall, face-down 偎)
+    barred: int  # bit c: I may not 吃/碰 kind c (臭牌 or my own discard, R20)
+    opponents: list[Opponent]
+    open_card: int | None
+    phase: str
+    wall: int
+    cache: dict[int, float] = field(default_factory=dict)  # per-decision memo (danger)
+
+    @property
+    def held(self) -> int:
+        return sum(self.counts) + sum(4 if k // 20 in (3, 4) else 3 for k in self.table_keys)
+
+
+def _mask(codes: list[str]) -> int:
+    m = 0
+    for c in codes:
+        m |= 1 << CODE[c]
+    return m
+
+
+def knowledge(v: dict[str, Any]) -> Knowledge:
+    """Parse a view (``views.view``) into :class:`Knowledge`."""
+    seat = v["seat"]
+    counts = [0] * 20
+    for code in v["hand"]:
+        counts[CODE[code]] += 1
+    packed = sum(BIT[c] * n for c, n in enumerate(counts))
+    seen = counts[:]
+    keys: list[int] = []
+    fours = 0
+    hidden_wei = {}
+    pao_bait = {}
+    for t, melds in enumerate(v["tables"]):
+        hw = bait = 0
+        for m in melds:
+            cards = [CODE[c] for c in m["cards"] if c is not None]
+            for c in cards:
+                seen[c] += 1
+            if t == seat:
+                keys.append(meld_key(m["kind"], tuple(cards)))
+                fours += m["kind"] in FOURS
+            elif not cards:
+                hw += 1
+            elif m["kind"] == "chouwei":
+                bait |= 1 << cards[0]
+        hidden_wei[t], pao_bait[t] = hw, bait
+    for pile in v["piles"]:
+        for code in pile:
+            seen[CODE[code]] += 1
+    open_card = None
+    op = v.get("open")
+    if op and op.get("card") is not None:
+        open_card = CODE[op["card"]]
+        seen[open_card] += 1
+    refused = dict.fromkeys(v["seats"], 0)
+    for e in v["log"]:
+        if e["type"] in ("pass", "discard") and e.get("card") and e.get("seat") in refused:
+            refused[e["seat"]] |= 1 << CODE[e["card"]]
+    seats = list(v["seats"])
+    nxt = seats[(seats.index(seat) + 1) % len(seats)] if seat in seats else -1
+    opps = [
+        Opponent(t, v["hand_sizes"][t], refused[t], pao_bait[t], hidden_wei[t], t == nxt)
+        for t in seats
+        if t != seat
+    ]
+    unseen = [max(0, 4 - n) for n in seen]
+    return Knowledge(
+        seat=seat,
+        packed=packed,
+        counts=counts,
+        table_keys=tuple(keys),
+        fours=fours,
+        need=v["need"],
+        unseen=unseen,
+        hidden_total=max(1, sum(unseen)),
+        barred=_mask(v["chou"]) | _mask(v["discarded"]),
+        opponents=opps,
+        open_card=open_card,
+        phase=v["phase"],
+        wall=v["wall"],
+    )
+
+
+__all__ = ["Knowledge", "Opponent", "knowledge"]

@@ -1,0 +1,181 @@
+"""贪心 (tānxīn): the one-step heuristic bot.
+
+It takes 胡 whenever offered. Otherwise every legal action is scored by the
+holdings it leaves (:class:`~paohuzi.bots.heuristics.HandValue`: 胡息, shape,
+听牌): a 吃/碰 that obliges a discard (R17) is scored with its best discard;
+passing an offered card costs a little because the kind becomes 臭 (R20); a
+discard pays for the risk of feeding an opponent a 碰/跑 (any seat) or a 吃
+(the 下家 only, R15), judged from the view alone: unseen copies, the opponent's
+hand size, his visible 臭偎, the kinds he discarded (R20 bars him).
+Deterministic: the RNG is not used; ties go to the first legal action.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..core.actions import CHI, DISCARD, HU, PASS, PENG, Action
+from ..core.chi import PARTNERS
+from ..core.evaluator import BIT, TableSummary
+from ..core.rules import Rules
+from . import register
+from .base import Bot, Observation
+from .features import Knowledge, knowledge
+from .heuristics import HandValue, Weights, meld_key
+
+WIN = 1e9  # the value of 胡: always taken
+
+
+@dataclass(slots=True)
+class Choice:
+    """One legal action with the value greedy gives it and what it leaves."""
+
+    action: Action
+    value: float
+    packed: int  # concealed hand left (after the follow-up discard, if any)
+    tsum: TableSummary | None
+    discard: int | None = None  # the discard a 吃/碰 is scored with
+    danger: float = 0.0
+
+
+def discard_kinds(packed: int) -> list[int]:
+    """Kinds R17 lets a player discard: not from a 坎, unless only 坎 remain."""
+    kinds = [c for c in range(20) if 0 < (packed >> (3 * c)) & 7 < 3]
+    return kinds or [c for c in range(20) if (packed >> (3 * c)) & 7]
+
+
+class Scorer:
+    """Greedy's evaluation of a seat's options from its :class:`Knowledge`."""
+
+    def __init__(self, rules: Rules, weights: Weights):
+        self.hv = HandValue(rules, weights)
+        self.w = weights
+
+    def danger(self, k: Knowledge, c: int) -> float:
+        """Expected gift to opponents if ``c`` is discarded (碰/跑 by anyone, 吃 by 下家)."""
+        cache = k.cache
+        d = cache.get(c)
+        if d is None:
+            d = cache[c] = self._danger(k, c)
+        return d
+
+    def _danger(self, k: Knowledge, c: int) -> float:
+        risk = 0.0
+        u = k.unseen[c]
+        for o in k.opponents:
+            if (o.pao_bait >> c) & 1:
+                risk += 1.5  # his 臭偎 of c becomes 跑 (R13c)
+            if (o.refused >> c) & 1 or o.hand_size <= 0:
+                continue
+            q = min(1.0, o.hand_size / k.hidden_total)
+            if u >= 2:  # he holds a pair (碰) or a 坎 (跑) of c
+                risk += 1.0 - (1 - q) ** u - u * q * (1 - q) ** (u - 1)
+            if o.is_next:
+                miss = 1.0
+                for a, b in PARTNERS[c]:
+                    if a == b:
+                        n = k.unseen[a]
+                        pa = 1.0 - (1 - q) ** n - n * q * (1 - q) ** (n - 1) if n >= 2 else 0.0
+                        miss *= 1.0 - pa
+                    else:
+                        miss *= 1.0 - (1 - (1 - q) ** k.unseen[a]) * (1 - (1 - q) ** k.unseen[b])
+                risk += 0.7 * (1.0 - miss)
+        return self.w.danger * risk
+
+    def _best_discard(
+        self, k: Knowledge, packed: int, tsum: TableSummary
+    ) -> tuple[float, int, float, int]:
+        """(value, card, danger, packed after) of the best discard from ``packed``."""
+        best: tuple[float, int, float, int] | None = None
+        for c in discard_kinds(packed):
+            p2 = packed - BIT[c]
+            d = self.danger(k, c)
+            v = self.hv.value(p2, tsum, k.unseen) - d
+            if best is None or v > best[0]:
+                best = (v, c, d, p2)
+        assert best is not None
+        return best
+
+    def choices(self, k: Knowledge, legal: list[Action]) -> list[Choice]:
+        """Every legal action scored (same order as ``legal``)."""
+        ev = self.hv.ev
+        tsum = ev.summarize(k.table_keys)
+        held = k.held
+        out: list[Choice] = []
+        offered = any(a.type in (CHI, PENG) for a in legal)
+        for a in legal:
+            if a.type == HU:
+                out.append(Choice(a, WIN, k.packed, tsum))
+                continue
+            c = int(a.card) if a.card is not None else -1
+            if a.type == DISCARD:
+                p2 = k.packed - BIT[c]
+                d = self.danger(k, c)
+                out.append(Choice(a, self.hv.value(p2, tsum, k.unseen) - d, p2, tsum, c, d))
+            elif a.type == PASS:
+                v = self.hv.value(k.packed, tsum, k.unseen)
+                if offered and not (k.barred >> c) & 1:
+                    v -= self.w.chou * k.unseen[c]  # R20: the kind becomes 臭牌
+                out.append(Choice(a, v, k.packed, tsum))
+            else:
+                if a.type == PENG:
+                    p2 = k.packed - 2 * BIT[c]
+                    keys = (*k.table_keys, meld_key("peng", (c, c, c)))
+                else:  # 吃 group + 比 groups (R19)
+                    p2 = k.packed + BIT[c]
+                    keys = k.table_keys
+                    for g in a.groups:
+                        for x in g:
+                            p2 -= BIT[x]
+                        keys = (*keys, meld_key("chi", tuple(int(x) for x in g)))
+                t2 = ev.summarize(keys)
+                if held + 1 > k.need:  # R17: a discard follows
+                    v, dc, d, p3 = self._best_discard(k, p2, t2)
+                    out.append(Choice(a, v, p3, t2, dc, d))
+                else:
+                    out.append(Choice(a, self.hv.value(p2, t2, k.unseen), p2, t2))
+        return out
+
+
+@register
+class GreedyBot(Bot):
+    """greedy: 胡 when possible, else the action leaving the best-valued holdings.
+
+    Options (``greedy:huxi=1.2,danger=0``) are the :class:`Weights` fields.
+    """
+
+    name = "greedy"
+
+    def __init__(self, **weights: float):
+        unknown = set(weights) - set(Weights.names())
+        if unknown:
+            raise TypeError(f"unknown greedy option(s) {sorted(unknown)}")
+        self.weights = Weights(**{k: float(v) for k, v in weights.items()})
+        self._scorers: dict[Rules, Scorer] = {}
+
+    def scorer(self, rules: Rules) -> Scorer:
+        s = self._scorers.get(rules)
+        if s is None:
+            s = self._scorers[rules] = Scorer(rules, self.weights)
+        return s
+
+    def choices(self, obs: Observation) -> list[Choice]:
+        """Every legal action of ``obs`` with its value (same order as ``obs.legal``)."""
+        return self.scorer(obs.rules).choices(knowledge(obs.view), obs.legal)
+
+    def ranked(self, obs: Observation) -> list[Choice]:
+        """Choices best first (stable: ties keep the legal order)."""
+        return sorted(self.choices(obs), key=lambda ch: -ch.value)
+
+    def act(self, obs: Observation, rng: random.Random) -> Action:
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        for a in legal:
+            if a.type == HU:
+                return a
+        return self.ranked(obs)[0].action
+
+
+__all__ = ["Choice", "GreedyBot", "Scorer", "discard_kinds"]

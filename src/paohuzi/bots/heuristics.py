@@ -1,0 +1,262 @@
+"""估牌 (gūpái): a fast static value of a seat's holdings, shared by greedy, search and hints.
+
+The value of a *waiting* hand (R17: holdings = 20 + max(0, k − 1)) has three parts:
+
+* 胡息 — the 当前总息数 of R33 (table melds + 坎 + valued 句 in hand), counted
+  fully up to the minimum of R23 and at a lower rate above it (only 等 grows);
+* shape — every 门子 already made (table meld, 坎, 句 in hand) scores ``complete``,
+  a pair ``pair`` (a future 碰/偎/将), two cards that a third would turn into a
+  句 (一二, 一三, 二七 …) ``partial``; found by a memoised per-size search, plus
+  complete 绞 across the sizes (R§3);
+* 听牌 — when the hand is one card from a win, every winning card (from the
+  evaluator, R22–R27) weighted by its unseen copies and the 胡息 it brings.
+
+Everything here reads packed hands (:mod:`paohuzi.core.evaluator`) and the
+caller's own idea of which cards are still unseen, never a game state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import lru_cache
+
+from ..core.cards import Card
+from ..core.evaluator import BIT, LOW, MASK30, HandEvaluator, TableSummary, evaluator_for
+from ..core.melds import Group, GroupKind
+from ..core.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """Tunable weights of :class:`HandValue` (bot options of the same names)."""
+
+    complete: float = 3.0  # a finished 门子
+    pair: float = 2.2  # 对: may become 坎/碰/偎, or the 将
+    partial: float = 0.7  # two cards of a 句 waiting for the third
+    huxi: float = 0.9  # per 胡息 up to min_huxi
+    huxi_over: float = 0.25  # per 胡息 above it
+    ting: float = 2.5  # per unseen copy of a winning card
+    ting_huxi: float = 0.05  # per 胡息 of that win above min_huxi, per copy
+    danger: float = 1.0  # feeding an opponent a 碰/跑/吃 (greedy discards)
+    chou: float = 0.3  # per unseen copy of a kind made 臭 by passing (R20)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+
+class _Shape:
+    """Best block score of one size's cards (10 points × 3 bits, counts ≤ 2)."""
+
+    __slots__ = ("complete", "left", "memo", "pair", "partial")
+
+    def __init__(self, complete: float, pair: float, partial: float):
+        self.complete, self.pair, self.partial = complete, pair, partial
+        self.memo: dict[int, float] = {0: 0.0}
+        self.left: dict[int, int] = {0: 0}
+
+    def score(self, key: int) -> float:
+        v = self.memo.get(key)
+        return v if v is not None else self._score(key)
+
+    def _score(self, key: int) -> float:
+        p = ((key & -key).bit_length() - 1) // 3  # lowest point held
+        b = BIT[p]
+        has = [(key >> (3 * q)) & 7 for q in range(10)]
+        best = self.score(key - b)  # an isolated card
+        if has[p] >= 2:
+            best = max(best, self.pair + self.score(key - 2 * b))
+        if p <= 7 and has[p + 1] and has[p + 2]:
+            best = max(best, self.complete + self.score(key - b - BIT[p + 1] - BIT[p + 2]))
+        if p == 1 and has[6] and has[9]:
+            best = max(best, self.complete + self.score(key - b - BIT[6] - BIT[9]))
+        for q in _PARTIAL_WITH[p]:
+            if has[q]:
+                best = max(best, self.partial + self.score(key - b - BIT[q]))
+        self.memo[key] = best
+        return best
+
+    def leftover(self, key: int) -> int:
+        """Fewest cards left outside 句 (pairs count as left): a readiness gate."""
+        v = self.left.get(key)
+        if v is not None:
+            return v
+        p = ((key & -key).bit_length() - 1) // 3
+        b = BIT[p]
+        has = [(key >> (3 * q)) & 7 for q in range(10)]
+        best = 1 + self.leftover(key - b)
+        if p <= 7 and has[p + 1] and has[p + 2]:
+            best = min(best, self.leftover(key - b - BIT[p + 1] - BIT[p + 2]))
+        if p == 1 and has[6] and has[9]:
+            best = min(best, self.leftover(key - b - BIT[6] - BIT[9]))
+        self.left[key] = best
+        return best
+
+
+# Higher points q that make a two-card partial 句 with point p: p+1, p+2, and 二七十.
+_PARTIAL_WITH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sorted(
+            {q for q in (p + 1, p + 2) if q <= 9}
+            | ({6, 9} if p == 1 else set())
+            | ({9} if p == 6 else set())
+        )
+    )
+    for p in range(10)
+)
+
+
+ALL = (1 << 20) - 1  # every card kind, as a bit mask
+
+
+@lru_cache(maxsize=16)
+def _shapes(complete: float, pair: float, partial: float) -> _Shape:
+    # Both sizes share one table: the shapes of 小 and 大 cards are identical.
+    return _Shape(complete, pair, partial)
+
+
+@lru_cache(maxsize=4096)
+def meld_key(kind: str, cards: tuple[int, ...]) -> int:
+    """``Group.key`` of a table meld given by kind and card ints (cached)."""
+    return Group(GroupKind(kind), tuple(Card(c) for c in cards)).key
+
+
+class HandValue:
+    """Static value of holdings under one rules object and one set of weights."""
+
+    def __init__(self, rules: Rules, weights: Weights | None = None):
+        self.rules = rules
+        self.w = weights or Weights()
+        self.ev: HandEvaluator = evaluator_for(rules)
+        self.shape_tab = _shapes(self.w.complete, self.w.pair, self.w.partial)
+        self.min_huxi = rules.min_huxi
+        self._ting: dict[tuple[int, TableSummary, int], dict[int, int]] = {}
+        self._static: dict[tuple[int, TableSummary, bool], float] = {}
+
+    # -- parts -----------------------------------------------------------------
+    def huxi(self, packed: int, tsum: TableSummary) -> int:
+        """当前总息数 (R33)."""
+        return self.ev.current_huxi(packed, tsum)
+
+    def shape(self, packed: int, melds: int) -> float:
+        """Block score: table melds and 坎 complete, the rest by :class:`_Shape`."""
+        kan = packed & (packed >> 1) & LOW & ~(packed >> 2)
+        rest = packed - 3 * kan
+        tab = self.shape_tab
+        s, b = rest & MASK30, rest >> 30
+        best = tab.score(s) + tab.score(b)
+        for ds, db in _jiao_moves(s, b):  # one complete 绞 across the sizes (R§3)
+            best = max(best, self.w.complete + tab.score(s - ds) + tab.score(b - db))
+        return self.w.complete * (melds + kan.bit_count()) + best
+
+    def near_ready(self, packed: int, fours: int) -> bool:
+        """Necessary for 听牌: at most 2 cards (4 with a 跑/提: the 将 too) outside
+        句/绞 in the best split of the hand without its 坎 (R22)."""
+        kan = packed & (packed >> 1) & LOW & ~(packed >> 2)
+        rest = packed - 3 * kan
+        return _leftover(self.shape_tab, rest & MASK30, rest >> 30) <= (4 if fours else 2)
+
+    def ting(self, packed: int, tsum: TableSummary, cards: int = ALL) -> dict[int, int]:
+        """听牌 of a waiting hand among the kinds in bit mask ``cards``: card → best
+        胡息 when another seat turns it up (R22–R27, R23)."""
+        key = (packed, tsum, cards)
+        out = self._ting.get(key)
+        if out is not None:
+            return out
+        if len(self._ting) > 200_000:
+            self._ting.clear()
+        ev, out, m = self.ev, {}, self.min_huxi
+        for c in range(20):
+            if cards >> c & 1:
+                v = ev.best_huxi(packed, tsum, c, False)
+                if v >= m:
+                    out[c] = v
+        self._ting[key] = out
+        return out
+
+    # -- the whole value -------------------------------------------------------
+    def static(self, packed: int, tsum: TableSummary, with_ting: bool = True) -> float:
+        """:meth:`value` without card counting (2 copies per 听牌 card), memoised:
+        rollouts revisit the same holdings over and over."""
+        key = (packed, tsum, with_ting)
+        v = self._static.get(key)
+        if v is None:
+            if len(self._static) > 300_000:
+                self._static.clear()
+            v = self._static[key] = self.value(packed, tsum, None, with_ting)
+        return v
+
+    def value(
+        self,
+        packed: int,
+        tsum: TableSummary,
+        unseen: list[int] | None = None,
+        with_ting: bool = True,
+    ) -> float:
+        """Value of waiting holdings (higher is better); ``unseen`` weighs 听牌 cards
+        (kinds with no unseen copy are not even tried)."""
+        w = self.w
+        h = self.huxi(packed, tsum)
+        m = self.min_huxi
+        v = w.huxi * min(h, m) + w.huxi_over * max(0, h - m)
+        v += self.shape(packed, tsum.melds)
+        if with_ting and self.near_ready(packed, tsum.fours):
+            if unseen is None:
+                for hx in self.ting(packed, tsum).values():
+                    v += 2 * (w.ting + w.ting_huxi * (hx - m))
+            else:
+                live = live_mask(unseen)
+                for c, hx in self.ting(packed, tsum, live).items():
+                    v += unseen[c] * (w.ting + w.ting_huxi * (hx - m))
+        return v
+
+
+def live_mask(unseen: list[int]) -> int:
+    """Bit c set when kind c still has an unseen copy."""
+    m = 0
+    for c in range(20):
+        if unseen[c]:
+            m |= 1 << c
+    return m
+
+
+LOW30 = LOW & MASK30
+
+
+def _jiao_moves(s: int, b: int) -> list[tuple[int, int]]:
+    """Every single 绞 the cards allow: (small cards taken, big cards taken), packed."""
+    both = (s | s >> 1) & (b | b >> 1) & LOW30  # points held in both sizes
+    two_s, two_b = (s >> 1) & LOW30, (b >> 1) & LOW30
+    m = both & (two_s | two_b)
+    out = []
+    while m:
+        bit = m & -m
+        m ^= bit
+        if two_s & bit:
+            out.append((2 * bit, bit))
+        if two_b & bit:
+            out.append((bit, 2 * bit))
+    return out
+
+
+_LEFT: dict[tuple[int, int], int] = {}
+
+
+def _leftover(tab: _Shape, s: int, b: int) -> int:
+    """Fewest cards outside 句/绞 over every choice of 绞 (memoised; values ≤ 2 may
+    stop early, which is all the readiness gate needs)."""
+    best = _LEFT.get((s, b))
+    if best is not None:
+        return best
+    best = tab.leftover(s) + tab.leftover(b)
+    if best > 2:
+        for ds, db in _jiao_moves(s, b):
+            best = min(best, _leftover(tab, s - ds, b - db))
+            if best <= 2:
+                break
+    if len(_LEFT) < 500_000:
+        _LEFT[(s, b)] = best
+    return best
+
+
+__all__ = ["HandValue", "Weights", "meld_key"]

@@ -1,0 +1,205 @@
+"""``paohuzi arena``: bot strength on shared, rotated decks (INTERFACES.md §6).
+
+```
+paohuzi arena --bots A,B[,C] --hands N [--seed S] [--workers W] [--rules P]
+              [--json] [--plot FILE.png] [--ray ADDRESS]
+```
+Fewer bots than seats: the last one fills the rest (``ismcts,greedy`` = one
+ismcts vs two greedy). ``N`` is rounded up to whole rotations (one hand per
+seat rotation of each deck). Bot options go after a colon and are separated
+by ``;`` or ``,`` inside the spec, e.g. ``--bots 'ismcts:iters=8;top=2,greedy'``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from paohuzi.core.rules import RulesError
+from paohuzi.sim.arena import ArenaResult, decks_for, lineup, run_arena
+
+from .common import EXIT_OK, dumps, fail, internal_error, load_rules
+
+COMMAND = "arena"
+
+
+def split_bots(text: str) -> list[str]:
+    """``"greedy,ismcts:iters=8;top=2,random"`` → specs; ``;`` separates options
+    within a spec (``,`` separates bots), so options become ``key=v,key=v``."""
+    out: list[str] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if out and ":" not in part and "=" in part:
+            out[-1] += "," + part  # a bare key=value continues the previous spec
+        else:
+            out.append(part)
+    return [s.replace(";", ",") for s in out]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        COMMAND,
+        help="bot strength: rotated seats on shared decks",
+        description="Play bots against each other on the same decks, every bot at every seat.",
+    )
+    p.add_argument("--bots", required=True, help="comma-separated bot specs, e.g. greedy,random")
+    p.add_argument("--hands", type=int, required=True, help="hands to play (whole rotations)")
+    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    p.add_argument("--rules", default=None, help="preset name or rules file (default hunan)")
+    p.add_argument("--json", action="store_true", help="print the §6 JSON object only")
+    p.add_argument("--plot", default=None, metavar="FILE.png", help="score distributions")
+    p.add_argument("--ray", default=None, metavar="ADDRESS", help="run on a Ray cluster")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    js = bool(args.json)
+    try:
+        rules = load_rules(args.rules)
+    except RulesError as e:
+        return fail(COMMAND, e, js)
+    if args.hands < 1:
+        return fail(COMMAND, "--hands must be at least 1", js)
+    if args.workers is not None and args.workers < 1:
+        return fail(COMMAND, "--workers must be at least 1", js)
+    specs = split_bots(args.bots)
+    try:
+        line = lineup(specs, rules.players)
+        from paohuzi.bots import make_bot
+
+        for s in dict.fromkeys(line):
+            make_bot(s)
+    except ValueError as e:
+        return fail(COMMAND, e, js)
+    if args.ray:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            return fail(
+                COMMAND,
+                "--ray needs the optional dependency ray: pip install 'paohuzi[ray]'",
+                js,
+            )
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            return fail(COMMAND, "--plot needs matplotlib: pip install 'paohuzi[plot]'", js)
+    decks = decks_for(args.hands, rules.players)
+    played = decks * rules.players
+    if played != args.hands:
+        print(
+            f"paohuzi arena: note: {args.hands} hands rounded up to {played} "
+            f"({decks} decks × {rules.players} seat rotations)",
+            file=sys.stderr,
+        )
+    try:
+        t0 = time.perf_counter()
+        result = _run(args, specs, rules, decks, js)
+        seconds = time.perf_counter() - t0
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:  # a bot or engine bug: one line, no traceback
+        return internal_error(COMMAND, e, js)
+    if args.plot:
+        plot(result, args.plot)
+    if js:
+        print(dumps(result.to_json()), flush=True)
+    else:
+        show(result, args, seconds)
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js: bool):
+    if js or not sys.stdout.isatty():
+        return run_arena(specs, args.hands, rules, args.seed, args.workers, args.ray)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("decks", total=decks)
+        return run_arena(
+            specs,
+            args.hands,
+            rules,
+            args.seed,
+            args.workers,
+            args.ray,
+            progress=lambda k: bar.update(task, completed=k),
+        )
+
+
+def _fmt(x: float | None, digits: int = 2) -> str:
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def show(result: ArenaResult, args: argparse.Namespace, seconds: float) -> None:
+    js = result.to_json()
+    t = Table(
+        title=f"arena · {result.hands} hands · {result.decks} decks · seed {args.seed}",
+        box=box.SIMPLE_HEAVY,
+    )
+    for col in ("bot", "seat-hands", "mean score", "95% CI", "win rate", "胡息 of wins", "ms/dec"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for name, d in js["bots"].items():
+        lo, hi = d["ci95"]
+        t.add_row(
+            name,
+            str(result.stats[name].seat_hands),
+            f"{d['mean_score']:+.3f}",
+            f"[{_fmt(lo)}, {_fmt(hi)}]",
+            f"{100 * d['win_rate']:.1f}%",
+            _fmt(d["mean_huxi_of_wins"], 1),
+            f"{d['decision_ms']:.2f}",
+        )
+    console = Console()
+    console.print(t)
+    console.print(
+        f"荒庄 (draw) rate {100 * result.draw_rate:.1f}% · lineup {', '.join(result.lineup)} "
+        f"· {seconds:.1f} s"
+    )
+
+
+def plot(result: ArenaResult, path: str) -> None:
+    """Score distribution per bot (one seat-hand = one sample), Agg backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    lo = min((min(b.scores) for b in result.stats.values() if b.scores), default=0)
+    hi = max((max(b.scores) for b in result.stats.values() if b.scores), default=0)
+    bins = [x - 0.5 for x in range(lo, hi + 2)] if hi - lo <= 200 else 60
+    for name, b in result.stats.items():
+        if b.scores:
+            ax.hist(
+                b.scores,
+                bins=bins,
+                histtype="step",
+                linewidth=1.5,
+                density=True,
+                label=f"{name} (mean {b.mean:+.2f})",
+            )
+    ax.set_yscale("log")
+    ax.set_xlabel("net score per hand")
+    ax.set_ylabel("fraction of seat-hands (log)")
+    ax.set_title(f"paohuzi arena: {result.hands} hands, draws {100 * result.draw_rate:.0f}%")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -1,0 +1,230 @@
+"""擂台 (lèitái): bot strength on shared decks (INTERFACES.md §6).
+
+The bot list is padded to the table size with its last bot (``ismcts,greedy``
+at three seats is one ismcts against two greedy). Every deck is played once per
+rotation of that lineup around the seats, so each bot plays each seat — dealer
+included — on the same cards, which cancels most of the luck of the deal.
+
+A deck and all its rotations form one task; a bot's mean score is pooled over
+all its seat-hands and its 95 % interval treats each deck as one independent
+cluster (the rotations of a deck are correlated). Seeds: deck ``i`` is dealt
+from ``derive_seed(seed, i)``, bots draw from ``derive_seed(deck seed, rotation)``,
+so a result depends on the seed alone, never on the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..core.rules import Rules
+from .runner import derive_seed, play_hand, run_tasks, run_tasks_ray
+
+Z95 = 1.959963984540054
+
+
+def lineup(bots: Sequence[str], players: int) -> list[str]:
+    """The seat-0 lineup: ``bots`` padded with its last bot to ``players`` seats."""
+    names = [b.strip() for b in bots if b.strip()]
+    if not names:
+        raise ValueError("no bots given")
+    if len(names) > players:
+        raise ValueError(f"{len(names)} bots for {players} seats")
+    return names + [names[-1]] * (players - len(names))
+
+
+def rotations(line: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every rotation of the lineup: rotation r puts ``line[(s + r) % n]`` at seat s."""
+    n = len(line)
+    return [tuple(line[(s + r) % n] for s in range(n)) for r in range(n)]
+
+
+@dataclass(frozen=True, slots=True)
+class DeckTask:
+    rules: Rules
+    lineup: tuple[str, ...]
+    seed: int
+    index: int
+
+
+@dataclass(slots=True)
+class SeatHand:
+    """One bot at one seat in one hand."""
+
+    bot: str
+    score: int
+    won: bool
+    huxi: int
+    decisions: int
+    think: float
+
+
+@dataclass(slots=True)
+class DeckResult:
+    index: int
+    hands: int
+    draws: int
+    seats: list[SeatHand]
+
+
+_BOTS: dict[str, Bot] = {}
+
+
+def _bot(spec: str) -> Bot:
+    # Bots are stateless between decisions; one instance per spec and process.
+    b = _BOTS.get(spec)
+    if b is None:
+        b = _BOTS[spec] = make_bot(spec)
+    return b
+
+
+def play_deck(task: DeckTask) -> DeckResult:
+    """Play deck ``task.index`` under every rotation of the lineup."""
+    deck_seed = derive_seed("arena", task.seed, task.index)
+    out = DeckResult(task.index, 0, 0, [])
+    for r, seating in enumerate(rotations(task.lineup)):
+        res = play_hand(
+            task.rules,
+            deck_seed,
+            [_bot(s) for s in seating],
+            bot_seed=derive_seed("bots", deck_seed, r),
+        )
+        out.hands += 1
+        out.draws += res.huangzhuang
+        for s in res.seats:
+            won = res.winner == s
+            out.seats.append(
+                SeatHand(
+                    seating[s],
+                    res.scores[s],
+                    won,
+                    res.huxi if won else 0,
+                    res.decisions[s],
+                    res.think[s],
+                )
+            )
+    return out
+
+
+@dataclass(slots=True)
+class BotStats:
+    name: str
+    seat_hands: int = 0
+    total: float = 0.0
+    wins: int = 0
+    huxi_wins: int = 0
+    decisions: int = 0
+    think: float = 0.0
+    scores: list[int] = field(default_factory=list)
+    per_deck: list[tuple[float, int]] = field(default_factory=list)  # (sum, n) per deck
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.seat_hands if self.seat_hands else 0.0
+
+    def ci95(self) -> list[float | None]:
+        """Cluster (per-deck) ratio-estimator interval for the mean score per hand."""
+        d = len(self.per_deck)
+        if d < 2 or not self.seat_hands:
+            return [None, None]
+        m = self.mean
+        ss = sum((s - m * n) ** 2 for s, n in self.per_deck)
+        se = math.sqrt(ss * d / (d - 1)) / self.seat_hands
+        return [m - Z95 * se, m + Z95 * se]
+
+
+@dataclass(slots=True)
+class ArenaResult:
+    hands: int
+    decks: int
+    draws: int
+    lineup: tuple[str, ...]
+    stats: dict[str, BotStats]
+
+    @property
+    def draw_rate(self) -> float:
+        return self.draws / self.hands if self.hands else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """Exactly the object of INTERFACES.md §6."""
+        bots = {}
+        for name, b in self.stats.items():
+            bots[name] = {
+                "mean_score": b.mean,
+                "ci95": b.ci95(),
+                "win_rate": b.wins / b.seat_hands if b.seat_hands else 0.0,
+                "mean_huxi_of_wins": b.huxi_wins / b.wins if b.wins else None,
+                "decision_ms": 1000 * b.think / b.decisions if b.decisions else 0.0,
+            }
+        return {"hands": self.hands, "draw_rate": self.draw_rate, "bots": bots}
+
+
+def aggregate(results: Sequence[DeckResult], line: Sequence[str]) -> ArenaResult:
+    """Pool deck results (in deck order, so sums are the same whatever W)."""
+    stats = {name: BotStats(name) for name in dict.fromkeys(line)}
+    hands = draws = 0
+    for dr in sorted(results, key=lambda r: r.index):
+        hands += dr.hands
+        draws += dr.draws
+        deck: dict[str, list[float]] = {}
+        for sh in dr.seats:
+            b = stats[sh.bot]
+            b.seat_hands += 1
+            b.total += sh.score
+            b.scores.append(sh.score)
+            b.wins += sh.won
+            b.huxi_wins += sh.huxi
+            b.decisions += sh.decisions
+            b.think += sh.think
+            acc = deck.setdefault(sh.bot, [0.0, 0])
+            acc[0] += sh.score
+            acc[1] += 1
+        for name, (s, n) in deck.items():
+            stats[name].per_deck.append((s, int(n)))
+    return ArenaResult(hands, len(results), draws, tuple(line), stats)
+
+
+def decks_for(hands: int, players: int) -> int:
+    """Decks needed for at least ``hands`` hands when each deck is played ``players`` times."""
+    return max(1, -(-hands // players))
+
+
+def run_arena(
+    bots: Sequence[str],
+    hands: int,
+    rules: Rules,
+    seed: int = 0,
+    workers: int | None = None,
+    ray_address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ArenaResult:
+    """Play ``hands`` hands (rounded up to whole rotations) and pool the results.
+
+    Bot specs are validated here, in the parent, before any worker starts.
+    """
+    line = lineup(bots, rules.players)
+    for spec in dict.fromkeys(line):
+        make_bot(spec)
+    tasks = [DeckTask(rules, tuple(line), seed, i) for i in range(decks_for(hands, rules.players))]
+    if ray_address:
+        results = run_tasks_ray(play_deck, tasks, ray_address, progress)
+    else:
+        results = run_tasks(play_deck, tasks, workers, progress)
+    return aggregate(results, line)
+
+
+__all__ = [
+    "ArenaResult",
+    "BotStats",
+    "DeckTask",
+    "aggregate",
+    "decks_for",
+    "lineup",
+    "play_deck",
+    "rotations",
+    "run_arena",
+]

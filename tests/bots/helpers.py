@@ -1,0 +1,38 @@
+"""Shared drivers for the bot tests: reach game states by seeded play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from paohuzi.bots import Observation, make_bot
+from paohuzi.core.rules import preset
+from paohuzi.core.state import GameState
+
+SMALL_ISMCTS = "ismcts:iters=2,top=2"
+
+
+def reach(rules_name: str, seed: int, steps: int, policy: str = "random") -> GameState:
+    """The state after up to ``steps`` choices by ``policy`` at every seat (RNG from ``seed``);
+    in a claim window the deciding seat is drawn at random among those pending."""
+    st = GameState(preset(rules_name), seed=seed)
+    bot = make_bot(policy)
+    rng = random.Random(seed ^ 0x5EED)
+    for _ in range(steps):
+        if st.is_terminal():
+            break
+        seat = rng.choice(st.to_act())
+        st.apply(bot.act(Observation(st, seat), rng))
+    return st
+
+
+def states(rules_name: str, seeds: range, policy: str = "greedy") -> Iterator[GameState]:
+    """Every decision point of whole hands played by ``policy`` (clones, safe to keep)."""
+    bot = make_bot(policy)
+    for seed in seeds:
+        st = GameState(preset(rules_name), seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            yield st.clone()
+            seat = st.current_player
+            st.apply(bot.act(Observation(st, seat), rng))

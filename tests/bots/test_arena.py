@@ -1,0 +1,156 @@
+"""paohuzi arena (INTERFACES.md §6): seat rotation, seeding, pooling, the JSON shape."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from paohuzi.cli.arena import split_bots
+from paohuzi.cli.main import main
+from paohuzi.core.rules import HUNAN, LUZHOU
+from paohuzi.sim.arena import DeckTask, aggregate, lineup, play_deck, rotations, run_arena
+
+HAS_RAY = importlib.util.find_spec("ray") is not None
+BOT_KEYS = {"mean_score", "ci95", "win_rate", "mean_huxi_of_wins", "decision_ms"}
+
+
+def _timeless(result: dict) -> dict:
+    out = json.loads(json.dumps(result))
+    for b in out["bots"].values():
+        b.pop("decision_ms")
+    return out
+
+
+def test_every_bot_plays_every_seat():
+    line = lineup(["ismcts", "greedy"], 3)
+    assert line == ["ismcts", "greedy", "greedy"]
+    rots = rotations(line)
+    for s in range(3):
+        assert {r[s] for r in rots} == {"ismcts", "greedy"}
+    assert sorted(r.count("ismcts") for r in rots) == [1, 1, 1]
+    with pytest.raises(ValueError):
+        lineup(["a", "b", "c", "d"], 3)
+
+
+def test_rotations_share_the_deck():
+    res = play_deck(DeckTask(HUNAN, ("greedy", "random", "random"), 3, 0))
+    assert res.hands == 3 and len(res.seats) == 9
+    assert sum(sh.bot == "greedy" for sh in res.seats) == 3
+    assert sum(sh.score for sh in res.seats) == 0  # R37: payments balance in every hand
+
+
+def test_same_seed_same_result_whatever_the_workers():
+    a = run_arena(["greedy", "random"], 18, HUNAN, seed=42, workers=1).to_json()
+    b = run_arena(["greedy", "random"], 18, HUNAN, seed=42, workers=2).to_json()
+    c = run_arena(["greedy", "random"], 18, HUNAN, seed=43, workers=2).to_json()
+    assert _timeless(a) == _timeless(b)
+    assert _timeless(a) != _timeless(c)
+
+
+def test_sit_out_seats_are_not_counted():
+    # 泸州: four seats, the one opposite the dealer sits out each hand (坐底).
+    r = run_arena(["greedy", "random"], 8, LUZHOU, seed=1, workers=1)
+    assert r.hands == 8
+    assert sum(b.seat_hands for b in r.stats.values()) == 8 * 3
+
+
+def test_pooled_ci_is_a_cluster_interval():
+    r = run_arena(["greedy", "random"], 30, HUNAN, seed=9, workers=1)
+    g = r.stats["greedy"]
+    lo, hi = g.ci95()
+    assert lo < g.mean < hi
+    # the same decks twice: the interval must shrink by about √2
+    twice = aggregate(
+        [play_deck(DeckTask(HUNAN, r.lineup, 9, i)) for i in range(10)] * 2, r.lineup
+    ).stats["greedy"]
+    lo2, hi2 = twice.ci95()
+    assert twice.mean == pytest.approx(g.mean)
+    assert (hi2 - lo2) < (hi - lo) * 0.8
+
+
+def test_split_bots_keeps_options_together():
+    assert split_bots("greedy,random") == ["greedy", "random"]
+    assert split_bots("ismcts:iters=4,top=2,greedy") == ["ismcts:iters=4,top=2", "greedy"]
+    assert split_bots("ismcts:iters=4;top=2,random") == ["ismcts:iters=4,top=2", "random"]
+
+
+def test_cli_json_shape(capsys):
+    rc = main(
+        [
+            "arena",
+            "--bots",
+            "greedy,greedy,random",
+            "--hands",
+            "6",
+            "--json",
+            "--workers",
+            "1",
+            "--seed",
+            "3",
+        ]
+    )
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"hands", "draw_rate", "bots"}
+    assert out["hands"] == 6 and 0 <= out["draw_rate"] <= 1
+    assert set(out["bots"]) == {"greedy", "random"}  # the same name twice is pooled
+    for b in out["bots"].values():
+        assert set(b) == BOT_KEYS
+        assert len(b["ci95"]) == 2 and 0 <= b["win_rate"] <= 1 and b["decision_ms"] >= 0
+
+
+def test_cli_rounds_hands_up_to_whole_rotations(capsys):
+    rc = main(["arena", "--bots", "random", "--hands", "4", "--json", "--workers", "1"])
+    captured = capsys.readouterr()
+    assert rc == 0 and json.loads(captured.out)["hands"] == 6
+    assert "rounded up" in captured.err
+
+
+def test_cli_plot(tmp_path):
+    png = tmp_path / "scores.png"
+    argv = [
+        "arena",
+        "--bots",
+        "greedy,random",
+        "--hands",
+        "3",
+        "--workers",
+        "1",
+        "--json",
+        "--plot",
+    ]
+    rc = main([*argv, str(png)])
+    assert rc == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--bots", "nosuchbot", "--hands", "3"],
+        ["--bots", "greedy:bogus=1", "--hands", "3"],
+        ["--bots", "greedy,greedy,greedy,greedy", "--hands", "3"],
+        ["--bots", "greedy", "--hands", "0"],
+        ["--bots", "greedy", "--hands", "3", "--rules", "nowhere"],
+    ],
+)
+def test_cli_bad_input_exits_2(argv, capsys):
+    assert main(["arena", *argv, "--json"]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["error"] == "invalid_input"
+    assert len(captured.err.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(HAS_RAY, reason="ray is installed")
+def test_cli_ray_missing_exits_2(capsys):
+    assert main(["arena", "--bots", "greedy", "--hands", "3", "--ray", "auto"]) == 2
+    assert "ray" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not HAS_RAY, reason="ray is not installed (optional extra)")
+def test_ray_local_matches_processes():
+    a = run_arena(["greedy", "random"], 6, HUNAN, seed=4, ray_address="local").to_json()
+    b = run_arena(["greedy", "random"], 6, HUNAN, seed=4, workers=1).to_json()
+    assert _timeless(a) == _timeless(b)

@@ -1,0 +1,68 @@
+"""greedy / ismcts behaviour: 胡 is taken when offered (R16, R24), greedy beats random."""
+
+from __future__ import annotations
+
+import random
+
+from paohuzi.bots import Observation, make_bot
+from paohuzi.bots.heuristics import HandValue
+from paohuzi.core.actions import HU
+from paohuzi.core.rules import HUNAN, LUZHOU
+from paohuzi.sim.arena import run_arena
+
+from .helpers import SMALL_ISMCTS, states
+
+
+def _hu_offers(rules_name: str, limit: int):
+    found = []
+    for state in states(rules_name, range(200), policy="greedy"):
+        for seat in state.to_act():
+            ids = state.legal_action_ids(seat)
+            if HU in ids and len(ids) > 1:
+                found.append((state, seat))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def test_greedy_and_ismcts_take_an_offered_win():
+    offers = _hu_offers("hunan", 8) + _hu_offers("luzhou", 4)
+    assert len(offers) >= 10
+    for spec in ("greedy", SMALL_ISMCTS):
+        bot = make_bot(spec)
+        for state, seat in offers:
+            assert bot.act(Observation(state, seat), random.Random(1)).type == HU, spec
+
+
+def test_greedy_is_deterministic():
+    bot = make_bot("greedy")
+    for i, state in enumerate(states("hunan", range(3))):
+        for seat in state.to_act():
+            obs = Observation(state, seat)
+            a = bot.act(obs, random.Random(i)).id()
+            assert bot.act(Observation(state, seat), random.Random(i + 99)).id() == a
+
+
+def test_greedy_beats_random():
+    res = run_arena(["greedy", "random"], 60, HUNAN, seed=5, workers=1).to_json()["bots"]
+    g, r = res["greedy"], res["random"]
+    assert g["mean_score"] > 0 > r["mean_score"]
+    assert g["win_rate"] > 0.2 > r["win_rate"]
+
+
+def test_ready_gate_never_hides_a_win():
+    """HandValue only asks the evaluator for 听牌 when its cheap gate allows: the gate
+    must pass every hand that has a winning card (R22 shape, any 胡息)."""
+    for rules in (HUNAN, LUZHOU):
+        hv = HandValue(rules)
+        ev = hv.ev
+        winning = 0
+        for state in states(rules.name, range(10), policy="random"):
+            for s in state.seats:
+                if state.held[s] != state.need(s):
+                    continue
+                p, t = state.packed[s], state.tsum[s]
+                if any(ev.best_huxi(p, t, c, sd) >= 0 for c in range(20) for sd in (False, True)):
+                    winning += 1
+                    assert hv.near_ready(p, t.fours)
+        assert winning > 5

@@ -1,0 +1,55 @@
+"""hints: a legal recommendation with reasons, and the evaluator's 听牌 (R22–R27, R23)."""
+
+from __future__ import annotations
+
+import re
+
+from paohuzi.bots import Observation
+from paohuzi.bots.hints import hint
+from paohuzi.core.actions import DISCARD, Action
+from paohuzi.core.cards import Card
+from paohuzi.core.evaluator import BIT
+
+from .helpers import states
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _expected_ting(state, seat, packed):
+    ev = state.ev
+    other = ev.tingpai(packed, state.tables[seat], self_drawn=False)
+    zimo = ev.tingpai(packed, state.tables[seat], self_drawn=True)
+    return {Card(c).code: (other.get(c), zimo.get(c)) for c in set(other) | set(zimo)}
+
+
+def test_hint_recommends_a_legal_action_and_the_evaluators_tingpai():
+    checked = ready = 0
+    for state in states("hunan", range(12)):
+        for seat in state.seats:
+            h = hint(state, seat)
+            legal = state.legal_action_ids(seat)
+            if not legal:
+                assert h["action"] is None
+            else:
+                assert h["action"] in legal
+                assert h["ranking"][0] == h["action"] and sorted(h["ranking"]) == sorted(legal)
+                assert CJK.search(h["reason"]["zh"]) and h["reason"]["en"].isascii()
+            packed = state.packed[seat]
+            if h["action"] and h["action"].startswith(DISCARD):
+                card = Action.from_id(seat, h["action"]).card
+                assert h["tingpai_after"] == card.code
+                packed -= BIT[int(card)]
+            elif state.held[seat] > state.need(seat):
+                continue
+            got = {t["card"]: (t["huxi"], t["huxi_zimo"]) for t in h["tingpai"]}
+            want = _expected_ting(state, seat, packed)
+            assert got == want
+            checked += 1
+            ready += bool(want)
+    assert checked > 100 and ready > 10
+
+
+def test_hint_from_observation_equals_hint_from_state():
+    for i, state in enumerate(states("hunan", range(2))):
+        seat = state.current_player
+        assert hint(Observation(state, seat)) == hint(state, seat), i

@@ -1,0 +1,1 @@
+"""Tests of the rule presets (PRESETS.md): hunan, changde, luzhou."""

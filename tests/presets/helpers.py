@@ -1,0 +1,78 @@
+"""Shared helpers for the preset tests: positions, settlement shorthands, seeded play."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from paohuzi.core.actions import Action
+from paohuzi.core.position import Position
+from paohuzi.core.rules import Rules
+from paohuzi.core.scoring import Settlement, settle
+from paohuzi.core.state import CLAIM, DISCARDING, GameState
+
+FULL = Counter(c for c in range(20) for _ in range(4))
+
+
+def pos(hand: str, win: str | None, table: tuple[str, ...] = (), **flags: Any) -> Position:
+    """A position from card text: ``pos("一二三…", "捌", ("peng:x8",), self_drawn=True)``."""
+    return Position.parse(hand, win, list(table), **flags)
+
+
+def score(p: Position, rules: Rules, huang: int = 0) -> Settlement:
+    s = settle(p, rules, huang=huang)
+    assert s.win, s.error
+    return s
+
+
+def groups(s: Settlement) -> list[tuple[str, int]]:
+    """The scored 门子 as (``kind:cards`` code, 胡息), sorted for comparison."""
+    return sorted((g.code(), h) for g, h in zip(s.groups, s.group_huxi, strict=True))
+
+
+def names(s: Settlement) -> dict[str, int]:
+    """名堂 name → 番."""
+    return {m.name: m.fan for m in s.mingtang}
+
+
+def random_choice(state: GameState, rng: random.Random, hu: float = 0.8) -> Action:
+    """A seeded random legal decision (胡 taken with probability ``hu``)."""
+    seat = rng.choice(state.to_act())
+    acts = state.legal_actions(seat)
+    wins = [a for a in acts if a.type == "hu"]
+    if wins and rng.random() < hu:
+        return wins[0]
+    return rng.choice(acts)
+
+
+def all_cards(s: GameState) -> Counter:
+    """Hands + melds + piles + wall + the card in flight or won (R1: 80 cards)."""
+    out: Counter = Counter()
+    for t in range(s.n):
+        for c in range(20):
+            out[c] += s.hands[t][c]
+        for g in s.tables[t]:
+            out.update(int(c) for c in g.cards)
+        out.update(s.piles[t])
+    out.update(s.wall[s.wall_pos :])
+    won = s.result is not None and "win" in s.result.get("position", {})
+    if s.phase == CLAIM or won:
+        out[s.card] += 1
+    return out
+
+
+def check_invariants(s: GameState) -> None:
+    """R1 (80 cards), R8/R12 (never four in hand), R17 (counts), 坐底 (nothing dealt)."""
+    assert all_cards(s) == FULL
+    for t in range(s.n):
+        if t not in s.seats:
+            assert s.nhand[t] == 0 and not s.tables[t] and not s.piles[t]
+            continue
+        assert all(0 <= n <= 3 for n in s.hands[t])
+        assert s.held[t] == s.nhand[t] + sum(len(g.cards) for g in s.tables[t])
+        assert s.fours[t] == sum(1 for g in s.tables[t] if g.kind.is_four)
+        if s.phase == DISCARDING and t == s.turn:
+            assert s.held[t] == s.need(t) + 1
+        elif not s.is_terminal():
+            assert s.held[t] <= s.need(t) or s.nhand[t] == 0

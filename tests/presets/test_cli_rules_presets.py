@@ -1,0 +1,65 @@
+"""``paohuzi rules PRESET [--json|--toml]`` shows every field of every preset, in Chinese
+with English glosses, and prints files that ``--rules`` reads back."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+
+import pytest
+
+from paohuzi.cli.main import main
+from paohuzi.cli.rules import FIELDS, MINGTANG_ZH
+from paohuzi.core.mingtang import PATTERNS
+from paohuzi.core.rules import PRESETS, Rules
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(["rules", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_every_field_and_mingtang_has_a_chinese_name_and_a_gloss() -> None:
+    assert set(FIELDS) == set(Rules().to_dict())
+    for key, (zh, gloss) in FIELDS.items():
+        assert CJK.search(zh), key
+        assert re.search(r"[a-z]{3}", gloss), key
+    assert set(MINGTANG_ZH) == set(PATTERNS)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_table_shows_every_field_and_every_mingtang(capsys, name: str) -> None:
+    status, out, err = run(capsys, name)
+    assert status == 0 and err == ""
+    flat = re.sub(r"\s+", "", out)
+    for key, (zh, _) in FIELDS.items():
+        assert key in out and zh.replace(" ", "") in flat, key
+    for m in PRESETS[name].mingtang:
+        assert MINGTANG_ZH[m.id] in out
+    for row in PRESETS[name].huxi_table.to_dict():
+        assert row in out
+
+
+def test_luzhou_table_says_which_mingtang_count(capsys) -> None:
+    """hongwu counts only the 基本 名堂: 自摸 is listed but marked as not counting."""
+    out = run(capsys, "luzhou")[1]
+    zimo = next(line for line in out.splitlines() if "自摸 zimo" in line)
+    wuhu = next(line for line in out.splitlines() if "乌胡 wuhu" in line)
+    assert "否 no" in zimo and "是 yes" in wuhu
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_json_and_toml_output_read_back(capsys, name: str) -> None:
+    d = json.loads(run(capsys, name, "--json")[1])
+    t = tomllib.loads(run(capsys, name, "--toml")[1])
+    assert Rules.from_dict(d) == Rules.from_dict(t) == PRESETS[name]
+
+
+def test_json_and_toml_together_is_a_usage_error(capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        run(capsys, "hunan", "--json", "--toml")
+    assert e.value.code == 2

@@ -1,0 +1,53 @@
+"""Fixtures for the web game tests: apps on a temp SQLite file, websocket play helpers."""
+
+from __future__ import annotations
+
+import faulthandler
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from paohuzi.server.app import create_app
+
+HANG_GUARD_S = 180  # a protocol bug must fail the run, not hang CI
+
+
+@pytest.fixture(autouse=True)
+def _hang_guard() -> Iterator[None]:
+    faulthandler.dump_traceback_later(HANG_GUARD_S, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "game.sqlite3"
+
+
+@pytest.fixture
+def make_client(db_path: Path) -> Iterator[Callable[..., TestClient]]:
+    """``make_client(**create_app kwargs)`` → a started TestClient (closed at teardown)."""
+    opened: list[TestClient] = []
+
+    def make(**kw: Any) -> TestClient:
+        kw.setdefault("bot_delay", 0)
+        kw.setdefault("away_timeout", 1000)
+        client = TestClient(create_app(kw.pop("db", db_path), **kw))
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield make
+    for c in opened:
+        c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    return make_client()

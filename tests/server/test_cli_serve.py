@@ -1,0 +1,63 @@
+"""``paohuzi serve`` (INTERFACES.md §5): flags and a real start on a loopback port."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from paohuzi.cli.main import build_parser
+
+
+def test_serve_flags_and_defaults() -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.db) == ("127.0.0.1", 8000, None)
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "9", "--db", "x.db"])
+    assert (args.host, args.port, args.db) == ("0.0.0.0", 9, "x.db")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_starts_answers_health_and_creates_its_database(tmp_path: Path) -> None:
+    port = _free_port()
+    db = tmp_path / "data" / "web.sqlite3"
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "xdg")}
+    cmd = [
+        sys.executable,
+        "-m",
+        "paohuzi.cli.main",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--log-level",
+        "warning",
+    ]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as r:
+                    assert json.load(r) == {"ok": True}
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+                assert time.monotonic() < deadline, "server did not come up"
+                time.sleep(0.1)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+            assert "跑胡子" in r.read().decode("utf-8")
+        assert db.exists() and not (tmp_path / "xdg").exists()
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -1,0 +1,69 @@
+"""SqliteStorage: every change is durable and a room loads back exactly (INTERFACES.md §5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paohuzi.server.storage import HandRow, RoomRow, SeatRow, SqliteStorage, default_db_path
+
+
+def _room(code: str = "ABC234") -> RoomRow:
+    seats = [
+        SeatRow(0, "human", "t0", "甲"),
+        SeatRow(1, "bot", None, "机器人1", "greedy"),
+        SeatRow(2, "free"),
+    ]
+    return RoomRow(code, {"name": "hunan"}, {"bot": "greedy", "bots": 1}, seats, 42, 8)
+
+
+def test_room_round_trip_survives_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "db.sqlite3"
+    st = SqliteStorage(path)
+    st.create_room(_room())
+    st.update_seat("ABC234", SeatRow(2, "human", "t2", "乙"))
+    st.add_hand("ABC234", HandRow("ABC234-1", 0, 7, 1, 0, ["x1"] * 80))
+    st.add_action("ABC234-1", 0, 1, "discard:x3")
+    st.add_action("ABC234-1", 1, 2, "pass")
+    st.update_room("ABC234", 17, [2, 0], "playing")
+    st.close()
+
+    st = SqliteStorage(path)  # a new process on the same file
+    room = st.load_room("ABC234")
+    assert room is not None and st.room_exists("ABC234") and not st.room_exists("ZZZ999")
+    assert [s.kind for s in room.seats] == ["human", "bot", "human"]
+    assert room.seats[2].token == "t2" and room.seats[2].name == "乙"
+    assert (room.match_seed, room.hands_total, room.version, room.ready) == (42, 8, 17, [0, 2])
+    [hand] = room.hands
+    assert (hand.id, hand.seed, hand.dealer, hand.finished) == ("ABC234-1", 7, 1, False)
+    assert hand.actions == [(1, "discard:x3"), (2, "pass")]
+    assert st.get_record("ABC234-1") is None  # running: no record (its deck is secret)
+    st.finish_hand("ABC234-1", {"schema": 1, "result": {"winner": 1}}, [0, 3, -3])
+    assert st.get_record("ABC234-1") == {"schema": 1, "result": {"winner": 1}}
+    assert st.load_room("ABC234").hands[0].finished  # type: ignore[union-attr]
+    st.close()
+
+
+def test_an_action_number_is_stored_once(tmp_path: Path) -> None:
+    st = SqliteStorage(tmp_path / "db.sqlite3")
+    st.create_room(_room())
+    st.add_hand("ABC234", HandRow("ABC234-1", 0, 7, 1, 0, []))
+    st.add_action("ABC234-1", 0, 1, "pass")
+    with pytest.raises(Exception, match="UNIQUE"):
+        st.add_action("ABC234-1", 0, 2, "pass")
+    assert st.load_room("ABC234").hands[0].actions == [(1, "pass")]  # type: ignore[union-attr]
+
+
+def test_unknown_room_loads_as_none() -> None:
+    st = SqliteStorage(":memory:")
+    assert st.load_room("NOPE12") is None and st.get_record("NOPE12-1") is None
+
+
+def test_default_path_honours_xdg_data_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_db_path() == tmp_path / "paohuzi" / "paohuzi.sqlite3"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_db_path() == Path.home() / ".local" / "share" / "paohuzi" / "paohuzi.sqlite3"
