@@ -1,12 +1,14 @@
 """The browser client end to end: headless Chromium plays a whole hand by clicking only.
 
 Needs /usr/bin/chromium (``.ci/system-deps`` installs it) and the ``playwright``
-package; never ``playwright install``. Screenshots go to ``artifacts/`` and, as
-the README's pictures, to ``docs/img/``.
+package; never ``playwright install``. Screenshots go to ``artifacts/``; with
+``PAOHUZI_UPDATE_SCREENSHOTS=1`` they also replace the README's pictures in
+``docs/img/`` (never silently: a test run leaves the work tree clean).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import socket
@@ -77,10 +79,12 @@ def browser() -> Iterator[object]:
 
 def _shot(page: object, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    DOC_IMG.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / name
     page.screenshot(path=str(path))  # type: ignore[attr-defined]
-    shutil.copyfile(path, DOC_IMG / name)
+    assert path.stat().st_size > 10_000, f"{name}: an empty-looking screenshot"
+    if os.environ.get("PAOHUZI_UPDATE_SCREENSHOTS") == "1":
+        DOC_IMG.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, DOC_IMG / name)
 
 
 def _create(
