@@ -10,6 +10,7 @@ no 碰/偎/跑 of its own); the rest of the wall is shuffled with ``fill_seed``.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from paohuzi.core.actions import Action
@@ -198,3 +199,19 @@ def play_out(state: GameState, seed: int, hu: float = 0.7) -> GameState:
     while not state.is_terminal():
         state.apply(random_play(state, rng, hu))
     return state
+
+
+def all_cards(s: GameState) -> Counter:
+    """Hands + table melds + piles + wall + the open card in flight or won (R1: 80 cards)."""
+    out: Counter = Counter()
+    for t in range(s.n):
+        for c in range(20):
+            out[c] += s.hands[t][c]
+        for g in s.tables[t]:
+            out.update(int(c) for c in g.cards)
+        out.update(s.piles[t])
+    out.update(s.wall[s.wall_pos :])
+    won = s.result is not None and "win" in s.result.get("position", {})
+    if s.phase == CLAIM or won:
+        out[s.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
+    return out

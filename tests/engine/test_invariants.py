@@ -13,29 +13,13 @@ from paohuzi.core.actions import Action, IllegalAction
 from paohuzi.core.cards import CARDS
 from paohuzi.core.records import check, record
 from paohuzi.core.rules import PRESETS
-from paohuzi.core.state import CLAIM, DISCARDING, GameState
+from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import NoConsistentWorld, hidden_from, resample, view
 
-from .helpers import random_play
+from .helpers import all_cards, random_play
 
 FULL = Counter(c for c in range(20) for _ in range(4))
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def all_cards(s: GameState) -> Counter:
-    """Hands + table melds + piles + wall + the open card in flight (R1: 80 cards)."""
-    out: Counter = Counter()
-    for t in range(s.n):
-        for c in range(20):
-            out[c] += s.hands[t][c]
-        for g in s.tables[t]:
-            out.update(int(c) for c in g.cards)
-        out.update(s.piles[t])
-    out.update(s.wall[s.wall_pos :])
-    won = s.result is not None and "win" in s.result.get("position", {})
-    if s.phase == CLAIM or won:
-        out[s.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
-    return out
 
 
 def check_invariants(s: GameState) -> None:

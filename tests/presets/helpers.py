@@ -6,11 +6,12 @@ import random
 from collections import Counter
 from typing import Any
 
+from engine.helpers import all_cards
 from paohuzi.core.actions import Action
 from paohuzi.core.position import Position
 from paohuzi.core.rules import Rules
 from paohuzi.core.scoring import Settlement, settle
-from paohuzi.core.state import CLAIM, DISCARDING, GameState
+from paohuzi.core.state import DISCARDING, GameState
 
 FULL = Counter(c for c in range(20) for _ in range(4))
 
@@ -44,22 +45,6 @@ def random_choice(state: GameState, rng: random.Random, hu: float = 0.8) -> Acti
     if wins and rng.random() < hu:
         return wins[0]
     return rng.choice(acts)
-
-
-def all_cards(s: GameState) -> Counter:
-    """Hands + melds + piles + wall + the card in flight or won (R1: 80 cards)."""
-    out: Counter = Counter()
-    for t in range(s.n):
-        for c in range(20):
-            out[c] += s.hands[t][c]
-        for g in s.tables[t]:
-            out.update(int(c) for c in g.cards)
-        out.update(s.piles[t])
-    out.update(s.wall[s.wall_pos :])
-    won = s.result is not None and "win" in s.result.get("position", {})
-    if s.phase == CLAIM or won:
-        out[s.card] += 1
-    return out
 
 
 def check_invariants(s: GameState) -> None:

@@ -138,6 +138,13 @@ class Scorer:
         return out
 
 
+def obvious(legal: list[Action]) -> Action | None:
+    """The choice that needs no thought: the only legal action, or 胡 when offered."""
+    if len(legal) == 1:
+        return legal[0]
+    return next((a for a in legal if a.type == HU), None)
+
+
 @register
 class GreedyBot(Bot):
     """greedy: 胡 when possible, else the action leaving the best-valued holdings.
@@ -169,13 +176,7 @@ class GreedyBot(Bot):
         return sorted(self.choices(obs), key=lambda ch: -ch.value)
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
-        legal = obs.legal
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if a.type == HU:
-                return a
-        return self.ranked(obs)[0].action
+        return obvious(obs.legal) or self.ranked(obs)[0].action
 
 
 __all__ = ["Choice", "GreedyBot", "Scorer", "discard_kinds"]

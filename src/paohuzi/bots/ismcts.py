@@ -32,7 +32,7 @@ from ..core.rules import Rules
 from ..core.state import DISCARDING, GameState
 from . import register
 from .base import Bot, NoConsistentWorld, Observation
-from .greedy import GreedyBot, discard_kinds
+from .greedy import GreedyBot, discard_kinds, obvious
 from .heuristics import HandValue, Weights, meld_key
 
 
@@ -169,12 +169,9 @@ class IsmctsBot(Bot):
         return stats
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
-        legal = obs.legal
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if a.type == HU:
-                return a
+        sure = obvious(obs.legal)
+        if sure is not None:
+            return sure
         cands = self.candidates(obs)
         if len(cands) == 1:
             return cands[0]
