@@ -18,6 +18,7 @@ from paohuzi.core.cards import CARDS, Card, parse_cards
 from paohuzi.core.events import Event
 from paohuzi.core.rules import HUNAN, Rules
 from paohuzi.core.state import CLAIM, GameState
+from paohuzi.core.views import NoConsistentWorld, resample
 
 
 def dealt_seats(rules: Rules, dealer: int) -> list[int]:
@@ -215,3 +216,11 @@ def all_cards(s: GameState) -> Counter:
     if s.phase == CLAIM or won:
         out[s.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
     return out
+
+
+def try_resample(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """``views.resample``, or None in the rare claim window with no consistent world."""
+    try:
+        return resample(state, seat, rng)
+    except NoConsistentWorld:
+        return None

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine.helpers import all_cards
+from engine.helpers import all_cards, random_play
 from paohuzi.core.actions import Action
 from paohuzi.core.position import Position
 from paohuzi.core.rules import Rules
@@ -39,12 +39,7 @@ def names(s: Settlement) -> dict[str, int]:
 
 def random_choice(state: GameState, rng: random.Random, hu: float = 0.8) -> Action:
     """A seeded random legal decision (胡 taken with probability ``hu``)."""
-    seat = rng.choice(state.to_act())
-    acts = state.legal_actions(seat)
-    wins = [a for a in acts if a.type == "hu"]
-    if wins and rng.random() < hu:
-        return wins[0]
-    return rng.choice(acts)
+    return random_play(state, rng, hu)
 
 
 def check_invariants(s: GameState) -> None:
