@@ -18,13 +18,14 @@ from functools import lru_cache
 from . import tabledata
 from .cards import Card
 from .melds import MELD_ROWS, Group, GroupKind
-from .position import Position
+from .position import Position, shape_flags
 from .rules import HUNAN, Rules
 
 NEG = -(10**6)  # "no decomposition"; sums with it stay negative
 MASK30 = (1 << 30) - 1
 BIT = tuple(1 << (3 * c) for c in range(20))
 LOW = sum(BIT)  # bit 0 of every 3-bit field
+FOURS = LOW << 2  # bit 2 of every field: a count of 4 or more
 
 
 def pack(cards: Iterable[int]) -> int:
@@ -226,7 +227,7 @@ class HandEvaluator:
         self._pao, self._ti = g["pao"], g["ti"]
         self.jiao_val = tuple(g["jiao"][p] for p in range(10))
         self._flat = [g["wei" if r == "chouwei" else r][c] for r in MELD_ROWS for c in range(20)]
-        self._is_four = [int(r in ("pao", "ti")) for r in MELD_ROWS for c in range(20)]
+        self._flat_get = self._flat.__getitem__
         # 胡息 gained when the winning card upgrades a table meld (key) to 跑 / 提.
         self._gain_pao = [
             g["pao"][c] - g["peng" if r == "peng" else "wei"][c]
@@ -342,10 +343,8 @@ class HandEvaluator:
     def _best(
         self,
         packed: int,
-        n_hand: int,
         table_huxi: int,
-        fours: int,
-        melds: int,
+        shape: tuple[bool, bool, bool],
         gain_up: int,
         win: int,
         self_drawn: bool,
@@ -353,28 +352,26 @@ class HandEvaluator:
     ) -> int:
         """Best 胡息 over every use of the winning card (R25–R27), −1 without a shape.
 
-        ``gain_up`` is what the card adds by upgrading a table 偎/碰 of its kind to
-        跑/提 (−1: there is none). The uses tried: "hand" (the card joins the rest;
-        a 坎 of its kind stays whole: 破跑胡), "triple" (pair + card → 碰/偎 value),
-        "kan" (坎 + card → 跑/提) and "table" (偎/碰 + card → 跑/提). With ``plans``
-        given, the best (fixed 胡息, rest, pair needed, use) is appended to it.
+        ``shape`` is :func:`shape_flags` of the holding. ``gain_up`` is what the
+        card adds by upgrading a table 偎/碰 of its kind to 跑/提 (−1: there is
+        none). The uses tried: "hand" (the card joins the rest; a 坎 of its kind
+        stays whole: 破跑胡), "triple" (pair + card → 碰/偎 value), "kan" (坎 +
+        card → 跑/提) and "table" (偎/碰 + card → 跑/提). With ``plans`` given,
+        the best (fixed 胡息, rest, pair needed, use) is appended to it.
         """
-        if packed & (LOW << 2):
+        if packed & FOURS:
             return -1  # four of a kind in hand: it must already be a 提 (R12)
         mask = packed & (packed >> 1) & LOW  # kinds held 3 times: 坎
         if mask:
             rest = packed - 3 * mask
             kh = self._kan_huxi.get(mask)
             fixed = table_huxi + (kh if kh is not None else self.kan_huxi(mask))
-            nkan = mask.bit_count()
-            n = n_hand - 3 * nkan
         else:
-            rest, fixed, nkan, n = packed, table_huxi, 0, n_hand
+            rest, fixed = packed, table_huxi
+        pair, hand_ok, four_ok = shape
         best = -1
         plan = None
-        pair = fours > 0
-        # With the card in hand: groups = table + 坎 + triples (+ the 将, itself a 门子).
-        if (n + 1 - 2 * pair) % 3 == 0 and melds + nkan + (n + 1 - 2 * pair) // 3 + pair == 7:
+        if hand_ok:
             r = rest + BIT[win]
             v = self._rest(r, pair)
             if v >= 0:
@@ -389,8 +386,7 @@ class HandEvaluator:
                     best = f2 + v
                     if plans is not None:
                         plan = (f2, r, pair, "triple")
-        # The card turns a 坎 or a table 偎/碰 into 跑/提: one more four, so a 将.
-        if (n - 2) % 3 == 0 and melds + nkan + (n - 2) // 3 + 1 == 7:
+        if four_ok:
             if mask >> (3 * win) & 1:
                 gain, how = (self._ti if self_drawn else self._pao)[win] - self._kan[win], "kan"
             else:  # a table 偎/碰 of the card (never both: only four copies)
@@ -415,24 +411,21 @@ class HandEvaluator:
         """Best 胡息 over every completion (R25–R27), or −1 with no 7-门子 shape."""
         t = table if isinstance(table, TableSummary) else self.summarize(table)
         up = (t.up_ti if self_drawn else t.up_pao)[win]
-        return self._best(packed, card_count(packed), t.huxi, t.fours, t.melds, up, win, self_drawn)
+        shape = shape_flags(card_count(packed), t.melds, t.fours)
+        return self._best(packed, t.huxi, shape, up, win, self_drawn)
 
     def best(self, pos: Position) -> int:
         """Best 胡息 of a position, −1 without a shape (no ``min_huxi`` check)."""
         win = pos.win
         if win is None:
             return self.tianhu_huxi(pos.packed, pos.table)
-        keys = pos.table_keys
-        huxi = sum(map(self._flat.__getitem__, keys))
-        fours = sum(map(self._is_four.__getitem__, keys))
+        huxi = sum(map(self._flat_get, pos.table_keys))
         up = (
             -1
             if pos.up_key < 0
             else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
         )
-        return self._best(
-            pos.packed, len(pos.hand), huxi, fours, len(keys), up, win, pos.self_drawn
-        )
+        return self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)
 
     def current_huxi(self, packed: int, table: tuple[Group, ...] | TableSummary) -> int:
         """当前总息数 (R33): table melds + the best the concealed hand can show."""
@@ -462,13 +455,13 @@ class HandEvaluator:
         """
         t = self.summarize(table)
         seen = packed + pack(c for m in table for c in m.cards)
-        n = card_count(packed)
+        shape = shape_flags(card_count(packed), t.melds, t.fours)
         out = {}
         for c in range(20):
             if (seen >> (3 * c)) & 7 >= 4:
                 continue
             up = (t.up_ti if self_drawn else t.up_pao)[c]
-            v = self._best(packed, n, t.huxi, t.fours, t.melds, up, c, self_drawn)
+            v = self._best(packed, t.huxi, shape, up, c, self_drawn)
             if v >= self.rules.min_huxi:
                 out[c] = v
         return out
@@ -488,9 +481,7 @@ class HandEvaluator:
         t = self.summarize(pos.table_keys)
         win = pos.win
         up = (t.up_ti if pos.self_drawn else t.up_pao)[win]
-        best = self._best(
-            packed, len(pos.hand), t.huxi, t.fours, t.melds, up, win, pos.self_drawn, plans
-        )
+        best = self._best(packed, t.huxi, pos.shape, up, win, pos.self_drawn, plans)
         if best < 0:
             return Analysis(False, 0, "not_winning", ())
         plan = plans[0]

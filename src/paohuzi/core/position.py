@@ -47,6 +47,10 @@ class Position:
     table_keys: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
     # Key of the table 碰/偎/臭偎 the winning card would upgrade to 跑/提 (−1: none).
     up_key: int = field(init=False, repr=False, compare=False, default=-1)
+    # evaluator.shape_flags of the holding: which completions can make 7 门子.
+    shape: tuple[bool, bool, bool] = field(
+        init=False, repr=False, compare=False, default=(False, False, False)
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand", tuple(sorted(Card(c) for c in self.hand)))
@@ -59,6 +63,9 @@ class Position:
         for k in self.table_keys:
             if k < 60 and k % 20 == self.win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
                 object.__setattr__(self, "up_key", k)
+        object.__setattr__(
+            self, "shape", shape_flags(len(self.hand), len(self.table), self.four_count)
+        )
 
     # -- derived facts --------------------------------------------------------
     @property
@@ -182,6 +189,20 @@ class Position:
         if self.win is not None:
             parts.append(f"胡{self.win.zh}")
         return " ".join(parts)
+
+
+def shape_flags(n_hand: int, melds: int, fours: int) -> tuple[bool, bool, bool]:
+    """Which completions can give exactly 7 门子 (R22), from card counts alone.
+
+    Returns (将 needed, the winning card may join the hand, it may make a 跑/提
+    of a 坎 or table meld). 坎 cancel out of the count: each is one 门子 of 3.
+    """
+    pair = fours > 0
+    m = n_hand + 1 - 2 * pair
+    hand_ok = m % 3 == 0 and melds + m // 3 + pair == 7
+    # With the card in a 跑/提 the four needs a 将: the rest is n_hand − 2 in triples.
+    four_ok = (n_hand - 2) % 3 == 0 and melds + (n_hand - 2) // 3 + 1 == 7
+    return pair, hand_ok, four_ok
 
 
 def _str(d: dict[str, Any], key: str, required: bool) -> str:
