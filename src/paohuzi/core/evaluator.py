@@ -84,14 +84,17 @@ class _SizeTable:
             yield self.pair_val[p], key - 2 * BIT[p], False, (p, p)
 
     def prefill(self, runs: bytes, scale: int) -> None:
-        """Load every key with counts ≤ 2 from :data:`tabledata` (a precomputed table
-        of valued-句 counts), when this table prices 一二三 = 二七十 = ``scale``
-        and nothing else."""
+        """Load every key of :func:`_all_keys` from :mod:`tabledata` (precomputed
+        valued-句 counts), when this table prices 一二三 = 二七十 = ``scale`` and
+        nothing else."""
         keys, ge1s, ge2s = _all_keys()
-        e = self.entries
-        for key, byte, g1, g2 in zip(keys, runs, ge1s, ge2s, strict=True):
-            m0, m1 = (byte & 15) - 1, (byte >> 4) - 1
-            e[key] = (m0 * scale if m0 >= 0 else NEG, m1 * scale if m1 >= 0 else NEG, g1, g2)
+        value = [(b & 15) - 1 for b in range(256)], [(b >> 4) - 1 for b in range(256)]
+        v0 = [m * scale if m >= 0 else NEG for m in value[0]]
+        v1 = [m * scale if m >= 0 else NEG for m in value[1]]
+        if len(runs) != len(keys):
+            raise ValueError("tabledata does not match the evaluator's keys: regenerate it")
+        values = zip(map(v0.__getitem__, runs), map(v1.__getitem__, runs), ge1s, ge2s, strict=True)
+        self.entries.update(zip(keys, values, strict=True))
 
     def is_standard(self) -> tuple[bool, int]:
         """Whether only 一二三/二七十 score, both the same (the default R9 table)."""
@@ -161,20 +164,32 @@ def _size_table(g: dict[str, list[int]], base: int) -> _SizeTable:
 
 @lru_cache(maxsize=1)
 def _all_keys() -> tuple[list[int], list[int], list[int]]:
-    """Every one-size key with counts ≤ 2, in base-3 order (point 0 least
-    significant), with its ≥1 and ≥2 point masks."""
+    """Every one-size key the evaluator meets: counts ≤ 2 (3**10 keys, base-3
+    order, point 0 least significant), then those with one point held 3 times
+    (a pair + the winning card; 10 × 3**9 keys, by that point) — with each
+    key's ≥1 and ≥2 point masks."""
     keys, ge1, ge2 = [0], [0], [0]
     for p in range(10):
         b, m = BIT[p], 1 << p
         keys = [k + d * b for d in range(3) for k in keys]
         ge1 = [g | (m if d else 0) for d in range(3) for g in ge1]
         ge2 = [g | (m if d == 2 else 0) for d in range(3) for g in ge2]
-    return keys, ge1, ge2
+    k3: list[int] = []
+    g13: list[int] = []
+    g23: list[int] = []
+    for p in range(10):
+        sh, m, add = 3 * p, 1 << p, 3 * BIT[p]
+        free = [i for i, k in enumerate(keys) if not (k >> sh) & 7]
+        k3 += [keys[i] + add for i in free]
+        g13 += [ge1[i] | m for i in free]
+        g23 += [ge2[i] | m for i in free]
+    return keys + k3, ge1 + g13, ge2 + g23
 
 
 def valued_run_counts() -> bytes:
-    """The table behind :mod:`tabledata`: per key, most valued 句 (一二三/二七十)
-    without / with the 将 pair, as a byte ``(m0 + 1) | (m1 + 1) << 4`` (0 = none)."""
+    """The table behind :mod:`tabledata`: per key of :func:`_all_keys`, most valued
+    句 (一二三/二七十) without / with the 将 pair, as a byte ``(m0 + 1) | (m1 + 1) << 4``
+    (0 = no split)."""
     t = _SizeTable(run_val=(1,) + (0,) * 7, v2710=1, pair_val=(0,) * 10)
     out = bytearray()
     for key in _all_keys()[0]:
