@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from functools import cached_property
 from typing import Any
 
 from ..core.actions import Action
@@ -21,19 +20,27 @@ from ..core.views import NoConsistentWorld, hidden_from, resample, view
 class Observation:
     """What ``seat`` knows now: its view, its legal actions, and resampling."""
 
-    __slots__ = ("__dict__", "_state", "seat")
+    __slots__ = ("_legal", "_state", "_view", "seat")
 
     def __init__(self, state: GameState, seat: int):
         self._state = state
         self.seat = seat
+        self._view: dict[str, Any] | None = None
+        self._legal: list[Action] | None = None
 
-    @cached_property
+    # Computed on first use (most bots read only one of them), without
+    # functools.cached_property, whose per-access lock costs more than the work.
+    @property
     def view(self) -> dict[str, Any]:
-        return view(self._state, self.seat)
+        if self._view is None:
+            self._view = view(self._state, self.seat)
+        return self._view
 
-    @cached_property
+    @property
     def legal(self) -> list[Action]:
-        return self._state.legal_actions(self.seat)
+        if self._legal is None:
+            self._legal = self._state.legal_actions(self.seat)
+        return self._legal
 
     @property
     def rules(self) -> Any:

@@ -91,14 +91,30 @@ def _chi_cached(usable: tuple[int, ...], x: int) -> tuple[Package, ...]:
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=1 << 17)
+def _local_mask(x: int) -> int:
+    """Packed-hand mask of every kind a package on ``x`` can use (x, its 句/绞 partners)."""
+    kinds = {x} | {k for pair in PARTNERS[x] for k in pair}
+    return sum(7 << (3 * k) for k in kinds)
+
+
+LOCAL = tuple(_local_mask(x) for x in range(20))
+_PACKED: dict[int, tuple[tuple[tuple[tuple[int, ...], ...], int], ...]] = {}
+
+
 def packages_packed(packed: int, x: int) -> tuple[tuple[tuple[tuple[int, ...], ...], int], ...]:
     """:func:`chi_packages` of a packed hand (3 bits per kind), for the engine's hot loop.
 
     Each entry is (groups — the 吃 group then the 比 groups, number of 比 groups).
+    Packages only ever use X's partners, so the answer is cached on that
+    neighbourhood of the hand (a few thousand keys), not on the whole hand.
     """
-    counts = [(packed >> (3 * c)) & 7 for c in range(20)]
-    return tuple(((chi, *bis), len(bis)) for chi, bis in chi_packages(counts, x))
+    key = (packed & LOCAL[x]) << 5 | x
+    out = _PACKED.get(key)
+    if out is None:
+        counts = [(packed >> (3 * c)) & 7 for c in range(20)]
+        out = tuple(((chi, *bis), len(bis)) for chi, bis in chi_packages(counts, x))
+        _PACKED[key] = out
+    return out
 
 
 def cards_used(package: Package, x: int) -> list[int]:

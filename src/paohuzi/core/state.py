@@ -36,11 +36,11 @@ from typing import Any
 from . import events as E
 from .actions import CHI, DISCARD, HU, PASS, PENG, Action, IllegalAction
 from .cards import CARDS, DECK_SIZE, Card, CardError, full_deck, parse_cards
-from .chi import packages_packed
+from .chi import LOCAL, packages_packed
 from .evaluator import BIT, LOW, evaluator_for, unpack
 from .events import Event
 from .melds import Group, GroupKind
-from .position import Position
+from .position import Position, shape_flags
 from .rules import HUNAN, Rules
 from .scoring import huangzhuang_payments, payments, settle
 
@@ -76,6 +76,8 @@ def _key(g: Group) -> int:
 
 
 _PINNED: list[Group] = []
+# Shared 吃 actions by (neighbourhood of the hand, card, seat, R17 room): see _chi_actions.
+_CHI_ACTS: dict[int, tuple[Action, ...]] = {}
 
 
 @cache
@@ -123,6 +125,7 @@ class GameState:
         "card",
         "chou",
         "chouhu",
+        "claim_info",
         "dealer",
         "dealer_discarded",
         "decisions",
@@ -143,6 +146,7 @@ class GameState:
         "last",
         "liangzhang",
         "n",
+        "needs",
         "nhand",
         "nxt",
         "options",
@@ -155,6 +159,7 @@ class GameState:
         "rules",
         "seats",
         "seed",
+        "shape",
         "shown",
         "source",
         "tables",
@@ -230,6 +235,8 @@ class GameState:
         self.fours = [0] * n
         self.tables: list[tuple[Group, ...]] = [()] * n
         self.tsum = [self.ev.summarize(())] * n
+        self.needs = [size] * n  # R17 count of a waiting seat, kept by _changed
+        self.shape = [shape_flags(size, 0, 0)] * n  # evaluator shape flags, kept by _changed
         self.wei_mask = [0] * n
         self.peng_mask = [0] * n
         self.piles: list[list[int]] = [[] for _ in range(n)]
@@ -250,6 +257,7 @@ class GameState:
         self.last = False
         self.entries: tuple[tuple[int, str], ...] = ()
         self.options: dict[int, tuple[Action, ...]] = {}
+        self.claim_info: dict[int, tuple[bool, int]] = {}
         self.decisions: dict[int, Action] = {}
         self.fallback: tuple[Any, ...] = ()
         self.hu_flags: dict[int, tuple[bool, bool]] = {}
@@ -333,7 +341,7 @@ class GameState:
 
     def need(self, seat: int) -> int:
         """R17: cards a waiting player holds, 20 + max(0, k − 1)."""
-        return self.rules.hand_size + max(0, self.fours[seat] - 1)
+        return self.needs[seat]
 
     # ------------------------------------------------------------------ actions
     def apply(self, action: Action) -> tuple[Event, ...]:
@@ -359,6 +367,17 @@ class GameState:
     def _match(self, action: Action) -> Action:
         if not isinstance(action, Action):
             raise IllegalAction(f"not an Action: {action!r}")
+        # Fast path: bots hand back one of the very objects legal_actions() gave out.
+        seat = action.seat
+        if self.phase == DISCARDING:
+            if seat == self.turn:
+                for a in self._discard_actions():
+                    if a is action:
+                        return a
+        elif self.phase == CLAIM and seat not in self.decisions:
+            for a in self.options.get(seat, ()):
+                if a is action:
+                    return a
         if self.phase == OVER:
             raise IllegalAction("the hand is over")
         pending = self.to_act()
@@ -366,11 +385,7 @@ class GameState:
             raise IllegalAction(
                 f"seat {action.seat} has no decision pending (waiting for {pending})"
             )
-        legal = self.legal_actions(action.seat)
-        for a in legal:
-            if a is action:  # bots usually hand back one of our own objects
-                return a
-        for a in legal:
+        for a in self.legal_actions(action.seat):
             if action.matches(a):
                 return a
         ids = ", ".join(self.legal_action_ids(action.seat))
@@ -388,6 +403,8 @@ class GameState:
         new.fours = self.fours[:]
         new.tables = self.tables[:]
         new.tsum = self.tsum[:]
+        new.needs = self.needs[:]
+        new.shape = self.shape[:]
         new.wei_mask = self.wei_mask[:]
         new.peng_mask = self.peng_mask[:]
         new.piles = [p[:] for p in self.piles]
@@ -575,16 +592,19 @@ class GameState:
         """Every legal 吃 package of seat ``t`` on card ``c`` (R15, R19, R20, R17)."""
         if self.hands[t][c] >= 3 or ((self.chou[t] | self.discarded[t]) >> c) & 1:
             return ()
-        pk = packages_packed(self.packed[t], c)
-        if not pk:
-            return ()
-        must = self.held[t] + 1 > self.need(t)
-        card, left = CARDS[c], self.nhand[t] - 2
-        return tuple(
-            Action(CHI, t, card, _card_groups(groups))
-            for groups, nbi in pk
-            if not (must and left - 3 * nbi <= 0)
-        )
+        # R17: a seat that must discard afterwards needs a card left over; with
+        # at most two 比 groups that only bites when 6 or fewer cards remain.
+        left = max(0, min(self.nhand[t] - 2, 7)) if self.held[t] + 1 > self.need(t) else 7
+        key = ((self.packed[t] & LOCAL[c]) << 5 | c) << 8 | t << 3 | left
+        acts = _CHI_ACTS.get(key)
+        if acts is None:
+            card = CARDS[c]
+            acts = _CHI_ACTS[key] = tuple(
+                Action(CHI, t, card, _card_groups(groups))
+                for groups, nbi in packages_packed(self.packed[t], c)
+                if left - 3 * nbi > 0
+            )
+        return acts
 
     def _open(
         self,
@@ -605,7 +625,11 @@ class GameState:
         self.decisions = {}
         self.hu_flags = flags or {}
         opts: dict[int, list[Action]] = {}
-        for seat, typ in entries:
+        # Per seat: (was offered 胡, index of its first 碰/吃 entry or −1), for _resolve.
+        info: dict[int, tuple[bool, int]] = {}
+        for i, (seat, typ) in enumerate(entries):
+            hu, eat = info.get(seat, (False, -1))
+            info[seat] = (hu or typ == HU, i if eat < 0 and typ != HU else eat)
             lst = opts.setdefault(seat, [])
             if typ == CHI:
                 memo = self._chi_memo.get(seat)
@@ -613,29 +637,30 @@ class GameState:
             else:
                 lst.append(_act(typ, seat, c))
         self.options = {seat: (*lst, _act(PASS, seat, c)) for seat, lst in opts.items()}
+        self.claim_info = info
 
     def _resolve(self) -> None:
         """R16 priority walk; R20 臭牌 and R30 臭胡 bookkeeping; then the outcome."""
         win_i = -1
+        decisions = self.decisions
         for i, (seat, typ) in enumerate(self.entries):
-            d = self.decisions.get(seat)
+            d = decisions.get(seat)
             if d is None:
                 return  # an undecided seat outranks whatever comes after
             if d.type == typ:
                 win_i = i
                 break
         c, card = self.card, CARDS[self.card]
-        for seat, d in self.decisions.items():
-            if d.type == PASS:
+        info = self.claim_info
+        for seat, d in decisions.items():
+            offered_hu, eat_i = info[seat]
+            passed = d.type == PASS
+            if passed:
                 self.events.append(Event(E.PASS, seat, card, self.source, self.shown))
-            mine = [i for i, (s2, _) in enumerate(self.entries) if s2 == seat]
-            types = {self.entries[i][1] for i in mine}
-            if HU in types and d.type != HU:
+            if offered_hu and d.type != HU:
                 self.chouhu[seat][c] = self.current_huxi(seat)  # R30
-            if d.type == PASS and (PENG in types or CHI in types):
-                eat_i = min(i for i in mine if self.entries[i][1] != HU)
-                if win_i < 0 or win_i > eat_i:  # not lost to a higher claim (R20)
-                    self.chou[seat] |= 1 << c
+            if passed and eat_i >= 0 and (win_i < 0 or win_i > eat_i):
+                self.chou[seat] |= 1 << c  # R20, unless lost to a higher claim
         if win_i >= 0:
             seat, typ = self.entries[win_i]
             if typ == HU:
@@ -786,7 +811,10 @@ class GameState:
     def _changed(self, s: int, table: bool = True) -> None:
         """Holdings of ``s`` changed: refresh caches; R30 臭胡 lapses if 胡息 moved."""
         if table:
-            self.tsum[s] = self.ev.summarize(tuple(_key(g) for g in self.tables[s]))
+            t = self.tsum[s] = self.ev.summarize(tuple(_key(g) for g in self.tables[s]))
+            self.needs[s] = self.rules.hand_size + max(0, t.fours - 1)
+        t = self.tsum[s]
+        self.shape[s] = shape_flags(self.nhand[s], t.melds, t.fours)
         self.hucache[s] = {}
         ch = self.chouhu[s]
         if ch:
@@ -797,13 +825,15 @@ class GameState:
     # ------------------------------------------------------------------ winning
     def _can_hu(self, s: int, c: int, self_drawn: bool) -> bool:
         """Could seat ``s`` 胡 card ``c`` now? (R17 count, R22–R27, R23, R30)."""
-        if self.held[s] != self.need(s) or c in self.chouhu[s]:
+        if self.held[s] != self.needs[s] or c in self.chouhu[s]:
             return False
         key = c * 2 + self_drawn
         cache = self.hucache[s]
         v = cache.get(key)
         if v is None:
-            v = self.ev.best_huxi(self.packed[s], self.tsum[s], c, self_drawn)
+            t = self.tsum[s]
+            up = (t.up_ti if self_drawn else t.up_pao)[c]
+            v = self.ev._best(self.packed[s], t.huxi, self.shape[s], up, c, self_drawn)
             cache[key] = v
         return v >= self.rules.min_huxi
 
@@ -907,6 +937,8 @@ _SHARED = tuple(
         "fours",
         "tables",
         "tsum",
+        "needs",
+        "shape",
         "wei_mask",
         "peng_mask",
         "piles",
