@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from paohuzi.core.cards import Card, format_cards, parse_cards
-from paohuzi.core.chi import PARTNERS, cards_used, chi_packages
+from paohuzi.core.chi import PARTNERS, cards_used, chi_packages, packages_packed
 
 from .helpers import counts
 
@@ -82,3 +87,62 @@ def test_partners_are_valid_groups() -> None:
 def test_cards_used() -> None:
     pk = (((0, 1, 2)), ((0, 1, 2),))
     assert sorted(cards_used(pk, 0)) == [0, 1, 1, 2, 2]  # type: ignore[arg-type]
+
+
+def _oracle(counts: list[int], x: int) -> set[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+    """R19 by brute force: every 吃 group X+a+b of usable hand cards that is a 句 or
+    绞 (checked by melds, not chi's partner table), then every multiset of 比
+    groups laying out each X still in hand the same way."""
+    from paohuzi.core.melds import is_jiao, is_run
+
+    u = [n if n < 3 else 0 for n in counts]  # 坎 stay whole
+
+    def groups(u: list[int]) -> list[tuple[int, int, int]]:
+        out = []
+        for a in range(20):
+            for b in range(a, 20):
+                need = Counter([a, b])
+                if all(u[k] >= n for k, n in need.items()):
+                    g = tuple(sorted((x, a, b)))
+                    if is_run(g) or is_jiao(g):
+                        out.append((a, b, g))
+        return out
+
+    def bis(u: list[int]) -> set[tuple[tuple[int, ...], ...]]:
+        if u[x] == 0:
+            return {()}
+        found: set[tuple[tuple[int, ...], ...]] = set()
+        u[x] -= 1
+        for a, b, g in groups(u):
+            u[a] -= 1
+            u[b] -= 1
+            found |= {tuple(sorted((g, *rest))) for rest in bis(u)}
+            u[a] += 1
+            u[b] += 1
+        u[x] += 1
+        return found
+
+    out = set()
+    for a, b, g in groups(u):
+        u[a] -= 1
+        u[b] -= 1
+        out |= {(g, rest) for rest in bis(u)}
+        u[a] += 1
+        u[b] += 1
+    return out
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    hand=st.lists(st.integers(0, 19), min_size=0, max_size=24),
+    x=st.integers(0, 19),
+)
+def test_R19_packages_match_brute_force(hand: list[int], x: int) -> None:
+    """R19: chi_packages and the engine's packed variant equal a brute-force enumeration."""
+    cnt = [min(4, n) for n in counts(hand)]
+    want = _oracle(cnt, x)
+    got = chi_packages(cnt, x)
+    assert got == sorted(got) and len(set(got)) == len(got)
+    assert {(tuple(c), tuple(map(tuple, b))) for c, b in got} == want
+    packed = sum(n << (3 * k) for k, n in enumerate(cnt))
+    assert packages_packed(packed, x) == tuple(((c, *b), len(b)) for c, b in got)

@@ -11,7 +11,6 @@ both offered.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 Group3 = tuple[int, int, int]
 Package = tuple[Group3, tuple[Group3, ...]]
@@ -49,22 +48,14 @@ def _take(u: list[int], a: int, b: int) -> bool:
     return True
 
 
-def _bi(u: list[int], x: int) -> set[tuple[Group3, ...]]:
-    """Every multiset of 比 groups that lays out all of ``u[x]`` remaining X."""
-    if u[x] == 0:
-        return {()}
-    out: set[tuple[Group3, ...]] = set()
-    u[x] -= 1  # the X this group places
-    for a, b in PARTNERS[x]:
-        if not _take(u, a, b):
-            continue
-        g: Group3 = tuple(sorted((x, a, b)))  # type: ignore[assignment]
-        for rest in _bi(u, x):
-            out.add(tuple(sorted((g, *rest))))
-        u[a] += 1
-        u[b] += 1
-    u[x] += 1
-    return out
+def _triple(x: int, a: int, b: int) -> Group3:
+    return tuple(sorted((x, a, b)))  # type: ignore[return-value]
+
+
+# PARTNERS with the sorted group each pair makes with X.
+_GROUPS: tuple[tuple[tuple[int, int, Group3], ...], ...] = tuple(
+    tuple((a, b, _triple(x, a, b)) for a, b in PARTNERS[x]) for x in range(20)
+)
 
 
 def chi_packages(counts: Sequence[int], x: int) -> list[Package]:
@@ -73,19 +64,41 @@ def chi_packages(counts: Sequence[int], x: int) -> list[Package]:
     ``counts`` is the concealed hand before taking; kinds held three times are
     坎 and are left alone. The result is sorted and free of duplicates.
     """
-    return list(_chi_cached(tuple(n if n < 3 else 0 for n in counts), x))
+    return list(_packages([n if n < 3 else 0 for n in counts], x))
 
 
-@lru_cache(maxsize=65536)
-def _chi_cached(usable: tuple[int, ...], x: int) -> tuple[Package, ...]:
-    u = list(usable)
+def _packages(u: list[int], x: int) -> tuple[Package, ...]:
+    """:func:`chi_packages` on usable counts ``u`` (no 坎; changed, then restored).
+
+    X is held at most twice outside a 坎, so at most two 比 groups follow the
+    吃 group; the second 比 is drawn from the partner list at or after the
+    first's, which yields each multiset of 比 groups once.
+    """
+    groups = _GROUPS[x]
     out: set[Package] = set()
-    for a, b in PARTNERS[x]:
+    for a, b, chi in groups:
         if not _take(u, a, b):
             continue
-        chi: Group3 = tuple(sorted((x, a, b)))  # type: ignore[assignment]
-        for bis in _bi(u, x):
-            out.add((chi, bis))
+        if u[x] == 0:
+            out.add((chi, ()))
+        else:
+            u[x] -= 1  # the X the first 比 group places
+            for j, (a1, b1, g1) in enumerate(groups):
+                if not _take(u, a1, b1):
+                    continue
+                if u[x] == 0:
+                    out.add((chi, (g1,)))
+                else:
+                    u[x] -= 1  # the X of the second 比 group
+                    for a2, b2, g2 in groups[j:]:
+                        if _take(u, a2, b2):
+                            out.add((chi, (g1, g2) if g1 <= g2 else (g2, g1)))
+                            u[a2] += 1
+                            u[b2] += 1
+                    u[x] += 1
+                u[a1] += 1
+                u[b1] += 1
+            u[x] += 1
         u[a] += 1
         u[b] += 1
     return tuple(sorted(out))
@@ -98,22 +111,27 @@ def _local_mask(x: int) -> int:
 
 
 LOCAL = tuple(_local_mask(x) for x in range(20))
-_PACKED: dict[int, tuple[tuple[tuple[tuple[int, ...], ...], int], ...]] = {}
+_LOW = sum(1 << (3 * c) for c in range(20))
+PackedPackages = tuple[tuple[tuple[Group3, ...], int], ...]
+_PACKED: dict[int, PackedPackages] = {}
+_INTERNED: dict[PackedPackages, PackedPackages] = {}  # equal answers share one object
 
 
-def packages_packed(packed: int, x: int) -> tuple[tuple[tuple[tuple[int, ...], ...], int], ...]:
+def packages_packed(packed: int, x: int) -> PackedPackages:
     """:func:`chi_packages` of a packed hand (3 bits per kind), for the engine's hot loop.
 
     Each entry is (groups — the 吃 group then the 比 groups, number of 比 groups).
     Packages only ever use X's partners, so the answer is cached on that
     neighbourhood of the hand (a few thousand keys), not on the whole hand.
     """
-    key = (packed & LOCAL[x]) << 5 | x
+    local = packed & LOCAL[x]
+    local -= 3 * (local & (local >> 1) & _LOW)  # 坎 (3 of a kind) are never used
+    key = local << 5 | x
     out = _PACKED.get(key)
     if out is None:
-        counts = [(packed >> (3 * c)) & 7 for c in range(20)]
-        out = tuple(((chi, *bis), len(bis)) for chi, bis in chi_packages(counts, x))
-        _PACKED[key] = out
+        counts = [n if n < 3 else 0 for n in ((local >> (3 * c)) & 7 for c in range(20))]
+        out = tuple(((chi, *bis), len(bis)) for chi, bis in _packages(counts, x))
+        out = _PACKED[key] = _INTERNED.setdefault(out, out)
     return out
 
 

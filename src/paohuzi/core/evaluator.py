@@ -269,6 +269,11 @@ class HandEvaluator:
         t = self._summaries.get(keys)
         return t if t is not None else self._summarize(keys)
 
+    def summarize_keys(self, keys: tuple[int, ...]) -> TableSummary:
+        """:meth:`summarize` of ``Group.key`` values (the engine's hot path)."""
+        t = self._summaries.get(keys)
+        return t if t is not None else self._summarize(keys)
+
     def _summarize(self, keys: tuple[int, ...]) -> TableSummary:
         up_pao, up_ti = [-1] * 20, [-1] * 20
         huxi = fours = cards = 0

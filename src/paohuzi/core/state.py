@@ -36,7 +36,7 @@ from typing import Any
 from . import events as E
 from .actions import CHI, DISCARD, HU, PASS, PENG, Action, IllegalAction
 from .cards import CARDS, DECK_SIZE, Card, CardError, full_deck, parse_cards
-from .chi import LOCAL, packages_packed
+from .chi import packages_packed
 from .evaluator import BIT, LOW, evaluator_for, unpack
 from .events import Event
 from .melds import Group, GroupKind
@@ -76,7 +76,8 @@ def _key(g: Group) -> int:
 
 
 _PINNED: list[Group] = []
-# Shared 吃 actions by (neighbourhood of the hand, card, seat, R17 room): see _chi_actions.
+_DECK = tuple(int(c) for c in full_deck())
+# Shared 吃 actions by (package list, seat, R17 room): see _chi_actions.
 _CHI_ACTS: dict[int, tuple[Action, ...]] = {}
 
 
@@ -84,6 +85,9 @@ _CHI_ACTS: dict[int, tuple[Action, ...]] = {}
 def _act(typ: str, seat: int, c: int) -> Action:
     """Shared immutable Action objects (the hot loop creates the same ones again and again)."""
     return Action(typ, seat, CARDS[c])
+
+
+_DISCARDS = tuple(tuple(_act(DISCARD, s, c) for c in range(20)) for s in range(4))
 
 
 def _four(kind: GroupKind, c: int) -> Group:
@@ -182,7 +186,7 @@ class GameState:
         n = rules.players
         rng = random.Random(seed)
         if deck is None:
-            d = [int(c) for c in full_deck()]
+            d = list(_DECK)
             rng.shuffle(d)
         else:
             try:
@@ -594,14 +598,19 @@ class GameState:
             return ()
         # R17: a seat that must discard afterwards needs a card left over; with
         # at most two 比 groups that only bites when 6 or fewer cards remain.
+        pk = packages_packed(self.packed[t], c)
+        if not pk:
+            return ()
         left = max(0, min(self.nhand[t] - 2, 7)) if self.held[t] + 1 > self.need(t) else 7
-        key = ((self.packed[t] & LOCAL[c]) << 5 | c) << 8 | t << 3 | left
+        # pk objects live on in chi's cache, so their ids stay unique; the same
+        # package list can answer two cards (一三 taking 二, 二三 taking 一).
+        key = ((id(pk) << 5 | c) << 3 | t) << 3 | left
         acts = _CHI_ACTS.get(key)
         if acts is None:
             card = CARDS[c]
             acts = _CHI_ACTS[key] = tuple(
                 Action(CHI, t, card, _card_groups(groups))
-                for groups, nbi in packages_packed(self.packed[t], c)
+                for groups, nbi in pk
                 if left - 3 * nbi > 0
             )
         return acts
@@ -718,10 +727,11 @@ class GameState:
     def _discard_actions(self) -> tuple[Action, ...]:
         if self._dcache is None:
             s, h = self.turn, self.hands[self.turn]
-            kinds = [c for c in range(20) if 0 < h[c] < 3]
-            if not kinds:  # only 坎 left: breaking one is the only way to obey R17
-                kinds = [c for c in range(20) if h[c]]
-            self._dcache = tuple(_act(DISCARD, s, c) for c in kinds)
+            acts = _DISCARDS[s]
+            out = tuple([acts[c] for c in range(20) if 0 < h[c] < 3])
+            if not out:  # only 坎 left: breaking one is the only way to obey R17
+                out = tuple([acts[c] for c in range(20) if h[c]])
+            self._dcache = out
         return self._dcache
 
     # ------------------------------------------------------------------ melds
@@ -811,7 +821,7 @@ class GameState:
     def _changed(self, s: int, table: bool = True) -> None:
         """Holdings of ``s`` changed: refresh caches; R30 臭胡 lapses if 胡息 moved."""
         if table:
-            t = self.tsum[s] = self.ev.summarize(tuple(_key(g) for g in self.tables[s]))
+            t = self.tsum[s] = self.ev.summarize_keys(tuple(map(_key, self.tables[s])))
             self.needs[s] = self.rules.hand_size + max(0, t.fours - 1)
         t = self.tsum[s]
         self.shape[s] = shape_flags(self.nhand[s], t.melds, t.fours)
