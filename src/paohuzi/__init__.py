@@ -9,6 +9,7 @@ The public API for the hand calculator::
     result.win, result.huxi, result.deng, result.di   # True, 15, 1, 1
 """
 
+from . import _native  # first: picks the compiled or the pure engine
 from .core.cards import Card, CardError, format_cards, parse_cards
 from .core.evaluator import HandEvaluator, evaluator_for
 from .core.melds import Group, GroupKind, MeldError
@@ -20,6 +21,8 @@ evaluate = settle
 """``evaluate(position, rules)`` → :class:`Settlement` (alias of :func:`settle`)."""
 
 __version__ = "0.1.0"
+compiled = _native.compiled
+"""``compiled()``: whether the engine runs mypyc-compiled (see setup.py)."""
 
 __all__ = [
     "PRESETS",

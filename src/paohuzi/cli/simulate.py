@@ -7,6 +7,7 @@ import json
 import os
 import sys
 
+from .._native import compiled
 from ..bots import make_bot
 from ..sim.selfplay import simulate
 from .common import load_rules
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         summary = simulate(rules, args.games, args.seed, bots, workers, args.records)
     out = summary.to_dict()
     out.update({"seed": args.seed, "bots": bots, "rules": rules.name, "workers": workers})
+    out["engine"] = "compiled" if compiled() else "pure"  # see setup.py
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0

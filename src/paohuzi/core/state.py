@@ -113,6 +113,61 @@ def _deck_from(deck: Sequence[Any]) -> list[int]:
     return [int(c) for c in cards]
 
 
+# Every attribute of a GameState (its __slots__; clone() walks them).
+_FIELDS = (
+    "_chi_memo",
+    "_dcache",
+    "actions",
+    "card",
+    "chou",
+    "chouhu",
+    "claim_info",
+    "dealer",
+    "dealer_discarded",
+    "decisions",
+    "deck",
+    "dihu_seat",
+    "discarded",
+    "down",
+    "entries",
+    "ev",
+    "events",
+    "fallback",
+    "fours",
+    "hands",
+    "held",
+    "hu_flags",
+    "huang",
+    "hucache",
+    "last",
+    "liangzhang",
+    "n",
+    "needs",
+    "nhand",
+    "nxt",
+    "options",
+    "owner",
+    "packed",
+    "peng_mask",
+    "phase",
+    "piles",
+    "result",
+    "rules",
+    "seats",
+    "seed",
+    "shape",
+    "shown",
+    "source",
+    "tables",
+    "took_in",
+    "tsum",
+    "turn",
+    "wall",
+    "wall_pos",
+    "wei_mask",
+)
+
+
 class GameState:
     """One hand: deal, turns, claims, win or 荒庄 (R5–R32).
 
@@ -122,58 +177,7 @@ class GameState:
     ``huang`` is the number of 荒庄 just before this hand (黄番 presets).
     """
 
-    __slots__ = (
-        "_chi_memo",
-        "_dcache",
-        "actions",
-        "card",
-        "chou",
-        "chouhu",
-        "claim_info",
-        "dealer",
-        "dealer_discarded",
-        "decisions",
-        "deck",
-        "dihu_seat",
-        "discarded",
-        "down",
-        "entries",
-        "ev",
-        "events",
-        "fallback",
-        "fours",
-        "hands",
-        "held",
-        "hu_flags",
-        "huang",
-        "hucache",
-        "last",
-        "liangzhang",
-        "n",
-        "needs",
-        "nhand",
-        "nxt",
-        "options",
-        "owner",
-        "packed",
-        "peng_mask",
-        "phase",
-        "piles",
-        "result",
-        "rules",
-        "seats",
-        "seed",
-        "shape",
-        "shown",
-        "source",
-        "tables",
-        "took_in",
-        "tsum",
-        "turn",
-        "wall",
-        "wall_pos",
-        "wei_mask",
-    )
+    __slots__ = _FIELDS
 
     def __init__(
         self,
@@ -366,7 +370,9 @@ class GameState:
             self._resolve()
         return tuple(self.events[start:])
 
-    apply_action = apply
+    def apply_action(self, action: Action) -> tuple[Event, ...]:
+        """OpenSpiel's name for :meth:`apply`."""
+        return self.apply(action)
 
     def _match(self, action: Action) -> Action:
         if not isinstance(action, Action):
@@ -937,7 +943,7 @@ class GameState:
 _UPGRADABLE = (_KIND.WEI, _KIND.CHOUWEI, _KIND.PENG)
 _SHARED = tuple(
     name
-    for name in GameState.__slots__
+    for name in _FIELDS
     if name
     not in {
         "hands",

@@ -1,0 +1,124 @@
+"""Self-play speed: complete random-bot hands per second on one core.
+
+    python benchmarks/simulate.py [--games N] [--rounds R] [--rules P] [--profile] [--json]
+
+Each round plays N new hands (seeds never repeat) through the same loop as
+``paohuzi simulate`` (:func:`paohuzi.sim.selfplay.run_job`: deal, ask each bot
+through its Observation, apply). The engine is timed twice, in two processes
+that take turns round by round so that both see the same machine load: as
+installed (mypyc-compiled when the build could compile it, see setup.py) and
+as pure Python (``PAOHUZI_PURE=1``). A warm-up of 300 other hands comes first
+in each process (table loading, caches). CPU time; the best round and the
+median are printed, with the compiled/pure ratio. ``--profile`` adds the
+pure engine's cProfile top entries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+WORKER = "worker"
+PROFILE = "profile"
+
+
+def worker(rules_name: str, games: int) -> None:
+    """Play a round per line of stdin (its number is the seed); print CPU seconds."""
+    import paohuzi
+    from paohuzi.core.rules import preset
+    from paohuzi.sim.selfplay import Job, run_job
+
+    rules = preset(rules_name)
+    bots = ("random",) * rules.players
+    run_job(Job(rules, 10**6, bots, tuple(range(300))))
+    print(json.dumps({"compiled": paohuzi.compiled()}), flush=True)
+    for line in sys.stdin:
+        t0 = time.process_time()
+        run_job(Job(rules, int(line), bots, tuple(range(games))))
+        print(time.process_time() - t0, flush=True)
+
+
+def profile(rules_name: str, games: int) -> None:
+    import cProfile
+    import pstats
+
+    from paohuzi.core.rules import preset
+    from paohuzi.sim.selfplay import Job, run_job
+
+    rules = preset(rules_name)
+    job = Job(rules, 1, ("random",) * rules.players, tuple(range(games)))
+    run_job(Job(rules, 10**6, job.bots, tuple(range(300))))
+    prof = cProfile.Profile()
+    prof.runcall(run_job, job)
+    pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=500, help="hands per round")
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--rules", default="hunan")
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    sides = {}
+    for name, pure in (("installed", False), ("pure", True)):
+        env = {k: v for k, v in os.environ.items() if k != "PAOHUZI_PURE"}
+        if pure:
+            env["PAOHUZI_PURE"] = "1"
+        cmd = [sys.executable, __file__, WORKER, args.rules, str(args.games)]
+        sides[name] = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+    compiled = {n: json.loads(p.stdout.readline())["compiled"] for n, p in sides.items()}
+    times: dict[str, list[float]] = {n: [] for n in sides}
+    for r in range(args.rounds):
+        for n, p in sides.items():
+            assert p.stdin is not None and p.stdout is not None
+            p.stdin.write(f"{r + 1}\n")
+            p.stdin.flush()
+            times[n].append(float(p.stdout.readline()))
+    for p in sides.values():
+        p.communicate("")
+
+    out: dict[str, object] = {"rules": args.rules, "games_per_round": args.games}
+    for n, ts in times.items():
+        out[n] = {
+            "compiled": compiled[n],
+            "best_hands_per_second": round(args.games / min(ts), 1),
+            "median_hands_per_second": round(args.games / statistics.median(ts), 1),
+        }
+    ratio = statistics.median(times["pure"]) / statistics.median(times["installed"])
+    out["ratio_installed_over_pure"] = round(ratio, 2)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"random-bot self-play, {args.rules}, {args.rounds} rounds × {args.games} hands")
+        for n in sides:
+            d = out[n]
+            assert isinstance(d, dict)
+            kind = "mypyc-compiled" if d["compiled"] else "pure Python"
+            print(
+                f"  {n:9s} ({kind:14s}) best {d['best_hands_per_second']:8.1f} hands/s/core"
+                f"   median {d['median_hands_per_second']:8.1f}"
+            )
+        print(f"  ratio installed / pure (medians): {ratio:.2f}×")
+    if args.profile:  # in a pure-Python process: cProfile cannot see inside compiled code
+        env = {**os.environ, "PAOHUZI_PURE": "1"}
+        cmd = [sys.executable, __file__, PROFILE, args.rules, str(args.games)]
+        subprocess.run(cmd, env=env, check=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == WORKER:
+        worker(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == PROFILE:
+        profile(sys.argv[2], int(sys.argv[3]))
+    else:
+        main()
