@@ -12,7 +12,14 @@ from paohuzi.core.cards import Card
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import GameState
-from paohuzi.core.views import NoConsistentWorld, hidden_from, information_state, resample, view
+from paohuzi.core.views import (
+    LogCache,
+    NoConsistentWorld,
+    hidden_from,
+    information_state,
+    resample,
+    view,
+)
 
 from .helpers import random_play
 
@@ -107,3 +114,24 @@ def test_resample_is_playable() -> None:
                     continue
                 while not w.is_terminal():
                     w.apply(random_play(w, rng))
+
+
+def test_log_cache_gives_the_same_views() -> None:
+    """A caller's LogCache (the server keeps one per seat) never changes a view,
+    across moves, hands and seats; and the log handed out is a copy."""
+    caches = [LogCache() for _ in range(3)]
+    shared = LogCache()  # one cache switched between seats: it must start over
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        s = GameState(PRESETS["hunan"], seed)
+        while True:
+            for seat in range(3):
+                plain = view(s, seat)
+                assert view(s, seat, caches[seat]) == plain
+                assert view(s, seat, shared) == plain
+            cached = view(s, 0, caches[0])["log"]
+            cached.append({"type": "bogus"})
+            assert view(s, 0, caches[0])["log"] == view(s, 0)["log"]
+            if s.is_terminal():
+                break
+            s.apply(random_play(s, rng))

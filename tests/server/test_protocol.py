@@ -343,3 +343,41 @@ def test_replay_frames_step_through_a_finished_hand(client: TestClient) -> None:
     assert sum(len(h) for h in first["hands"]) + first["wall"] + bool(first["open"]) == 80
     seat0 = Action.from_dict(rec["actions"][0]).seat
     assert rp["frames"][0]["to_act"][0] == seat0
+
+
+def test_slow_bots_think_in_a_worker_thread_quick_ones_inline(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search bot (``slow``) decides on a copy of the state off the event loop; a
+    quick one inside it. Either way the hand plays to its end by the rules."""
+    import threading
+
+    from paohuzi.bots.base import RandomBot
+    from paohuzi.server import rooms
+
+    seen: dict[bool, set[str]] = {True: set(), False: set()}
+    live: list[tuple[bool, bool]] = []  # (slow bot, acted on the room's live state)
+
+    def bot_for(name: str) -> RandomBot:
+        class Probe(RandomBot):
+            slow = name == "ismcts"  # stands in for the search bot, at random's speed
+
+            def act(self, obs: Any, rng: random.Random) -> Action:
+                seen[self.slow].add(threading.current_thread().name)
+                on_live = any(obs._state is r.state for r in manager.rooms.values())
+                live.append((self.slow, on_live))
+                return super().act(obs, rng)
+
+        return Probe()
+
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    monkeypatch.setattr(rooms, "bot_for", bot_for)
+    for kind in ("ismcts", "random"):
+        r = create_room(client, bots=2, seed=5, hands=1, bot=kind)
+        with connect(client, r["room"], r["token"]) as ws:
+            st = Player(ws).play(random.Random(1), lambda s: s["phase"] != "playing")
+        assert st["phase"] in ("settlement", "finished")
+    assert seen[True] and seen[False] and not seen[True] & seen[False]
+    assert all(n.startswith("asyncio_") for n in seen[True])
+    assert {on_live for slow, on_live in live if slow} == {False}  # a copy
+    assert {on_live for slow, on_live in live if not slow} == {True}

@@ -62,6 +62,9 @@ class Bot(ABC):
     """A player program: ``act`` returns one of ``obs.legal``."""
 
     name: str = "bot"
+    # True for bots that search at length per decision: a server runs them on a
+    # copy of the state in a worker thread instead of inside its event loop.
+    slow: bool = False
 
     @abstractmethod
     def act(self, obs: Observation, rng: random.Random) -> Action: ...

@@ -113,6 +113,7 @@ class IsmctsBot(Bot):
     """
 
     name = "ismcts"
+    slow = True
 
     def __init__(
         self,

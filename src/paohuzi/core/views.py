@@ -45,8 +45,38 @@ def public_event(e: Any, seat: int) -> dict[str, Any]:
     return d
 
 
-def view(state: GameState, seat: int) -> dict[str, Any]:
-    """Everything ``seat`` may know now, as plain JSON-able data."""
+class LogCache:
+    """One seat's public log of one hand, kept by a caller that views it again and
+    again (the server): :func:`view` then converts only the events that are new."""
+
+    __slots__ = ("entries", "events", "seat", "seen")
+
+    def __init__(self) -> None:
+        self.events: list[Any] | None = None  # the state's event list it follows
+        self.seat = -1
+        self.seen = 0
+        self.entries: list[dict[str, Any]] = []
+
+
+def _log(s: GameState, seat: int, cache: LogCache | None) -> list[dict[str, Any]]:
+    """The events ``seat`` may see (others' ``pass`` left out, unshown cards hidden)."""
+    if cache is None:
+        return [public_event(e, seat) for e in s.events if e.type != "pass" or e.seat == seat]
+    if cache.events is not s.events or cache.seat != seat or cache.seen > len(s.events):
+        cache.events, cache.seat, cache.seen, cache.entries = s.events, seat, 0, []
+    for e in s.events[cache.seen :]:
+        if e.type != "pass" or e.seat == seat:
+            cache.entries.append(public_event(e, seat))
+    cache.seen = len(s.events)
+    return list(cache.entries)
+
+
+def view(state: GameState, seat: int, log: LogCache | None = None) -> dict[str, Any]:
+    """Everything ``seat`` may know now, as plain JSON-able data.
+
+    ``log``: a :class:`LogCache` the caller keeps for this seat, to convert only
+    new events; the result is the same with or without it.
+    """
     s = state
     over = s.phase == OVER
     open_card: dict[str, Any] | None = None
@@ -85,7 +115,7 @@ def view(state: GameState, seat: int) -> dict[str, Any]:
         "huxi": s.current_huxi(seat),
         "need": s.need(seat),
         "legal_actions": s.legal_action_ids(seat),
-        "log": [public_event(e, seat) for e in s.events if e.type != "pass" or e.seat == seat],
+        "log": _log(s, seat, log),
         "result": s.result,
     }
     if over:  # settlement: every hand and 当前总息数 is shown (R33)

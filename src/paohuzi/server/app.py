@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
+import orjson
 from fastapi import Body, FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -181,6 +181,11 @@ def create_app(
     return app
 
 
+def encode(msg: dict[str, Any]) -> str:
+    """A message as JSON text (orjson: a state message is a few KB, sent on every change)."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 async def _pump(websocket: WebSocket, conn: Conn) -> None:
     """Write a connection's queued messages (only the newest of several queued states)."""
     while True:
@@ -190,7 +195,7 @@ async def _pump(websocket: WebSocket, conn: Conn) -> None:
                 await websocket.close()
             return
         for msg in batch:
-            await websocket.send_text(json.dumps(msg, ensure_ascii=False))
+            await websocket.send_text(encode(msg))
         if conn.closed:
             with contextlib.suppress(Exception):
                 await websocket.close()

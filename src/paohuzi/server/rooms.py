@@ -41,7 +41,7 @@ from paohuzi.core.match import Match
 from paohuzi.core.records import record
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
-from paohuzi.core.views import view
+from paohuzi.core.views import LogCache, view
 
 from . import present
 from .models import Act, CreateRoom, Hints, Ping, Resume, client_message, error
@@ -145,7 +145,8 @@ class Job:
 
     seat: int
     since: int  # the seat's decision-context version when the job was taken
-    state: GameState | None  # a clone to think on (None for ``ready``)
+    playing: bool  # an action to choose (else: ``ready`` at a settlement)
+    state: GameState | None = None  # a clone for a slow bot to think on, in a thread
 
 
 class Room:
@@ -168,6 +169,7 @@ class Room:
         self.driver: asyncio.Task[None] | None = None
         self.ctx: dict[int, tuple[Any, int]] = {}  # seat -> (decision key, since version)
         self.pending_since: dict[int, float] = {}
+        self.logs = [LogCache() for _ in self.seats]  # per seat: its view's log so far
         for s in self.seats:
             if s.kind == "bot":
                 s.bot = bot_for(s.bot_name or self.bot_name)
@@ -380,7 +382,7 @@ class Room:
             "hands": m.hands,
             "rules": self.rules.name,
             "bot": self.bot_name,
-            "view": view(st, seat) if st is not None else None,
+            "view": view(st, seat, self.logs[seat]) if st is not None else None,
             "legal_actions": self.legal(seat),
             "players": self.players(),
             "scores": list(m.scores),
@@ -540,7 +542,8 @@ class Room:
                 log.info("room %s seat %d is away", self.id, i)
                 self.changed()
             since_v = self.ctx.get(i, (None, self.version))[1]
-            return Job(i, since_v, st.clone() if ph == PLAYING else None), None
+            slow = ph == PLAYING and self._bot(s).slow
+            return Job(i, since_v, ph == PLAYING, st.clone() if slow else None), None
         return None, wait
 
     async def _drive(self) -> None:
@@ -562,40 +565,45 @@ class Room:
             log.exception("room %s: driver failed", self.id)
 
     async def _run(self, job: Job) -> None:
+        # Always yield once: quick bots decide inline, and without it one room's
+        # chain of bot moves would hold the event loop while other rooms wait.
+        await asyncio.sleep(self.manager.bot_delay if job.playing else 0)
         action: Action | None = None
-        if job.state is not None:
-            if self.manager.bot_delay:
-                await asyncio.sleep(self.manager.bot_delay)
-            action = await self._think(job)
+        if job.state is not None:  # a slow bot thinks on its copy, off the event loop
+            action = await asyncio.to_thread(self._decide, job.seat, job.state)
         async with self.lock:
             ctx = self.ctx.get(job.seat)
             if ctx is None or ctx[1] != job.since or ctx[0] is None:
                 return  # the seat's decision changed meanwhile (or was made by its human)
-            if action is None:
+            if not job.playing:
                 self._set_ready(job.seat)
             else:
+                st = self.state
+                assert st is not None
+                if action is None:  # a quick bot decides right here, on the live state
+                    action = self._decide(job.seat, st)
                 try:
                     self._apply(job.seat, action)
                 except IllegalAction:
                     log.exception("room %s: bot chose an illegal action", self.id)
-                    st = self.state
-                    assert st is not None
                     fallback = random.Random(job.since).choice(st.legal_actions(job.seat))
                     self._apply(job.seat, fallback)
             self.changed()
 
-    async def _think(self, job: Job) -> Action:
-        st = job.state
-        assert st is not None
-        seat = self.seats[job.seat]
+    def _bot(self, seat: Seat) -> Bot:
         if seat.bot is None:
             seat.bot = bot_for(self.bot_name)
-        rng = random.Random(f"{self.match.seed}:{self.hand_id}:{len(st.actions)}:{job.seat}")
+        return seat.bot
+
+    def _decide(self, index: int, st: GameState) -> Action:
+        """The seat's bot (or 托管 stand-in) chooses; any failure plays at random."""
+        bot = self._bot(self.seats[index])
+        rng = random.Random(f"{self.match.seed}:{self.hand_id}:{len(st.actions)}:{index}")
         try:
-            return await asyncio.to_thread(seat.bot.act, Observation(st, job.seat), rng)
+            return bot.act(Observation(st, index), rng)
         except Exception:
-            log.exception("room %s: bot %s failed; playing at random", self.id, seat.bot)
-            return rng.choice(st.legal_actions(job.seat))
+            log.exception("room %s: bot %s failed; playing at random", self.id, bot)
+            return rng.choice(st.legal_actions(index))
 
     async def stop(self) -> None:
         if self.driver is not None and not self.driver.done():
