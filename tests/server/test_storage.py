@@ -67,3 +67,24 @@ def test_default_path_honours_xdg_data_home(
     assert default_db_path() == tmp_path / "paohuzi" / "paohuzi.sqlite3"
     monkeypatch.delenv("XDG_DATA_HOME")
     assert default_db_path() == Path.home() / ".local" / "share" / "paohuzi" / "paohuzi.sqlite3"
+
+
+def test_batch_commits_its_writes_together_even_when_the_block_raises(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    st = SqliteStorage(path)
+    st.create_room(_room())
+    st.add_hand("ABC234", HandRow("ABC234-1", 0, 7, 1, 0, []))
+    other = SqliteStorage(path)  # another connection sees only committed data
+    with st.batch():
+        st.add_action("ABC234-1", 0, 1, "pass")
+        with st.batch():  # nested: the outer batch commits
+            st.update_room("ABC234", 5, [], "playing")
+        assert other.load_room("ABC234").hands[0].actions == []  # type: ignore[union-attr]
+    room = other.load_room("ABC234")
+    assert room is not None and room.version == 5 and room.hands[0].actions == [(1, "pass")]
+    with pytest.raises(RuntimeError), st.batch():
+        st.add_action("ABC234-1", 1, 2, "discard:x3")
+        raise RuntimeError("a later step failed")
+    assert other.load_room("ABC234").hands[0].actions[-1] == (2, "discard:x3")  # type: ignore[union-attr]
+    st.close()
+    other.close()

@@ -464,19 +464,20 @@ class Room:
             conn.send(error("bad_message", f"unexpected message: {where} {what}".strip()))
             return
         async with self.lock:
-            if isinstance(msg, Ping):
-                conn.send({"type": "pong", "version": self.version})
-            elif isinstance(msg, Hints):
-                seat.hints = msg.on
-                conn.send(self.message(seat.index))
-            elif isinstance(msg, Resume):
-                if seat.away:
-                    self._back(seat)
-                    self.changed()
-                else:
+            with self.storage.batch():  # an action and the new version: one commit
+                if isinstance(msg, Ping):
+                    conn.send({"type": "pong", "version": self.version})
+                elif isinstance(msg, Hints):
+                    seat.hints = msg.on
                     conn.send(self.message(seat.index))
-            elif isinstance(msg, Act):
-                self._act(seat, conn, msg)
+                elif isinstance(msg, Resume):
+                    if seat.away:
+                        self._back(seat)
+                        self.changed()
+                    else:
+                        conn.send(self.message(seat.index))
+                elif isinstance(msg, Act):
+                    self._act(seat, conn, msg)
 
     def _act(self, seat: Seat, conn: Conn, msg: Act) -> None:
         ctx = self.ctx.get(seat.index)
@@ -572,23 +573,28 @@ class Room:
         if job.state is not None:  # a slow bot thinks on its copy, off the event loop
             action = await asyncio.to_thread(self._decide, job.seat, job.state)
         async with self.lock:
-            ctx = self.ctx.get(job.seat)
-            if ctx is None or ctx[1] != job.since or ctx[0] is None:
-                return  # the seat's decision changed meanwhile (or was made by its human)
-            if not job.playing:
-                self._set_ready(job.seat)
-            else:
-                st = self.state
-                assert st is not None
-                if action is None:  # a quick bot decides right here, on the live state
-                    action = self._decide(job.seat, st)
-                try:
-                    self._apply(job.seat, action)
-                except IllegalAction:
-                    log.exception("room %s: bot chose an illegal action", self.id)
-                    fallback = random.Random(job.since).choice(st.legal_actions(job.seat))
-                    self._apply(job.seat, fallback)
-            self.changed()
+            with self.storage.batch():  # the action and the room's new version: one commit
+                self._settle_job(job, action)
+
+    def _settle_job(self, job: Job, action: Action | None) -> None:
+        """Under the lock: carry out a driver job unless its decision has moved on."""
+        ctx = self.ctx.get(job.seat)
+        if ctx is None or ctx[1] != job.since or ctx[0] is None:
+            return  # the seat's decision changed meanwhile (or was made by its human)
+        if not job.playing:
+            self._set_ready(job.seat)
+        else:
+            st = self.state
+            assert st is not None
+            if action is None:  # a quick bot decides right here, on the live state
+                action = self._decide(job.seat, st)
+            try:
+                self._apply(job.seat, action)
+            except IllegalAction:
+                log.exception("room %s: bot chose an illegal action", self.id)
+                fallback = random.Random(job.since).choice(st.legal_actions(job.seat))
+                self._apply(job.seat, fallback)
+        self.changed()
 
     def _bot(self, seat: Seat) -> Bot:
         if seat.bot is None:

@@ -9,12 +9,14 @@ re-applying its stored actions (INTERFACES.md §5, R38).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,6 +107,15 @@ class Storage(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Make the writes inside one transaction where the store can (this thread).
+
+        What was written is kept even if the block raises: each write records a
+        change the room has already made in memory.
+        """
+        yield
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -172,6 +183,7 @@ class SqliteStorage(Storage):
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._batch = threading.local()  # .stmts: writes held for the open batch()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         # WAL + NORMAL: a commit survives a crash of the process (not of the OS) without fsync.
@@ -179,7 +191,24 @@ class SqliteStorage(Storage):
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
 
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        if getattr(self._batch, "stmts", None) is not None:
+            yield  # nested: the outermost batch commits
+            return
+        self._batch.stmts = []
+        try:
+            yield
+        finally:
+            stmts, self._batch.stmts = self._batch.stmts, None
+            if stmts:
+                self._tx(*stmts)
+
     def _tx(self, *stmts: tuple[str, tuple[Any, ...]]) -> None:
+        pending = getattr(self._batch, "stmts", None)
+        if pending is not None:
+            pending.extend(stmts)
+            return
         with self._lock:
             self._db.execute("BEGIN")
             try:
