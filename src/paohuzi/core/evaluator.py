@@ -439,13 +439,13 @@ class HandEvaluator:
         win = pos.win
         if win is None:
             return self.tianhu_huxi(pos.packed, pos.table)
-        huxi = sum(map(self._flat_get, pos.table_keys))
-        up = (
-            -1
-            if pos.up_key < 0
-            else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
-        )
-        return self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)
+        keys = pos.table_keys
+        t = self._summaries.get(keys)
+        if t is None:
+            t = self._summarize(keys)
+        sd = pos.self_drawn
+        up = (t.up_ti if sd else t.up_pao)[win]
+        return self._best(pos.packed, t.huxi, pos.shape, up, win, sd)
 
     def current_huxi(self, packed: int, table: tuple[Group, ...] | TableSummary) -> int:
         """当前总息数 (R33): table melds + the best the concealed hand can show."""
