@@ -53,11 +53,15 @@ def ext_modules() -> list:
     for ext in exts:
         ext.optional = True  # no C compiler: skip, do not fail the install
     digests = {m: hashlib.sha256((CORE / f"{m}.py").read_bytes()).hexdigest() for m in HOT}
-    STAMP.write_text(
-        '"""Written by setup.py: sources of the mypyc-compiled modules (see paohuzi._native)."""\n\n'
-        f"SOURCES = {digests!r}\n",
-        encoding="utf-8",
-    )
+    try:
+        STAMP.write_text(
+            '"""Written by setup.py: sources of the mypyc-compiled modules (see paohuzi._native)."""\n\n'
+            f"SOURCES = {digests!r}\n",
+            encoding="utf-8",
+        )
+    except OSError as e:  # a read-only source tree: without a stamp the build would not be used
+        _warn(f"cannot write {STAMP.name} ({e})")
+        return []
     return exts
 
 
