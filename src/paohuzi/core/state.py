@@ -77,7 +77,7 @@ def _key(g: Group) -> int:
 
 _PINNED: list[Group] = []
 _DECK = tuple(int(c) for c in full_deck())
-# Shared 吃 actions by (package list, seat, R17 room): see _chi_actions.
+# Shared 吃 actions by (package list, card, seat, R17 room): see _chi_actions.
 _CHI_ACTS: dict[int, tuple[Action, ...]] = {}
 
 
@@ -613,6 +613,8 @@ class GameState:
         key = ((id(pk) << 5 | c) << 3 | t) << 3 | left
         acts = _CHI_ACTS.get(key)
         if acts is None:
+            if len(_CHI_ACTS) >= 1 << 18:  # a long-lived server: keep memory bounded
+                _CHI_ACTS.clear()
             card = CARDS[c]
             acts = _CHI_ACTS[key] = tuple(
                 Action(CHI, t, card, _card_groups(groups))
