@@ -63,7 +63,7 @@ class _SizeTable:
     points with ≥2 cards). Pairs and 绞 never appear inside: 绞 span both sizes.
     """
 
-    __slots__ = ("entries", "pair_val", "partial", "run_val", "runs", "scale", "v2710")
+    __slots__ = ("decoded", "entries", "pair_val", "partial", "run_val", "runs", "v2710")
 
     def __init__(self, run_val: tuple[int, ...], v2710: int, pair_val: tuple[int, ...]):
         self.run_val = run_val  # 胡息 of the 句 starting at point index p (0 → 一二三)
@@ -72,7 +72,7 @@ class _SizeTable:
         self.entries: dict[int, tuple[int, int, int, int]] = {0: (0, NEG, 0, 0)}
         self.partial: dict[int, int] = {0: 0}
         self.runs = b""  # tabledata bytes once prefill() is called (see _shipped)
-        self.scale = 0
+        self.decoded: list[tuple[int, int]] = []  # per byte: (best without, with the 将)
 
     def choices(self, key: int, pair: bool) -> Iterator[tuple[int, int, bool, tuple[int, ...]]]:
         """Ways to place the lowest card: (胡息, remaining key, pair still needed, points)."""
@@ -92,20 +92,21 @@ class _SizeTable:
         fresh process pays nothing up front."""
         if len(runs) != 3**10 + 10 * 3**9:
             raise ValueError("tabledata does not match the evaluator's keys: regenerate it")
-        self.runs, self.scale = runs, scale
+        self.runs = runs
+
+        def value(m: int) -> int:  # a count of valued 句, −1 for "no split"
+            return m * scale if m >= 0 else NEG
+
+        self.decoded = [(value((b & 15) - 1), value((b >> 4) - 1)) for b in range(256)]
 
     def preload(self) -> None:
         """Decode the whole shipped table now (0.2 s) instead of key by key."""
         if not self.runs:
             return
         keys, ge1s, ge2s = _all_keys()
-        value = [(b & 15) - 1 for b in range(256)], [(b >> 4) - 1 for b in range(256)]
-        v0 = [m * self.scale if m >= 0 else NEG for m in value[0]]
-        v1 = [m * self.scale if m >= 0 else NEG for m in value[1]]
-        runs = self.runs
-        values = zip(map(v0.__getitem__, runs), map(v1.__getitem__, runs), ge1s, ge2s, strict=True)
-        for k, e in zip(keys, values, strict=True):
-            self.entries.setdefault(k, e)
+        dec = self.decoded
+        for k, b, g1, g2 in zip(keys, self.runs, ge1s, ge2s, strict=True):
+            self.entries.setdefault(k, (*dec[b], g1, g2))
 
     def _shipped(self, key: int) -> tuple[int, int, int, int] | None:
         """The entry of ``key`` read from the shipped table, or None if it has none.
@@ -114,28 +115,19 @@ class _SizeTable:
         value (point 0 least significant), then per point p the keys holding p
         three times, by the base-3 value of the other nine points.
         """
-        index = ge1 = ge2 = 0
-        mul, three = 1, -1
+        index, mul, three = 0, 1, -1
         for p in range(10):
             n = (key >> (3 * p)) & 7
-            if n:
-                ge1 |= 1 << p
-                if n >= 2:
-                    ge2 |= 1 << p
-                if n == 3 and three < 0:
-                    three = p
-                    continue
-                if n >= 3:
-                    return None  # a 4, or a second 3: not a key the table holds
+            if n == 3 and three < 0:
+                three = p
+                continue
+            if n >= 3:
+                return None  # a 4, or a second 3: not a key the table holds
             index += n * mul
             mul *= 3
         if three >= 0:
             index += 3**10 + three * 3**9
-        b = self.runs[index]
-        m0, m1 = (b & 15) - 1, (b >> 4) - 1
-        v0 = m0 * self.scale if m0 >= 0 else NEG
-        v1 = m1 * self.scale if m1 >= 0 else NEG
-        return (v0, v1, ge1, ge2)
+        return (*self.decoded[self.runs[index]], *_point_masks(key))
 
     def is_standard(self) -> tuple[bool, int]:
         """Whether only 一二三/二七十 score, both the same (the default R9 table)."""
@@ -159,16 +151,7 @@ class _SizeTable:
                 sub = self.entry(rest)[1 if still else 0]
                 if v + sub > best[pair]:
                     best[pair] = v + sub
-        ge1 = ge2 = 0
-        for p in range(10):
-            n = (key >> (3 * p)) & 7
-            if n:
-                ge1 |= 1 << p
-                if n >= 2:
-                    ge2 |= 1 << p
-        e = (best[0], best[1], ge1, ge2)
-        self.entries[key] = e
-        return e
+        return (best[0], best[1], *_point_masks(key))
 
     def best_partial(self, key: int) -> int:
         """Most 胡息 from disjoint 句 of these cards, leftovers allowed (R33)."""
@@ -195,6 +178,18 @@ class _SizeTable:
             else:  # pragma: no cover - the table says a decomposition exists
                 raise AssertionError("inconsistent size table")
         return out
+
+
+def _point_masks(key: int) -> tuple[int, int]:
+    """Bit masks of the points of a one-size key held at least once / twice."""
+    ge1 = ge2 = 0
+    for p in range(10):
+        n = (key >> (3 * p)) & 7
+        if n:
+            ge1 |= 1 << p
+            if n >= 2:
+                ge2 |= 1 << p
+    return ge1, ge2
 
 
 def _size_table(g: dict[str, list[int]], base: int) -> _SizeTable:
