@@ -45,32 +45,22 @@ def over_r1(vector: dict[str, Any]) -> list[str]:
     return [f"{c.zh}×{n}" for c, n in Counter(cards).items() if n > 4]
 
 
-# docs/spec-notes.md: this spec vector puts ti:x3 and chi:一二三 on one table — five
-# 三 (R1). The scorer must reject it (INTERFACES §1); the same hand with chi:二七十
-# (also 3 胡息, also all 小字) is legal and must score the vector's expectation.
-CORRECTED = {"xiaozi-shuahou": ("chi:一二三", "chi:二七十")}
-
-
-def _scored(v: dict[str, Any]) -> dict[str, Any]:
-    """The vector as scored: corrected where the spec's own position is impossible."""
-    if v["name"] in CORRECTED and over_r1(v):
-        old, new = CORRECTED[v["name"]]
-        v = {**v, "table": [new if t == old else t for t in v["table"]]}
-        assert not over_r1(v)
-    return v
-
-
 def _params() -> list[Any]:
-    return [pytest.param(_scored(v), id=v["name"]) for v in VECTORS]
+    return [pytest.param(v, id=v["name"]) for v in VECTORS]
 
 
-def test_impossible_spec_vector_is_rejected() -> None:
+def test_every_vector_is_a_possible_position() -> None:
+    """R1: no vector holds a card more than four times (the scorer would reject it)."""
+    assert {v["name"]: over_r1(v) for v in VECTORS if over_r1(v)} == {}
+
+
+def test_five_of_a_card_is_rejected() -> None:
     """R1 / INTERFACES §1: five copies of a card are invalid input, named in the error."""
-    broken = [v for v in VECTORS if over_r1(v)]
-    assert {v["name"] for v in broken} <= set(CORRECTED)
-    for v in broken:
-        with pytest.raises(PositionError, match="三"):
-            Position.from_dict(position_input(v))
+    v = next(v for v in VECTORS if v["name"] == "xiaozi-shuahou")
+    broken = {**v, "table": [t if t != "chi:二七十" else "chi:一二三" for t in v["table"]]}
+    assert over_r1(broken) == ["三×5"]
+    with pytest.raises(PositionError, match="三"):
+        Position.from_dict(position_input(broken))
 
 
 def test_vector_file_copies_agree() -> None:
@@ -108,7 +98,7 @@ def test_oracle_reproduces_vector(vector: dict[str, Any]) -> None:
 
 def test_vectors_round_trip_through_position() -> None:
     """INTERFACES §1 batch form: Position.to_dict → from_dict keeps every valid vector."""
-    for v in map(_scored, VECTORS):
+    for v in VECTORS:
         pos = Position.from_dict(position_input(v))
         assert Position.from_dict(pos.to_dict()) == pos
 

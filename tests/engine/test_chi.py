@@ -13,46 +13,45 @@ from paohuzi.core.chi import PARTNERS, cards_used, chi_packages, packages_packed
 from .helpers import counts
 
 
-def _pk(hand: str, x: str) -> set[tuple[str, tuple[str, ...]]]:
-    out = set()
-    for chi, bis in chi_packages(counts(parse_cards(hand)), Card.parse(x)):
-        out.add((format_cards(chi), tuple(sorted(format_cards(b) for b in bis))))
-    return out
+def _pk(hand: str, x: str) -> set[tuple[str, ...]]:
+    """The packages as multisets of groups (sorted group strings)."""
+    out = [
+        tuple(format_cards(g) for g in (chi, *bis))
+        for chi, bis in chi_packages(counts(parse_cards(hand)), Card.parse(x))
+    ]
+    assert all(p == tuple(sorted(p, key=parse_cards)) for p in out)  # canonical order
+    assert len(set(out)) == len(out)  # one package per multiset of groups
+    return {tuple(sorted(p)) for p in out}
 
 
-def _n(chi: str, *bis: str) -> tuple[str, tuple[str, ...]]:
-    return chi, tuple(sorted(bis))
+def _n(*groups: str) -> tuple[str, ...]:
+    return tuple(sorted(groups))
 
 
 def test_R19_seed_example_2_all_packages() -> None:
     """R19 example 2: 一, 二二, 三三, 四, 贰贰 eating 二.
 
-    The seeds list three packages; four more follow from the same rule:
-    - 吃 二二贰 (a hand 二 + a 贰 with the taken 二) leaves one 二: 比 一二三 or 比 二三四;
-    - 吃 二三四 leaves both 二s: 比 二二贰 (both at once) or 比 一二三 + 比 二贰贰.
-    Nothing else: 二七十 needs 七十 (absent), 吃 二贰贰 must 比 both 二s and only
-    一二三 + 二三四 can (一 and 四 once each, 二二贰 has no 贰 left).
+    The seeds list three packages (吃 二贰贰 比 一二三 + 二三四; 吃 一二三 比 二二贰;
+    吃 一二三 比 二三四 + 二贰贰); the first and third lay out the same groups, so
+    they are one choice. The same rule gives 二二贰 + 二三四 (吃 二二贰 比 二三四 or
+    吃 二三四 比 二二贰). Nothing else: 二七十 needs 七十 (absent), and 二二贰 + 一二三
+    is the second seed package, whichever group is called 吃.
     """
     assert _pk("一二二三三四贰贰", "二") == {
-        _n("二贰贰", "一二三", "二三四"),  # seeds: 吃 with 贰贰
-        _n("一二三", "二二贰"),  # seeds: 吃 with 一三, one 比 takes both 二s
-        _n("一二三", "二三四", "二贰贰"),  # seeds: 吃 with 一三, two 比s
-        _n("二二贰", "一二三"),
+        _n("二贰贰", "一二三", "二三四"),
+        _n("一二三", "二二贰"),
         _n("二二贰", "二三四"),
-        _n("二三四", "二二贰"),
-        _n("二三四", "一二三", "二贰贰"),
     }
 
 
 def test_R19_seed_example_1_bi_by_remaining_hand() -> None:
     """R19 example 1: the other 一 is 比'd as 一一壹, 一壹壹 or 一二三, as the hand allows."""
-    assert _pk("一二三二三", "一") == {("一二三", ("一二三",))}
+    assert _pk("一二三二三", "一") == {_n("一二三", "一二三")}
     # 吃 一二三 would leave 一 + 壹: no 比 — only 吃 一一壹 (nothing left to 比).
     assert _pk("一二三壹", "一") == {_n("一一壹")}
     assert _pk("一二三壹壹", "一") == {
         _n("一一壹"),  # uses the hand's 一: nothing to 比
-        _n("一壹壹", "一二三"),
-        _n("一二三", "一壹壹"),
+        _n("一壹壹", "一二三"),  # 吃 一壹壹 比 一二三, or 吃 一二三 比 一壹壹: one choice
     }
     assert _pk("一二三", "一") == set()  # the 一 left cannot be 比'd: no 吃
 
@@ -71,9 +70,9 @@ def test_kan_is_never_used() -> None:
 
 def test_erqishi_and_jiao_shapes() -> None:
     """句 二七十 and 绞 (一一壹 / 一壹壹) are 吃 shapes; sizes never mix in a 句."""
-    assert _pk("二七", "十") == {("二七十", ())}
+    assert _pk("二七", "十") == {_n("二七十")}
     assert _pk("贰七", "十") == set()
-    assert _pk("拾拾", "十") == {("十拾拾", ())}
+    assert _pk("拾拾", "十") == {_n("十拾拾")}
 
 
 def test_partners_are_valid_groups() -> None:
@@ -89,10 +88,11 @@ def test_cards_used() -> None:
     assert sorted(cards_used(pk, 0)) == [0, 1, 1, 2, 2]  # type: ignore[arg-type]
 
 
-def _oracle(counts: list[int], x: int) -> set[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+def _oracle(counts: list[int], x: int) -> set[tuple[tuple[int, ...], ...]]:
     """R19 by brute force: every 吃 group X+a+b of usable hand cards that is a 句 or
     绞 (checked by melds, not chi's partner table), then every multiset of 比
-    groups laying out each X still in hand the same way."""
+    groups laying out each X still in hand the same way; a package is the
+    multiset of all its groups (sorted), whichever was called 吃."""
     from paohuzi.core.melds import is_jiao, is_run
 
     u = [n if n < 3 else 0 for n in counts]  # 坎 stay whole
@@ -126,7 +126,7 @@ def _oracle(counts: list[int], x: int) -> set[tuple[tuple[int, ...], tuple[tuple
     for a, b, g in groups(u):
         u[a] -= 1
         u[b] -= 1
-        out |= {(g, rest) for rest in bis(u)}
+        out |= {tuple(sorted((g, *rest))) for rest in bis(u)}
         u[a] += 1
         u[b] += 1
     return out
@@ -143,6 +143,9 @@ def test_R19_packages_match_brute_force(hand: list[int], x: int) -> None:
     want = _oracle(cnt, x)
     got = chi_packages(cnt, x)
     assert got == sorted(got) and len(set(got)) == len(got)
-    assert {(tuple(c), tuple(map(tuple, b))) for c, b in got} == want
+    multisets = [(c, *b) for c, b in got]
+    assert all(list(m) == sorted(m) for m in multisets)  # canonical: groups sorted
+    assert len(set(multisets)) == len(multisets)  # no two lay out the same groups
+    assert set(multisets) == want
     packed = sum(n << (3 * k) for k, n in enumerate(cnt))
     assert packages_packed(packed, x) == tuple(((c, *b), len(b)) for c, b in got)

@@ -29,14 +29,24 @@ def check_invariants(s: GameState) -> None:
         assert s.nhand[t] == sum(s.hands[t])
         assert s.held[t] == s.nhand[t] + sum(len(g.cards) for g in s.tables[t])
         assert s.fours[t] == sum(1 for g in s.tables[t] if g.kind.is_four)
+        loose = sum(n for n in s.hands[t] if n < 3)  # cards outside 坎
         if s.phase == DISCARDING and t == s.turn:
             assert s.held[t] == s.need(t) + 1  # R17: exactly one too many
+            assert loose > 0  # ...and a card outside the 坎 to discard
         elif not s.is_terminal():
-            assert s.held[t] <= s.need(t) or s.nhand[t] == 0  # R17 while waiting
+            # R17 while waiting; one over only when a forced step left nothing but 坎
+            assert s.held[t] <= s.need(t) or (s.held[t] == s.need(t) + 1 and loose == 0)
     if not s.is_terminal():
         assert s.to_act() and s.current_player == s.to_act()[0]
         for t in s.to_act():
-            assert s.legal_actions(t)
+            acts = s.legal_actions(t)
+            assert acts
+            for a in acts:  # R17: a 坎 is never broken, by a discard, 吃 or 碰
+                if a.type == "discard":
+                    assert 0 < s.hands[t][a.card] < 3
+            chis = [a.groups for a in acts if a.type == "chi"]
+            # R19 / §4: one action per multiset of groups, in canonical (sorted) order
+            assert all(list(g) == sorted(g) for g in chis) and len(set(chis)) == len(chis)
 
 
 def assert_illegal_changes_nothing(s: GameState, rng: random.Random) -> None:

@@ -209,18 +209,57 @@ def test_R17_kan_cards_cannot_be_discarded() -> None:
     assert "discard:x3" not in ids(s, 0)
 
 
-def test_R17_only_kan_left_may_break_one() -> None:
-    """R17 edge: a hand of nothing but 坎 that must discard may break one (documented)."""
-    rules = HUNAN.replace(tianhu_kan=99)  # 6 坎 would otherwise be a mandatory 天胡
-    s = game(
-        {0: "一", 1: "二二二三三三四四四五五五六六六七七七一一"},
-        rules=rules,
-        avoid="一二三四五六七",
-    )
+SIX_KAN = "二二二三三三四四四五五五六六六七七七"
+NO_TIANHU = HUNAN.replace(tianhu_kan=99)  # 6 坎 would otherwise be a mandatory 天胡
+
+
+def test_R17_peng_leaving_only_kan_is_not_offered() -> None:
+    """R17: a 碰 after which the taker owes a discard but holds only 坎 is never offered,
+    and not taking it is no refusal (R20: the card does not become his 臭牌)."""
+    s = game({0: "一", 1: SIX_KAN + "一一"}, rules=NO_TIANHU, avoid="一二三四五六七壹")
     act(s, 0, "discard:x1")
+    assert "peng:x1" not in ids(s, 1)
+    pass_claims(s)
+    assert not s.chou[1] >> Card.X1 & 1
+    # Control: with a card to spare outside the 坎, the same 碰 is offered.
+    s = game({0: "一", 1: SIX_KAN[:15] + "一一八九十"}, rules=NO_TIANHU, avoid="一八九十壹")
+    act(s, 0, "discard:x1")
+    assert "peng:x1" in ids(s, 1)
+
+
+def test_R17_chi_and_bi_leaving_only_kan_is_not_offered() -> None:
+    """R17/R19: 吃 一二三 比 一二三 would leave only 坎: no 吃 is offered, no 臭牌 follows."""
+    kan5 = "六六六七七七八八八九九九十十十"
+    s = game({0: "一", 1: kan5 + "一二三二三"}, rules=NO_TIANHU, avoid="一二三壹")
+    act(s, 0, "discard:x1")
+    assert not [a for a in ids(s, 1) if a.startswith("chi")]
+    pass_claims(s)
+    assert not s.chou[1] >> Card.X1 & 1
+    # Control: with 壹贰叁 outside the 坎 the same package is offered and leaves them.
+    kan4 = kan5[:12]
+    s = game({0: "一", 1: kan4 + "一二三二三壹贰叁"}, rules=NO_TIANHU, avoid="一二三壹")
+    act(s, 0, "discard:x1")
+    assert "chi:x1:x1x2x3,x1x2x3" in ids(s, 1)
     pass_claims(s, keep=[1])
-    act(s, 1, "peng:x1")
-    assert sorted(ids(s, 1)) == sorted(f"discard:x{p}" for p in range(2, 8))
+    act(s, 1, "chi:x1:x1x2x3,x1x2x3")
+    assert sorted(ids(s, 1)) == ["discard:d1", "discard:d2", "discard:d3"]
+
+
+def test_R17_forced_wei_leaving_only_kan_owes_no_discard() -> None:
+    """R17: a forced 偎 that leaves only 坎 in hand owes no discard; the 下家 draws."""
+    s = game({1: SIX_KAN + "一一"}, wall="一", rules=NO_TIANHU, avoid="一二三四五六七壹")
+    discard = next(a for a in ids(s, 0) if a.startswith("discard"))
+    act(s, 0, discard)
+    pass_claims(s)
+    if s.phase == CLAIM and s.to_act() == [1]:  # 7 坎 in all: he may 胡, and declines
+        assert ids(s, 1) == ["hu", "pass"]
+        act(s, 1, "pass")
+    wei = find(s.events, "wei")
+    assert wei and wei[0].seat == 1 and wei[0].card == Card.X1
+    assert not find(s.events, "discard")[1:]  # seat 1 discarded nothing
+    assert s.held[1] == 21 and all(n in (0, 3) for n in s.hands[1])
+    draws = [e.seat for e in find(s.events, "draw")]
+    assert draws[:2] == [1, 2]  # seat 1's 偎, then his 下家 draws
 
 
 def test_R18_untaken_discard_goes_to_pile() -> None:

@@ -185,8 +185,12 @@ def test_R27_pao_card_won_keeping_the_kan() -> None:
 def test_R28_mandatory_tianhu_three_ti() -> None:
     """R28: 3 提 after the deal win at once, automatically, as 自摸, shape not needed."""
     s = game({1: "一一一一二二二二三三三三"})
-    assert s.phase == OVER and not s.actions
-    assert find(s.events, "tianhu")[0].seat == 1
+    assert s.phase == OVER and not s.actions  # no action: an automation (R21)
+    (hu,) = find(s.events, "hu")
+    # INTERFACES §4: a `hu` event with "tianhu": true and no card.
+    assert hu.seat == 1 and hu.card is None and hu.get("tianhu") is True
+    d = hu.to_dict()
+    assert d["type"] == "hu" and d["tianhu"] is True and "card" not in d
     r = s.result
     assert r["winner"] == 1 and r["position"]["tianhu"] is True and "win" not in r["position"]
     assert r["di"] > 0 and r["scores"] == [-r["di"], 2 * r["di"], -r["di"]]

@@ -136,7 +136,8 @@ def test_four_kan_is_a_mandatory_tianhu() -> None:
     With hunan's 5 坎 the same deal is no 天胡."""
     hands = {1: "三三三四四四五五五六六六壹贰叁肆伍陆柒捌"}
     s = game(hands, dealer=0, rules=LUZHOU, avoid="三四五六")
-    assert s.is_terminal() and s.events[-2].type == "tianhu"
+    hu = s.events[-2]
+    assert s.is_terminal() and (hu.type, hu.card, hu.get("tianhu")) == ("hu", None, True)
     r = s.result
     assert (r["winner"], r["huxi"], r["deng"], r["fan"], r["di"]) == (1, 30, 3, 2, 6)
     assert {m["name"] for m in r["mingtang"]} == {"天胡"}

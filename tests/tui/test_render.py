@@ -69,7 +69,7 @@ def test_chi_option_shows_every_bi_group() -> None:
     opt = R.option_text("chi:x2:x1x2x3,x2x2d2", "x2").plain
     assert opt == "吃 一二三  比 二二贰"
     two = R.option_text("chi:x2:x2d2d2,x1x2x3,x2x3x4", "x2").plain
-    assert two == "吃 二贰贰  比 一二三 二三四"
+    assert two == "吃 一二三  比 二三四 二贰贰"  # canonical order: groups sorted (§4)
     assert R.option_text("peng:d5", "d5").plain == "碰 伍伍伍"
     assert R.option_text("pass", "d5").plain.startswith("过")
 

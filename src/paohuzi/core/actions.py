@@ -30,11 +30,12 @@ class IllegalAction(ValueError):
 
 
 def canonical_groups(groups: Sequence[Sequence[int]]) -> tuple[tuple[Card, ...], ...]:
-    """吃 group first (sorted), then the 比 groups, each sorted, in sorted order."""
-    if not groups:
-        return ()
-    gs = [tuple(sorted(CARDS[int(c)] for c in g)) for g in groups]
-    return (gs[0], *sorted(gs[1:]))
+    """A 吃 package in canonical order: each group sorted, the groups sorted (R19).
+
+    Every group of a package holds the taken card, so packages with the same
+    multiset of groups are one choice, whichever group is called 吃 (the first).
+    """
+    return tuple(sorted(tuple(sorted(CARDS[int(c)] for c in g)) for g in groups))
 
 
 @dataclass(frozen=True, slots=True)

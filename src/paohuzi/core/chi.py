@@ -3,9 +3,12 @@
 A package is the 吃 group (X plus two hand cards forming a 句 or 绞) and the 比
 groups: while the hand still holds X outside a 坎, each such X must be laid out
 in a 句/绞 from the remaining hand. A 吃 whose 比 cannot be completed is not
-legal. 坎 cards are never used (R§3 拆坎). Different packages are different
-actions, so two packages that differ only in which group is the 吃 group are
-both offered.
+legal. 坎 cards are never used (R§3 拆坎).
+
+Every group of a package holds X, so any of them may be called the 吃 group:
+packages that lay out the same multiset of groups take the same cards and are
+one choice (R19, INTERFACES §4). A package is kept in canonical order — its
+groups sorted — and the first group is the one called 吃.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 Group3 = tuple[int, int, int]
-Package = tuple[Group3, tuple[Group3, ...]]
+Package = tuple[Group3, tuple[Group3, ...]]  # (吃 group, 比 groups): all groups sorted
 
 
 def _partners(x: int) -> tuple[tuple[int, int], ...]:
@@ -62,7 +65,8 @@ def chi_packages(counts: Sequence[int], x: int) -> list[Package]:
     """All legal 吃 packages for a hand with ``counts`` (20 kinds) taking ``x`` (R19).
 
     ``counts`` is the concealed hand before taking; kinds held three times are
-    坎 and are left alone. The result is sorted and free of duplicates.
+    坎 and are left alone. The result is sorted, one package per multiset of
+    groups, each in canonical order (groups sorted).
     """
     return list(_packages([n if n < 3 else 0 for n in counts], x))
 
@@ -71,8 +75,9 @@ def _packages(u: list[int], x: int) -> tuple[Package, ...]:
     """:func:`chi_packages` on usable counts ``u`` (no 坎; changed, then restored).
 
     X is held at most twice outside a 坎, so at most two 比 groups follow the
-    吃 group; the second 比 is drawn from the partner list at or after the
-    first's, which yields each multiset of 比 groups once.
+    吃 group. Each group holds X, so a multiset of groups is found once per
+    choice of which group takes the open X; sorting the whole multiset keeps it
+    once.
     """
     groups = _GROUPS[x]
     out: set[Package] = set()
@@ -87,12 +92,12 @@ def _packages(u: list[int], x: int) -> tuple[Package, ...]:
                 if not _take(u, a1, b1):
                     continue
                 if u[x] == 0:
-                    out.add((chi, (g1,)))
+                    out.add(_canonical(chi, g1))
                 else:
                     u[x] -= 1  # the X of the second 比 group
                     for a2, b2, g2 in groups[j:]:
                         if _take(u, a2, b2):
-                            out.add((chi, (g1, g2) if g1 <= g2 else (g2, g1)))
+                            out.add(_canonical(chi, g1, g2))
                             u[a2] += 1
                             u[b2] += 1
                     u[x] += 1
@@ -102,6 +107,12 @@ def _packages(u: list[int], x: int) -> tuple[Package, ...]:
         u[a] += 1
         u[b] += 1
     return tuple(sorted(out))
+
+
+def _canonical(*groups: Group3) -> Package:
+    """One package per multiset of groups: sorted, the first called 吃."""
+    first, *rest = sorted(groups)
+    return first, tuple(rest)
 
 
 def _local_mask(x: int) -> int:

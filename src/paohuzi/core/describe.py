@@ -63,11 +63,9 @@ def describe(e: dict[str, Any], dealer: int | None = None) -> str:
             )
             if e.get(key)
         ]
-        return f"{who} 胡 {card if e.get('card') else ''}" + (
-            f"（{'、'.join(how)}）" if how else ""
-        )
-    if t == "tianhu":
-        return f"{who} 天胡（自动）"
+        if not e.get("card"):  # R28 mandatory 天胡: no winning card
+            return f"{who} 天胡（自动）"
+        return f"{who} 胡 {card}" + (f"（{'、'.join(how)}）" if how else "")
     if t == "huangzhuang":
         return "荒庄：墩已摸完，无人胡牌"
     if t == "settle":

@@ -25,8 +25,7 @@ CHI = "chi"
 PENG = "peng"
 PASS = "pass"
 PILE = "pile"  # an untaken open card goes face up to its owner's pile
-HU = "hu"
-TIANHU = "tianhu"
+HU = "hu"  # a mandatory 天胡 (R28) too: `tianhu` true, no card
 HUANGZHUANG = "huangzhuang"
 SETTLE = "settle"
 

@@ -16,9 +16,10 @@ reached with every earlier entry's seat decided. A pending 跑 (mandatory) or
 the drawer's 提/偎 is the window's *fallback*: it happens when nobody takes the
 card, so only 胡 is asked then (破跑胡, R27).
 
-R17 edge case: a seat that must discard but holds nothing but 坎 may break
-one (the only way to obey R17); a seat left with no hand at all by a forced
-偎/提/跑 simply cannot discard (it can no longer win: its count is off).
+R17 and 坎: a 坎 is never broken. A 吃 or 碰 after which the taker would owe a
+discard but hold only 坎 cards (or none) is never offered, and not being able
+to take it is no refusal (R20). A seat that a forced 偎/提/跑 leaves owing a
+discard with only 坎 cards (or none) discards nothing; its 下家 draws.
 Hands never grow after the deal (taken cards go to the table), so R12(a) —
 four in hand before a draw — only ever arises from the deal (R8).
 
@@ -479,9 +480,14 @@ class GameState:
         while nxt is not None:
             nxt = self._draw(nxt)
 
+    def _loose(self, s: int) -> int:
+        """Concealed cards of ``s`` outside 坎: the only cards he may discard or lay out."""
+        p = self.packed[s]
+        return self.nhand[s] - 3 * (p & (p >> 1) & LOW).bit_count()
+
     def _finish_intake(self, s: int) -> int | None:
-        """R17/R18: discard if holding too many, else the 下家 draws next."""
-        if self.held[s] > self.need(s) and self.nhand[s] > 0:
+        """R17/R18: discard if holding too many (never from a 坎), else the 下家 draws."""
+        if self.held[s] > self.need(s) and self._loose(s) > 0:
             self.phase = DISCARDING
             self.turn = s
             self._dcache = None
@@ -591,23 +597,23 @@ class GameState:
         return ("pile",)
 
     def _may_eat(self, t: int, c: int, cards_out: int) -> bool:
-        """R20 (臭牌, own discards) and R17 (a discard must remain possible)."""
+        """R20 (臭牌, own discards) and R17 (a discard owed must not break a 坎)."""
         if ((self.chou[t] | self.discarded[t]) >> c) & 1:
             return False
         if self.held[t] + 1 > self.need(t):
-            return self.nhand[t] - cards_out > 0
+            return self._loose(t) - cards_out > 0
         return True
 
     def _chi_actions(self, t: int, c: int) -> tuple[Action, ...]:
         """Every legal 吃 package of seat ``t`` on card ``c`` (R15, R19, R20, R17)."""
         if self.hands[t][c] >= 3 or ((self.chou[t] | self.discarded[t]) >> c) & 1:
             return ()
-        # R17: a seat that must discard afterwards needs a card left over; with
-        # at most two 比 groups that only bites when 6 or fewer cards remain.
+        # R17: a seat that must discard afterwards needs a card outside 坎 left
+        # over; with at most two 比 groups that only bites when 6 or fewer remain.
         pk = packages_packed(self.packed[t], c)
         if not pk:
             return ()
-        left = max(0, min(self.nhand[t] - 2, 7)) if self.held[t] + 1 > self.need(t) else 7
+        left = max(0, min(self._loose(t) - 2, 7)) if self.held[t] + 1 > self.need(t) else 7
         # pk objects live on in chi's cache, so their ids stay unique; the same
         # package list can answer two cards (一三 taking 二, 二三 taking 一).
         key = ((id(pk) << 5 | c) << 3 | t) << 3 | left
@@ -736,10 +742,7 @@ class GameState:
         if self._dcache is None:
             s, h = self.turn, self.hands[self.turn]
             acts = _DISCARDS[s]
-            out = tuple([acts[c] for c in range(20) if 0 < h[c] < 3])
-            if not out:  # only 坎 left: breaking one is the only way to obey R17
-                out = tuple([acts[c] for c in range(20) if h[c]])
-            self._dcache = out
+            self._dcache = tuple([acts[c] for c in range(20) if 0 < h[c] < 3])
         return self._dcache
 
     # ------------------------------------------------------------------ melds
@@ -896,7 +899,9 @@ class GameState:
             tianhu=True,
             hand_size=self.rules.hand_size,
         )
-        self.events.append(Event(E.TIANHU, s, data=(("ti", self.fours[s]),)))
+        # INTERFACES §4: a `hu` event with no card; it is no action.
+        data = (("self_drawn", True), ("tianhu", True), ("dihu", False), ("last_card", False))
+        self.events.append(Event(E.HU, s, data=(*data, ("ti", self.fours[s]))))
         self._settle(s, pos, None, False)
 
     def _settle(self, s: int, pos: Position, discarder: int | None, dihu: bool) -> None:

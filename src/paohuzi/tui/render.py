@@ -244,6 +244,8 @@ def event_text(e: dict[str, Any], names: dict[int, str], me: int = 0) -> Text | 
         if e.get("seat") != me:
             return None
         return Text.assemble((f"{who} 过 ", DIM), card_text(c, DIM))
+    if t == "hu" and c is None:  # R28 mandatory 天胡: no winning card
+        return Text(f"{who} 天胡 (自动)", style="bold green")
     if t == "hu":
         flags = [
             zh
@@ -256,8 +258,6 @@ def event_text(e: dict[str, Any], names: dict[int, str], me: int = 0) -> Text | 
             if e.get(key)
         ]
         return Text.assemble((f"{who} 胡 ", "bold green"), card_text(c), "  " + " ".join(flags))
-    if t == "tianhu":
-        return Text(f"{who} 天胡 (自动)", style="bold green")
     if t == "huangzhuang":
         return Text("荒庄: 墩牌摸完, 无人胡", style="bold yellow")
     return None  # deal, pile (shown in the piles), settle (its own screen)

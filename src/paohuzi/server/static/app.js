@@ -214,7 +214,7 @@ function processLog(m, first) {
     const li = el("li", null, text);
     $("#log-list").append(li);
     if (!quiet && e.type !== "deal" && e.type !== "pile" && e.type !== "settle") {
-      notice(text, AUTO.has(e.type) || e.type === "hu" || e.type === "tianhu" ? "auto" : "");
+      notice(text, AUTO.has(e.type) || e.type === "hu" ? "auto" : "");
     }
   }
   S.logN = v.log.length;
@@ -242,8 +242,7 @@ function eventText(e) {
     case "peng": return `${who} 碰 ${card}`;
     case "pass": return `${who} 过`;
     case "pile": return `${card} 无人要，进${who}的弃牌区`;
-    case "hu": return `${who} 胡 ${card}${e.self_drawn ? "（自摸）" : ""}`;
-    case "tianhu": return `${who} 天胡！`;
+    case "hu": return e.card ? `${who} 胡 ${card}${e.self_drawn ? "（自摸）" : ""}` : `${who} 天胡！`;
     case "huangzhuang": return "荒庄：牌墙摸完，无人胡牌";
     case "settle": return null;
     default: return `${who} ${e.type} ${card}`;
