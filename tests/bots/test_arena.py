@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from pathlib import Path
 
 import pytest
 
 from paohuzi.cli.arena import split_bots
 from paohuzi.cli.main import main
+from paohuzi.core.records import check
 from paohuzi.core.rules import HUNAN, LUZHOU
 from paohuzi.sim.arena import DeckTask, aggregate, lineup, play_deck, rotations, run_arena
 
@@ -141,6 +143,50 @@ def test_cli_bad_input_exits_2(argv, capsys):
     captured = capsys.readouterr()
     assert json.loads(captured.out)["error"] == "invalid_input"
     assert len(captured.err.strip().splitlines()) == 1
+
+
+def test_records_one_per_hand_named_by_deck_and_rotation(tmp_path: Path):
+    line = ("greedy", "random", "random")
+    dirs = {w: tmp_path / str(w) for w in (1, 2)}
+    for w, d in dirs.items():
+        run_arena(list(line), 6, HUNAN, seed=5, workers=w, records=str(d))
+    one = {f.name: f.read_bytes() for f in dirs[1].iterdir()}
+    assert one == {f.name: f.read_bytes() for f in dirs[2].iterdir()}  # whatever the workers
+    assert sorted(one) == [f"deck-{i:06d}-rot-{r}.json" for i in range(2) for r in range(3)]
+    rots = rotations(line)
+    for name, data in one.items():
+        rec = json.loads(data)
+        deck, rot = int(name[5:11]), int(name[16])
+        assert rec["bots"] == list(rots[rot]) and check(rec) == []
+        # every rotation of a deck is dealt the same cards by the same dealer seat
+        first = json.loads(one[f"deck-{deck:06d}-rot-0.json"])
+        assert (rec["deck"], rec["dealer"]) == (first["deck"], first["dealer"])
+    assert (
+        json.loads(one["deck-000000-rot-0.json"])["deck"]
+        != json.loads(one["deck-000001-rot-0.json"])["deck"]
+    )
+
+
+def test_cli_records_replay(tmp_path: Path, capsys):
+    d = tmp_path / "recs"
+    argv = ["arena", "--bots", "greedy,random", "--hands", "3", "--workers", "1", "--json"]
+    assert main([*argv, "--rules", "luzhou", "--records", str(d)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    files = sorted(d.iterdir())
+    assert len(files) == out["hands"] == 4  # rounded up to a whole rotation of 4 seats
+    for f in files:
+        assert main(["replay", "--check", str(f)]) == 0, capsys.readouterr().err
+
+
+def test_cli_records_not_a_directory(tmp_path: Path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x", encoding="utf-8")
+    argv = ["arena", "--bots", "greedy", "--hands", "3", "--json", "--records", str(f)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["error"] == "invalid_input"
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "--records" in err[0]
 
 
 @pytest.mark.skipif(HAS_RAY, reason="ray is installed")

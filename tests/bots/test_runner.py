@@ -8,9 +8,10 @@ import pytest
 
 from paohuzi.bots import Bot, Observation, make_bot
 from paohuzi.core.actions import Action, IllegalAction
-from paohuzi.core.records import replay
-from paohuzi.core.rules import HUNAN
-from paohuzi.sim.runner import derive_seed, play_hand, run_tasks
+from paohuzi.core.match import Match
+from paohuzi.core.records import check, replay
+from paohuzi.core.rules import CHANGDE, HUNAN
+from paohuzi.sim.runner import derive_seed, play_hand, play_match, run_tasks
 
 
 class Cheater(Bot):
@@ -43,3 +44,20 @@ def test_derive_seed_is_stable_and_spread():
 
 def test_run_tasks_keeps_order():
     assert run_tasks(abs, [-3, 1, -2, 5, -8], workers=2) == [3, 1, 2, 5, 8]
+
+
+def test_play_match_deals_through_match():
+    """play_match plays the hands Match deals (R6 dealers, R38 totals, 黄番 streaks)."""
+    bots = [make_bot("random")] * 3
+    m = play_match(CHANGDE, 21, bots, hands=10, record=True)
+    ref = Match(CHANGDE, 21, hands=10)
+    assert [h.seed for h in m.hands] == ref.hand_seeds
+    assert m.hands[0].dealer == ref.dealer
+    assert m.scores == [sum(h.scores[s] for h in m.hands) for s in range(3)]
+    streak = 0
+    for h in m.hands:
+        assert h.huang == h.record["huang"] == streak and check(h.record) == []
+        streak = streak + 1 if h.huangzhuang else 0
+    again = play_match(CHANGDE, 21, bots, hands=10)
+    assert [h.scores for h in again.hands] == [h.scores for h in m.hands]
+    assert again.hands[0].record is None

@@ -2,12 +2,14 @@
 
 ```
 paohuzi arena --bots A,B[,C] --hands N [--seed S] [--workers W] [--rules P]
-              [--json] [--plot FILE.png] [--ray ADDRESS]
+              [--json] [--plot FILE.png] [--ray ADDRESS] [--records DIR]
 ```
 Fewer bots than seats: the last one fills the rest (``ismcts,greedy`` = one
 ismcts vs two greedy). ``N`` is rounded up to whole rotations (one hand per
 seat rotation of each deck). Bot options go after a colon and are separated
 by ``;`` or ``,`` inside the spec, e.g. ``--bots 'ismcts:iters=8;top=2,greedy'``.
+``--records DIR`` writes one §4 record per hand, ``deck-000003-rot-1.json`` for
+deck 3 under seat rotation 1, with the bot of each seat under ``bots``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from rich import box
@@ -58,6 +61,9 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the §6 JSON object only")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="score distributions")
     p.add_argument("--ray", default=None, metavar="ADDRESS", help="run on a Ray cluster")
+    p.add_argument(
+        "--records", default=None, metavar="DIR", help="write one JSON game record per hand here"
+    )
     p.set_defaults(func=run)
 
 
@@ -94,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             return fail(COMMAND, "--plot needs matplotlib: pip install 'paohuzi[plot]'", js)
+    if args.records is not None:
+        try:
+            Path(args.records).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            return fail(COMMAND, f"--records {args.records}: {e.strerror or e}", js)
     decks = decks_for(args.hands, rules.players)
     played = decks * rules.players
     if played != args.hands:
@@ -121,7 +132,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js: bool):
     if js or not sys.stdout.isatty():
-        return run_arena(specs, args.hands, rules, args.seed, args.workers, args.ray)
+        return run_arena(
+            specs, args.hands, rules, args.seed, args.workers, args.ray, records=args.records
+        )
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress(
@@ -140,6 +153,7 @@ def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js:
             args.workers,
             args.ray,
             progress=lambda k: bar.update(task, completed=k),
+            records=args.records,
         )
 
 

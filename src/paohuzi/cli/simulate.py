@@ -1,4 +1,11 @@
-"""``paohuzi simulate`` — seeded, multiprocess self-play (INTERFACES.md §2)."""
+"""``paohuzi simulate`` — seeded, multiprocess self-play (INTERFACES.md §2).
+
+``--match``: ``--games N`` plays N whole matches (房间, R38) of
+``rules.hands_per_match`` hands (``--hands-per-match H`` overrides, 1–100), so
+dealers rotate (R6) and each hand carries the real 荒庄 streak (黄番). The JSON
+summary then adds ``matches``, ``hands_per_match``, ``mean_match_score_by_seat``
+and ``hands_by_huang``; ``games`` still counts hands.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +13,14 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from .._native import compiled
 from ..bots import make_bot
 from ..sim.selfplay import simulate
 from .common import load_rules
+
+MAX_HANDS = 100  # a match, not a marathon: keeps one task (one match) short
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +34,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--records", metavar="DIR", help="write one JSON game record per hand here")
     p.add_argument("--rules", default="hunan", help="preset name or rules file (.json/.toml)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object")
+    p.add_argument(
+        "--match",
+        action="store_true",
+        help="--games N = N whole matches: dealer rotation (R6) and 黄番 streaks (R38)",
+    )
+    p.add_argument(
+        "--hands-per-match",
+        type=int,
+        default=None,
+        metavar="H",
+        help=f"hands per match with --match, 1–{MAX_HANDS} (default: the rules')",
+    )
     p.set_defaults(func=run)
 
 
@@ -41,6 +63,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--games must be at least 1")
     if args.workers is not None and args.workers < 1:
         return _fail("--workers must be at least 1")
+    hands = args.hands_per_match
+    if hands is not None:
+        if not args.match:
+            return _fail("--hands-per-match needs --match")
+        if not 1 <= hands <= MAX_HANDS:
+            return _fail(f"--hands-per-match must be 1–{MAX_HANDS}, got {hands}")
+    per_match = (hands or rules.hands_per_match) if args.match else 1
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(bots) == 1:
         bots *= rules.players
@@ -51,13 +80,19 @@ def run(args: argparse.Namespace) -> int:
             make_bot(b)
     except ValueError as e:
         return _fail(str(e))
+    if args.records:
+        try:
+            Path(args.records).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            return _fail(f"--records {args.records}: {e.strerror or e}")
     workers = min(args.workers or os.cpu_count() or 1, args.games)
     show = sys.stdout.isatty() and not args.json
+    what = f"{args.games} matches × {per_match} hands" if args.match else f"{args.games} hands"
     if show:
         from rich.progress import Progress
 
         with Progress(transient=True) as bar:
-            task = bar.add_task(f"{args.games} hands on {workers} workers", total=args.games)
+            task = bar.add_task(f"{what} on {workers} workers", total=args.games)
             summary = simulate(
                 rules,
                 args.games,
@@ -66,11 +101,24 @@ def run(args: argparse.Namespace) -> int:
                 workers,
                 args.records,
                 progress=lambda n: bar.advance(task, n),
+                match=args.match,
+                hands_per_match=hands,
             )
     else:
-        summary = simulate(rules, args.games, args.seed, bots, workers, args.records)
+        summary = simulate(
+            rules,
+            args.games,
+            args.seed,
+            bots,
+            workers,
+            args.records,
+            match=args.match,
+            hands_per_match=hands,
+        )
     out = summary.to_dict()
     out.update({"seed": args.seed, "bots": bots, "rules": rules.name, "workers": workers})
+    if args.match:
+        out["hands_per_match"] = per_match
     out["engine"] = "compiled" if compiled() else "pure"  # see setup.py
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
@@ -82,6 +130,11 @@ def run(args: argparse.Namespace) -> int:
         f"wins by seat {out['wins_by_seat']} · 荒庄 {out['draws']} · mean 底 of wins {out['mean_di']}"
     )
     print(f"mean score by seat {out['mean_score_by_seat']}")
+    if args.match:
+        print(
+            f"{what} · mean match score by seat {out['mean_match_score_by_seat']}"
+            f" · hands by 荒庄 streak {out['hands_by_huang']}"
+        )
     if out["mingtang_counts"]:
         print("名堂: " + ", ".join(f"{k} {v}" for k, v in out["mingtang_counts"].items()))
     return 0

@@ -10,6 +10,10 @@ all its seat-hands and its 95 % interval treats each deck as one independent
 cluster (the rotations of a deck are correlated). Seeds: deck ``i`` is dealt
 from ``derive_seed(seed, i)``, bots draw from ``derive_seed(deck seed, rotation)``,
 so a result depends on the seed alone, never on the number of workers.
+
+With ``records`` each hand's §4 record is written by the worker that played it
+as ``deck-000003-rot-1.json`` (deck 3, rotation 1), with the bot at each seat
+under ``bots``.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..core.rules import Rules
-from .runner import derive_seed, play_hand, run_tasks, run_tasks_ray
+from .runner import derive_seed, play_hand, run_tasks, run_tasks_ray, save_record
 
 Z95 = 1.959963984540054
 
@@ -49,6 +54,7 @@ class DeckTask:
     lineup: tuple[str, ...]
     seed: int
     index: int
+    records: str | None = None  # directory for one §4 record per hand
 
 
 @dataclass(slots=True)
@@ -92,7 +98,10 @@ def play_deck(task: DeckTask) -> DeckResult:
             deck_seed,
             [_bot(s) for s in seating],
             bot_seed=derive_seed("bots", deck_seed, r),
+            record=task.records is not None,
         )
+        if task.records is not None:
+            save_record(task.records, f"deck-{task.index:06d}-rot-{r}", res, seating)
         out.hands += 1
         out.draws += res.huangzhuang
         for s in res.seats:
@@ -201,15 +210,23 @@ def run_arena(
     workers: int | None = None,
     ray_address: str | None = None,
     progress: Callable[[int], None] | None = None,
+    records: str | None = None,
 ) -> ArenaResult:
     """Play ``hands`` hands (rounded up to whole rotations) and pool the results.
 
     Bot specs are validated here, in the parent, before any worker starts.
+    ``records``: a directory (created here) for one §4 record per hand; on Ray
+    it must be a path the workers share.
     """
     line = lineup(bots, rules.players)
     for spec in dict.fromkeys(line):
         make_bot(spec)
-    tasks = [DeckTask(rules, tuple(line), seed, i) for i in range(decks_for(hands, rules.players))]
+    if records is not None:
+        Path(records).mkdir(parents=True, exist_ok=True)
+    tasks = [
+        DeckTask(rules, tuple(line), seed, i, records)
+        for i in range(decks_for(hands, rules.players))
+    ]
     if ray_address:
         results = run_tasks_ray(play_deck, tasks, ray_address, progress)
     else:

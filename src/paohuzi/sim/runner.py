@@ -1,11 +1,13 @@
-"""对局 (duìjú): play one seeded hand between bots, and map work over processes.
+"""对局 (duìjú): play seeded hands and matches between bots, and map work over processes.
 
-:func:`play_hand` is the single loop every self-play tool shares: deal with
-``GameState(rules, seed)``, ask the seat to act (``current_player``, highest
-priority first in a claim window) for an action through its
-:class:`~paohuzi.bots.base.Observation`, apply, until the hand is over. Each seat
-gets its own RNG derived from ``bot_seed`` and the seat, so results depend on
-the seeds alone — not on process, order of execution or worker count.
+:func:`play_out` is the single loop every self-play tool shares: ask the seat
+to act (``current_player``, highest priority first in a claim window) for an
+action through its :class:`~paohuzi.bots.base.Observation`, apply, until the
+hand is over. :func:`play_hand` deals a lone hand with ``GameState(rules,
+seed)``; :func:`play_match` lets :class:`~paohuzi.core.match.Match` deal each
+hand (dealer rotation R6, 荒庄 streak ``huang`` R38). Each seat gets its own RNG
+derived from ``bot_seed`` and the seat, so results depend on the seeds alone —
+not on process, order of execution or worker count.
 
 :func:`run_tasks` maps a picklable function over tasks on W processes and
 returns the results in task order (same inputs ⇒ same outputs, whatever W).
@@ -14,15 +16,18 @@ returns the results in task order (same inputs ⇒ same outputs, whatever W).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ..bots.base import Bot, Observation
+from ..core.match import Match
 from ..core.records import record as make_record
 from ..core.rules import Rules
 from ..core.state import GameState
@@ -41,7 +46,7 @@ def derive_seed(*parts: object) -> int:
 class HandResult:
     """What one hand produced, per seat where it applies."""
 
-    seed: int
+    seed: int | None  # the deal's seed (None: an unseeded state)
     dealer: int
     seats: tuple[int, ...]  # the seats dealt in (a 坐底 seat sits out)
     scores: list[int]
@@ -52,6 +57,7 @@ class HandResult:
     think: list[float]  # seconds spent in act() per seat
     record: dict[str, Any] | None = field(default=None)
     mingtang: list[str] = field(default_factory=list)  # names of the winner's 名堂
+    huang: int = 0  # 荒庄 in a row before this hand (黄番)
 
     @property
     def huangzhuang(self) -> bool:
@@ -69,11 +75,20 @@ def play_hand(
 
     A bot returning an illegal action raises the engine's ``IllegalAction``.
     """
-    st = GameState(rules, seed=seed)
+    return play_out(GameState(rules, seed=seed), bots, bot_seed, record)
+
+
+def play_out(
+    st: GameState,
+    bots: Sequence[Bot],
+    bot_seed: int | None = None,
+    record: bool = False,
+) -> HandResult:
+    """Play the dealt hand ``st`` to its end; bots draw from ``bot_seed`` (default: its seed)."""
     n = st.n
     if len(bots) != n:
         raise ValueError(f"{n} seats need {n} bots, got {len(bots)}")
-    base = seed if bot_seed is None else bot_seed
+    base = st.seed if bot_seed is None else bot_seed
     rngs = [random.Random(derive_seed("bot", base, s)) for s in range(n)]
     decisions = [0] * n
     think = [0.0] * n
@@ -87,7 +102,7 @@ def play_hand(
         st.apply(action)
     res = st.result or {}
     return HandResult(
-        seed=seed,
+        seed=st.seed,
         dealer=st.dealer,
         seats=tuple(st.seats),
         scores=st.returns(),
@@ -98,7 +113,51 @@ def play_hand(
         think=think,
         record=make_record(st) if record else None,
         mingtang=[m["name"] for m in res.get("mingtang", [])],
+        huang=st.huang,
     )
+
+
+@dataclass(slots=True)
+class MatchResult:
+    """房间 (fángjiān): the hands of one match in order and the match totals (R38)."""
+
+    seed: int
+    hands: list[HandResult]
+    scores: list[int]
+
+
+def play_match(
+    rules: Rules,
+    seed: int,
+    bots: Sequence[Bot],
+    hands: int | None = None,
+    record: bool = False,
+) -> MatchResult:
+    """Play a whole match (``hands`` hands, default ``rules.hands_per_match``).
+
+    :class:`~paohuzi.core.match.Match` deals every hand, so dealers and the
+    ``huang`` streak follow R6/R38 exactly as at a real table.
+    """
+    m = Match(rules, seed, hands)
+    out = []
+    while not m.is_over():
+        st = m.new_hand()
+        out.append(play_out(st, bots, record=record))
+        m.finish_hand(st)
+    return MatchResult(seed, out, list(m.scores))
+
+
+def save_record(directory: str, name: str, h: HandResult, bots: Sequence[str]) -> None:
+    """牌谱: write ``h.record`` to ``directory/name.json``.
+
+    ``bots`` (the spec at each seat) is added to the §4 record, which any
+    replay ignores, so a record says which bot played which seat.
+    """
+    if h.record is None:
+        raise ValueError("the hand was played without record=True")
+    rec = {**h.record, "bots": list(bots)}
+    path = Path(directory) / f"{name}.json"
+    path.write_text(json.dumps(rec, ensure_ascii=False), encoding="utf-8")
 
 
 def default_workers() -> int:
@@ -168,9 +227,13 @@ def run_tasks_ray(
 
 __all__ = [
     "HandResult",
+    "MatchResult",
     "default_workers",
     "derive_seed",
     "play_hand",
+    "play_match",
+    "play_out",
     "run_tasks",
     "run_tasks_ray",
+    "save_record",
 ]

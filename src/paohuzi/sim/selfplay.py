@@ -3,12 +3,14 @@
 Game ``i`` of a run with seed ``S`` is dealt from a seed derived from (S, i)
 alone and played by :func:`~paohuzi.sim.runner.play_hand` (each seat's bot gets
 its own RNG derived from that seed), so the same ``--seed`` gives the same games
-on any number of worker processes.
+on any number of worker processes. With ``match=True`` game ``i`` is a whole
+match (房间, R38) seeded by ``derive_seed("match", S, i)`` and played by
+:func:`~paohuzi.sim.runner.play_match`: dealers rotate (R6) and each hand is
+dealt with the real 荒庄 streak (``huang``, 黄番).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections import Counter
@@ -19,13 +21,20 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
+from ..bots.base import Bot
 from ..core.rules import Rules
-from .runner import HandResult, derive_seed, play_hand
+from .runner import HandResult, derive_seed, play_hand, play_match, save_record
 
 
 def outcome(h: HandResult) -> dict[str, Any]:
     """The summary facts of a finished hand."""
-    return {"winner": h.winner, "di": h.di, "scores": h.scores, "mingtang": h.mingtang}
+    return {
+        "winner": h.winner,
+        "di": h.di,
+        "scores": h.scores,
+        "mingtang": h.mingtang,
+        "huang": h.huang,
+    }
 
 
 @dataclass(frozen=True)
@@ -33,19 +42,38 @@ class Job:
     rules: Rules
     seed: int
     bots: tuple[str, ...]
-    indices: tuple[int, ...]
+    indices: tuple[int, ...]  # games, or matches with ``match``
     records: str | None = None
+    match: bool = False
+    hands: int | None = None  # hands per match (None: the rules')
+
+
+def record_name(match: int, hand: int, hands: int) -> str:
+    """``match-000003-hand-02``: hands are numbered from 0, padded to sort in play order."""
+    return f"match-{match:06d}-hand-{hand:0{max(2, len(str(hands - 1)))}d}"
+
+
+def run_match(job: Job, i: int, bots: list[Bot]) -> dict[str, Any]:
+    """Play match ``i`` of the run; its hands' outcomes in order and the match totals."""
+    rec = bool(job.records)
+    m = play_match(job.rules, derive_seed("match", job.seed, i), bots, job.hands, record=rec)
+    if job.records:
+        for k, h in enumerate(m.hands):
+            save_record(job.records, record_name(i, k, len(m.hands)), h, job.bots)
+    return {"hands": [outcome(h) for h in m.hands], "scores": m.scores}
 
 
 def run_job(job: Job) -> list[tuple[int, dict[str, Any]]]:
-    """Play the games of one chunk (runs in a worker process)."""
+    """Play the games (or matches) of one chunk (runs in a worker process)."""
     bots = [make_bot(spec) for spec in job.bots]
     out = []
     for i in job.indices:
+        if job.match:
+            out.append((i, run_match(job, i, bots)))
+            continue
         h = play_hand(job.rules, derive_seed("game", job.seed, i), bots, record=bool(job.records))
         if job.records:
-            path = Path(job.records) / f"hand-{i:06d}.json"
-            path.write_text(json.dumps(h.record, ensure_ascii=False), encoding="utf-8")
+            save_record(job.records, f"hand-{i:06d}", h, job.bots)
         out.append((i, outcome(h)))
     return out
 
@@ -62,10 +90,22 @@ class Summary:
     total_di: int = 0
     score_sums: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    matches: int = 0  # whole matches (``--match``); 0 = lone hands
+    match_score_sums: list[int] = field(default_factory=list)
+    hands_by_huang: Counter[int] = field(default_factory=Counter)  # hands dealt after k 荒庄
 
     def __post_init__(self) -> None:
         self.wins_by_seat = [0] * self.players
         self.score_sums = [0] * self.players
+        self.match_score_sums = [0] * self.players
+
+    def add_match(self, o: dict[str, Any]) -> None:
+        self.matches += 1
+        for h in o["hands"]:
+            self.add(h)
+            self.hands_by_huang[h["huang"]] += 1
+        for s, v in enumerate(o["scores"]):
+            self.match_score_sums[s] += v
 
     def add(self, o: dict[str, Any]) -> None:
         self.games += 1
@@ -91,6 +131,14 @@ class Summary:
             "mean_score_by_seat": [
                 round(v / self.games, 4) if self.games else 0.0 for v in self.score_sums
             ],
+            **(self._match_dict() if self.matches else {}),
+        }
+
+    def _match_dict(self) -> dict[str, Any]:
+        return {
+            "matches": self.matches,
+            "mean_match_score_by_seat": [round(v / self.matches, 4) for v in self.match_score_sums],
+            "hands_by_huang": {str(k): v for k, v in sorted(self.hands_by_huang.items())},
         }
 
 
@@ -108,14 +156,20 @@ def simulate(
     workers: int | None = None,
     records: str | None = None,
     progress: Callable[[int], None] | None = None,
+    match: bool = False,
+    hands_per_match: int | None = None,
 ) -> Summary:
-    """Play ``games`` hands; ``progress(n)`` is called as chunks of n games finish."""
+    """Play ``games`` hands, or ``games`` whole matches with ``match``;
+    ``progress(n)`` is called as chunks of n games (matches) finish."""
     workers = workers or os.cpu_count() or 1
     if records:
         Path(records).mkdir(parents=True, exist_ok=True)
     summary = Summary(rules.players)
     outcomes: dict[int, dict[str, Any]] = {}
-    jobs = [Job(rules, seed, tuple(bots), idx, records) for idx in chunks(games, workers)]
+    jobs = [
+        Job(rules, seed, tuple(bots), idx, records, match, hands_per_match)
+        for idx in chunks(games, workers)
+    ]
     t0 = time.perf_counter()
     if workers == 1:
         results: Iterator[list[tuple[int, dict[str, Any]]]] = map(run_job, jobs)
@@ -131,5 +185,8 @@ def simulate(
                     progress(len(res))
     summary.seconds = time.perf_counter() - t0
     for i in range(games):  # add in game order: identical sums whatever the workers
-        summary.add(outcomes[i])
+        if match:
+            summary.add_match(outcomes[i])
+        else:
+            summary.add(outcomes[i])
     return summary
