@@ -1,34 +1,41 @@
-"""Build hook: compile the engine's hot modules with mypyc (docs/performance.md).
+"""Build hook: the optional mypyc-compiled engine (docs/performance.md).
 
-Everything else lives in pyproject.toml. The three modules below are plain,
-fully typed Python; mypyc turns them into C extensions that run the same code
-about 1.8× faster. Compiling is optional: ``PAOHUZI_PURE=1`` skips it, and
-when mypyc or a C compiler is missing the build falls back to pure Python.
-``paohuzi.core`` checks at import time that the compiled modules still match
-their sources (an edited checkout runs the edited Python, never a stale build).
+Everything else lives in pyproject.toml. By default the package is pure Python
+and this file only removes what an earlier compiled build left behind.
+``PAOHUZI_COMPILE=1 pip install .`` compiles the three modules below — plain,
+fully typed Python — into C extensions that run self-play about 1.7× faster;
+build_backend/paohuzi_backend.py then puts mypy (mypyc) into the build
+environment. A compiled build that was asked for and cannot be made fails the
+install rather than quietly installing pure Python. ``paohuzi._native`` checks
+at import time that the compiled modules still match their sources (an edited
+checkout runs the edited Python, never a stale build).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
 from pathlib import Path
 
 from setuptools import setup
 
 ROOT = Path(__file__).parent
+sys.path.insert(0, str(ROOT / "build_backend"))
+from paohuzi_backend import compile_requested  # noqa: E402 - found through the line above
+
 HOT = ("chi", "evaluator", "state")  # paohuzi.core modules, in import order
 CORE = ROOT / "src" / "paohuzi" / "core"
 STAMP = CORE / "_compiled.py"
-
-
-def _warn(msg: str) -> None:
-    print(f"paohuzi build: {msg}; the engine runs as pure Python", file=sys.stderr)
+# setuptools runs this file for metadata first (egg_info, dist_info): compiling
+# then would only run mypy once more for nothing.
+METADATA_ONLY = {"egg_info", "dist_info"}
+EDITABLE = {"editable_wheel", "develop"}  # builds that leave the package in src/
 
 
 def _clean() -> None:
-    """Drop the stamp and any extensions an earlier in-place build left in src/."""
+    """Drop the stamp and any extensions an earlier editable build left in src/, so that
+    a pure editable reinstall really runs the sources. (A wheel never takes them: its
+    extensions come from build/, and without them an old stamp is inert.)"""
     STAMP.unlink(missing_ok=True)
     for m in HOT:
         for so in CORE.glob(f"{m}.*.so"):
@@ -37,21 +44,29 @@ def _clean() -> None:
         so.unlink()
 
 
+def _fail(msg: str) -> None:
+    raise SystemExit(f"paohuzi build: PAOHUZI_COMPILE is set but {msg}")
+
+
 def ext_modules() -> list:
-    if os.environ.get("PAOHUZI_PURE"):
-        _clean()
+    commands = [a for a in sys.argv[1:] if not a.startswith("-")]
+    command = commands[0] if commands else ""
+    if not compile_requested():
+        if command in EDITABLE:
+            _clean()  # an editable install runs src/ itself: no old extension may stay there
         return []
+    if not command or command in METADATA_ONLY:
+        return []  # also the pass that asks for mypy: it is not installed yet
     try:
         from mypyc.build import mypycify
-
-        paths = [str((CORE / f"{m}.py").relative_to(ROOT)) for m in HOT]
-        exts = mypycify(paths, opt_level="3", group_name="paohuzi_core")
-    except (Exception, SystemExit) as e:  # no mypyc, or mypyc rejects the sources
-        _warn(f"mypyc unavailable ({e})")
-        _clean()
-        return []
-    for ext in exts:
-        ext.optional = True  # no C compiler: skip, do not fail the install
+    except ImportError:
+        _fail("mypyc is missing (with --no-build-isolation: pip install mypy first)")
+    _clean()
+    print(
+        "paohuzi build: compiling core/chi.py, evaluator.py, state.py with mypyc", file=sys.stderr
+    )
+    paths = [str((CORE / f"{m}.py").relative_to(ROOT)) for m in HOT]
+    exts = mypycify(paths, opt_level="3", group_name="paohuzi_core")
     digests = {m: hashlib.sha256((CORE / f"{m}.py").read_bytes()).hexdigest() for m in HOT}
     try:
         STAMP.write_text(
@@ -59,9 +74,8 @@ def ext_modules() -> list:
             f"SOURCES = {digests!r}\n",
             encoding="utf-8",
         )
-    except OSError as e:  # a read-only source tree: without a stamp the build would not be used
-        _warn(f"cannot write {STAMP.name} ({e})")
-        return []
+    except OSError as e:  # without a stamp the build would never be used
+        _fail(f"{STAMP.name} cannot be written ({e})")
     return exts
 
 

@@ -6,8 +6,9 @@ Each round plays N new hands (seeds never repeat) through the same loop as
 ``paohuzi simulate`` (:func:`paohuzi.sim.selfplay.run_job`: deal, ask each bot
 through its Observation, apply). The engine is timed twice, in two processes
 that take turns round by round so that both see the same machine load: as
-installed (mypyc-compiled when the build could compile it, see setup.py) and
-as pure Python (``PAOHUZI_PURE=1``). A warm-up of 300 other hands comes first
+installed (mypyc-compiled after ``PAOHUZI_COMPILE=1 pip install -e .``, see
+setup.py; on a pure install both sides are the same) and as pure Python
+(``PAOHUZI_PURE=1``). A warm-up of 300 other hands comes first
 in each process (table loading, caches). CPU time; the best round and the
 median are printed, with the compiled/pure ratio. ``--profile`` adds the
 pure engine's cProfile top entries.

@@ -71,6 +71,7 @@ def check_decomposition(pos: Position, groups: tuple[Group, ...], huxi: int, rul
     assert pairs == (1 if fours else 0), f"{pairs} pairs with {fours} 跑/提 (R22)"
 
 
+@pytest.mark.slow  # ~30 s: 2,500 positions through the exhaustive oracle
 @MAIN
 @given(positions())
 def test_evaluator_agrees_with_oracle(pos: Position) -> None:
@@ -111,6 +112,7 @@ def _record_shape(pos: Position) -> None:
     event(f"{pos.four_count} 跑/提 on the table, self-drawn={pos.self_drawn}")
 
 
+@pytest.mark.slow  # ~10 s
 @settings(max_examples=1000, deadline=None)
 @given(positions())
 def test_current_huxi_agrees_with_oracle(pos: Position) -> None:
@@ -128,6 +130,7 @@ def test_current_huxi_agrees_with_oracle(pos: Position) -> None:
             ), (str(pos), rules.name)
 
 
+@pytest.mark.slow  # ~10 s
 @settings(max_examples=300, deadline=None)
 @given(positions())
 def test_tingpai_agrees_with_oracle(pos: Position) -> None:

@@ -18,12 +18,14 @@ def _run(*cmd: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
 def test_ruff_check_and_format() -> None:
-    check = _run("ruff", "check", "src", "tests", "benchmarks", "scripts")
+    paths = ("src", "tests", "benchmarks", "scripts", "build_backend", "setup.py")
+    check = _run("ruff", "check", *paths)
     assert check.returncode == 0, check.stdout + check.stderr
-    fmt = _run("ruff", "format", "--check", "src", "tests", "benchmarks", "scripts")
+    fmt = _run("ruff", "format", "--check", *paths)
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
 
 
+@pytest.mark.slow  # ~40 s: type-checks the whole package
 def test_mypy() -> None:
     pytest.importorskip("mypy")
     res = _run(sys.executable, "-m", "mypy")

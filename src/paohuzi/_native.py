@@ -1,12 +1,14 @@
 """Compiled or pure engine: never let a stale mypyc build shadow edited sources.
 
-``setup.py`` may compile ``core/chi.py``, ``core/evaluator.py`` and
+The default install is pure Python. ``PAOHUZI_COMPILE=1 pip install .`` makes
+``setup.py`` compile ``core/chi.py``, ``core/evaluator.py`` and
 ``core/state.py`` with mypyc; Python then imports the C extensions in place of
 the ``.py`` files. Importing :mod:`paohuzi` runs this module first. It loads
-the three modules from their sources instead when ``PAOHUZI_PURE`` is set, or
-(with a warning) when a source no longer matches the build stamp — an edited
-checkout that was not reinstalled. The three always come from the same side:
-compiled code reaches into the other compiled classes directly.
+the three modules from their sources instead when ``PAOHUZI_PURE`` is set (an
+override for profiling, debugging and comparing builds), or (with a warning)
+when a source no longer matches the build stamp — an edited checkout that was
+not rebuilt. The three always come from the same side: compiled code reaches
+into the other compiled classes directly.
 """
 
 from __future__ import annotations
@@ -54,7 +56,10 @@ def reason_for_pure(
     for m in HOT:
         digest = hashlib.sha256((core / f"{m}.py").read_bytes()).hexdigest()
         if stamp.get(m) != digest:
-            return f"core/{m}.py changed after it was compiled (reinstall: pip install -e .)"
+            return (
+                f"core/{m}.py changed after it was compiled"
+                " (rebuild: PAOHUZI_COMPILE=1 pip install -e .; or pip install -e . for pure Python)"
+            )
     return None
 
 

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paohuzi.bots import Observation, bot_names, make_bot
+from paohuzi.core.determinize import resample
 from paohuzi.core.records import record
-from paohuzi.core.views import resample, view
+from paohuzi.core.views import view
 
 from .helpers import SMALL_ISMCTS, reach, states
 
@@ -83,7 +84,7 @@ def test_determinize_never_hands_over_the_true_state():
     """When views.resample cannot draw a consistent world it raises NoConsistentWorld;
     it never hands a bot the true state (every hidden card)."""
     from paohuzi.bots import NoConsistentWorld
-    from paohuzi.core.views import hidden_from
+    from paohuzi.core.determinize import hidden_from
 
     worlds = refused = 0
     for i, state in enumerate(states("hunan", range(15))):

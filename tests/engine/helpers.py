@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CARDS, Card, parse_cards
+from paohuzi.core.determinize import NoConsistentWorld, resample
 from paohuzi.core.events import Event
 from paohuzi.core.rules import HUNAN, Rules
 from paohuzi.core.state import CLAIM, GameState
-from paohuzi.core.views import NoConsistentWorld, resample
 
 
 def dealt_seats(rules: Rules, dealer: int) -> list[int]:
@@ -112,8 +112,8 @@ def pass_claims(state: GameState, keep: Iterable[int] = ()) -> list[Event]:
     """Pass the pending claims of seats not in ``keep`` in the current window only."""
     keep = set(keep)
     out: list[Event] = []
-    window = state.entries
-    while state.phase == CLAIM and state.entries is window:
+    window = state.window
+    while state.phase == CLAIM and state.window is window:
         seats = [s for s in state.to_act() if s not in keep]
         if not seats:
             break
@@ -161,7 +161,7 @@ def quiet_discard(state: GameState, seat: int, avoid: str = "") -> str:
 def discard_quietly(state: GameState, seat: int, avoid: str = "") -> list[Event]:
     """Discard a quiet card and pass every claim on that discard (only)."""
     out = list(act(state, seat, quiet_discard(state, seat, avoid)))
-    if state.phase == CLAIM and state.source == "discard" and state.owner == seat:
+    if state.phase == CLAIM and state.window.source == "discard" and state.window.owner == seat:
         out += pass_claims(state)
     return out
 
@@ -169,7 +169,11 @@ def discard_quietly(state: GameState, seat: int, avoid: str = "") -> list[Event]
 def window_on(state: GameState, card: str, owner: int | None = None) -> bool:
     """Is a claim window open on ``card`` (of ``owner``)? No window: nobody could claim."""
     c = Card.parse(card)
-    return state.phase == CLAIM and state.card == c and (owner is None or state.owner == owner)
+    return (
+        state.phase == CLAIM
+        and state.window.card == c
+        and (owner is None or state.window.owner == owner)
+    )
 
 
 def run_until(state: GameState, wall_pos: int, avoid: str = "") -> None:
@@ -212,14 +216,16 @@ def all_cards(s: GameState) -> Counter:
             out.update(int(c) for c in g.cards)
         out.update(s.piles[t])
     out.update(s.wall[s.wall_pos :])
-    won = s.result is not None and "win" in s.result.get("position", {})
+    won = (
+        s.result is not None and s.result.position is not None and s.result.position.win is not None
+    )
     if s.phase == CLAIM or won:
-        out[s.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
+        out[s.window.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
     return out
 
 
 def try_resample(state: GameState, seat: int, rng: random.Random) -> GameState | None:
-    """``views.resample``, or None in the rare claim window with no consistent world."""
+    """``determinize.resample``, or None in the rare claim window with no consistent world."""
     try:
         return resample(state, seat, rng)
     except NoConsistentWorld:

@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 
 from paohuzi.core.actions import Action, IllegalAction
 from paohuzi.core.cards import CARDS
+from paohuzi.core.determinize import hidden_from
 from paohuzi.core.records import check, record
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import DISCARDING, GameState
-from paohuzi.core.views import hidden_from, view
+from paohuzi.core.views import view
 
 from .helpers import all_cards, random_play, try_resample
 
@@ -91,7 +92,7 @@ def test_random_hands_keep_invariants(seed: int, name: str, hu: float) -> None:
         assert [e.to_dict() for e in ev1] == [e.to_dict() for e in ev2]
         assert record(twin) == record(s)
         steps += 1
-    assert s.result is not None and sum(s.result["scores"]) == 0
+    assert s.result is not None and sum(s.result.scores) == 0
     rec = json.loads(json.dumps(record(s)))
     assert check(rec) == []
 

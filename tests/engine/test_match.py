@@ -31,15 +31,15 @@ def test_R6_R38_dealer_rotation_and_scores() -> None:
         want, streak = dealers[0], 0
         for i, r in enumerate(m.results):
             assert dealers[i] == want
-            if r["winner"] is not None:
-                want, streak = r["winner"], 0
+            if r.winner is not None:
+                want, streak = r.winner, 0
                 seen_win = True
             else:
                 streak += 1
                 if streak == 3:
                     want, streak = (want + 1) % 3, 0
                     seen_three = True
-        totals = [sum(r["scores"][p] for r in m.results) for p in range(3)]
+        totals = [sum(r.scores[p] for r in m.results) for p in range(3)]
         assert m.scores == totals and sum(m.scores) == 0
     assert seen_win and seen_three
 
@@ -63,7 +63,7 @@ def test_huangfan_streak_passed_to_hands() -> None:
         while not s.is_terminal():
             s.apply(random_play(s, rng, 1.0))
         r = m.finish_hand(s)
-        streak = 0 if r["winner"] is not None else streak + 1
+        streak = 0 if r.winner is not None else streak + 1
 
 
 def test_R5_R38_sit_out_seat_neither_pays_nor_gets() -> None:
@@ -76,5 +76,5 @@ def test_R5_R38_sit_out_seat_neither_pays_nor_gets() -> None:
         assert out not in s.seats and s.nhand[out] == 0
         while not s.is_terminal():
             s.apply(random_play(s, rng, 1.0))
-        assert m.finish_hand(s)["scores"][out] == 0
+        assert m.finish_hand(s).scores[out] == 0
     assert sum(m.scores) == 0

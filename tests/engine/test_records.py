@@ -27,7 +27,7 @@ def test_records_replay_and_check(name: str) -> None:
         assert rec["rules"] == PRESETS[name].to_dict()
         s = replay(rec)
         assert [e.to_dict() for e in s.events] == rec["events"]
-        assert s.result["scores"] == rec["result"]["scores"]
+        assert s.returns() == rec["result"]["scores"]
         assert check(rec) == []
 
 

@@ -17,7 +17,7 @@ def _tie():
     """Seat 1 (A) and seat 2 (B) both wait for 捌; seat 1 turns it up."""
     s = game({1: A, 2: B}, wall="捌", avoid="捌")
     discard_quietly(s, 0)
-    assert s.phase == CLAIM and s.card == Card.D8 and s.owner == 1
+    assert s.phase == CLAIM and s.window.card == Card.D8 and s.window.owner == 1
     return s
 
 
@@ -28,7 +28,7 @@ def test_R16_1_drawer_hu_outranks_others() -> None:
     act(s, 2, "hu")  # decided first, but outranked
     assert s.phase == CLAIM and s.to_act() == [1] and s.current_player == 1
     act(s, 1, "hu")
-    assert s.result["winner"] == 1 and s.result["position"]["self_drawn"] is True
+    assert s.result.winner == 1 and s.result.position.self_drawn is True
 
 
 def test_R16_3_others_hu_when_drawer_passes() -> None:
@@ -36,7 +36,7 @@ def test_R16_3_others_hu_when_drawer_passes() -> None:
     s = _tie()
     act(s, 1, "pass")
     act(s, 2, "hu")
-    assert s.result["winner"] == 2 and s.result["position"]["self_drawn"] is False
+    assert s.result.winner == 2 and s.result.position.self_drawn is False
 
 
 def test_R31_nearest_downstream_of_owner_wins() -> None:
@@ -44,11 +44,11 @@ def test_R31_nearest_downstream_of_owner_wins() -> None:
     s = game({0: A, 2: B}, liangzhang="叁", wall="捌", avoid="捌")
     act(s, 0, "discard:d3")
     pass_claims(s)
-    assert s.owner == 1 and s.card == Card.D8
+    assert s.window.owner == 1 and s.window.card == Card.D8
     act(s, 0, "hu")
     assert s.phase == CLAIM and 2 in s.to_act()
     act(s, 2, "hu")
-    assert s.result["winner"] == 2
+    assert s.result.winner == 2
 
 
 def test_R16_2_drawer_wei_hides_card_from_other_hu() -> None:
@@ -64,14 +64,14 @@ def test_R16_1_drawer_may_hu_the_card_of_his_wei() -> None:
     """R16.1: the drawer may 胡 with a card that would make his 偎; decided in private."""
     s = game({1: P}, wall="捌", avoid="捌")
     discard_quietly(s, 0)
-    assert s.phase == CLAIM and not s.shown and s.to_act() == [1]
+    assert s.phase == CLAIM and not s.window.shown and s.to_act() == [1]
     assert ids(s, 1) == ["hu", "pass"]
-    assert view(s, 2)["open"]["card"] is None and view(s, 1)["open"]["card"] == "d8"
+    assert view(s, 2).open.card is None and view(s, 1).open.card == Card.D8
     t = s.clone()
     act(t, 1, "pass")  # → forced 偎
     assert [g.code() for g in t.tables[1]] == ["wei:d8"]
     act(s, 1, "hu")
-    assert s.result["winner"] == 1 and s.result["huxi"] == 21  # 偎 6 + 壹贰叁 6 + 坎拾 6 + 3
+    assert s.result.winner == 1 and s.result.huxi == 21  # 偎 6 + 壹贰叁 6 + 坎拾 6 + 3
 
 
 def test_R16_4_R27_hu_beats_pao_and_only_hu_is_asked() -> None:
@@ -83,7 +83,7 @@ def test_R16_4_R27_hu_beats_pao_and_only_hu_is_asked() -> None:
     act(t, 2, "pass")
     assert [g.code() for g in t.tables[0]] == ["pao:d8"]
     act(s, 2, "hu")
-    assert s.result["winner"] == 2 and not find(s.events, "pao")
+    assert s.result.winner == 2 and not find(s.events, "pao")
 
 
 def _peng_vs_chi():
@@ -115,7 +115,7 @@ def test_R16_6_chi_after_refused_peng_makes_peng_chou() -> None:
 def _two_chi():
     s = game({1: "四六", 2: "四六"}, wall="五", avoid="五四六")
     discard_quietly(s, 0, avoid="四五六")
-    assert s.owner == 1 and s.card == Card.X5
+    assert s.window.owner == 1 and s.window.card == Card.X5
     return s
 
 
@@ -141,7 +141,7 @@ def test_R16_6_xiajia_chi_when_drawer_passes() -> None:
 def test_R16_illegal_actions_raise_and_change_nothing() -> None:
     """R16: a seat without a pending decision or an illegal action raises IllegalAction."""
     s = _peng_vs_chi()
-    before = (len(s.events), s.to_act(), dict(s.decisions))
+    before = (len(s.events), s.to_act(), dict(s.window.decisions))
     for bad in [
         Action.from_id(0, "pass"),
         Action.from_id(2, "chi:x5:x4x5x6"),
@@ -151,7 +151,7 @@ def test_R16_illegal_actions_raise_and_change_nothing() -> None:
     ]:
         with pytest.raises(IllegalAction):
             s.apply(bad)
-    assert (len(s.events), s.to_act(), dict(s.decisions)) == before
+    assert (len(s.events), s.to_act(), dict(s.window.decisions)) == before
     act(s, 2, "pass")
     with pytest.raises(IllegalAction):
         act(s, 2, "peng:x5")  # already decided
@@ -209,7 +209,9 @@ def test_R20_own_chou_card_drawn_is_chouwei() -> None:
     cw = find(s.events, "chouwei", 2)
     assert len(cw) == 1 and cw[0].shown
     assert [g.code() for g in s.tables[2]] == ["chouwei:x7"]
-    assert view(s, 0)["tables"][2] == [{"kind": "chouwei", "cards": ["x7", None, None]}]
+    assert view(s, 0).to_dict()["tables"][2] == [
+        {"kind": "chouwei", "cards": ["x7", None, None], "huxi": 3}  # 臭偎 七 shows: 3 胡息
+    ]
 
 
 @pytest.mark.parametrize("discard_first", [True, False])
@@ -228,7 +230,7 @@ def test_R30_passed_hu_is_chouhu_until_huxi_changes() -> None:
     """R30: a passed 胡 on a kind blocks that kind while the seat's 当前胡息 is unchanged."""
     s = game({2: A}, wall="捌十叁捌", avoid="捌十叁")
     discard_quietly(s, 0)
-    assert s.owner == 1 and "hu" in ids(s, 2)
+    assert s.window.owner == 1 and "hu" in ids(s, 2)
     pass_claims(s)
     assert Card.D8 in s.chouhu[2]
     run_until(s, 4, avoid="捌")
@@ -244,7 +246,7 @@ def test_R30_chouhu_lapses_when_huxi_changes() -> None:
     discard_quietly(s, 0)
     pass_claims(s)
     assert Card.D8 in s.chouhu[2]
-    assert s.owner == 2 and s.card == Card.X4
+    assert s.window.owner == 2 and s.window.card == Card.X4
     before = s.current_huxi(2)
     pass_claims(s, keep=[2])
     act(s, 2, "chi:x4:x2x3x4,x4x5x6")

@@ -25,7 +25,9 @@ def test_R10_drawn_card_shown_then_pile_and_next_draw() -> None:
     s = game([ALL, ALL, ALL], liangzhang="五", wall="壹贰")
     act(s, 0, "discard:x5")
     pass_claims(s)  # seat 1's 吃 on the discard
-    assert s.phase == CLAIM and s.card == Card.D1 and s.shown  # seat 1 drew 壹 (吃 offers)
+    assert (
+        s.phase == CLAIM and s.window.card == Card.D1 and s.window.shown
+    )  # seat 1 drew 壹 (吃 offers)
     pass_claims(s)
     assert s.piles[1] == [Card.D1]
     d = find(s.events, "draw")
@@ -40,14 +42,14 @@ def test_R11_wei_is_forced_and_hidden() -> None:
     assert len(wei) == 1 and not wei[0].shown and wei[0].source == "draw"
     assert [g.code() for g in s.tables[1]] == ["wei:x9"]
     assert s.phase == DISCARDING and s.turn == 1  # R17: 21 cards > 20
-    other = view(s, 0)
-    assert other["tables"][1] == [{"kind": "wei", "cards": [None, None, None]}]
+    other = view(s, 0).to_dict()
+    assert other["tables"][1] == [{"kind": "wei", "cards": [None, None, None], "huxi": None}]
     assert all(
         e.get("card") is None
         for e in other["log"]
         if e["type"] in ("wei", "draw") and e["seat"] == 1
     )
-    assert view(s, 1)["tables"][1][0]["cards"] == ["x9"] * 3
+    assert view(s, 1).tables[1][0].cards == (Card.X9,) * 3
 
 
 def test_R12b_kan_plus_draw_is_ti() -> None:
@@ -57,7 +59,9 @@ def test_R12b_kan_plus_draw_is_ti() -> None:
     ti = find(s.events, "ti", 1)
     assert len(ti) == 1 and ti[0].source == "draw" and ti[0].shown
     assert s.fours[1] == 1 and s.phase == DISCARDING and s.turn == 1
-    assert view(s, 2)["tables"][1] == [{"kind": "ti", "cards": ["x9", None, None, None]}]
+    assert view(s, 2).to_dict()["tables"][1] == [
+        {"kind": "ti", "cards": ["x9", None, None, None], "huxi": 9}  # 小提: 9 胡息 (R9)
+    ]
 
 
 def test_R12c_wei_plus_draw_is_ti() -> None:
@@ -187,7 +191,7 @@ def test_R15_drawer_and_his_xiajia_may_chi_a_drawn_card() -> None:
     """R15: a drawn card: the drawer and his 下家 may 吃 it, his 上家 not."""
     s = game({0: "四六", 1: "四六", 2: "四六"}, wall="五", avoid="五四六")
     discard_quietly(s, 0, avoid="四六五")
-    assert s.card == Card.X5 and s.owner == 1
+    assert s.window.card == Card.X5 and s.window.owner == 1
     assert any(a.startswith("chi:") for a in ids(s, 1))
     assert any(a.startswith("chi:") for a in ids(s, 2))
     assert not ids(s, 0)

@@ -123,7 +123,7 @@ def test_R24_no_hu_on_a_discard_unless_rules_allow() -> None:
     act(s, 0, "discard:d8")
     assert "hu" in ids(s, 2)
     act(s, 2, "hu")
-    assert s.result["winner"] == 2 and s.result["position"]["self_drawn"] is False
+    assert s.result.winner == 2 and s.result.position.self_drawn is False
 
 
 def test_R24_payment_discarder_only() -> None:
@@ -132,8 +132,8 @@ def test_R24_payment_discarder_only() -> None:
     s = game({0: "捌", 2: A}, avoid="捌", rules=rules)
     act(s, 0, "discard:d8")
     act(s, 2, "hu")
-    di = s.result["di"]
-    assert di > 0 and s.result["scores"] == [-di, 0, di]
+    di = s.result.di
+    assert di > 0 and s.returns() == [-di, 0, di]
 
 
 def test_R25_win_card_makes_pao_from_kan() -> None:
@@ -141,7 +141,7 @@ def test_R25_win_card_makes_pao_from_kan() -> None:
     s = _seat2_wins_on_seat1_draw(P, "拾")
     assert ids(s, 2) == ["hu", "pass"]  # the 跑 is pending: only 胡 is asked
     act(s, 2, "hu")
-    r = s.result
+    r = s.result.to_dict()  # the record's result (INTERFACES §4)
     assert r["huxi"] == 18 == brute_huxi(P, "拾", False)
     assert r["position"]["win"] == "d10" and r["position"]["self_drawn"] is False
     assert sorted(parse_cards(r["position"]["hand"])) == sorted(parse_cards(P))
@@ -153,10 +153,10 @@ def test_R25_self_drawn_onto_kan_is_ti() -> None:
     s = game({2: P}, wall="十拾", avoid="十拾")
     discard_quietly(s, 0, avoid="拾")
     run_until(s, 2, avoid="拾")
-    assert s.owner == 2 and s.card == Card.D10 and not s.shown
+    assert s.window.owner == 2 and s.window.card == Card.D10 and not s.window.shown
     act(s, 2, "hu")
-    assert s.result["huxi"] == 21 == brute_huxi(P, "拾", True)
-    assert s.result["position"]["self_drawn"] is True
+    assert s.result.huxi == 21 == brute_huxi(P, "拾", True)
+    assert s.result.position.self_drawn is True
 
 
 @pytest.mark.parametrize(
@@ -166,7 +166,7 @@ def test_R26_best_decomposition(hand: str, win: str) -> None:
     """R26: the settled 胡息 is the maximum over every decomposition (brute force here)."""
     s = _seat2_wins_on_seat1_draw(hand, win)
     act(s, 2, "hu")
-    assert s.result["huxi"] == brute_huxi(hand, win, False)
+    assert s.result.huxi == brute_huxi(hand, win, False)
 
 
 def test_R27_pao_card_won_keeping_the_kan() -> None:
@@ -177,8 +177,8 @@ def test_R27_pao_card_won_keeping_the_kan() -> None:
     act(t, 2, "pass")
     assert [g.code() for g in t.tables[2]] == ["pao:x2"]  # declined: the 跑 is forced
     act(s, 2, "hu")
-    assert s.result["huxi"] == 18
-    kinds = [g["kind"] for g in s.result["settlement"]["groups"]]
+    assert s.result.huxi == 18
+    kinds = [g.kind for g in s.result.settlement.groups]
     assert "kan" in kinds and "pao" not in kinds
 
 
@@ -191,7 +191,7 @@ def test_R28_mandatory_tianhu_three_ti() -> None:
     assert hu.seat == 1 and hu.card is None and hu.get("tianhu") is True
     d = hu.to_dict()
     assert d["type"] == "hu" and d["tianhu"] is True and "card" not in d
-    r = s.result
+    r = s.result.to_dict()
     assert r["winner"] == 1 and r["position"]["tianhu"] is True and "win" not in r["position"]
     assert r["di"] > 0 and r["scores"] == [-r["di"], 2 * r["di"], -r["di"]]
     assert s.held[0] == 21  # the deal (亮张 included) completed before the win
@@ -200,9 +200,9 @@ def test_R28_mandatory_tianhu_three_ti() -> None:
 def test_R28_mandatory_tianhu_five_kan_with_ti_counting() -> None:
     """R28: 5 坎, a 提 counting as a 坎 (1 提 + 4 坎) is 天胡 too."""
     s = game({2: "一一一二二二三三三四四四五五五"})
-    assert s.result["winner"] == 2
+    assert s.result.winner == 2
     s = game({2: "一一一一二二二三三三四四四五五五"})
-    assert s.result["winner"] == 2
+    assert s.result.winner == 2
 
 
 def test_R28_kan_does_not_count_as_ti() -> None:
@@ -215,8 +215,8 @@ def test_R28_liangzhang_makes_third_ti() -> None:
     """R28: the 亮张 giving the dealer his 3rd 提 is a mandatory 天胡 (自摸)."""
     s = game({0: "一一一一二二二二三三三"}, liangzhang="三")
     r = s.result
-    assert r["winner"] == 0 and r["position"]["tianhu"] is True
-    assert len(r["position"]["table"]) == 3
+    assert r.winner == 0 and r.position.tianhu is True
+    assert len(r.position.table) == 3
 
 
 def test_R28_elective_tianhu_with_liangzhang() -> None:
@@ -227,7 +227,7 @@ def test_R28_elective_tianhu_with_liangzhang() -> None:
     act(t, 0, "pass")
     assert t.phase == DISCARDING and Card.D8 in t.hand(0)
     act(s, 0, "hu")
-    pos = s.result["position"]
+    pos = s.result.to_dict()["position"]
     assert pos["tianhu"] is True and pos["self_drawn"] is True and pos["win"] == "d8"
 
 
@@ -237,10 +237,10 @@ def test_R29_dihu_on_dealers_first_discard() -> None:
     act(s, 0, "discard:d8")
     assert "hu" in ids(s, 1)
     act(s, 1, "hu")
-    pos = s.result["position"]
+    pos = s.result.to_dict()["position"]
     assert pos["dihu"] is True and pos["self_drawn"] is False
-    di = s.result["di"]
-    assert s.result["scores"] == [-di, 2 * di, -di]
+    di = s.result.di
+    assert s.returns() == [-di, 2 * di, -di]
 
 
 def test_R29_baopei_discarder_pays_for_all() -> None:
@@ -248,8 +248,8 @@ def test_R29_baopei_discarder_pays_for_all() -> None:
     s = game({0: "捌", 1: A}, avoid="捌", rules=HUNAN.replace(baopei=True))
     act(s, 0, "discard:d8")
     act(s, 1, "hu")
-    di = s.result["di"]
-    assert s.result["scores"] == [-2 * di, 2 * di, 0]
+    di = s.result.di
+    assert s.returns() == [-2 * di, 2 * di, 0]
 
 
 def test_R29_only_the_first_discard() -> None:
@@ -257,7 +257,7 @@ def test_R29_only_the_first_discard() -> None:
     s = game({0: "捌四六", 1: A}, wall="十五", avoid="捌四五六十")
     discard_quietly(s, 0, avoid="捌四六")
     run_until(s, 2)
-    assert s.owner == 2 and s.card == Card.X5
+    assert s.window.owner == 2 and s.window.card == Card.X5
     pass_claims(s, keep=[0])
     act(s, 0, "chi:x5:x4x5x6")
     act(s, 0, "discard:d8")
@@ -269,7 +269,7 @@ def test_R29_changde_dihu_on_liangzhang() -> None:
     s = game({1: A}, liangzhang="捌", rules=CHANGDE)
     assert s.phase == CLAIM and "hu" in ids(s, 1)
     act(s, 1, "hu")
-    pos = s.result["position"]
+    pos = s.result.to_dict()["position"]
     assert pos["dihu"] is True and pos["self_drawn"] is False
     s = game({1: A}, liangzhang="捌")
     assert not (s.phase == CLAIM and "hu" in ids(s, 1))
@@ -283,7 +283,7 @@ def test_R32_huangzhuang_when_wall_runs_out() -> None:
             pass_claims(s)
         else:
             discard_quietly(s, s.turn) if s.phase == DISCARDING else None
-    assert s.result["winner"] is None and s.result["scores"] == [0, 0, 0]
+    assert s.result.winner is None and s.returns() == [0, 0, 0]
     assert s.events[-1].type == "huangzhuang" and s.wall_left == 0
 
 
@@ -298,10 +298,10 @@ def _haidi(rules=HUNAN):
 def test_R32_haidi_last_card_win() -> None:
     """海底 (R35): winning on the last wall card sets last_card; it doubles 胡息."""
     s = _haidi()
-    assert s.wall_left == 0 and s.owner == 1 and s.card == Card.D8
+    assert s.wall_left == 0 and s.window.owner == 1 and s.window.card == Card.D8
     act(s, 1, "hu")
     r = s.result
-    assert r["position"]["last_card"] is True and "haidi" in r["settlement"]["doubled"]
+    assert r.position.last_card is True and "haidi" in r.settlement.doubled
 
 
 def test_R32_bottom_card_cannot_be_won_when_shown() -> None:

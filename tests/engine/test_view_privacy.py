@@ -19,7 +19,7 @@ def test_claim_windows_hide_other_claimants_and_their_passes() -> None:
             pending = state.to_act()
             if state.phase == CLAIM:
                 for seat in state.seats:
-                    v = view(state, seat)
+                    v = view(state, seat).to_dict()
                     assert v["to_act"] == ([seat] if seat in pending else [])
                     assert v["others_deciding"] == any(t != seat for t in pending)
                     assert v["current_player"] is None  # priority order is private
@@ -43,8 +43,8 @@ def test_passes_stay_in_the_full_record_but_not_in_other_views() -> None:
         if passes:
             e = passes[0]
             other = next(t for t in state.seats if t != e.seat)
-            own = [d for d in view(state, e.seat)["log"] if d["type"] == "pass"]
-            seen = [d for d in view(state, other)["log"] if d["type"] == "pass"]
+            own = [d for d in view(state, e.seat).to_dict()["log"] if d["type"] == "pass"]
+            seen = [d for d in view(state, other).to_dict()["log"] if d["type"] == "pass"]
             assert own and all(d["seat"] == e.seat for d in own)
             assert all(d["seat"] == other for d in seen)
             return

@@ -8,18 +8,11 @@ from collections import Counter
 
 import pytest
 
-from paohuzi.core.cards import Card
+from paohuzi.core.determinize import NoConsistentWorld, hidden_from, resample
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import GameState
-from paohuzi.core.views import (
-    LogCache,
-    NoConsistentWorld,
-    hidden_from,
-    information_state,
-    resample,
-    view,
-)
+from paohuzi.core.views import information_state, view
 
 from .helpers import random_play
 
@@ -59,26 +52,51 @@ def test_view_shows_exactly_the_visible_cards(name: str) -> None:
         for s in _states(name, seed):
             for seat in s.seats:
                 v = view(s, seat)
-                seen = [*v["hand"]]
-                seen += [c for t in v["tables"] for m in t for c in m["cards"] if c]
+                seen = [*v.hand]
+                seen += [c for t in v.tables for m in t for c in m.cards if c is not None]
                 # a 臭偎/提 shows one card but its kind tells the other three
                 seen += [
-                    m["cards"][0]
-                    for t in v["tables"]
+                    m.cards[0]
+                    for t in v.tables
                     for m in t
-                    for _ in range(len(m["cards"]) - 1)
-                    if m["cards"][0] and m["cards"][1] is None
+                    for _ in range(len(m.cards) - 1)
+                    if m.cards[0] is not None and m.cards[1] is None
                 ]
-                seen += [c for p in v["piles"] for c in p]
-                if v["open"] and v["open"]["card"]:
-                    seen.append(v["open"]["card"])
-                if s.phase == "claim" and s.source == "liangzhang":
-                    pass  # the 亮张 is the open card itself
-                want = Counter(Card(c).code for c in range(20) for _ in range(4))
-                want.subtract(Card(c).code for c in hidden_from(s, seat))
-                if v["bottom"] and s.wall_left:
-                    seen.append(v["bottom"])
-                assert Counter(seen) == +want
+                seen += [c for p in v.piles for c in p]
+                if v.open is not None and v.open.card is not None:
+                    seen.append(v.open.card)
+                want = Counter(c for c in range(20) for _ in range(4))
+                want.subtract(hidden_from(s, seat))
+                if v.bottom is not None and s.wall_left:
+                    seen.append(v.bottom)
+                assert Counter(int(c) for c in seen) == +want
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_meld_huxi_is_shown_where_the_meld_is_known(name: str) -> None:
+    """INTERFACES §5: every meld carries its 胡息 under the rules in force, ``null``
+    for another seat's 偎; ``table_huxi`` is the sum of what the viewer sees."""
+    hidden = 0
+    for seed in range(4):
+        for s in _states(name, seed):
+            for seat in s.seats:
+                v = view(s, seat)
+                d = v.to_dict()
+                for t in range(s.n):
+                    for g, m, md in zip(s.tables[t], v.tables[t], d["tables"][t], strict=True):
+                        if m.huxi is None:
+                            hidden += 1
+                            assert t != seat and g.kind is GroupKind.WEI and md["huxi"] is None
+                        else:
+                            assert m.huxi == md["huxi"] == g.huxi(s.rules)
+                    shown = sum(g.huxi(s.rules) for g in s.tables[t])
+                    shown -= sum(
+                        g.huxi(s.rules)
+                        for g in s.tables[t]
+                        if t != seat and g.kind is GroupKind.WEI and not s.is_terminal()
+                    )
+                    assert d["table_huxi"][t] == v.table_huxi[t] == shown
+    assert hidden > 0  # some face-down 偎 was met
 
 
 def test_other_hands_and_wei_are_hidden() -> None:
@@ -86,9 +104,9 @@ def test_other_hands_and_wei_are_hidden() -> None:
 
     s = game({1: "九九", 2: "三三三"}, wall="九", avoid="九三")
     discard_quietly(s, 0, avoid="九")
-    v = view(s, 0)
+    v = view(s, 0).to_dict()
     assert "hands" not in v and v["hand_sizes"][2] == s.nhand[2]
-    assert v["tables"][1][0] == {"kind": GroupKind.WEI.value, "cards": [None, None, None]}
+    assert v["tables"][1][0] == {"kind": GroupKind.WEI.value, "cards": [None] * 3, "huxi": None}
     text = json.dumps(v)
     assert '"x9"' not in text  # seat 0 has no 九 and never saw one
 
@@ -97,41 +115,40 @@ def test_information_state_is_derived_from_view() -> None:
     s = GameState(PRESETS["hunan"], 3)
     for seat in s.seats:
         assert information_state(s, seat) == json.dumps(
-            view(s, seat), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+            view(s, seat).to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
         )
     assert len({information_state(s, t) for t in s.seats}) == len(s.seats)
 
 
+def test_view_to_dict_is_plain_json() -> None:
+    """The wire form is plain data: JSON round-trips it unchanged, at every step."""
+    rng = random.Random(3)
+    s = GameState(PRESETS["luzhou"], 3)
+    while True:
+        for seat in s.seats:
+            d = view(s, seat).to_dict()
+            assert json.loads(json.dumps(d)) == d
+            assert d["legal_actions"] == s.legal_action_ids(seat)
+        if s.is_terminal():
+            assert d["reveal"]["hands"] and d["result"] == s.result.to_dict()
+            break
+        s.apply(random_play(s, rng))
+
+
 def test_resample_is_playable() -> None:
-    """A resampled world is a legal state: it plays to the end."""
+    """A resampled world is a legal state: it plays to the end. ``NoConsistentWorld``
+    is for rare dead ends, not an escape: nearly every attempt must give a world."""
     rng = random.Random(1)
+    tried = played = 0
     for seed in range(5):
         for s in _states("hunan", seed, every=7):
             for seat in s.seats:
+                tried += 1
                 try:
                     w = resample(s, seat, rng)
                 except NoConsistentWorld:
                     continue
                 while not w.is_terminal():
                     w.apply(random_play(w, rng))
-
-
-def test_log_cache_gives_the_same_views() -> None:
-    """A caller's LogCache (the server keeps one per seat) never changes a view,
-    across moves, hands and seats; and the log handed out is a copy."""
-    caches = [LogCache() for _ in range(3)]
-    shared = LogCache()  # one cache switched between seats: it must start over
-    for seed in (1, 2):
-        rng = random.Random(seed)
-        s = GameState(PRESETS["hunan"], seed)
-        while True:
-            for seat in range(3):
-                plain = view(s, seat)
-                assert view(s, seat, caches[seat]) == plain
-                assert view(s, seat, shared) == plain
-            cached = view(s, 0, caches[0])["log"]
-            cached.append({"type": "bogus"})
-            assert view(s, 0, caches[0])["log"] == view(s, 0)["log"]
-            if s.is_terminal():
-                break
-            s.apply(random_play(s, rng))
+                played += 1
+    assert tried >= 50 and played >= 0.9 * tried, (played, tried)

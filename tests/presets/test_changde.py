@@ -10,7 +10,6 @@ import random
 
 from engine.helpers import act, game, pass_claims
 from paohuzi.core.match import Match
-from paohuzi.core.position import Position
 from paohuzi.core.records import check, record
 from paohuzi.core.rules import CHANGDE, HUNAN, STANDARD_HUXI, HuxiTable
 from paohuzi.core.scoring import settle
@@ -148,9 +147,9 @@ def test_claimed_split_never_pays_less_and_stays_a_win() -> None:
         s = GameState(CHANGDE, rng.getrandbits(32))
         while not s.is_terminal():
             s.apply(random_choice(s, rng, 1.0))
-        if s.result.get("position") is None:
+        p = s.result.position
+        if p is None:
             continue
-        p = Position.from_dict(s.result["position"])
         a, b = settle(p, CHANGDE), settle(p, CHANGDE.replace(decomposition="huxi"))
         assert a.win and a.di >= b.di and a.huxi >= CHANGDE.min_huxi
         checked += 1
@@ -171,7 +170,7 @@ def _tinghu_game(rules=CHANGDE) -> GameState:
     act(s, 0, "discard:x10")
     pao = [e for e in s.events if e.type == "pao"]
     assert len(pao) == 1 and pao[0].seat == 1 and s.held[1] == 21  # no discard (R17)
-    assert s.phase == CLAIM and s.owner == 2 and "hu" in s.legal_action_ids(1)
+    assert s.phase == CLAIM and s.window.owner == 2 and "hu" in s.legal_action_ids(1)
     act(s, 1, "hu")
     return s
 
@@ -182,12 +181,12 @@ def test_tinghu_in_play_with_a_chongpao() -> None:
     hunan: no such 名堂, 平胡 → 底 4."""
     s = _tinghu_game()
     r = s.result
-    assert r["position"]["extra"] == {"tinghu": True}
-    assert {m["name"]: m["fan"] for m in r["mingtang"]} == {"听胡": 6, "四七红": 2}
-    assert (r["huxi"], r["deng"], r["di"], r["scores"]) == (24, 4, 32, [-32, 64, -32])
+    assert r.position.extra == (("tinghu", True),)
+    assert {m.name: m.fan for m in r.mingtang} == {"听胡": 6, "四七红": 2}
+    assert (r.huxi, r.deng, r.di, r.scores) == (24, 4, 32, (-32, 64, -32))
     assert check(record(s)) == []
     h = _tinghu_game(HUNAN).result
-    assert "extra" not in h["position"] and (h["di"], h["scores"]) == (4, [-4, 8, -4])
+    assert not h.position.extra and (h.di, h.scores) == (4, (-4, 8, -4))
 
 
 def _took_in_from_log(events: list, seat: int) -> bool:
@@ -216,12 +215,12 @@ def test_tinghu_matches_the_event_log_in_random_games() -> None:
         while not s.is_terminal():
             s.apply(random_choice(s, rng, 1.0))
         r = s.result
-        if r["winner"] is None:
+        if r.winner is None:
             continue
-        p = r["position"]
-        special = p.get("tianhu") or p.get("dihu")
-        expect = not special and not _took_in_from_log(s.events[:-2], r["winner"])
-        got = bool(p.get("extra", {}).get("tinghu"))
+        p = r.position
+        special = p.tianhu or p.dihu
+        expect = not special and not _took_in_from_log(s.events[:-2], r.winner)
+        got = ("tinghu", True) in p.extra
         assert got == expect, seed
         seen[got] += 1
     assert seen[False] > 0 and seen[True] > 0
@@ -237,9 +236,9 @@ def test_huangfan_in_a_match() -> None:
         while not s.is_terminal():
             s.apply(random_choice(s, rng, 1.0))
         r = m.finish_hand(s)
-        if r["winner"] is not None:
+        if r.winner is not None:
             want = {0: 1, 1: 2}.get(s.huang, 3)
-            assert r["settlement"]["huang_multiplier"] == want
+            assert r.settlement.huang_multiplier == want
             streaks.append(s.huang)
             assert check(record(s)) == []
     assert any(k > 0 for k in streaks)

@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.helpers import try_resample
+from paohuzi.core.determinize import hidden_from
 from paohuzi.core.records import check, record
 from paohuzi.core.rules import PRESETS, Rules, RulesError
 from paohuzi.core.state import GameState
-from paohuzi.core.views import hidden_from, view
+from paohuzi.core.views import view
 
 from .helpers import check_invariants, random_choice
 
@@ -55,10 +56,10 @@ def test_random_hands_keep_invariants_and_replay(seed: int, table: str, hu: floa
         s.apply(random_choice(s, rng, hu))
     check_invariants(s)
     r = s.result
-    assert sum(r["scores"]) == 0
+    assert sum(r.scores) == 0
     for t in range(rules.players):
         if t not in s.seats:
-            assert r["scores"][t] == 0  # 坐底: neither pays nor gets
+            assert r.scores[t] == 0  # 坐底: neither pays nor gets
     rec = json.loads(json.dumps(record(s), ensure_ascii=False))
     assert rec["rules"] == rules.to_dict()  # the full rules object travels with the record
     assert check(rec) == []
@@ -75,13 +76,13 @@ def test_views_hide_other_seats_concealed_cards(seed: int, table: str) -> None:
     steps = 0
     while not s.is_terminal() and steps < 60:
         seat = rng.choice(s.seats)
-        v = view(s, seat)
+        v = view(s, seat).to_dict()
         assert Counter(v["hand"]) == Counter(c.code for c in s.hand(seat))
         if not rules.show_liangzhang and seat != s.dealer:
             assert v["liangzhang"] is None
         w = try_resample(s, seat, rng)  # None: rare in claim windows, never the truth
         if w is not None:
-            assert view(w, seat) == v
+            assert view(w, seat).to_dict() == v
             assert Counter(hidden_from(w, seat)) == Counter(hidden_from(s, seat))
         s.apply(random_choice(s, rng))
         steps += 1

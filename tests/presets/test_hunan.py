@@ -53,10 +53,10 @@ def _huangzhuang(rules):
 def test_huangzhuang_costs_nothing_by_default_and_cost_is_paid_by_the_dealer() -> None:
     """R32: 荒庄 scores nothing; with ``huangzhuang.cost = 1`` the dealer (seat 0) pays 1 to
     each other dealt-in seat."""
-    assert _huangzhuang(HUNAN).result["scores"] == [0, 0, 0]
+    assert _huangzhuang(HUNAN).returns() == [0, 0, 0]
     costly = HUNAN.replace(huangzhuang=HuangzhuangRule(cost=1))
     s = _huangzhuang(costly)
-    assert s.result["winner"] is None and s.result["scores"] == [-2, 1, 1]
+    assert s.result.winner is None and s.returns() == [-2, 1, 1]
     assert check(record(s)) == []
 
 
@@ -70,7 +70,7 @@ def _dealers(rules, hands: int = 6) -> list[int]:
         out.append(s.dealer)
         while not s.is_terminal():
             s.apply(random_choice(s, rng, 0.0))
-        assert m.finish_hand(s)["winner"] is None  # (seed 9 deals no mandatory 天胡)
+        assert m.finish_hand(s).winner is None  # (seed 9 deals no mandatory 天胡)
     return out
 
 

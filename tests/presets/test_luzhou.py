@@ -139,9 +139,9 @@ def test_four_kan_is_a_mandatory_tianhu() -> None:
     hu = s.events[-2]
     assert s.is_terminal() and (hu.type, hu.card, hu.get("tianhu")) == ("hu", None, True)
     r = s.result
-    assert (r["winner"], r["huxi"], r["deng"], r["fan"], r["di"]) == (1, 30, 3, 2, 6)
-    assert {m["name"] for m in r["mingtang"]} == {"天胡"}
-    assert r["scores"] == [-6, 12, 0, -6]
+    assert (r.winner, r.huxi, r.deng, r.fan, r.di) == (1, 30, 3, 2, 6)
+    assert {m.name for m in r.mingtang} == {"天胡"}
+    assert r.scores == (-6, 12, 0, -6)
     assert check(record(s)) == []
     five = game(hands, dealer=0, rules=LUZHOU.replace(tianhu_kan=5), avoid="三四五六")
     assert not five.is_terminal()
@@ -163,16 +163,16 @@ def test_discard_win_is_paid_by_the_discarder_alone() -> None:
     = 15 胡息 → 1 等; 乌胡 4 → 底 4, paid by the dealer only (seat 1 pays nothing)."""
     s = _discard_win(3)
     r = s.result
-    assert (r["huxi"], r["di"], r["discarder"]) == (15, 4, 0)
-    assert r["scores"] == [-4, 0, 0, 4]
+    assert (r.huxi, r.di, r.discarder) == (15, 4, 0)
+    assert r.scores == (-4, 0, 0, 4)
     assert check(record(s)) == []
 
 
 def test_dihu_is_two_fan_multiplied() -> None:
     """地胡: the 下家 (seat 1) wins the dealer's first discard: 乌胡 4 × 地胡 2 = 8 → 底 8."""
     r = _discard_win(1).result
-    assert {m["name"]: m["fan"] for m in r["mingtang"]} == {"乌胡": 4, "地胡": 2}
-    assert (r["di"], r["scores"]) == (8, [-8, 8, 0, 0])
+    assert {m.name: m.fan for m in r.mingtang} == {"乌胡": 4, "地胡": 2}
+    assert (r.di, r.scores) == (8, (-8, 8, 0, 0))
 
 
 def test_liangzhang_hidden_and_red_bottom_moved_to_top() -> None:
@@ -181,12 +181,12 @@ def test_liangzhang_hidden_and_red_bottom_moved_to_top() -> None:
     s = game({}, liangzhang="伍", dealer=0, rules=LUZHOU, bottom="四二七", avoid="四二七伍")
     lz = next(e for e in s.events if e.type == "liangzhang")
     assert lz.shown is False
-    assert view(s, 1)["liangzhang"] is None and view(s, 0)["liangzhang"] == "d5"
+    assert view(s, 1).liangzhang is None and view(s, 0).liangzhang == Card.D5
     bottom = next(e for e in s.events if e.type == "bottom")
     assert bottom.card == Card.X4 and bottom.get("moved") == 2
     assert bottom.to_dict()["to_top"] == ["x2", "x7"]  # seen by all when they moved
     assert s.wall[0] == Card.X2 and s.wall[1] == Card.X7 and s.wall[-1] == Card.X4
-    assert view(s, 3)["bottom"] == "x4"
+    assert view(s, 3).bottom == Card.X4
 
 
 def test_haidi_is_the_last_card_that_may_be_won() -> None:
@@ -198,12 +198,12 @@ def test_haidi_is_the_last_card_that_may_be_won() -> None:
     if s.phase == CLAIM:
         pass_claims(s)
     run_until(s, 18, avoid="捌壹贰")
-    assert s.wall_left == 1 and s.card == Card.D8
+    assert s.wall_left == 1 and s.window.card == Card.D8
     assert s.phase == CLAIM and "hu" in s.legal_action_ids(1)
     act(s, 1, "hu")
     r = s.result
-    assert r["position"]["last_card"] is True
-    assert "海胡" in {m["name"] for m in r["mingtang"]}
+    assert r.position.last_card is True
+    assert "海胡" in {m.name for m in r.mingtang}
 
 
 def test_random_games_all_player_counts() -> None:
@@ -217,8 +217,8 @@ def test_random_games_all_player_counts() -> None:
                 check_invariants(s)
                 s.apply(random_choice(s, rng))
             r = s.result
-            assert sum(r["scores"]) == 0
-            if r["winner"] is not None and r["discarder"] is not None:
-                payers = [t for t, v in enumerate(r["scores"]) if v < 0]
-                assert payers == [r["discarder"]]
+            assert sum(r.scores) == 0
+            if r.winner is not None and r.discarder is not None:
+                payers = [t for t, v in enumerate(r.scores) if v < 0]
+                assert payers == [r.discarder]
             assert check(record(s)) == []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import tomllib
-from importlib.resources import files
 
 import pytest
 
@@ -143,13 +142,6 @@ def test_json_and_toml_files_round_trip_exactly(rules: Rules, tmp_path) -> None:
     assert load_rules(str(t)) == rules
     assert tomllib.loads(rules.to_toml()) == rules.to_dict()
     assert Rules.from_dict(rules.to_dict()).to_dict() == rules.to_dict()
-
-
-@pytest.mark.parametrize("name", sorted(PRESETS))
-def test_shipped_toml_presets_match(name: str) -> None:
-    """src/paohuzi/presets/*.toml are the presets as editable data files, kept in sync."""
-    text = (files("paohuzi") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
-    assert Rules.from_dict(tomllib.loads(text)) == PRESETS[name]
 
 
 def test_partial_file_starts_from_preset(tmp_path) -> None:

@@ -93,7 +93,7 @@ def test_play_a_whole_hand_and_fetch_its_record(client: TestClient) -> None:
         rec = client.get(f"/api/records/{st['hand_id']}").json()
     replayed = records.replay(rec)
     assert replayed.is_terminal()
-    assert replayed.result is not None and replayed.result["scores"] == res["payments"]
+    assert replayed.result is not None and replayed.returns() == res["payments"]
     assert len(rec["deck"]) == 80 and rec["actions"]
 
 

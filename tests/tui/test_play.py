@@ -15,8 +15,8 @@ import re
 from pathlib import Path
 
 from paohuzi.core.actions import Action
+from paohuzi.core.determinize import resample
 from paohuzi.core.records import check
-from paohuzi.core.views import resample
 from paohuzi.tui.app import QuitScreen, SettlementScreen
 
 from .helpers import (
@@ -88,7 +88,7 @@ async def _complete_hand(tmp: Path) -> None:
         assert seen_hidden_wei, "seed 2 should show an opponent's face-down 偎"
         assert resampled >= 3, "the hidden-information check never ran in a different world"
 
-        res = s.state.result
+        res = s.state.result.to_dict()
         assert res["winner"] == 0, "seed 2 is a win for the human with this policy"
         text = screen_text(app)
         _check_settlement(text, s.view(), res, s.match.scores)

@@ -64,23 +64,14 @@ def test_same_seed_same_match() -> None:
     assert play(7) != play(8)
 
 
-def test_builtin_hint_names_a_legal_discard() -> None:
-    s = PlaySession(HUNAN, 2, ["random"], 1, None)
-    s.start_hand()
-    v = s.view()
-    text = hints.builtin_hint(v, HUNAN)
-    labels = [hints.label(a) for a in v["legal_actions"]]
-    assert any(text.startswith(lb) for lb in labels), text
-
-
-def test_hint_key_uses_the_bots_hint_when_present(tmp_path: Path, monkeypatch) -> None:
+def test_hint_key_asks_the_bots_hint_for_the_human_seat(tmp_path: Path, monkeypatch) -> None:
     seen = []
 
     def fake(obs):
         seen.append(obs.seat)
-        return obs.legal[-1]
+        return {"action": obs.legal[-1].id(), "reason": None}
 
-    monkeypatch.setattr(hints, "external_hint", lambda: fake)
+    monkeypatch.setattr(hints, "hint", fake)
     asyncio.run(_hint(tmp_path, seen))
 
 
@@ -134,20 +125,19 @@ def test_record_written_only_for_finished_hands(tmp_path: Path) -> None:
 
 
 def test_hint_key_shows_the_bots_advice(tmp_path: Path) -> None:
-    """With ``paohuzi.bots.hints`` installed, ``h`` shows its suggestion for a legal choice."""
-    ext = hints.external_hint()
-    if ext is None:
-        pytest.skip("paohuzi.bots.hints is not there yet")
-    asyncio.run(_real_hint(tmp_path, ext))
+    """``h`` shows :func:`paohuzi.bots.hints.hint`'s suggestion, a legal choice."""
+    asyncio.run(_real_hint(tmp_path))
 
 
-async def _real_hint(tmp: Path, ext) -> None:
+async def _real_hint(tmp: Path) -> None:
     from paohuzi.bots import Observation
+    from paohuzi.bots.hints import hint
 
     app = make_app(tmp)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_human(pilot, app)
-        advice = ext(Observation(app.session.state.clone(), 0))
+        advice = hint(Observation(app.session.state.clone(), 0))
+        assert advice["action"] in app.session.view()["legal_actions"]
         await pilot.press("h")
         text = screen_text(app)
         assert "提示 建议" in text

@@ -37,6 +37,18 @@ def make_bot(spec: str) -> Bot:
         raise ValueError(f"bad options for bot {name!r}: {e}") from None
 
 
+def make_bot_or_random(spec: str) -> tuple[Bot, str | None]:
+    """``make_bot(spec)`` and ``None``; or, when ``spec`` makes no bot (unknown name,
+    bad options, a bot module that fails to load), the random bot and a notice why.
+
+    For games people are playing: a seat is never left empty over a bot's name.
+    """
+    try:
+        return make_bot(spec), None
+    except Exception as e:
+        return RandomBot(), f"bot {spec!r} unavailable ({e}); {RandomBot.name} plays instead"
+
+
 def _value(v: str) -> object:
     for conv in (int, float):
         try:
@@ -65,5 +77,6 @@ __all__ = [
     "RandomBot",
     "bot_names",
     "make_bot",
+    "make_bot_or_random",
     "register",
 ]

@@ -13,8 +13,9 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from ..core.actions import Action
+from ..core.determinize import NoConsistentWorld, hidden_from, resample
 from ..core.state import GameState
-from ..core.views import NoConsistentWorld, hidden_from, resample, view
+from ..core.views import View, view
 
 
 class Observation:
@@ -25,13 +26,13 @@ class Observation:
     def __init__(self, state: GameState, seat: int):
         self._state = state
         self.seat = seat
-        self._view: dict[str, Any] | None = None
+        self._view: View | None = None
         self._legal: list[Action] | None = None
 
     # Computed on first use (most bots read only one of them), without
     # functools.cached_property, whose per-access lock costs more than the work.
     @property
-    def view(self) -> dict[str, Any]:
+    def view(self) -> View:
         if self._view is None:
             self._view = view(self._state, self.seat)
         return self._view

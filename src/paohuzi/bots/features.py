@@ -1,7 +1,7 @@
 """知情 (zhīqíng): what one seat knows, parsed from its view — and nothing else.
 
-:func:`knowledge` turns ``views.view(state, seat)`` (the engine's single
-hidden-information filter) into the numbers the bots need: the seat's own
+:func:`knowledge` turns the :class:`~paohuzi.core.views.View` of a seat (the
+engine's single hidden-information filter) into the numbers the bots need: the seat's own
 holdings as a packed hand and table-meld keys, the count of every card kind it
 has not seen, and for each opponent the hand size, the visible melds and the
 kinds he may no longer 吃/碰 (his discards, R20; other seats' passes are private).
@@ -10,14 +10,16 @@ kinds he may no longer 吃/碰 (his discards, R20; other seats' passes are priva
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..core.cards import CARDS
+from ..core.cards import Card
 from ..core.evaluator import BIT
+from ..core.melds import GroupKind
+from ..core.views import View
+from ..core.vocab import EventType
 from .heuristics import meld_key
 
-CODE = {c.code: int(c) for c in CARDS}
-FOURS = ("pao", "ti")
+FOURS = (GroupKind.PAO, GroupKind.TI)
+PASS, DISCARD = EventType.PASS, EventType.DISCARD
 
 
 @dataclass(slots=True)
@@ -56,55 +58,54 @@ class Knowledge:
         return sum(self.counts) + sum(4 if k // 20 in (3, 4) else 3 for k in self.table_keys)
 
 
-def _mask(codes: list[str]) -> int:
+def _mask(cards: tuple[Card, ...]) -> int:
     m = 0
-    for c in codes:
-        m |= 1 << CODE[c]
+    for c in cards:
+        m |= 1 << c
     return m
 
 
-def knowledge(v: dict[str, Any]) -> Knowledge:
-    """Parse a view (``views.view``) into :class:`Knowledge`."""
-    seat = v["seat"]
+def knowledge(v: View) -> Knowledge:
+    """Parse a :class:`~paohuzi.core.views.View` into :class:`Knowledge`."""
+    seat = v.seat
     counts = [0] * 20
-    for code in v["hand"]:
-        counts[CODE[code]] += 1
+    for c in v.hand:
+        counts[c] += 1
     packed = sum(BIT[c] * n for c, n in enumerate(counts))
     seen = counts[:]
     keys: list[int] = []
     fours = 0
     hidden_wei = {}
     pao_bait = {}
-    for t, melds in enumerate(v["tables"]):
+    for t, melds in enumerate(v.tables):
         hw = bait = 0
         for m in melds:
-            cards = [CODE[c] for c in m["cards"] if c is not None]
+            cards = [c for c in m.cards if c is not None]
             for c in cards:
                 seen[c] += 1
             if t == seat:
-                keys.append(meld_key(m["kind"], tuple(cards)))
-                fours += m["kind"] in FOURS
+                keys.append(meld_key(m.kind, tuple(cards)))
+                fours += m.kind in FOURS
             elif not cards:
                 hw += 1
-            elif m["kind"] == "chouwei":
+            elif m.kind is GroupKind.CHOUWEI:
                 bait |= 1 << cards[0]
         hidden_wei[t], pao_bait[t] = hw, bait
-    for pile in v["piles"]:
-        for code in pile:
-            seen[CODE[code]] += 1
+    for pile in v.piles:
+        for c in pile:
+            seen[c] += 1
     open_card = None
-    op = v.get("open")
-    if op and op.get("card") is not None:
-        open_card = CODE[op["card"]]
+    if v.open is not None and v.open.card is not None:
+        open_card = int(v.open.card)
         seen[open_card] += 1
-    refused = dict.fromkeys(v["seats"], 0)
-    for e in v["log"]:
-        if e["type"] in ("pass", "discard") and e.get("card") and e.get("seat") in refused:
-            refused[e["seat"]] |= 1 << CODE[e["card"]]
-    seats = list(v["seats"])
+    refused = dict.fromkeys(v.seats, 0)
+    for e in v.log:
+        if (e.type is PASS or e.type is DISCARD) and e.card is not None and e.seat in refused:
+            refused[e.seat] |= 1 << e.card
+    seats = list(v.seats)
     nxt = seats[(seats.index(seat) + 1) % len(seats)] if seat in seats else -1
     opps = [
-        Opponent(t, v["hand_sizes"][t], refused[t], pao_bait[t], hidden_wei[t], t == nxt)
+        Opponent(t, v.hand_sizes[t], refused[t], pao_bait[t], hidden_wei[t], t == nxt)
         for t in seats
         if t != seat
     ]
@@ -115,14 +116,14 @@ def knowledge(v: dict[str, Any]) -> Knowledge:
         counts=counts,
         table_keys=tuple(keys),
         fours=fours,
-        need=v["need"],
+        need=v.need,
         unseen=unseen,
         hidden_total=max(1, sum(unseen)),
-        barred=_mask(v["chou"]) | _mask(v["discarded"]),
+        barred=_mask(v.chou) | _mask(v.discarded),
         opponents=opps,
         open_card=open_card,
-        phase=v["phase"],
-        wall=v["wall"],
+        phase=v.phase,
+        wall=v.wall,
     )
 
 

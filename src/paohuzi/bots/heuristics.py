@@ -116,7 +116,7 @@ def _shapes(complete: float, pair: float, partial: float) -> _Shape:
 
 
 @lru_cache(maxsize=4096)
-def meld_key(kind: str, cards: tuple[int, ...]) -> int:
+def meld_key(kind: GroupKind | str, cards: tuple[int, ...]) -> int:
     """``Group.key`` of a table meld given by kind and card ints (cached)."""
     return Group(GroupKind(kind), tuple(Card(c) for c in cards)).key
 

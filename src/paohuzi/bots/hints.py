@@ -15,10 +15,11 @@ from typing import Any
 from ..core.actions import CHI, DISCARD, HU, PASS, PENG
 from ..core.cards import CARDS
 from ..core.evaluator import BIT, evaluator_for
-from ..core.melds import Group, GroupKind
+from ..core.melds import Group
 from ..core.state import GameState
+from ..core.views import View
 from .base import Observation
-from .features import CODE, knowledge
+from .features import knowledge
 from .greedy import Choice, GreedyBot
 
 _GREEDY = GreedyBot()
@@ -36,11 +37,10 @@ def _groups_en(groups: Any) -> str:
     return ", ".join(" ".join(CARDS[x].code for x in g) for g in groups)
 
 
-def own_table(v: dict[str, Any]) -> tuple[Group, ...]:
+def own_table(v: View) -> tuple[Group, ...]:
     """The seat's own table melds as Groups (its view shows all their cards)."""
     return tuple(
-        Group(GroupKind(m["kind"]), tuple(CARDS[CODE[c]] for c in m["cards"]))
-        for m in v["tables"][v["seat"]]
+        Group(m.kind, tuple(c for c in m.cards if c is not None)) for m in v.tables[v.seat]
     )
 
 
@@ -66,8 +66,8 @@ def _reason(ch: Choice, ranked: list[Choice], obs: Observation, ting: list[dict[
     k = knowledge(obs.view)
     c = int(a.card) if a.card is not None else -1
     if a.type == HU:
-        op = obs.view.get("open") or {}
-        drawn = op.get("owner") == obs.seat and op.get("source") in ("draw", "liangzhang")
+        op = obs.view.open
+        drawn = op is not None and op.owner == obs.seat and op.source in ("draw", "liangzhang")
         ev = evaluator_for(obs.rules)
         h = ev.best_huxi(k.packed, ev.summarize(k.table_keys), c, drawn)
         return f"胡牌：{h} 胡息" + ("（自摸）" if drawn else ""), f"Win now: {h} huxi" + (
@@ -129,7 +129,7 @@ def hint(state_or_obs: GameState | Observation, seat: int | None = None) -> dict
         "reason": None,
         "tingpai": [],
         "tingpai_after": None,
-        "huxi": v["huxi"],
+        "huxi": v.huxi,
         "ranking": [],
     }
     k = knowledge(v)

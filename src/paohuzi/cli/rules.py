@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import LEVELS, PRESETS, Rules, RulesError
 
@@ -55,29 +56,8 @@ FIELDS: dict[str, tuple[str, str]] = {
     ),
     "extra": ("其他", "preset-specific extras"),
 }
-MINGTANG_ZH = {
-    "honghu": "红胡",
-    "dianhu": "点胡",
-    "wuhu": "乌胡",
-    "duizihu": "对子胡",
-    "dazihu": "大字胡",
-    "xiaozihu": "小字胡",
-    "shuahou": "耍猴",
-    "haihu": "海胡",
-    "tianhu": "天胡",
-    "dihu": "地胡",
-    "tinghu": "听胡",
-    "tuanyuan": "团圆",
-    "hanghangxi": "行行息",
-    "jiahanghang": "假行行",
-    "siqihong": "四七红",
-    "zimo": "自摸",
-    "gui": "归",
-}
 VALUE_ZH = {
-    "tianhu": "天胡",
-    "dihu": "地胡",
-    "haidi": "海底胡",
+    **DOUBLING_ZH,  # the values of ``doubling``
     "first_discard": "下家胡庄家第一张打出的牌 first discard",
     "liangzhang": "闲家胡亮张 a non-dealer wins on the 亮张",
     "all": "每家付底 every other player",
@@ -215,8 +195,8 @@ def _mingtang(items: list[dict[str, Any]], level: str) -> Table:
     top = LEVELS.index(level)
     for m in items:
         extra = []
-        pattern = PATTERNS.get(m["id"])
-        if pattern is not None and pattern.per_occurrence:
+        pattern = PATTERNS[m["id"]]  # Rules validates the ids
+        if pattern.per_occurrence:
             extra.append("each 每个")
         if m.get("threshold"):
             extra.append(f"≥{m['threshold']}")
@@ -224,7 +204,7 @@ def _mingtang(items: list[dict[str, Any]], level: str) -> Table:
             extra.append(f"+{m['per_extra']} each")
         if m.get("max_fan"):
             extra.append(f"≤{m['max_fan']}")
-        name = Text.assemble(MINGTANG_ZH.get(m["id"], ""), (f" {m['id']}", "dim"))
+        name = Text.assemble(pattern.name, (f" {m['id']}", "dim"))
         counts = LEVELS.index(m["level"]) <= top
         t.add_row(
             name,

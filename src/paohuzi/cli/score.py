@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from paohuzi.core.labels import doubling_zh, win_flags_zh
 from paohuzi.core.position import Position
 from paohuzi.core.rules import Rules, RulesError
 
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     from paohuzi.core.scoring import Settlement
 
 COMMAND = "score"
-DOUBLING_ZH = {"tianhu": "天胡", "dihu": "地胡", "haidi": "海底胡"}
 KIND_EN = {
     "chi": "chi",
     "peng": "peng",
@@ -231,16 +231,7 @@ def _position_line(position: Position, rules: Rules) -> Text:
     line.append("\n胡 win      ", style="dim")
     if position.win is not None:
         line.append_text(cards_text([position.win]))
-    flags = [
-        zh
-        for zh, on in (
-            ("自摸", position.self_drawn),
-            ("海底", position.last_card),
-            ("天胡", position.tianhu),
-            ("地胡", position.dihu),
-        )
-        if on
-    ]
+    flags = win_flags_zh(lambda key: getattr(position, key))
     if flags:
         line.append("  " + " ".join(flags), style="cyan")
     if position.table:
@@ -270,8 +261,9 @@ def _summary_table(s: Settlement, rules: Rules) -> Table:
     t.add_column()
     t.add_row("胡息 huxi", str(s.huxi))
     if s.doubled:
-        names = " ".join(DOUBLING_ZH.get(d, d) for d in s.doubled)
-        t.add_row("翻倍 doubled", f"{names} (R35): {s.huxi} → {s.scored_huxi} 胡息")
+        t.add_row(
+            "翻倍 doubled", f"{doubling_zh(s.doubled)} (R35): {s.huxi} → {s.scored_huxi} 胡息"
+        )
     bonus = rules.zimo_bonus if s.zimo else 0
     deng = str(s.deng)
     if bonus:

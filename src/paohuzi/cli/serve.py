@@ -29,7 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--db",
         default=None,
         metavar="PATH",
-        help="SQLite file (default $XDG_DATA_HOME/paohuzi/paohuzi.sqlite3)",
+        help="SQLite file (default <user data dir>/paohuzi/paohuzi.sqlite3, on Linux"
+        " $XDG_DATA_HOME or ~/.local/share)",
     )
     p.add_argument(
         "--bot-delay", type=float, default=0.6, metavar="S", help="seconds a bot waits (0.6)"

@@ -13,16 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, Card, CardError, parse_cards
+from .cards import CARDS, CODES, Card, CardError, parse_cards
+from .vocab import ActionType
 
-DISCARD = "discard"
-CHI = "chi"
-PENG = "peng"
-HU = "hu"
-PASS = "pass"
-TYPES = (DISCARD, CHI, PENG, HU, PASS)
-
-CODES = tuple(c.code for c in CARDS)
+DISCARD = ActionType.DISCARD
+CHI = ActionType.CHI
+PENG = ActionType.PENG
+HU = ActionType.HU
+PASS = ActionType.PASS
+TYPES = tuple(ActionType)
 
 
 class IllegalAction(ValueError):
@@ -42,7 +41,7 @@ def canonical_groups(groups: Sequence[Sequence[int]]) -> tuple[tuple[Card, ...],
 class Action:
     """One choice of one seat; ``groups`` only for 吃 (the 吃 group, then each 比)."""
 
-    type: str
+    type: ActionType
     seat: int
     card: Card | None = None
     groups: tuple[tuple[Card, ...], ...] = ()
@@ -64,7 +63,10 @@ class Action:
         if not isinstance(text, str):
             raise IllegalAction(f"action id must be a string, got {text!r}")
         parts = text.strip().split(":")
-        t = parts[0].lower()
+        try:
+            t = ActionType(parts[0].lower())
+        except ValueError:
+            raise IllegalAction(f"bad action id {text!r}") from None
         try:
             if t in (HU, PASS) and len(parts) == 1:
                 return cls(t, seat)
@@ -100,7 +102,7 @@ class Action:
             groups = canonical_groups([parse_cards(" ".join(g)) for g in d.get("groups", [])])
         except (CardError, TypeError) as e:
             raise IllegalAction(f"bad action record {d!r}: {e}") from None
-        return cls(d["type"], seat, card, groups)
+        return cls(ActionType(d["type"]), seat, card, groups)
 
     def matches(self, other: Action) -> bool:
         """Does this (possibly partial) action name the legal action ``other``?

@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import Card, format_cards, parse_cards
+from .labels import ACTION_ZH, SOURCE_ZH, win_flags_zh
+from .melds import GroupKind
 
-SOURCE = {"hand": "手中", "draw": "摸牌", "discard": "打出", "table": "桌面", "deal": "发牌"}
-MELD = {"ti": "提", "wei": "偎", "chouwei": "臭偎", "pao": "跑"}
+# The melds the engine makes by itself (R12–R15): events named by their GroupKind.
+AUTO_MELDS = frozenset({GroupKind.TI, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PAO})
 
 
 def card_zh(code: str | None) -> str:
@@ -29,40 +31,27 @@ def describe(e: dict[str, Any], dealer: int | None = None) -> str:
     t = e.get("type")
     who = seat_name(e.get("seat"), dealer)
     card = card_zh(e.get("card"))
-    src = SOURCE.get(e.get("source") or "", "")
+    src = SOURCE_ZH.get(e.get("source") or "", "")
     if t == "deal":
         return f"{who} 发 {e.get('count', '?')} 张"
     if t == "liangzhang":
         return f"{who} 亮张 {card}"
     if t == "bottom":
         return f"底牌 {card} 示众"
-    if t in MELD:
-        return f"{who} {MELD[t]} {card}（{src}，自动）"
+    if t in AUTO_MELDS:
+        return f"{who} {GroupKind(t).zh} {card}（{src}，自动）"
     if t == "draw":
         return f"{who} 摸 {card}" + ("，示众" if e.get("shown") else "（未示众）")
-    if t == "discard":
-        return f"{who} 打 {card}"
+    if t in ("discard", "peng", "pass"):
+        return f"{who} {ACTION_ZH[t]} {card}"
     if t == "chi":
         groups = [format_cards(parse_cards(" ".join(g))) for g in e.get("groups", [])]
         text = f"{who} 吃 {card}: {groups[0]}" if groups else f"{who} 吃 {card}"
         return text + (f"，比 {' '.join(groups[1:])}" if len(groups) > 1 else "")
-    if t == "peng":
-        return f"{who} 碰 {card}"
-    if t == "pass":
-        return f"{who} 过 {card}"
     if t == "pile":
         return f"{card} 无人要，归 {who} 牌堆"
     if t == "hu":
-        how = [
-            name
-            for key, name in (
-                ("tianhu", "天胡"),
-                ("dihu", "地胡"),
-                ("last_card", "海底"),
-                ("self_drawn", "自摸"),
-            )
-            if e.get(key)
-        ]
+        how = win_flags_zh(e.get)
         if not e.get("card"):  # R28 mandatory 天胡: no winning card
             return f"{who} 天胡（自动）"
         return f"{who} 胡 {card}" + (f"（{'、'.join(how)}）" if how else "")

@@ -10,26 +10,25 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import CARDS, Card
+from .cards import CARDS, CODES, Card
+from .vocab import EventType, Source
 
-DEAL = "deal"
-LIANGZHANG = "liangzhang"
-BOTTOM = "bottom"  # show_wall_bottom presets: the wall's last card, shown
-TI = "ti"
-WEI = "wei"
-CHOUWEI = "chouwei"
-PAO = "pao"
-DRAW = "draw"
-DISCARD = "discard"
-CHI = "chi"
-PENG = "peng"
-PASS = "pass"
-PILE = "pile"  # an untaken open card goes face up to its owner's pile
-HU = "hu"  # a mandatory 天胡 (R28) too: `tianhu` true, no card
-HUANGZHUANG = "huangzhuang"
-SETTLE = "settle"
-
-CODES = tuple(c.code for c in CARDS)
+DEAL = EventType.DEAL
+LIANGZHANG = EventType.LIANGZHANG
+BOTTOM = EventType.BOTTOM
+TI = EventType.TI
+WEI = EventType.WEI
+CHOUWEI = EventType.CHOUWEI
+PAO = EventType.PAO
+DRAW = EventType.DRAW
+DISCARD = EventType.DISCARD
+CHI = EventType.CHI
+PENG = EventType.PENG
+PASS = EventType.PASS
+PILE = EventType.PILE
+HU = EventType.HU
+HUANGZHUANG = EventType.HUANGZHUANG
+SETTLE = EventType.SETTLE
 
 
 def _plain(v: Any) -> Any:
@@ -53,10 +52,10 @@ class Event(NamedTuple):
     creates some 75 of them, where the dataclass constructor costs twice as much.
     """
 
-    type: str
+    type: EventType
     seat: int | None = None
     card: Card | None = None
-    source: str | None = None
+    source: Source | None = None
     shown: bool = True
     data: tuple[tuple[str, Any], ...] = ()
 
@@ -83,11 +82,12 @@ class Event(NamedTuple):
     def from_dict(cls, d: dict[str, Any]) -> Event:
         rest = {k: v for k, v in d.items() if k not in ("type", "seat", "card", "source", "shown")}
         card = d.get("card")
+        source = d.get("source")
         return cls(
-            d["type"],
+            EventType(d["type"]),
             d.get("seat"),
             Card.parse(card) if card else None,
-            d.get("source"),
+            Source(source) if source is not None else None,
             bool(d.get("shown", True)),
             tuple((k, _frozen(v)) for k, v in rest.items()),
         )

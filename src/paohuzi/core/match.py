@@ -11,10 +11,8 @@ win, see ``Rules.huangzhuang.fan``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
 
-from .actions import Action
+from .result import HandResult
 from .rules import HUNAN, Rules
 from .state import GameState
 
@@ -30,7 +28,7 @@ class Match:
         self.hand_seeds = [rng.getrandbits(63) for _ in range(self.hands)]
         self.dealer = rng.randrange(rules.players)
         self.scores = [0] * rules.players
-        self.results: list[dict[str, Any]] = []
+        self.results: list[HandResult] = []
         self.huang = 0  # 荒庄 in a row (never reset by the dealer change)
         self.huang_in_row = 0  # 荒庄 in a row under the current dealer (R6)
         self.state: GameState | None = None
@@ -54,7 +52,7 @@ class Match:
         )
         return self.state
 
-    def finish_hand(self, state: GameState | None = None) -> dict[str, Any]:
+    def finish_hand(self, state: GameState | None = None) -> HandResult:
         """Book a finished hand: scores, then the next dealer (R6)."""
         st = state or self.state
         if st is None or not st.is_terminal() or st.result is None:
@@ -62,11 +60,11 @@ class Match:
         if self.state is not None and st is not self.state:
             raise RuntimeError("not the running hand")
         res = st.result
-        for i, v in enumerate(res["scores"]):
+        for i, v in enumerate(res.scores):
             self.scores[i] += v
         self.results.append(res)
-        if res["winner"] is not None:
-            self.dealer = res["winner"]
+        if res.winner is not None:
+            self.dealer = res.winner
             self.huang = self.huang_in_row = 0
         else:
             self.huang += 1
@@ -76,13 +74,3 @@ class Match:
                 self.dealer = (self.dealer + 1) % self.rules.players
                 self.huang_in_row = 0
         return res
-
-    def play(self, choose: Callable[[GameState, int], Action]) -> list[int]:
-        """Play every remaining hand with ``choose(state, seat) -> Action``; final scores."""
-        while not self.is_over():
-            st = self.new_hand()
-            while not st.is_terminal():
-                seat = st.current_player
-                st.apply(choose(st, seat))
-            self.finish_hand(st)
-        return list(self.scores)

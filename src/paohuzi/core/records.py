@@ -11,14 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action, IllegalAction
-from .cards import CARDS
+from .cards import CODES
 from .position import Position, PositionError
 from .rules import Rules, RulesError
 from .scoring import settle
 from .state import GameState
 
 SCHEMA = 1
-CODES = tuple(c.code for c in CARDS)
 
 
 class ReplayError(ValueError):
@@ -40,7 +39,7 @@ def record(state: GameState) -> dict[str, Any]:
         "deck": [CODES[c] for c in state.deck],
         "actions": [a.to_dict() for a in state.actions],
         "events": [e.to_dict() for e in state.events],
-        "result": state.result,
+        "result": state.result.to_dict() if state.result is not None else None,
     }
 
 
@@ -99,11 +98,13 @@ def replay(rec: dict[str, Any], strict_events: bool = True) -> GameState:
     if res is not None:
         if state.result is None:
             raise ReplayError(len(rec["actions"]), "the record is finished but the replay is not")
+        mine = state.result.to_dict()
         for key in ("winner", "huxi", "di", "scores"):
-            if res.get(key) != state.result.get(key):
+            if not isinstance(res, dict) or res.get(key) != mine.get(key):
+                have = res.get(key) if isinstance(res, dict) else res
                 raise ReplayError(
                     len(rec["actions"]),
-                    f"result {key}: replay gives {state.result.get(key)!r}, record has {res.get(key)!r}",
+                    f"result {key}: replay gives {mine.get(key)!r}, record has {have!r}",
                 )
     return state
 

@@ -25,7 +25,6 @@ from .mingtang import Context, MingtangHit, find
 from .position import Position
 from .rules import HUNAN, Rules
 
-DOUBLING_NAMES = {"tianhu": "天胡", "dihu": "地胡", "haidi": "海底胡"}
 _K = GroupKind
 
 

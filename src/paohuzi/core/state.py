@@ -38,16 +38,20 @@ from . import events as E
 from .actions import CHI, DISCARD, HU, PASS, PENG, Action, IllegalAction
 from .cards import CARDS, DECK_SIZE, Card, CardError, full_deck, parse_cards
 from .chi import packages_packed
+from .claims import ClaimWindow
 from .evaluator import BIT, LOW, evaluator_for, unpack
 from .events import Event
 from .melds import Group, GroupKind
 from .position import Position, shape_flags
+from .result import HandResult
 from .rules import HUNAN, Rules
 from .scoring import huangzhuang_payments, payments, settle
+from .vocab import ActionType, Phase, Source
 
-CLAIM = "claim"
-DISCARDING = "discard"
-OVER = "over"
+CLAIM = Phase.CLAIM
+DISCARDING = Phase.DISCARD
+OVER = Phase.OVER
+_DRAW, _DISCARD, _LZ, _HAND = Source.DRAW, Source.DISCARD, Source.LIANGZHANG, Source.HAND
 TERMINAL = -1  # current_player once the hand is over
 
 _KIND = GroupKind
@@ -83,7 +87,7 @@ _CHI_ACTS: dict[int, tuple[Action, ...]] = {}
 
 
 @cache
-def _act(typ: str, seat: int, c: int) -> Action:
+def _act(typ: ActionType, seat: int, c: int) -> Action:
     """Shared immutable Action objects (the hot loop creates the same ones again and again)."""
     return Action(typ, seat, CARDS[c])
 
@@ -119,35 +123,26 @@ _FIELDS = (
     "_chi_memo",
     "_dcache",
     "actions",
-    "card",
     "chou",
     "chouhu",
-    "claim_info",
     "dealer",
     "dealer_discarded",
-    "decisions",
     "deck",
     "dihu_seat",
     "discarded",
     "down",
-    "entries",
     "ev",
     "events",
-    "fallback",
     "fours",
     "hands",
     "held",
-    "hu_flags",
     "huang",
     "hucache",
-    "last",
     "liangzhang",
     "n",
     "needs",
     "nhand",
     "nxt",
-    "options",
-    "owner",
     "packed",
     "peng_mask",
     "phase",
@@ -157,8 +152,6 @@ _FIELDS = (
     "seats",
     "seed",
     "shape",
-    "shown",
-    "source",
     "tables",
     "took_in",
     "tsum",
@@ -166,6 +159,7 @@ _FIELDS = (
     "wall",
     "wall_pos",
     "wei_mask",
+    "window",
 )
 
 
@@ -256,20 +250,10 @@ class GameState:
         self.took_in = [False] * n  # 进牌 in play, 重跑 aside (常德 听胡)
         self.events: list[Event] = []
         self.actions: list[Action] = []
-        self.result: dict[str, Any] | None = None
+        self.result: HandResult | None = None
         self.phase = CLAIM
         self.turn = -1
-        self.card = -1
-        self.owner = -1
-        self.source = ""
-        self.shown = True
-        self.last = False
-        self.entries: tuple[tuple[int, str], ...] = ()
-        self.options: dict[int, tuple[Action, ...]] = {}
-        self.claim_info: dict[int, tuple[bool, int]] = {}
-        self.decisions: dict[int, Action] = {}
-        self.fallback: tuple[Any, ...] = ()
-        self.hu_flags: dict[int, tuple[bool, bool]] = {}
+        self.window: ClaimWindow | None = None  # the open card's claims (kept after a 胡)
         self.dealer_discarded = False
         self.dihu_seat = -1
         self._dcache: tuple[Action, ...] | None = None
@@ -282,23 +266,17 @@ class GameState:
         """The seat to act (highest-priority undecided claimant), or ``TERMINAL``."""
         if self.phase == DISCARDING:
             return self.turn
-        if self.phase == CLAIM:
-            for seat, _ in self.entries:
-                if seat not in self.decisions:
-                    return seat
+        if self.phase == CLAIM and self.window is not None:
+            return self.window.current()
         return TERMINAL
 
     def to_act(self) -> list[int]:
         """Every seat with a pending decision, highest priority first."""
         if self.phase == DISCARDING:
             return [self.turn]
-        if self.phase != CLAIM:
+        if self.phase != CLAIM or self.window is None:
             return []
-        out: list[int] = []
-        for seat, _ in self.entries:
-            if seat not in self.decisions and seat not in out:
-                out.append(seat)
-        return out
+        return self.window.pending()
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions ``seat`` (default: :attr:`current_player`) may take now."""
@@ -306,8 +284,8 @@ class GameState:
             seat = self.current_player
         if self.phase == DISCARDING:
             return list(self._discard_actions()) if seat == self.turn else []
-        if self.phase == CLAIM and seat in self.options and seat not in self.decisions:
-            return list(self.options[seat])
+        if self.phase == CLAIM and self.window is not None:
+            return list(self.window.legal(seat))
         return []
 
     def legal_action_ids(self, seat: int | None = None) -> list[str]:
@@ -320,19 +298,7 @@ class GameState:
         """Net score per seat (0 for all until a win is settled)."""
         if self.result is None:
             return [0] * self.n
-        return list(self.result["scores"])
-
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see (:func:`paohuzi.core.views.view`)."""
-        from .views import view
-
-        return view(self, seat)
-
-    def information_state(self, seat: int) -> str:
-        """OpenSpiel-style key derived from :meth:`view`."""
-        from .views import information_state
-
-        return information_state(self, seat)
+        return list(self.result.scores)
 
     def hand(self, seat: int) -> list[Card]:
         return unpack(self.packed[seat])
@@ -367,13 +333,15 @@ class GameState:
         if self.phase == DISCARDING:
             self._discard(legal.seat, int(legal.card))  # type: ignore[arg-type]
         else:
-            self.decisions[legal.seat] = legal
+            self.window.decisions[legal.seat] = legal  # type: ignore[union-attr]
             self._resolve()
         return tuple(self.events[start:])
 
-    def apply_action(self, action: Action) -> tuple[Event, ...]:
-        """OpenSpiel's name for :meth:`apply`."""
-        return self.apply(action)
+    def apply_id(self, seat: int, action_id: str) -> tuple[Event, ...]:
+        """:meth:`apply` by id, e.g. ``state.apply_id(0, "discard:x1")`` (python-chess'
+        ``push_san``); raises :class:`IllegalAction` — changing nothing — for an id
+        that is malformed or not legal for ``seat`` now."""
+        return self.apply(Action.from_id(seat, action_id))
 
     def _match(self, action: Action) -> Action:
         if not isinstance(action, Action):
@@ -385,8 +353,8 @@ class GameState:
                 for a in self._discard_actions():
                     if a is action:
                         return a
-        elif self.phase == CLAIM and seat not in self.decisions:
-            for a in self.options.get(seat, ()):
+        elif self.phase == CLAIM and self.window is not None:
+            for a in self.window.legal(seat):
                 if a is action:
                     return a
         if self.phase == OVER:
@@ -405,30 +373,67 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy; applying to it leaves this state untouched."""
         new = GameState.__new__(GameState)
-        for name in _SHARED:
-            object.__setattr__(new, name, getattr(self, name))
-        new.hands = [h[:] for h in self.hands]
-        new.packed = self.packed[:]
-        new.nhand = self.nhand[:]
-        new.held = self.held[:]
-        new.fours = self.fours[:]
-        new.tables = self.tables[:]
-        new.tsum = self.tsum[:]
-        new.needs = self.needs[:]
-        new.shape = self.shape[:]
-        new.wei_mask = self.wei_mask[:]
-        new.peng_mask = self.peng_mask[:]
-        new.piles = [p[:] for p in self.piles]
-        new.chou = self.chou[:]
-        new.discarded = self.discarded[:]
-        new.chouhu = [dict(d) for d in self.chouhu]
-        new.took_in = self.took_in[:]
-        new.hucache = [{} for _ in self.hucache]
-        new.events = self.events[:]
-        new.actions = self.actions[:]
-        new.decisions = dict(self.decisions)
-        new.result = self.result
+        for name in _FIELDS:
+            v = getattr(self, name)
+            if name in _CACHES:
+                v = [{} for _ in v]
+            elif name not in _SHARED:
+                v = _copy(v)
+            object.__setattr__(new, name, v)
         return new
+
+    # ------------------------------------------------------------- determinization
+    def set_hidden(self, seat: int, counts: list[int], weis: dict[int, int]) -> None:
+        """Give ``seat`` another concealed hand (``counts`` per kind) and other kinds for
+        its face-down 偎 (``weis``: table index → kind) — worlds for search
+        (:mod:`paohuzi.core.determinize`). Its 臭胡 marks go: they hung on the old hand."""
+        self.hands[seat] = counts[:]
+        self.packed[seat] = sum(BIT[c] * n for c, n in enumerate(counts))
+        if weis:
+            tab = list(self.tables[seat])
+            for i, k in weis.items():
+                old = int(tab[i].cards[0])
+                tab[i] = _four(_KIND.WEI, k)
+                self.wei_mask[seat] = (self.wei_mask[seat] & ~(1 << old)) | (1 << k)
+            self.tables[seat] = tuple(tab)
+            self.tsum[seat] = self.ev.summarize(self.tables[seat])
+        self.chouhu[seat] = {}
+        self.hucache[seat] = {}
+        self._chi_memo = {}
+
+    def reopen_claim(self, card: int, strict: int) -> bool:
+        """Open the current claim window afresh on ``card`` after :meth:`set_hidden`.
+
+        Seats that had decided stay decided: on the same action where it is still
+        legal, else they pass — except ``strict``, whose decision must survive.
+        False when the world cannot be the true one: the window would not open,
+        would have resolved already, or ``strict`` lost its decision.
+        """
+        w = self.window
+        if w is None or self.phase != CLAIM:
+            return False
+        old = w.decisions
+        if w.source == _DRAW and not w.shown:
+            forced = self._forced_kind(w.owner, card)
+            if not forced or not self._can_hu(w.owner, card, True):
+                return False
+            self._open(card, w.owner, w.source, False, w.last, [(w.owner, HU)], ("forced", forced))
+        else:
+            if w.source == _LZ:
+                self.liangzhang = card
+            entries, flags, fb = self._offer(card, w.owner, w.source, w.last, self.dihu_seat)
+            if not entries:
+                return False
+            self._open(card, w.owner, w.source, w.shown, w.last, entries, fb, flags)
+        new = self.window
+        assert new is not None
+        for t, d in old.items():
+            legal = new.options.get(t, ())
+            keep = [a for a in legal if d.matches(a)]
+            if not legal or (not keep and t == strict):
+                return False
+            new.decisions[t] = keep[0] if keep else legal[-1]  # else: pass
+        return new.outcome() is None  # still waiting, as it is in truth
 
     # ------------------------------------------------------------------ the deal
     def _opening(self, moved: int) -> None:
@@ -437,12 +442,12 @@ class GameState:
         ev = self.events
         for s in self.seats:
             ev.append(Event(E.DEAL, s, data=(("count", self.nhand[s]),)))
-        ev.append(Event(E.LIANGZHANG, d, CARDS[lz], "deal", shown=rules.show_liangzhang))
+        ev.append(Event(E.LIANGZHANG, d, CARDS[lz], Source.DEAL, shown=rules.show_liangzhang))
         if rules.show_wall_bottom and self.wall:
             # Red bottom cards went to the top in view of everybody: the event names them.
             top = tuple(CARDS[c].code for c in self.wall[:moved])
             data = (("moved", moved), ("to_top", top))
-            ev.append(Event(E.BOTTOM, None, CARDS[self.wall[-1]], "wall", data=data))
+            ev.append(Event(E.BOTTOM, None, CARDS[self.wall[-1]], Source.WALL, data=data))
         for s in self.seats:  # R8: the dealt cards only; the 亮张 joins after R28/R29
             for c in range(20):
                 if self.hands[s][c] == 4:
@@ -457,9 +462,9 @@ class GameState:
                 self._liangzhang_in(check_discard=False)  # the deal completes first
                 self._tianhu(s)
                 return
-        entries, flags, fb = self._offer(lz, d, "liangzhang", False)
+        entries, flags, fb = self._offer(lz, d, _LZ, False)
         if entries:
-            self._open(lz, d, "liangzhang", rules.show_liangzhang, False, entries, fb, flags)
+            self._open(lz, d, _LZ, rules.show_liangzhang, False, entries, fb, flags)
             return
         self._run(self._liangzhang_in())
 
@@ -510,16 +515,16 @@ class GameState:
         if forced:  # R16.2: the card is never shown; only the drawer may 胡 it
             self.events.append(Event(E.DRAW, s, CARDS[c], shown=False))
             if not (last and self.rules.show_wall_bottom) and self._can_hu(s, c, True):
-                self._open(c, s, "draw", False, last, [(s, HU)], ("forced", forced))
+                self._open(c, s, _DRAW, False, last, [(s, HU)], ("forced", forced))
                 return None
             self._forced(s, c, forced)
             return self._finish_intake(s)
         self.events.append(Event(E.DRAW, s, CARDS[c], shown=True))
-        entries, flags, fallback = self._offer(c, s, "draw", last)
+        entries, flags, fallback = self._offer(c, s, _DRAW, last)
         if entries:
-            self._open(c, s, "draw", True, last, entries, fallback, flags)
+            self._open(c, s, _DRAW, True, last, entries, fallback, flags)
             return None
-        return self._fallback(fallback, c, s, "draw")
+        return self._fallback(fallback, c, s, _DRAW)
 
     def _forced_kind(self, s: int, c: int) -> str:
         """R11/R12: does the drawer's own card make 提 (on a 坎 / 偎) or 偎?"""
@@ -532,8 +537,8 @@ class GameState:
         return ""
 
     def _offer(
-        self, c: int, owner: int, source: str, last: bool, dihu_seat: int = -1
-    ) -> tuple[list[tuple[int, str]], dict[int, tuple[bool, bool]], tuple[Any, ...]]:
+        self, c: int, owner: int, source: Source, last: bool, dihu_seat: int = -1
+    ) -> tuple[list[tuple[int, ActionType]], dict[int, tuple[bool, bool]], tuple[Any, ...]]:
         """Who may claim open card ``c``, by R16 priority: (entries, 胡 flags, fallback).
 
         ``flags`` maps a seat to (天胡, 地胡) for its 胡. R24: the default preset
@@ -542,9 +547,9 @@ class GameState:
         ``dihu == "liangzhang"``, by the others unless it is the dealer's 提.
         """
         rules = self.rules
-        entries: list[tuple[int, str]] = []
+        entries: list[tuple[int, ActionType]] = []
         flags: dict[int, tuple[bool, bool]] = {}
-        if source == "liangzhang":
+        if source == _LZ:
             if self._can_hu(owner, c, True):
                 entries.append((owner, HU))
                 flags[owner] = (True, False)
@@ -554,7 +559,7 @@ class GameState:
                         entries.append((t, HU))
                         flags[t] = (False, True)
             return entries, flags, ("liangzhang",)
-        if source == "draw":
+        if source == _DRAW:
             if not (last and rules.show_wall_bottom):  # 泸州: nobody wins the shown bottom card
                 if self._can_hu(owner, c, True):
                     entries.append((owner, HU))
@@ -574,7 +579,7 @@ class GameState:
         c: int,
         owner: int,
         drawn: bool,
-        entries: list[tuple[int, str]],
+        entries: list[tuple[int, ActionType]],
         eaters: tuple[int, ...],
     ) -> tuple[Any, ...]:
         """Append 碰/吃 entries (R14, R15) unless a 跑 is due (R13); return the fallback."""
@@ -633,63 +638,52 @@ class GameState:
         self,
         c: int,
         owner: int,
-        source: str,
+        source: Source,
         shown: bool,
         last: bool,
-        entries: list[tuple[int, str]],
+        entries: list[tuple[int, ActionType]],
         fallback: tuple[Any, ...],
         flags: dict[int, tuple[bool, bool]] | None = None,
     ) -> None:
         """Open a claim window on card ``c`` with these prioritised entries."""
         self.phase = CLAIM
-        self.card, self.owner, self.source, self.shown, self.last = c, owner, source, shown, last
-        self.entries = tuple(entries)
-        self.fallback = fallback
-        self.decisions = {}
-        self.hu_flags = flags or {}
         opts: dict[int, list[Action]] = {}
-        # Per seat: (was offered 胡, index of its first 碰/吃 entry or −1), for _resolve.
-        info: dict[int, tuple[bool, int]] = {}
-        for i, (seat, typ) in enumerate(entries):
-            hu, eat = info.get(seat, (False, -1))
-            info[seat] = (hu or typ == HU, i if eat < 0 and typ != HU else eat)
+        for seat, typ in entries:
             lst = opts.setdefault(seat, [])
             if typ == CHI:
                 memo = self._chi_memo.get(seat)
                 lst.extend(memo if memo is not None else self._chi_actions(seat, c))
             else:
                 lst.append(_act(typ, seat, c))
-        self.options = {seat: (*lst, _act(PASS, seat, c)) for seat, lst in opts.items()}
-        self.claim_info = info
+        options = {seat: (*lst, _act(PASS, seat, c)) for seat, lst in opts.items()}
+        self.window = ClaimWindow(
+            c, owner, source, shown, last, tuple(entries), options, fallback, flags or {}
+        )
 
     def _resolve(self) -> None:
         """R16 priority walk; R20 臭牌 and R30 臭胡 bookkeeping; then the outcome."""
-        win_i = -1
-        decisions = self.decisions
-        for i, (seat, typ) in enumerate(self.entries):
-            d = decisions.get(seat)
-            if d is None:
-                return  # an undecided seat outranks whatever comes after
-            if d.type == typ:
-                win_i = i
-                break
-        c, card = self.card, CARDS[self.card]
-        info = self.claim_info
-        for seat, d in decisions.items():
+        w = self.window
+        assert w is not None
+        win_i = w.outcome()
+        if win_i is None:
+            return  # an undecided seat outranks whatever was decided
+        c, card = w.card, CARDS[w.card]
+        info = w.info
+        for seat, d in w.decisions.items():
             offered_hu, eat_i = info[seat]
             passed = d.type == PASS
             if passed:
-                self.events.append(Event(E.PASS, seat, card, self.source, self.shown))
+                self.events.append(Event(E.PASS, seat, card, w.source, w.shown))
             if offered_hu and d.type != HU:
                 self.chouhu[seat][c] = self.current_huxi(seat)  # R30
             if passed and eat_i >= 0 and (win_i < 0 or win_i > eat_i):
                 self.chou[seat] |= 1 << c  # R20, unless lost to a higher claim
         if win_i >= 0:
-            seat, typ = self.entries[win_i]
+            seat, typ = w.entries[win_i]
             if typ == HU:
                 self._win(seat)
                 return
-            src = self.source
+            src = w.source
             self.took_in[seat] = True
             if typ == PENG:
                 self._remove(seat, c, 2)
@@ -698,14 +692,14 @@ class GameState:
                 self.peng_mask[seat] |= 1 << c
                 self.events.append(Event(E.PENG, seat, card, src))
             else:
-                self._chi(seat, self.decisions[seat])
+                self._chi(seat, w.decisions[seat], w.source)
             self._changed(seat)
             nxt = self._finish_intake(seat)
         else:
-            nxt = self._fallback(self.fallback, c, self.owner, self.source)
+            nxt = self._fallback(w.fallback, c, w.owner, w.source)
         self._run(nxt)
 
-    def _fallback(self, fb: tuple[Any, ...], c: int, owner: int, source: str) -> int | None:
+    def _fallback(self, fb: tuple[Any, ...], c: int, owner: int, source: Source) -> int | None:
         """What happens to an open card nobody claimed (R13, R16.2, R18)."""
         kind = fb[0]
         if kind == "pile":
@@ -729,14 +723,14 @@ class GameState:
         first = s == self.dealer and not self.dealer_discarded
         if s == self.dealer:
             self.dealer_discarded = True
-        self.events.append(Event(E.DISCARD, s, CARDS[c], "hand"))
+        self.events.append(Event(E.DISCARD, s, CARDS[c], _HAND))
         dihu_seat = self.nxt[s] if first and self.rules.dihu == "first_discard" else -1
         self.dihu_seat = dihu_seat
-        entries, flags, fallback = self._offer(c, s, "discard", False, dihu_seat)
+        entries, flags, fallback = self._offer(c, s, _DISCARD, False, dihu_seat)
         if entries:
-            self._open(c, s, "discard", True, False, entries, fallback, flags)
+            self._open(c, s, _DISCARD, True, False, entries, fallback, flags)
             return
-        self._run(self._fallback(fallback, c, s, "discard"))
+        self._run(self._fallback(fallback, c, s, _DISCARD))
 
     def _discard_actions(self) -> tuple[Action, ...]:
         if self._dcache is None:
@@ -772,7 +766,7 @@ class GameState:
         """R8/R12(a): four identical cards in hand → 提."""
         self._remove(s, c, 4)
         self._add(s, _four(_KIND.TI, c))
-        self.events.append(Event(E.TI, s, CARDS[c], "hand", data=(("base", "hand"),)))
+        self.events.append(Event(E.TI, s, CARDS[c], _HAND, data=(("base", "hand"),)))
         self._changed(s)
 
     def _forced(self, s: int, c: int, how: str) -> None:
@@ -782,21 +776,21 @@ class GameState:
         if how == "kan":
             self._remove(s, c, 3)
             self._add(s, _four(_KIND.TI, c))
-            self.events.append(Event(E.TI, s, card, "draw", data=(("base", "kan"),)))
+            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", "kan"),)))
         elif how == "wei":
             self._upgrade(s, c, _KIND.TI)
-            self.events.append(Event(E.TI, s, card, "draw", data=(("base", "table"),)))
+            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", "table"),)))
         else:
             chou = bool((self.chou[s] >> c) & 1)  # R20: own 臭牌 → 臭偎, one card shown
             kind = _KIND.CHOUWEI if chou else _KIND.WEI
             self._remove(s, c, 2)
             self._add(s, _four(kind, c))
             self.wei_mask[s] |= 1 << c
-            self.events.append(Event(E.CHOUWEI if chou else E.WEI, s, card, "draw", shown=chou))
+            self.events.append(Event(E.CHOUWEI if chou else E.WEI, s, card, _DRAW, shown=chou))
         self.held[s] += 1
         self._changed(s)
 
-    def _pao(self, s: int, c: int, base: str, source: str) -> None:
+    def _pao(self, s: int, c: int, base: str, source: Source) -> None:
         """R13: mandatory 跑 from a 坎 in hand or a 偎/碰 on the table."""
         self._took(s, True)
         if base == "kan":
@@ -814,7 +808,7 @@ class GameState:
         if not (four and self.fours[s]):
             self.took_in[s] = True
 
-    def _chi(self, s: int, a: Action) -> None:
+    def _chi(self, s: int, a: Action, source: Source) -> None:
         """R15/R19: lay out the 吃 group and every 比 group."""
         c = int(a.card)  # type: ignore[arg-type]
         used = [int(x) for x in a.groups[0]]
@@ -827,7 +821,7 @@ class GameState:
         for g in a.groups:
             self._add(s, _group(_KIND.CHI, tuple(int(x) for x in g)))
         groups = tuple(tuple(CARDS[x].code for x in g) for g in a.groups)
-        self.events.append(Event(E.CHI, s, CARDS[c], self.source, data=(("groups", groups),)))
+        self.events.append(Event(E.CHI, s, CARDS[c], source, data=(("groups", groups),)))
 
     def _changed(self, s: int, table: bool = True) -> None:
         """Holdings of ``s`` changed: refresh caches; R30 臭胡 lapses if 胡息 moved."""
@@ -860,12 +854,14 @@ class GameState:
 
     def _win(self, s: int) -> None:
         """胡 on the open card: build the Position, settle it, pay (R22–R37)."""
-        c, owner, source = self.card, self.owner, self.source
+        w = self.window
+        assert w is not None
+        c, owner, source = w.card, w.owner, w.source
         rules = self.rules
-        self_drawn = s == owner and source in ("draw", "liangzhang")
-        tianhu, dihu = self.hu_flags.get(s, (False, False))
+        self_drawn = s == owner and source in (_DRAW, _LZ)
+        tianhu, dihu = w.hu_flags.get(s, (False, False))
         # 海底: the last wall card that may be won (the shown bottom card may not).
-        haidi = source == "draw" and self.wall_pos == len(self.wall) - int(rules.show_wall_bottom)
+        haidi = source == _DRAW and self.wall_pos == len(self.wall) - int(rules.show_wall_bottom)
         tinghu = not (self.took_in[s] or tianhu or dihu) and rules.uses("tinghu")
         pos = Position(
             tuple(unpack(self.packed[s])),
@@ -878,7 +874,7 @@ class GameState:
             hand_size=rules.hand_size,
             extra=(("tinghu", True),) if tinghu else (),
         )
-        by_other = source == "discard" or (source == "liangzhang" and s != owner)
+        by_other = source == _DISCARD or (source == _LZ and s != owner)
         discarder = owner if by_other else None
         data = (
             ("self_drawn", self_drawn),
@@ -910,18 +906,7 @@ class GameState:
             raise AssertionError(f"engine offered a non-winning 胡: {pos} ({st.error})")
         scores = payments(st.di, s, list(self.seats), self.rules, discarder, dihu)
         scores = (scores + [0] * self.n)[: self.n]
-        self.result = {
-            "winner": s,
-            "huxi": st.huxi,
-            "deng": st.deng,
-            "fan": st.fan,
-            "di": st.di,
-            "mingtang": [{"name": m.name, "fan": m.fan} for m in st.mingtang],
-            "scores": scores,
-            "discarder": discarder,
-            "position": pos.to_dict(),
-            "settlement": st.to_dict(),
-        }
+        self.result = HandResult(tuple(scores), s, pos, st, discarder)
         self.events.append(
             Event(E.SETTLE, s, data=(("huxi", st.huxi), ("di", st.di), ("scores", tuple(scores))))
         )
@@ -930,13 +915,9 @@ class GameState:
     def _huangzhuang(self) -> None:
         """R32: the wall is exhausted and nobody won (the dealer may pay a cost)."""
         self.events.append(Event(E.HUANGZHUANG))
-        self.result = {
-            "winner": None,
-            "huangzhuang": True,
-            "huxi": 0,
-            "di": 0,
-            "scores": huangzhuang_payments(self.dealer, list(self.seats), self.rules),
-        }
+        self.result = HandResult(
+            tuple(huangzhuang_payments(self.dealer, list(self.seats), self.rules))
+        )
         self.phase = OVER
 
     # ------------------------------------------------------------------ display
@@ -948,33 +929,46 @@ class GameState:
 
 
 _UPGRADABLE = (_KIND.WEI, _KIND.CHOUWEI, _KIND.PENG)
-_SHARED = tuple(
-    name
-    for name in _FIELDS
-    if name
-    not in {
-        "hands",
-        "packed",
-        "nhand",
-        "held",
-        "fours",
-        "tables",
-        "tsum",
-        "needs",
-        "shape",
-        "wei_mask",
-        "peng_mask",
-        "piles",
-        "chou",
-        "discarded",
-        "chouhu",
-        "hucache",
-        "took_in",
-        "events",
-        "actions",
-        "decisions",
+# clone() shares only these fields — values that are never changed in place, only
+# replaced — and copies every other field (a new field is copied unless listed here).
+_SHARED = frozenset(
+    {
+        "_chi_memo",  # replaced whole by each _claims call, read by the next _open
+        "_dcache",
+        "dealer",
+        "dealer_discarded",
+        "deck",
+        "dihu_seat",
+        "down",
+        "ev",
+        "huang",
+        "liangzhang",
+        "n",
+        "nxt",
+        "phase",
         "result",
+        "rules",
+        "seats",
+        "seed",
+        "turn",
+        "wall",
+        "wall_pos",
     }
 )
+_CACHES = frozenset({"hucache"})  # per-seat caches: a clone starts them afresh
+assert set(_FIELDS) >= _SHARED | _CACHES
+
+
+def _copy(v: Any) -> Any:
+    """A copy of a mutable field, one level into lists of lists or dicts."""
+    t = type(v)
+    if t is list:
+        return [_copy(x) for x in v] if v and type(v[0]) in (list, dict) else v[:]
+    if t is dict:
+        return {k: _copy(x) for k, x in v.items()}
+    if t is ClaimWindow:
+        return v.copy()
+    return v
+
 
 __all__ = ["CLAIM", "DISCARDING", "OVER", "TERMINAL", "GameState", "IllegalAction"]

@@ -13,292 +13,211 @@ random among those consistent with what the seat sees.
 from __future__ import annotations
 
 import json
-import random
-from typing import Any
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-from .cards import CARDS
-from .evaluator import BIT, LOW
+from .actions import Action
+from .cards import CARDS, CODES, Card
+from .events import Event
 from .melds import Group, GroupKind
-from .state import CLAIM, OVER, GameState, _four
+from .result import HandResult
+from .rules import Rules
+from .vocab import EventType, Phase, Source
 
-CODES = tuple(c.code for c in CARDS)
+if TYPE_CHECKING:
+    from .state import GameState
+
+CLAIM, OVER, PASS = Phase.CLAIM, Phase.OVER, EventType.PASS
 
 
-def _meld(g: Group, own: bool) -> dict[str, Any]:
-    cards: list[str | None] = [CODES[c] for c in g.cards]
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """A table meld as a viewer sees it: ``None`` for a card face down (another
+    seat's 偎; one card of a 臭偎 or 提 shows); ``huxi`` None where the kind is hidden."""
+
+    kind: GroupKind
+    cards: tuple[Card | None, ...]
+    huxi: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        codes = [CODES[c] if c is not None else None for c in self.cards]
+        return {"kind": self.kind.value, "cards": codes, "huxi": self.huxi}
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCard:
+    """The card open to claims: ``card`` None for a drawn card only its drawer sees."""
+
+    card: Card | None
+    owner: int
+    source: Source
+    shown: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        code = CODES[self.card] if self.card is not None else None
+        return {"card": code, "owner": self.owner, "source": self.source, "shown": self.shown}
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything one seat may know now; :func:`view` is its only maker.
+
+    In a claim window who else may claim, and in which priority order, is private
+    (it would reveal pairs and 臭牌): a seat learns only that it must decide
+    (``to_act``), or that others still are (``others_deciding``).
+    """
+
+    seat: int
+    rules: Rules
+    seats: tuple[int, ...]  # the seats dealt in (a 坐底 seat sits out)
+    dealer: int
+    phase: Phase
+    current_player: int | None  # None in a claim window (private)
+    to_act: tuple[int, ...]  # (seat,) when this seat must decide, else ()
+    others_deciding: bool
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    tables: tuple[tuple[MeldView, ...], ...]
+    piles: tuple[tuple[Card, ...], ...]
+    wall: int  # cards left in the wall
+    liangzhang: Card | None
+    bottom: Card | None  # the shown last wall card (泸州)
+    open: OpenCard | None
+    chou: tuple[Card, ...]  # this seat's 臭牌 (R20)
+    discarded: tuple[Card, ...]  # kinds this seat discarded (never 吃/碰 them, R20)
+    huxi: int  # 当前总息数 (R33)
+    need: int  # R17 count of a waiting seat
+    legal: tuple[Action, ...]
+    log: tuple[Event, ...]  # the events this seat may see, cards hidden where unshown
+    result: HandResult | None
+    reveal_hands: tuple[tuple[Card, ...], ...] | None  # every hand, once the hand is over
+    reveal_huxi: tuple[int, ...] | None
+
+    @property
+    def players(self) -> int:
+        return len(self.hand_sizes)
+
+    @property
+    def table_huxi(self) -> tuple[int, ...]:
+        """Per seat: the 胡息 of its melds that this seat can see (INTERFACES §5)."""
+        return tuple(sum(m.huxi or 0 for m in t) for t in self.tables)
+
+    def legal_ids(self) -> list[str]:
+        return [a.id() for a in self.legal]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form sent to clients (INTERFACES §5 ``view``)."""
+        d: dict[str, Any] = {
+            "seat": self.seat,
+            "rules": self.rules.name,
+            "players": self.players,
+            "seats": list(self.seats),
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "to_act": list(self.to_act),
+            "others_deciding": self.others_deciding,
+            "hand": [CODES[c] for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "tables": [[m.to_dict() for m in t] for t in self.tables],
+            "table_huxi": list(self.table_huxi),
+            "piles": [[CODES[c] for c in p] for p in self.piles],
+            "wall": self.wall,
+            "liangzhang": CODES[self.liangzhang] if self.liangzhang is not None else None,
+            "bottom": CODES[self.bottom] if self.bottom is not None else None,
+            "open": self.open.to_dict() if self.open is not None else None,
+            "chou": [CODES[c] for c in self.chou],
+            "discarded": [CODES[c] for c in self.discarded],
+            "huxi": self.huxi,
+            "need": self.need,
+            "legal_actions": self.legal_ids(),
+            "log": [e.to_dict() for e in self.log],
+            "result": self.result.to_dict() if self.result is not None else None,
+        }
+        if self.reveal_hands is not None:
+            d["reveal"] = {
+                "hands": [[CODES[c] for c in h] for h in self.reveal_hands],
+                "huxi": list(self.reveal_huxi or ()),
+            }
+        return d
+
+
+def _meld(g: Group, own: bool, rules: Rules) -> MeldView:
+    cards: tuple[Card | None, ...] = g.cards
     if not own:
         if g.kind is GroupKind.WEI:
-            cards = [None] * 3
-        elif g.kind in (GroupKind.CHOUWEI, GroupKind.TI):
-            cards = cards[:1] + [None] * (len(cards) - 1)
-    return {"kind": g.kind.value, "cards": cards}
+            return MeldView(g.kind, (None,) * 3, None)
+        if g.kind in (GroupKind.CHOUWEI, GroupKind.TI):
+            cards = (g.cards[0],) + (None,) * (len(g.cards) - 1)
+    return MeldView(g.kind, cards, _huxi(g, rules))
 
 
-def public_event(e: Any, seat: int) -> dict[str, Any]:
-    """An event as ``seat`` may see it: the card of an unshown event is hidden.
-
-    (Other seats' ``pass`` events are left out of views altogether: a pass shows
-    that its seat could have claimed.)"""
-    d = e.to_dict()
-    if not e.shown and e.seat != seat and "card" in d:
-        d["card"] = None
-    return d
+@lru_cache(maxsize=4096)
+def _huxi(g: Group, rules: Rules) -> int:
+    return g.huxi(rules)
 
 
-class LogCache:
-    """One seat's public log of one hand, kept by a caller that views it again and
-    again (the server): :func:`view` then converts only the events that are new."""
-
-    __slots__ = ("entries", "events", "seat", "seen")
-
-    def __init__(self) -> None:
-        self.events: list[Any] | None = None  # the state's event list it follows
-        self.seat = -1
-        self.seen = 0
-        self.entries: list[dict[str, Any]] = []
+def _public(e: Event, seat: int) -> Event:
+    """An event as ``seat`` may see it: the card of an unshown event is hidden."""
+    if not e.shown and e.seat != seat and e.card is not None:
+        return e._replace(card=None)
+    return e
 
 
-def _log(s: GameState, seat: int, cache: LogCache | None) -> list[dict[str, Any]]:
-    """The events ``seat`` may see (others' ``pass`` left out, unshown cards hidden)."""
-    if cache is None:
-        return [public_event(e, seat) for e in s.events if e.type != "pass" or e.seat == seat]
-    if cache.events is not s.events or cache.seat != seat or cache.seen > len(s.events):
-        cache.events, cache.seat, cache.seen, cache.entries = s.events, seat, 0, []
-    for e in s.events[cache.seen :]:
-        if e.type != "pass" or e.seat == seat:
-            cache.entries.append(public_event(e, seat))
-    cache.seen = len(s.events)
-    return list(cache.entries)
+def _mask(bits: int) -> tuple[Card, ...]:
+    return tuple(CARDS[c] for c in range(20) if bits >> c & 1)
 
 
-def view(state: GameState, seat: int, log: LogCache | None = None) -> dict[str, Any]:
-    """Everything ``seat`` may know now, as plain JSON-able data.
-
-    ``log``: a :class:`LogCache` the caller keeps for this seat, to convert only
-    new events; the result is the same with or without it.
-    """
+def view(state: GameState, seat: int) -> View:
+    """What ``seat`` may see of ``state`` — THE hidden-information filter."""
     s = state
     over = s.phase == OVER
-    open_card: dict[str, Any] | None = None
-    if s.phase == CLAIM:
-        visible = s.shown or s.owner == seat
-        open_card = {
-            "card": CODES[s.card] if visible else None,
-            "owner": s.owner,
-            "source": s.source,
-            "shown": s.shown,
-        }
-    lz_visible = s.rules.show_liangzhang or seat == s.dealer or over
-    v: dict[str, Any] = {
-        "seat": seat,
-        "rules": s.rules.name,
-        "players": s.n,
-        "seats": list(s.seats),
-        "dealer": s.dealer,
-        "phase": s.phase,
-        # In a claim window who else may claim, and in which priority order, is
-        # private (it would reveal pairs and 臭牌): a seat learns only that it must
-        # decide, or that others still are.
-        "current_player": s.current_player if s.phase != CLAIM else None,
-        "to_act": [seat] if seat in s.to_act() else [],
-        "others_deciding": s.phase == CLAIM and any(t != seat for t in s.to_act()),
-        "hand": [CODES[c] for c in s.hand(seat)] if seat in s.seats else [],
-        "hand_sizes": list(s.nhand),
-        "tables": [[_meld(g, own=(t == seat or over)) for g in s.tables[t]] for t in range(s.n)],
-        "piles": [[CODES[c] for c in p] for p in s.piles],
-        "wall": s.wall_left,
-        "liangzhang": CODES[s.liangzhang] if lz_visible else None,
-        "bottom": CODES[s.wall[-1]] if s.rules.show_wall_bottom and s.wall_left else None,
-        "open": open_card,
-        "chou": [CODES[c] for c in range(20) if s.chou[seat] >> c & 1],
-        "discarded": [CODES[c] for c in range(20) if s.discarded[seat] >> c & 1],
-        "huxi": s.current_huxi(seat),
-        "need": s.need(seat),
-        "legal_actions": s.legal_action_ids(seat),
-        "log": _log(s, seat, log),
-        "result": s.result,
-    }
-    if over:  # settlement: every hand and 当前总息数 is shown (R33)
-        v["reveal"] = {
-            "hands": [[CODES[c] for c in s.hand(t)] for t in range(s.n)],
-            "huxi": [s.current_huxi(t) for t in range(s.n)],
-        }
-    return v
+    rules = s.rules
+    open_card = None
+    w = s.window
+    if s.phase == CLAIM and w is not None:
+        visible = w.shown or w.owner == seat
+        open_card = OpenCard(CARDS[w.card] if visible else None, w.owner, w.source, w.shown)
+    lz_visible = rules.show_liangzhang or seat == s.dealer or over
+    pending = s.to_act()
+    return View(
+        seat=seat,
+        rules=rules,
+        seats=tuple(s.seats),
+        dealer=s.dealer,
+        phase=s.phase,
+        current_player=s.current_player if s.phase != CLAIM else None,
+        to_act=(seat,) if seat in pending else (),
+        others_deciding=s.phase == CLAIM and any(t != seat for t in pending),
+        hand=tuple(s.hand(seat)) if seat in s.seats else (),
+        hand_sizes=tuple(s.nhand),
+        tables=tuple(
+            tuple(_meld(g, t == seat or over, rules) for g in s.tables[t]) for t in range(s.n)
+        ),
+        piles=tuple(tuple(CARDS[c] for c in p) for p in s.piles),
+        wall=s.wall_left,
+        liangzhang=CARDS[s.liangzhang] if lz_visible else None,
+        bottom=CARDS[s.wall[-1]] if rules.show_wall_bottom and s.wall_left else None,
+        open=open_card,
+        chou=_mask(s.chou[seat]),
+        discarded=_mask(s.discarded[seat]),
+        huxi=s.current_huxi(seat),
+        need=s.need(seat),
+        legal=tuple(s.legal_actions(seat)),
+        log=tuple(_public(e, seat) for e in s.events if e.type != PASS or e.seat == seat),
+        result=s.result,
+        # settlement: every hand and 当前总息数 is shown (R33)
+        reveal_hands=tuple(tuple(s.hand(t)) for t in range(s.n)) if over else None,
+        reveal_huxi=tuple(s.current_huxi(t) for t in range(s.n)) if over else None,
+    )
 
 
 def information_state(state: GameState, seat: int) -> str:
     """A compact canonical string of :func:`view` (keys for search bots)."""
-    return json.dumps(view(state, seat), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    d = view(state, seat).to_dict()
+    return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def hidden_from(state: GameState, seat: int) -> list[int]:
-    """The multiset of cards ``seat`` cannot see (others' hands, 偎, wall, hidden open card)."""
-    s = state
-    out: list[int] = []
-    for t in s.seats:
-        if t == seat:
-            continue
-        for c in range(20):
-            out += [c] * s.hands[t][c]
-        for g in s.tables[t]:
-            if g.kind is GroupKind.WEI:
-                out += [int(x) for x in g.cards]
-    wall = list(s.wall[s.wall_pos :])
-    if s.rules.show_wall_bottom and wall:
-        wall.pop()
-    out += wall
-    if s.phase == CLAIM and not s.shown and s.owner != seat:
-        out.append(s.card)
-    return sorted(out)
-
-
-class NoConsistentWorld(RuntimeError):
-    """:func:`resample` found no world consistent with the seat's view."""
-
-
-def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) -> GameState:
-    """A clone in which every card hidden from ``seat`` is re-dealt at random.
-
-    Kept: everything ``seat`` sees (own hand, shown melds, piles, hand sizes,
-    the wall's size and any shown bottom card, the open card if shown). Each
-    hidden 偎 gets a kind with three unseen copies. Consistency with the
-    history is approximate: no other hand receives four of a kind (it would have
-    been 提) nor a 坎 of a kind already seen in a pile (it would have been
-    跑), a hidden open card still makes its drawer's 提/偎, and in a claim
-    window ``seat`` keeps exactly the options it was offered, and whether
-    *others* are still deciding (all the view tells; who they are is private);
-    a seat that has decided keeps its decision where still legal (else it
-    passes). Other seats' 臭胡 marks are dropped (they depend on hidden 胡息).
-    After ``tries`` failed draws :class:`NoConsistentWorld` is raised — never the
-    true state, which would hand a search bot every hidden card.
-    """
-    s = state
-    if s.phase == OVER:
-        return s.clone()
-    others = [t for t in s.seats if t != seat]
-    wei_slots = [
-        (t, i) for t in others for i, g in enumerate(s.tables[t]) if g.kind is GroupKind.WEI
-    ]
-    hidden_card = s.phase == CLAIM and not s.shown and s.owner != seat
-    piled = 0
-    for p in s.piles:
-        for c in p:
-            piled |= 1 << c
-    pool0 = hidden_from(s, seat)
-    my_ids = s.legal_action_ids(seat) if s.phase == CLAIM else None
-    others_deciding = any(t != seat for t in s.to_act())
-    keep_bottom = s.rules.show_wall_bottom and s.wall_left > 0
-    for _ in range(tries):
-        pool = pool0[:]
-        rng.shuffle(pool)
-        counts = [0] * 20
-        for c in pool:
-            counts[c] += 1
-        weis = []
-        ok = True
-        for _slot in wei_slots:
-            kinds = [c for c in range(20) if counts[c] >= 3]
-            if not kinds:
-                ok = False
-                break
-            k = rng.choice(kinds)
-            counts[k] -= 3
-            for _j in range(3):
-                pool.remove(k)
-            weis.append(k)
-        if not ok:
-            continue
-        hands: dict[int, list[int]] = {}
-        pos = 0
-        for t in others:
-            h = [0] * 20
-            for c in pool[pos : pos + s.nhand[t]]:
-                h[c] += 1
-            pos += s.nhand[t]
-            if any(n == 4 or (n == 3 and piled >> c & 1) for c, n in enumerate(h)):
-                ok = False
-                break
-            hands[t] = h
-        if not ok:
-            continue
-        card = s.card
-        if hidden_card:
-            card = pool[pos]
-            pos += 1
-        wall = pool[pos:]
-        if keep_bottom:
-            wall.append(s.wall[-1])
-        new = _rebuild(s, seat, hands, wei_slots, weis, card, wall)
-        if new is None or (
-            my_ids is not None
-            and (
-                new.legal_action_ids(seat) != my_ids
-                or any(t != seat for t in new.to_act()) != others_deciding
-            )
-        ):
-            continue
-        return new
-    raise NoConsistentWorld(f"no world consistent with seat {seat}'s view in {tries} draws")
-
-
-def _rebuild(
-    s: GameState,
-    seat: int,
-    hands: dict[int, list[int]],
-    wei_slots: list[tuple[int, int]],
-    weis: list[int],
-    card: int,
-    wall: list[int],
-) -> GameState | None:
-    new = s.clone()
-    for t, h in hands.items():
-        new.hands[t] = h
-        new.packed[t] = sum(BIT[c] * n for c, n in enumerate(h))
-        new.chouhu[t] = {}
-    for (t, i), k in zip(wei_slots, weis, strict=True):
-        old = int(new.tables[t][i].cards[0])
-        tab = list(new.tables[t])
-        tab[i] = _four(GroupKind.WEI, k)
-        new.tables[t] = tuple(tab)
-        new.wei_mask[t] = (new.wei_mask[t] & ~(1 << old)) | (1 << k)
-    for t in hands:
-        new.tsum[t] = new.ev.summarize(new.tables[t])
-        new.hucache[t] = {}
-    new.wall = (*s.wall[: s.wall_pos], *wall)
-    assert not any((p >> 2) & LOW for p in new.packed)
-    if s.phase == CLAIM and not _reopen(new, seat, card):
-        return None
-    return new
-
-
-def _reopen(new: GameState, seat: int, card: int) -> bool:
-    """Recompute the claim window on ``card`` in the resampled world (False: inconsistent)."""
-    old = dict(new.decisions)
-    owner, source, last = new.owner, new.source, new.last
-    if source == "draw" and not new.shown:
-        forced = new._forced_kind(owner, card)
-        if not forced or not new._can_hu(owner, card, True):
-            return False
-        new._open(card, owner, source, False, last, [(owner, "hu")], ("forced", forced))
-    else:
-        if source == "liangzhang":
-            new.liangzhang = card
-        entries, flags, fb = new._offer(card, owner, source, last, new.dihu_seat)
-        if not entries:
-            return False
-        new._open(card, owner, source, new.shown, last, entries, fb, flags)
-    for t, d in old.items():  # seats that had decided stay decided (that much is public)
-        legal = new.options.get(t, ())
-        if not legal:
-            return False
-        keep = [a for a in legal if d.matches(a)]
-        if not keep and t == seat:
-            return False
-        new.decisions[t] = keep[0] if keep else legal[-1]  # else: pass
-    for t, typ in new.entries:  # the window must still be waiting, as it is in truth
-        dec = new.decisions.get(t)
-        if dec is None:
-            return True
-        if dec.type == typ:
-            return False
-    return False
+# Moved to core.determinize; kept here until every caller imports it from there.
+from .determinize import NoConsistentWorld, hidden_from, resample  # noqa: E402, F401

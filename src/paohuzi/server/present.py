@@ -12,21 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from paohuzi.core.actions import Action
-from paohuzi.core.cards import CARDS, Card
+from paohuzi.core.cards import CARDS, CODES, Card
+from paohuzi.core.labels import ACTION_ZH, DOUBLING_ZH
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
 
-CODES = tuple(c.code for c in CARDS)
-TYPE_ZH = {
-    "discard": "打出",
-    "chi": "吃",
-    "peng": "碰",
-    "hu": "胡",
-    "pass": "过",
-    "ready": "下一局",
-}
-READY = {"id": "ready", "type": "ready", "label": "下一局"}
+READY = {"id": "ready", "type": "ready", "label": "下一局"}  # not an engine action: the web's own
 
 
 def zh(cards: Any) -> str:
@@ -37,7 +29,7 @@ def zh(cards: Any) -> str:
 def describe(a: Action) -> dict[str, Any]:
     """One legal action for the client: its id plus type, card, 吃/比 groups and a label."""
     d: dict[str, Any] = {"id": a.id(), "type": a.type}
-    label = TYPE_ZH.get(a.type, a.type)
+    label = ACTION_ZH.get(a.type, a.type)
     if a.card is not None:
         d["card"] = CODES[a.card]
         if a.type != "pass":
@@ -61,8 +53,8 @@ def settlement(state: GameState, scores: list[int], index: int, total: int) -> d
     门子 with their 胡息, 胡息 (before and after doubling), 等, 名堂 with 番, 底, each
     seat's payment, every seat's revealed hand and 当前总息数, and the running match score.
     """
-    res = state.result or {}
-    reveal = view(state, state.dealer).get("reveal", {})
+    res = state.result.to_dict() if state.result is not None else {}
+    reveal = view(state, state.dealer).to_dict().get("reveal", {})
     st = res.get("settlement") or {}
     position = res.get("position") or {}
     return {
@@ -76,6 +68,7 @@ def settlement(state: GameState, scores: list[int], index: int, total: int) -> d
         "huxi": res.get("huxi", 0),
         "scored_huxi": st.get("scored_huxi", res.get("huxi", 0)),
         "doubled": st.get("doubled", []),
+        "doubled_zh": [DOUBLING_ZH.get(d, d) for d in st.get("doubled", [])],
         "zimo": bool(st.get("zimo")),
         "deng": res.get("deng", 0),
         "fan": res.get("fan", 0),
@@ -92,7 +85,7 @@ def settlement(state: GameState, scores: list[int], index: int, total: int) -> d
 
 def _frame(state: GameState, action: dict[str, Any] | None, start: int) -> dict[str, Any]:
     """Everything on the table after one step of a *finished* hand (every seat's own view)."""
-    views = [view(state, s) for s in range(state.n)]
+    views = [view(state, s).to_dict() for s in range(state.n)]
     v0 = views[state.dealer]
     opened = v0["open"]
     if opened is not None:
@@ -129,5 +122,5 @@ def replay_frames(rec: dict[str, Any]) -> dict[str, Any]:
         "dealer": state.dealer,
         "liangzhang": CODES[state.liangzhang],
         "frames": frames,
-        "result": state.result,
+        "result": state.result.to_dict() if state.result is not None else None,
     }

@@ -28,20 +28,20 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 
-from paohuzi.bots import Bot, Observation, make_bot
+from paohuzi.bots import Bot, Observation, make_bot_or_random
+from paohuzi.bots.hints import hint
 from paohuzi.core.actions import Action, IllegalAction
-from paohuzi.core.cards import CARDS
+from paohuzi.core.cards import CODES
 from paohuzi.core.match import Match
 from paohuzi.core.records import record
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
-from paohuzi.core.views import LogCache, view
+from paohuzi.core.views import view
 
 from . import present
 from .models import Act, CreateRoom, Hints, Ping, Resume, client_message, error
@@ -52,11 +52,9 @@ log = logging.getLogger("paohuzi.server")
 WAITING, PLAYING, SETTLEMENT, FINISHED = "waiting", "playing", "settlement", "finished"
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
-FALLBACK_BOT = "random"
 VOLATILE = frozenset({"version", "server_time"})  # not a change by themselves
 QUEUE_LIMIT = 256  # a client this far behind is dropped (it can reconnect)
 MAX_ROOMS_IN_MEMORY = 512  # idle rooms beyond this are dropped from memory (reloaded on use)
-CODES = tuple(c.code for c in CARDS)
 
 
 class RoomError(Exception):
@@ -67,22 +65,12 @@ class RoomError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
-def load_hint() -> Callable[[GameState, int], Any] | None:
-    """``paohuzi.bots.hints.hint`` when that module exists (hints are optional)."""
-    try:
-        from paohuzi.bots.hints import hint
-    except ImportError:
-        return None
-    return hint
-
-
 def bot_for(name: str) -> Bot:
     """``make_bot(name)``, or the random bot when that strength does not exist (yet)."""
-    try:
-        return make_bot(name)
-    except ValueError:
-        log.warning("bot %r unavailable; using %r", name, FALLBACK_BOT)
-        return make_bot(FALLBACK_BOT)
+    bot, notice = make_bot_or_random(name)
+    if notice is not None:
+        log.warning("%s", notice)
+    return bot
 
 
 class Conn:
@@ -169,7 +157,6 @@ class Room:
         self.driver: asyncio.Task[None] | None = None
         self.ctx: dict[int, tuple[Any, int]] = {}  # seat -> (decision key, since version)
         self.pending_since: dict[int, float] = {}
-        self.logs = [LogCache() for _ in self.seats]  # per seat: its view's log so far
         for s in self.seats:
             if s.kind == "bot":
                 s.bot = bot_for(s.bot_name or self.bot_name)
@@ -382,7 +369,7 @@ class Room:
             "hands": m.hands,
             "rules": self.rules.name,
             "bot": self.bot_name,
-            "view": view(st, seat, self.logs[seat]) if st is not None else None,
+            "view": view(st, seat).to_dict() if st is not None else None,
             "legal_actions": self.legal(seat),
             "players": self.players(),
             "scores": list(m.scores),
@@ -398,11 +385,8 @@ class Room:
         return msg
 
     def _hint(self, st: GameState, seat: int) -> Any:
-        fn = self.manager.hint
-        if fn is None:
-            return None
         try:
-            h = fn(st.clone(), seat)
+            h = self.manager.hint(st.clone(), seat)
         except Exception:
             log.exception("hint failed")
             return None
@@ -629,7 +613,7 @@ class RoomManager:
         self.bot_delay = bot_delay
         self.away_timeout = away_timeout
         self.rooms: dict[str, Room] = {}
-        self.hint = load_hint()
+        self.hint = hint  # replaceable, e.g. by tests
         self.closed = False
 
     def _evict_idle(self) -> None:

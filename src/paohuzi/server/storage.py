@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paohuzi.userdata import data_dir
+
 
 def default_db_path() -> Path:
-    """``$XDG_DATA_HOME/paohuzi/paohuzi.sqlite3`` (default ``~/.local/share/…``)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "paohuzi" / "paohuzi.sqlite3"
+    """``<user data dir>/paohuzi/paohuzi.sqlite3`` (:func:`paohuzi.userdata.data_dir`)."""
+    return data_dir() / "paohuzi.sqlite3"
 
 
 @dataclass

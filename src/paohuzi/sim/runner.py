@@ -1,13 +1,11 @@
 """对局 (duìjú): play seeded hands and matches between bots, and map work over processes.
 
-:func:`play_out` is the single loop every self-play tool shares: ask the seat
-to act (``current_player``, highest priority first in a claim window) for an
-action through its :class:`~paohuzi.bots.base.Observation`, apply, until the
-hand is over. :func:`play_hand` deals a lone hand with ``GameState(rules,
-seed)``; :func:`play_match` lets :class:`~paohuzi.core.match.Match` deal each
+:func:`play_out` plays a dealt hand to its end at a :class:`~paohuzi.table.Table`
+(the one driver every tool shares). :func:`play_hand` deals a lone hand with
+``GameState(rules, seed)``; :func:`play_match` lets the table's match deal each
 hand (dealer rotation R6, 荒庄 streak ``huang`` R38). Each seat gets its own RNG
-derived from ``bot_seed`` and the seat, so results depend on the seeds alone —
-not on process, order of execution or worker count.
+derived from ``bot_seed`` (default: the hand's seed) and the seat, so results
+depend on the seeds alone — not on process, order of execution or worker count.
 
 :func:`run_tasks` maps a picklable function over tasks on W processes and
 returns the results in task order (same inputs ⇒ same outputs, whatever W).
@@ -15,53 +13,76 @@ returns the results in task order (same inputs ⇒ same outputs, whatever W).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import random
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..bots.base import Bot, Observation
-from ..core.match import Match
+from ..bots.base import Bot
 from ..core.records import record as make_record
+from ..core.result import HandResult
 from ..core.rules import Rules
 from ..core.state import GameState
+from ..table import Table, bot_rngs, derive_seed
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from any parts (stable across processes and Python runs)."""
-    text = "/".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
 @dataclass(slots=True)
-class HandResult:
-    """What one hand produced, per seat where it applies."""
+class PlayedHand:
+    """One hand played at a :class:`~paohuzi.table.Table`: its result and the bots' effort."""
 
     seed: int | None  # the deal's seed (None: an unseeded state)
     dealer: int
     seats: tuple[int, ...]  # the seats dealt in (a 坐底 seat sits out)
-    scores: list[int]
-    winner: int | None
-    huxi: int  # the winner's 胡息 (0 on 荒庄)
-    di: int
+    result: HandResult
     decisions: list[int]  # act() calls per seat
     think: list[float]  # seconds spent in act() per seat
     record: dict[str, Any] | None = field(default=None)
-    mingtang: list[str] = field(default_factory=list)  # names of the winner's 名堂
     huang: int = 0  # 荒庄 in a row before this hand (黄番)
 
     @property
+    def scores(self) -> list[int]:
+        return list(self.result.scores)
+
+    @property
+    def winner(self) -> int | None:
+        return self.result.winner
+
+    @property
+    def huxi(self) -> int:
+        return self.result.huxi  # the winner's 胡息 (0 on 荒庄)
+
+    @property
+    def di(self) -> int:
+        return self.result.di
+
+    @property
+    def mingtang(self) -> list[str]:
+        return [m.name for m in self.result.mingtang]  # names of the winner's 名堂
+
+    @property
     def huangzhuang(self) -> bool:
-        return self.winner is None
+        return self.result.huangzhuang
+
+
+def _played(table: Table, record: bool) -> PlayedHand:
+    st = table.state
+    assert st is not None and st.result is not None
+    return PlayedHand(
+        seed=st.seed,
+        dealer=st.dealer,
+        seats=tuple(st.seats),
+        result=st.result,
+        decisions=table.decisions,
+        think=table.think,
+        record=make_record(st) if record else None,
+        huang=st.huang,
+    )
 
 
 def play_hand(
@@ -70,7 +91,7 @@ def play_hand(
     bots: Sequence[Bot],
     bot_seed: int | None = None,
     record: bool = False,
-) -> HandResult:
+) -> PlayedHand:
     """Play the hand dealt by ``seed`` with ``bots[seat]`` at each seat.
 
     A bot returning an illegal action raises the engine's ``IllegalAction``.
@@ -83,38 +104,12 @@ def play_out(
     bots: Sequence[Bot],
     bot_seed: int | None = None,
     record: bool = False,
-) -> HandResult:
+) -> PlayedHand:
     """Play the dealt hand ``st`` to its end; bots draw from ``bot_seed`` (default: its seed)."""
-    n = st.n
-    if len(bots) != n:
-        raise ValueError(f"{n} seats need {n} bots, got {len(bots)}")
-    base = st.seed if bot_seed is None else bot_seed
-    rngs = [random.Random(derive_seed("bot", base, s)) for s in range(n)]
-    decisions = [0] * n
-    think = [0.0] * n
-    clock = time.perf_counter
-    while not st.is_terminal():
-        seat = st.current_player
-        t0 = clock()
-        action = bots[seat].act(Observation(st, seat), rngs[seat])
-        think[seat] += clock() - t0
-        decisions[seat] += 1
-        st.apply(action)
-    res = st.result or {}
-    return HandResult(
-        seed=st.seed,
-        dealer=st.dealer,
-        seats=tuple(st.seats),
-        scores=st.returns(),
-        winner=res.get("winner"),
-        huxi=int(res.get("huxi") or 0),
-        di=int(res.get("di") or 0),
-        decisions=decisions,
-        think=think,
-        record=make_record(st) if record else None,
-        mingtang=[m["name"] for m in res.get("mingtang", [])],
-        huang=st.huang,
-    )
+    rngs = bot_rngs(bot_seed, st.n) if bot_seed is not None else None
+    table = Table(bots, st.rules, rngs=rngs)
+    table.play_hand(st)
+    return _played(table, record)
 
 
 @dataclass(slots=True)
@@ -122,7 +117,7 @@ class MatchResult:
     """房间 (fángjiān): the hands of one match in order and the match totals (R38)."""
 
     seed: int
-    hands: list[HandResult]
+    hands: list[PlayedHand]
     scores: list[int]
 
 
@@ -135,19 +130,18 @@ def play_match(
 ) -> MatchResult:
     """Play a whole match (``hands`` hands, default ``rules.hands_per_match``).
 
-    :class:`~paohuzi.core.match.Match` deals every hand, so dealers and the
-    ``huang`` streak follow R6/R38 exactly as at a real table.
+    The table's :class:`~paohuzi.core.match.Match` deals every hand, so dealers
+    and the ``huang`` streak follow R6/R38 exactly as at a real table.
     """
-    m = Match(rules, seed, hands)
+    table = Table(bots, rules, seed, hands)
     out = []
-    while not m.is_over():
-        st = m.new_hand()
-        out.append(play_out(st, bots, record=record))
-        m.finish_hand(st)
-    return MatchResult(seed, out, list(m.scores))
+    while not table.match.is_over():
+        table.play_hand()
+        out.append(_played(table, record))
+    return MatchResult(seed, out, list(table.match.scores))
 
 
-def save_record(directory: str, name: str, h: HandResult, bots: Sequence[str]) -> None:
+def save_record(directory: str, name: str, h: PlayedHand, bots: Sequence[str]) -> None:
     """牌谱: write ``h.record`` to ``directory/name.json``.
 
     ``bots`` (the spec at each seat) is added to the §4 record, which any
@@ -226,8 +220,8 @@ def run_tasks_ray(
 
 
 __all__ = [
-    "HandResult",
     "MatchResult",
+    "PlayedHand",
     "default_workers",
     "derive_seed",
     "play_hand",

@@ -23,10 +23,10 @@ from typing import Any
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..core.rules import Rules
-from .runner import HandResult, derive_seed, play_hand, play_match, save_record
+from .runner import PlayedHand, derive_seed, play_hand, play_match, save_record
 
 
-def outcome(h: HandResult) -> dict[str, Any]:
+def outcome(h: PlayedHand) -> dict[str, Any]:
     """The summary facts of a finished hand."""
     return {
         "winner": h.winner,

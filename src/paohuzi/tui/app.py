@@ -300,12 +300,10 @@ class GameScreen(Screen[None]):
         s = self.session
         if s.state is None or s.hand_over():
             return
-        v = s.view()
         if self.mode == "":
             self.hint = "等待 — nothing to decide now"
         else:
-            state, seat = s.state, s.human
-            self.hint = hint_text(v, s.rules, lambda: Observation(state.clone(), seat))
+            self.hint = hint_text(Observation(s.state.clone(), s.human))
         self.refresh_view()
 
 

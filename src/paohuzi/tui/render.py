@@ -19,6 +19,7 @@ from rich.text import Text
 
 from paohuzi.core.actions import CHI, HU, PASS, PENG, Action, IllegalAction
 from paohuzi.core.cards import Card
+from paohuzi.core.labels import doubling_zh, win_flags_zh
 from paohuzi.core.melds import GroupKind
 
 HIDDEN = "▒▒"
@@ -28,8 +29,6 @@ DIM = "dim"
 AUTO = "yellow"
 CURSOR = "reverse"
 MAX_PILE = 22  # cards of a discard pile shown; older ones collapse into "…"
-
-DOUBLING_ZH = {"tianhu": "天胡", "dihu": "地胡", "haidi": "海底胡"}
 
 
 def card(code: str) -> Card:
@@ -247,16 +246,7 @@ def event_text(e: dict[str, Any], names: dict[int, str], me: int = 0) -> Text | 
     if t == "hu" and c is None:  # R28 mandatory 天胡: no winning card
         return Text(f"{who} 天胡 (自动)", style="bold green")
     if t == "hu":
-        flags = [
-            zh
-            for zh, key in (
-                ("自摸", "self_drawn"),
-                ("天胡", "tianhu"),
-                ("地胡", "dihu"),
-                ("海底", "last_card"),
-            )
-            if e.get(key)
-        ]
+        flags = win_flags_zh(e.get)
         return Text.assemble((f"{who} 胡 ", "bold green"), card_text(c), "  " + " ".join(flags))
     if t == "huangzhuang":
         return Text("荒庄: 墩牌摸完, 无人胡", style="bold yellow")
@@ -317,16 +307,7 @@ def settlement_text(
         if pos.get("win"):
             out.append(" ")
             out.append_text(card_text(card(pos["win"]).code))
-        flags = [
-            zh
-            for zh, on in (
-                ("自摸", pos.get("self_drawn")),
-                ("天胡", pos.get("tianhu")),
-                ("地胡", pos.get("dihu")),
-                ("海底", pos.get("last_card")),
-            )
-            if on
-        ]
+        flags = win_flags_zh(pos.get)
         if res.get("discarder") is not None:
             flags.append(f"{names[res['discarder']]}放炮")
         out.append(("  " + " ".join(flags)) if flags else "")
@@ -360,8 +341,7 @@ def _score_block(d: dict[str, Any]) -> Text:
     out.append(str(d["huxi"]), style="bold")
     doubled = d.get("doubled") or []
     if doubled:
-        zh = " ".join(DOUBLING_ZH.get(x, x) for x in doubled)
-        out.append(f" ×{2 ** len(doubled)} {zh} → {d.get('scored_huxi')}")
+        out.append(f" ×{2 ** len(doubled)} {doubling_zh(doubled)} → {d.get('scored_huxi')}")
     out.append("   等 ", style=DIM)
     out.append(str(d["deng"]), style="bold")
     if d.get("zimo"):

@@ -10,15 +10,13 @@ bot thinking in a worker thread never races the UI).
 from __future__ import annotations
 
 import json
-import os
 import random
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paohuzi.bots import Bot, Observation, RandomBot, make_bot
+from paohuzi.bots import Bot, Observation, RandomBot, make_bot_or_random
 from paohuzi.core.actions import Action, IllegalAction
 from paohuzi.core.events import Event
 from paohuzi.core.match import Match
@@ -26,19 +24,14 @@ from paohuzi.core.records import record
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
+from paohuzi.userdata import data_dir
 
 HUMAN = 0
 
 
 def default_record_dir() -> Path:
     """Where hand records go by default: ``<user data dir>/paohuzi/records``."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "paohuzi" / "records"
+    return data_dir() / "records"
 
 
 @dataclass
@@ -59,11 +52,10 @@ def make_bots(
     names = names or ["greedy"]
     for i, seat in enumerate(seats):
         name = names[min(i, len(names) - 1)]
-        try:
-            bot = make_bot(name)
-        except Exception as e:  # unknown name, or a bot module that does not load
-            notices.append(f"bot {name!r} unavailable ({e}); seat {seat} plays random")
-            name, bot = "random", RandomBot()
+        bot, notice = make_bot_or_random(name)
+        if notice is not None:
+            notices.append(f"seat {seat}: {notice}")
+            name = bot.name
         bots[seat] = BotSeat(name, bot, random.Random(f"{seed}:bot:{seat}"))
     return bots, notices
 
@@ -98,7 +90,7 @@ class PlaySession:
         """What the human may see now (the engine's view, nothing else)."""
         if self.state is None:
             raise RuntimeError("no hand is running")
-        return view(self.state, self.human)
+        return view(self.state, self.human).to_dict()
 
     def hand_over(self) -> bool:
         return self.state is not None and self.state.is_terminal()
@@ -140,8 +132,9 @@ class PlaySession:
             return b.bot.act(obs, b.rng)
         except Exception as e:  # a broken bot must not end the human's game
             self.notices.append(f"bot {b.name} failed ({type(e).__name__}: {e}); plays random")
-            self.bots[seat] = BotSeat("random", RandomBot(), b.rng)
-            return RandomBot().act(obs, b.rng)
+            stand_in = RandomBot()
+            self.bots[seat] = BotSeat(stand_in.name, stand_in, b.rng)
+            return stand_in.act(obs, b.rng)
 
     def apply_bot(self, action: Action) -> tuple[Event, ...]:
         if self.state is None:

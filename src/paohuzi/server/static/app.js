@@ -585,7 +585,7 @@ function renderSettlement() {
     const sum = el("div", "summary");
     if (r.win_card) { const s = el("span", null, "胡牌 "); s.append(cardEl(r.win_card, "mini")); sum.append(s); }
     sum.append(el("span", null, `胡息 ${r.huxi}`));
-    if (r.doubled && r.doubled.length) sum.append(el("span", null, `翻倍 ${r.doubled.map((d) => ({ tianhu: "天胡", dihu: "地胡", haidi: "海底胡" }[d] || d)).join("、")} → ${r.scored_huxi}`));
+    if (r.doubled && r.doubled.length) sum.append(el("span", null, `翻倍 ${r.doubled_zh.join("、")} → ${r.scored_huxi}`));
     sum.append(el("span", null, `等 ${r.deng}`));
     const mt = r.mingtang.length ? r.mingtang.map((x) => `${x.name} ${x.fan}番`).join("、") : "平胡";
     sum.append(el("span", null, `名堂 ${mt}`), el("span", null, `番 ${Math.max(r.fan, 1)}`), el("span", null, `底 ${r.di}`));

@@ -1,7 +1,10 @@
-"""Golden playthroughs: one fixed seed per preset, the whole record compared exactly.
+"""Change detectors: one fixed-seed playthrough per preset, its whole record compared exactly.
 
-The files in ``golden/`` are written only with ``PAOHUZI_UPDATE_GOLDEN=1``; any change in
-dealing, turn flow, events, settlement or the rules' dict shows up here as a diff.
+The files in ``snapshots/`` were written by the engine itself (``PAOHUZI_UPDATE_SNAPSHOTS=1``
+rewrites them) and are checked with the engine's own ``records.check``: they prove nothing
+about the rules. What they do is flag any change in dealing, turn flow, events, settlement or
+the rules' dict as a diff, to be read and either fixed or accepted by rewriting the snapshot.
+The rule tests (tests/engine, the other preset tests, the score vectors) are the proof.
 Seeds: hunan 107 (红胡 + 耍猴), changde 21 (四七红), luzhou 116 (a discard win paid by the
 discarder alone, one seat sitting out).
 """
@@ -21,7 +24,7 @@ from paohuzi.core.state import GameState
 
 from .helpers import random_choice
 
-GOLDEN = Path(__file__).parent / "golden"
+SNAPSHOTS = Path(__file__).parent / "snapshots"
 SEEDS = {"hunan": 107, "changde": 21, "luzhou": 116}
 
 
@@ -35,10 +38,11 @@ def playthrough(name: str) -> dict:
 
 
 @pytest.mark.parametrize("name", sorted(SEEDS))
-def test_golden_playthrough(name: str) -> None:
-    path = GOLDEN / f"{name}.json"
+def test_playthrough_unchanged_since_its_snapshot(name: str) -> None:
+    """Change detector: the record equals the engine's earlier one, event for event."""
+    path = SNAPSHOTS / f"{name}.json"
     got = playthrough(name)
-    if os.environ.get("PAOHUZI_UPDATE_GOLDEN") == "1":
+    if os.environ.get("PAOHUZI_UPDATE_SNAPSHOTS") == "1":
         path.write_text(json.dumps(got, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     want = json.loads(path.read_text(encoding="utf-8"))
     assert got["events"] == want["events"]
@@ -47,8 +51,9 @@ def test_golden_playthrough(name: str) -> None:
     assert want["result"]["winner"] is not None and want["result"]["mingtang"]
 
 
-def test_luzhou_golden_is_a_discard_win_with_a_seat_out() -> None:
-    rec = json.loads((GOLDEN / "luzhou.json").read_text(encoding="utf-8"))
+def test_luzhou_snapshot_is_a_discard_win_with_a_seat_out() -> None:
+    """The snapshot still shows what it was chosen for (so a rewrite cannot lose it)."""
+    rec = json.loads((SNAPSHOTS / "luzhou.json").read_text(encoding="utf-8"))
     r = rec["result"]
     out = (rec["dealer"] + 2) % 4
     assert r["discarder"] is not None and r["scores"][out] == 0

@@ -1,0 +1,36 @@
+"""标签 (biāoqiān): the Chinese names programs show for rule terms that have no class.
+
+名堂 are named on their classes (``mingtang.PATTERNS[id].name``) and 门子 on
+``GroupKind.zh``. The terms below are plain strings in records and rules, so
+their names live here, once, for the calculator, the terminal and web games,
+``paohuzi rules`` and the replay narrator alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+# 翻倍 (R35): the events of ``Rules.doubling`` that double the 胡息.
+DOUBLING_ZH = {"tianhu": "天胡", "dihu": "地胡", "haidi": "海底胡"}
+
+# How a hand was won: flags of a ``hu`` event, of ``Position`` and of a record's
+# ``result.position`` (R28, R29, 海底, 自摸), in the order they are shown.
+WIN_FLAGS_ZH = (("self_drawn", "自摸"), ("tianhu", "天胡"), ("dihu", "地胡"), ("last_card", "海底"))
+
+# A choice's verb, by ``Action.type`` (R21).
+ACTION_ZH = {"discard": "打", "chi": "吃", "peng": "碰", "hu": "胡", "pass": "过"}
+
+# Where an open card came from (the ``source`` of events and views).
+SOURCE_ZH = {"hand": "手中", "draw": "摸牌", "discard": "打出", "table": "桌面", "deal": "发牌"}
+
+
+def doubling_zh(events: list[str] | tuple[str, ...]) -> str:
+    """``["tianhu", "haidi"]`` → ``"天胡 海底胡"``; unknown ids show as they are."""
+    return " ".join(DOUBLING_ZH.get(e, e) for e in events)
+
+
+def win_flags_zh(flag: Callable[[str], Any]) -> list[str]:
+    """The names of the win flags that are set; ``flag`` reads one by key
+    (``event.get``, or ``lambda k: getattr(position, k)``)."""
+    return [zh for key, zh in WIN_FLAGS_ZH if flag(key)]
