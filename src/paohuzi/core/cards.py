@@ -95,6 +95,7 @@ class Card(IntEnum):
 
 CARDS: tuple[Card, ...] = tuple(Card)
 CODES: tuple[str, ...] = tuple(c.code for c in CARDS)  # "x1"…"x10", "d1"…"d10" by value
+BY_CODE: dict[str, Card] = {c.code: c for c in CARDS}  # the inverse of CODES
 SMALL: tuple[Card, ...] = CARDS[:10]
 BIG: tuple[Card, ...] = CARDS[10:]
 COPIES = 4

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action
@@ -143,26 +142,36 @@ class View:
         return d
 
 
+def _meld_views(g: Group, rules: Rules) -> tuple[MeldView, MeldView]:
+    """(as its owner sees it, as the others see it)."""
+    huxi = g.huxi(rules)
+    own = MeldView(g.kind, g.cards, huxi)
+    if g.kind is GroupKind.WEI:
+        return own, MeldView(g.kind, (None,) * 3, None)
+    if g.kind in (GroupKind.CHOUWEI, GroupKind.TI):
+        return own, MeldView(g.kind, (g.cards[0],) + (None,) * (len(g.cards) - 1), huxi)
+    return own, own
+
+
+# Meld views per (胡息 table, meld) by identity: the engine shares its Group objects,
+# and hashing a frozen Rules or Group per meld per view would cost more than the view.
+_MELDS: dict[int, tuple[object, dict[int, tuple[Group, tuple[MeldView, MeldView]]]]] = {}
+
+
 def _meld(g: Group, own: bool, rules: Rules) -> MeldView:
-    cards: tuple[Card | None, ...] = g.cards
-    if not own:
-        if g.kind is GroupKind.WEI:
-            return MeldView(g.kind, (None,) * 3, None)
-        if g.kind in (GroupKind.CHOUWEI, GroupKind.TI):
-            cards = (g.cards[0],) + (None,) * (len(g.cards) - 1)
-    return MeldView(g.kind, cards, _huxi(g, rules))
-
-
-@lru_cache(maxsize=4096)
-def _huxi(g: Group, rules: Rules) -> int:
-    return g.huxi(rules)
-
-
-def _public(e: Event, seat: int) -> Event:
-    """An event as ``seat`` may see it: the card of an unshown event is hidden."""
-    if not e.shown and e.seat != seat and e.card is not None:
-        return e._replace(card=None)
-    return e
+    table = rules.huxi_table
+    entry = _MELDS.get(id(table))
+    if entry is None or entry[0] is not table:
+        if len(_MELDS) > 64:
+            _MELDS.clear()
+        entry = _MELDS[id(table)] = (table, {})
+    memo = entry[1]
+    hit = memo.get(id(g))
+    if hit is None or hit[0] is not g:
+        if len(memo) > 4096:  # groups made outside the engine's shared ones: stay bounded
+            memo.clear()
+        hit = memo[id(g)] = (g, _meld_views(g, rules))  # holding g keeps its id unique
+    return hit[1][0 if own else 1]
 
 
 def _mask(bits: int) -> tuple[Card, ...]:
@@ -190,7 +199,7 @@ def view(state: GameState, seat: int) -> View:
         current_player=s.current_player if s.phase != CLAIM else None,
         to_act=(seat,) if seat in pending else (),
         others_deciding=s.phase == CLAIM and any(t != seat for t in pending),
-        hand=tuple(s.hand(seat)) if seat in s.seats else (),
+        hand=tuple([CARDS[c] for c in range(20) for _ in range(s.hands[seat][c])]),
         hand_sizes=tuple(s.nhand),
         tables=tuple(
             tuple(_meld(g, t == seat or over, rules) for g in s.tables[t]) for t in range(s.n)
@@ -205,7 +214,14 @@ def view(state: GameState, seat: int) -> View:
         huxi=s.current_huxi(seat),
         need=s.need(seat),
         legal=tuple(s.legal_actions(seat)),
-        log=tuple(_public(e, seat) for e in s.events if e.type != PASS or e.seat == seat),
+        # others' passes are private; so is the card of an event not shown to all
+        log=tuple(
+            [
+                e if e.shown or e.seat == seat or e.card is None else e._replace(card=None)
+                for e in s.events
+                if e.type is not PASS or e.seat == seat
+            ]
+        ),
         result=s.result,
         # settlement: every hand and 当前总息数 is shown (R33)
         reveal_hands=tuple(tuple(s.hand(t)) for t in range(s.n)) if over else None,
@@ -217,7 +233,3 @@ def information_state(state: GameState, seat: int) -> str:
     """A compact canonical string of :func:`view` (keys for search bots)."""
     d = view(state, seat).to_dict()
     return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-# Moved to core.determinize; kept here until every caller imports it from there.
-from .determinize import NoConsistentWorld, hidden_from, resample  # noqa: E402, F401

@@ -1,0 +1,139 @@
+"""跑胡子 as a single-agent Gymnasium environment: one seat against built-in bots.
+
+    import gymnasium, paohuzi.rl
+    env = gymnasium.make("paohuzi/Paohuzi-v0", rules="hunan", opponents="greedy")
+
+The learner plays one seat; the others are :func:`paohuzi.bots.make_bot` bots
+that see only their own views. An episode is one hand. Observations are the
+float32 vector of :mod:`paohuzi.rl.observation`; :meth:`PaohuziEnv.action_masks`
+(the hook sb3-contrib's ``MaskablePPO`` calls) and ``info["action_mask"]``
+give the legal actions. The reward, at the end, is the learner's net payment
+(``normalize_rewards=True``: scaled and clipped to [-1, 1]). An illegal action
+ends the episode with ``illegal_reward``. Hands in which the learner never gets
+to decide (settled at the deal or before its first turn) are dealt again: its
+policy cannot change their outcome.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..bots import Bot, Observation, make_bot
+from ..core.action_index import ACTION_COUNT
+from ..core.rules import Rules
+from ._hand import DEFAULT_SCALE, REWARD_SCALE, ObservedHand, deal, render_text, resolve_rules
+from .observation import OBSERVATION_SIZE
+
+
+class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
+    """The learner's seat (``seat``; None: a random seated seat per hand) vs bots."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium.Env's field
+
+    def __init__(
+        self,
+        rules: str | Rules = "hunan",
+        opponents: str | Sequence[str] = "greedy",
+        seat: int | None = None,
+        normalize_rewards: bool = False,
+        reward_scale: float | None = None,
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.rules = resolve_rules(rules)
+        n = self.rules.players
+        if seat is not None and not 0 <= seat < n:
+            raise ValueError(f"seat must be 0–{n - 1} or None, got {seat}")
+        specs = [opponents] * n if isinstance(opponents, str) else list(opponents)
+        if len(specs) not in (n - 1, n):
+            raise ValueError(f"give one opponent spec or {n - 1} (one per other seat)")
+        self._specs = specs
+        self.bots: dict[int, Bot] = {}
+        self.seat = seat
+        self.render_mode = render_mode
+        self.illegal_reward = illegal_reward
+        self._scale = (
+            (reward_scale or REWARD_SCALE.get(self.rules.name, DEFAULT_SCALE))
+            if normalize_rewards
+            else None
+        )
+        self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self.action_space = spaces.Discrete(ACTION_COUNT)
+        self._hand: ObservedHand | None = None
+        self._me = 0
+        self._bot_rng = random.Random(0)
+
+    @property
+    def hand(self) -> ObservedHand:
+        if self._hand is None:
+            raise RuntimeError("call reset() first")
+        return self._hand
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = random.Random(int(self.np_random.integers(2**63)))
+        self._bot_rng = random.Random(rng.getrandbits(63))
+        n = self.rules.players
+        while True:
+            dealer = None
+            if self.seat is not None and self.rules.sit_out:
+                # 坐底 is opposite the dealer: pick a dealer that keeps the learner in.
+                dealer = rng.choice([d for d in range(n) if (d + n // 2) % n != self.seat])
+            state = deal(self.rules, rng, dealer)
+            me = self.seat if self.seat is not None else rng.choice(state.seats)
+            self._hand = ObservedHand(self.rules, state, self._scale)
+            self._me = me
+            others = [s for s in range(n) if s != me]
+            specs = self._specs if len(self._specs) == n - 1 else [self._specs[s] for s in others]
+            self.bots = {s: make_bot(spec) for s, spec in zip(others, specs, strict=True)}
+            self._play_bots()
+            if not state.is_terminal():
+                return self._obs(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        t = self.hand
+        if t.state.is_terminal():
+            raise RuntimeError("the hand is over: call reset()")
+        act = t.legal(self._me).get(int(action))
+        if act is None:
+            info = self._info()
+            info["illegal_action"] = True
+            return self._obs(), float(self.illegal_reward), True, False, info
+        t.apply(act)
+        self._play_bots()
+        if t.state.is_terminal():
+            return self._obs(), t.rewards()[self._me], True, False, self._info()
+        return self._obs(), 0.0, False, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner as booleans (sb3-contrib's masking hook)."""
+        return self.hand.mask(self._me, dtype=np.bool_)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_text(self.hand.state)
+
+    def _play_bots(self) -> None:
+        t = self.hand
+        state = t.state
+        while not state.is_terminal() and state.current_player != self._me:
+            seat = state.current_player
+            t.apply(self.bots[seat].act(Observation(state, seat), self._bot_rng))
+
+    def _obs(self) -> np.ndarray:
+        return self.hand.observation(self._me).copy()  # callers keep what they get
+
+    def _info(self) -> dict[str, Any]:
+        t = self.hand
+        return {"seat": self._me, "action_mask": t.mask(self._me)}

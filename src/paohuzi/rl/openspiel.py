@@ -1,0 +1,214 @@
+"""跑胡子 as an OpenSpiel Python game, ``python_paohuzi`` (extra ``openspiel``).
+
+    import pyspiel, paohuzi.rl.openspiel
+    game = pyspiel.load_game("python_paohuzi", {"rules": "hunan"})
+
+The deal is explicit chance: first the dealer (one outcome per seat, uniform,
+as the engine draws it), then the 80 cards of the deck one at a time, each
+chance node offering the kinds still unplaced with probability
+``copies left / cards left``. That is exactly a uniform shuffle of the deck,
+with at most 20 outcomes per node — where one node over whole shuffles would
+have 80!/(4!)²⁰ outcomes and one per seed would only sample a few deals. The
+engine then plays the hand from that deck (the wall is part of the hidden
+deck, so draws need no chance nodes of their own).
+
+Players act in the engine's order (claim windows serialized by priority);
+actions are the indices of :mod:`paohuzi.core.action_index`. Observation
+tensors are :func:`paohuzi.rl.observation.encode` of the player's view; the
+information-state tensor appends :func:`~paohuzi.rl.observation.encode_history`
+(the player's log, event by event); the information-state string is the view
+as canonical JSON (as :func:`paohuzi.core.views.information_state`). Returns are
+the net payments; the utility bounds are loose (payments have no fixed cap).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..core.action_index import ACTION_COUNT, action_for, canonical_id
+from ..core.cards import CARDS, COPIES, DECK_SIZE
+from ..core.rules import preset
+from ..core.state import GameState
+from ._hand import ObservedHand, render_text
+from .observation import (
+    EVENT_FEATURES,
+    HISTORY_EVENTS,
+    HISTORY_SIZE,
+    OBSERVATION_SIZE,
+    encode,
+    encode_history,
+)
+
+KINDS = len(CARDS)
+# Each open card is decided by at most every seat once, and each take is followed
+# by at most one discard; at most DECK_SIZE cards open and DECK_SIZE discards.
+MAX_GAME_LENGTH = 2 * DECK_SIZE * 4 + DECK_SIZE
+UTILITY_BOUND = 10_000.0
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="python_paohuzi",
+    long_name="Python Paohuzi (跑胡子)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=3,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"rules": "hunan"},
+)
+
+
+class PaohuziGame(pyspiel.Game):
+    """One hand under a preset's rules (parameter ``rules``)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**GAME_TYPE.parameter_specification, **(params or {})}
+        self.rules = preset(str(params["rules"]))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=ACTION_COUNT,
+            max_chance_outcomes=KINDS,
+            num_players=self.rules.players,
+            min_utility=-UTILITY_BOUND,
+            max_utility=UTILITY_BOUND,
+            utility_sum=0.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> PaohuziState:
+        return PaohuziState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> PaohuziObserver:
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
+            raise ValueError("python_paohuzi observes one player's public + private view only")
+        return PaohuziObserver(recall, params)
+
+
+class _Shared:
+    """An immutable value that OpenSpiel's deep-copying clone must not copy."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self
+
+
+class PaohuziState(pyspiel.State):
+    """The deal in progress (chance nodes), then the engine's :class:`GameState`."""
+
+    def __init__(self, game: PaohuziGame) -> None:
+        super().__init__(game)
+        self._rules = _Shared(game.rules)
+        self._dealer = -1
+        self._deck: list[int] = []
+        self._left = [COPIES] * KINDS
+        self.hand: ObservedHand | None = None
+
+    # -- pyspiel API
+    def current_player(self) -> int:
+        t = self.hand
+        if t is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if t.state.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return t.state.current_player
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.hand is not None
+        return sorted(self.hand.legal(player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._dealer < 0:
+            n = self._rules.value.players
+            return [(s, 1.0 / n) for s in range(n)]
+        rest = DECK_SIZE - len(self._deck)
+        return [(c, k / rest) for c, k in enumerate(self._left) if k]
+
+    def _apply_action(self, action: int) -> None:
+        if self.hand is not None:
+            t = self.hand
+            t.apply(t.legal(t.state.current_player)[action])
+        elif self._dealer < 0:
+            self._dealer = action
+        else:
+            self._deck.append(action)
+            self._left[action] -= 1
+            if len(self._deck) == DECK_SIZE:
+                state = GameState(self._rules.value, deck=self._deck, dealer=self._dealer)
+                self.hand = ObservedHand(self._rules.value, state)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._dealer < 0:
+                return f"dealer:{action}"
+            return f"deal:{CARDS[action].code}"
+        return canonical_id(action_for(action, player))
+
+    def is_terminal(self) -> bool:
+        return self.hand is not None and self.hand.state.is_terminal()
+
+    def returns(self) -> list[float]:
+        if self.hand is None:
+            return [0.0] * self._rules.value.players
+        return [float(x) for x in self.hand.state.returns()]
+
+    def __str__(self) -> str:
+        if self.hand is None:
+            return f"dealing: dealer {self._dealer}, {len(self._deck)}/{DECK_SIZE} cards"
+        return render_text(self.hand.state)
+
+
+class PaohuziObserver:
+    """OpenSpiel PyObserver: ``tensor`` and ``dict`` filled from one player's view."""
+
+    def __init__(self, perfect_recall: bool, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters not supported: {params}")
+        self.perfect_recall = perfect_recall
+        size = OBSERVATION_SIZE + (HISTORY_SIZE if perfect_recall else 0)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor[:OBSERVATION_SIZE]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[OBSERVATION_SIZE:].reshape(
+                HISTORY_EVENTS, EVENT_FEATURES
+            )
+
+    def set_from(self, state: PaohuziState, player: int) -> None:
+        t = state.hand
+        if t is None:  # still dealing: nothing is seen yet
+            self.tensor.fill(0.0)
+            return
+        v = t.view(player)
+        self.tensor[:OBSERVATION_SIZE] = encode(v)
+        if self.perfect_recall:
+            self.tensor[OBSERVATION_SIZE:] = encode_history(v)
+
+    def string_from(self, state: PaohuziState, player: int) -> str:
+        t = state.hand
+        if t is None:
+            return f"p{player} dealing"
+        d = t.view(player).to_dict()
+        if not self.perfect_recall:
+            del d["log"]
+        return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+pyspiel.register_game(GAME_TYPE, PaohuziGame)

@@ -1,0 +1,178 @@
+"""跑胡子 as a PettingZoo AEC environment (conventions of PettingZoo's classic games).
+
+    from paohuzi.rl import paohuzi_v0
+    env = paohuzi_v0.env(rules="hunan", render_mode=None)
+
+Agents are ``player_<seat>``; a hand's agents are its seated seats (泸州's
+坐底 seat is left out). Observations are ``{"observation": float32 vector,
+"action_mask": int8 vector}`` (:mod:`paohuzi.rl.observation`,
+:mod:`paohuzi.core.action_index`); the action space is ``Discrete`` over every
+action. In a claim window several seats may decide: they are asked one at a
+time, in the engine's priority order (``GameState.current_player``), each
+seeing only its own view. Rewards come when the hand ends: each seat's net
+payment (``normalize_rewards=True``: divided by a per-preset scale and
+clipped to [-1, 1]). One episode is one hand; a hand settled at the deal
+(mandatory 天胡, R28: nobody acts) is dealt again.
+
+:func:`env` behaves like a classic game under PettingZoo's standard wrappers —
+an illegal action ends the hand with ``-1`` for its agent and 0 for the others,
+an action outside the space raises, acting before ``reset`` raises — but does
+it inside the class: each wrapper layer would cost a delegated attribute look-up
+on every access, about a fifth of a step. :class:`raw_env` raises on illegal
+actions instead.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..core.action_index import ACTION_COUNT
+from ..core.rules import Rules
+from ._hand import DEFAULT_SCALE, REWARD_SCALE, ObservedHand, deal, render_text, resolve_rules
+from .observation import OBSERVATION_SIZE
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The environment as users get it: an illegal action ends the hand with −1."""
+    kwargs.setdefault("illegal_reward", -1.0)
+    return raw_env(**kwargs)
+
+
+class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
+    """One hand per episode; seeds only through ``reset(seed=...)``.
+
+    ``illegal_reward``: None raises ``ValueError`` on an illegal action;
+    a number ends the hand with that reward for the offender.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "paohuzi_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        rules: str | Rules = "hunan",
+        render_mode: str | None = None,
+        normalize_rewards: bool = False,
+        reward_scale: float | None = None,
+        illegal_reward: float | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.rules = resolve_rules(rules)
+        self.render_mode = render_mode
+        self.illegal_reward = illegal_reward
+        self._scale = (
+            (reward_scale or REWARD_SCALE.get(self.rules.name, DEFAULT_SCALE))
+            if normalize_rewards
+            else None
+        )
+        self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self._rng: random.Random | None = None
+        self._hand: ObservedHand | None = None
+        self._seen: dict[int, dict[str, np.ndarray]] = {}
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def hand(self) -> ObservedHand:
+        """The current hand (its ``state`` is the engine's GameState)."""
+        if self._hand is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._hand
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(seed)  # None: fresh OS entropy, never the global RNG
+        state = deal(self.rules, self._rng)
+        self._hand = ObservedHand(self.rules, state, self._scale)
+        self._seen = {}
+        self.agents = [self.possible_agents[s] for s in state.seats]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[state.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        obs = self._seen.get(seat)
+        if obs is None:  # once per seat and step: last() and a learner may both ask
+            t = self.hand
+            obs = self._seen[seat] = {
+                "observation": t.observation(seat),
+                "action_mask": t.mask(seat),
+            }
+        return obs
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        t = self.hand
+        i = int(action)
+        if not 0 <= i < ACTION_COUNT:
+            raise ValueError(f"action {action!r} is outside the action space")
+        act = t.legal(self._seat[agent]).get(i)
+        self._cumulative_rewards[agent] = 0.0
+        if act is None:
+            self._illegal(agent, i)
+            return
+        t.apply(act)
+        self._seen = {}
+        state = t.state
+        if state.is_terminal():
+            pay = t.rewards()
+            self.rewards = {a: pay[self._seat[a]] for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self._clear_rewards()
+            self.agent_selection = self.possible_agents[state.current_player]
+        self._accumulate_rewards()
+
+    def _illegal(self, agent: str, index: int) -> None:
+        if self.illegal_reward is None:
+            raise ValueError(f"action {index} is not legal for {agent}")
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = float(self.illegal_reward)
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {"illegal_action": index}
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return render_text(self.hand.state)
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return "paohuzi_v0"

@@ -1,0 +1,85 @@
+"""The fixed action enumeration (pure Python: runs without the ``rl`` extra)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paohuzi.core import action_index as ai
+from paohuzi.core.actions import CHI, DISCARD, HU, PASS, PENG, Action
+from paohuzi.core.cards import CARDS, Card, parse_cards
+from paohuzi.core.rules import PRESETS
+
+from .helpers import random_states
+
+
+def chi(card: str, *groups: str) -> Action:
+    return Action(CHI, 0, Card.parse(card), tuple(tuple(parse_cards(g)) for g in groups))
+
+
+def test_layout_is_fixed() -> None:
+    # Changing the enumeration breaks every trained policy: it must be deliberate.
+    assert ai.ACTION_COUNT == 908
+    assert (ai.PENG_BASE, ai.HU_INDEX, ai.PASS_INDEX, ai.CHI_BASE) == (20, 40, 41, 42)
+    assert ai.index_of(Action(DISCARD, 1, Card.X1)) == 0
+    assert ai.index_of(Action(DISCARD, 1, Card.D10)) == 19
+    assert ai.index_of(Action(PENG, 2, Card.X5)) == 24
+    assert ai.index_of(Action(HU, 0, Card.X3)) == ai.index_of(Action(HU, 1)) == 40
+    assert ai.index_of(Action(PASS, 0)) == 41
+
+
+def test_every_index_is_a_distinct_action() -> None:
+    ids = [ai.canonical_id(ai.action_for(i, 0)) for i in range(ai.ACTION_COUNT)]
+    assert len(set(ids)) == ai.ACTION_COUNT
+    for i in range(ai.ACTION_COUNT):
+        assert ai.index_of(ai.action_for(i, 2)) == i
+    with pytest.raises(ValueError):
+        ai.action_for(ai.ACTION_COUNT, 0)
+
+
+def test_groups_with_each_card() -> None:
+    # 一: 一二三, 一一壹, 一壹壹; 七: 五六七, 六七八, 七八九, 二七十, 七七柒, 七柒柒.
+    assert [len(ai.groups_with(c)) for c in (Card.X1, Card.X7)] == [3, 6]
+    assert (1, 6, 9) in ai.groups_with(int(Card.X7))
+    for c in CARDS:
+        for g in ai.groups_with(int(c)):
+            assert int(c) in g and list(g) == sorted(g)
+
+
+def test_chi_packages_are_keyed_by_their_multiset_of_groups() -> None:
+    # R19 seed example 2: the same groups in another order are the same package.
+    a = chi("x2", "x2d2d2", "x1x2x3", "x2x3x4")
+    b = chi("x2", "x1x2x3", "x2x3x4", "x2d2d2")
+    c = chi("x2", "x1x2x3", "x2x2d2")
+    assert ai.index_of(a) == ai.index_of(b) != ai.index_of(c)
+    assert ai.canonical_id(a) == ai.canonical_id(b) == "chi:x2:x1x2x3,x2x3x4,x2d2d2"
+    # the same cards taking another card are another action
+    assert ai.index_of(chi("x1", "x1x2x3")) != ai.index_of(chi("x3", "x1x2x3"))
+
+
+def test_infeasible_packages_have_no_index() -> None:
+    # five 二 laid out: more copies than the deck holds
+    with pytest.raises(ValueError):
+        ai.index_of(chi("x2", "x2x2d2", "x2x2d2", "x1x2x3"))
+    with pytest.raises(ValueError):
+        ai.index_of(chi("x2", "x3x4x5"))  # not a group containing X
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_legal_action_round_trips(name: str) -> None:
+    chis = 0
+    for state in random_states(PRESETS[name], hands=700, seed=1):
+        seat = state.current_player
+        legal = state.legal_actions(seat)
+        index = ai.legal_by_index(legal)
+        # one index per legal action: the engine offers each 吃 package once,
+        # whichever of its groups would be called the 吃 group
+        assert len(index) == len(legal) == len({ai.canonical_id(a) for a in legal})
+        for a in legal:
+            i = ai.index_of(a)
+            back = ai.action_for(i, seat)
+            assert ai.canonical_id(back) == ai.canonical_id(a)
+            assert back.seat == seat
+            chis += a.type == CHI
+        for i, a in index.items():
+            assert ai.index_of(a) == i
+    assert chis > 1000  # the hands did exercise 吃 packages

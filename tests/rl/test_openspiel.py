@@ -1,0 +1,72 @@
+"""The OpenSpiel game python_paohuzi: OpenSpiel's own random-simulation checks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import paohuzi.rl.openspiel  # noqa: E402, F401  (registers python_paohuzi)
+from paohuzi.core.action_index import ACTION_COUNT  # noqa: E402
+from paohuzi.rl.observation import HISTORY_SIZE, OBSERVATION_SIZE  # noqa: E402
+
+
+def deal(game, rng: random.Random):
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        actions, probs = zip(*outcomes, strict=True)
+        state.apply_action(rng.choices(actions, probs)[0])
+    return state
+
+
+@pytest.mark.parametrize("rules", ["hunan", "luzhou"])
+def test_random_sim(rules: str) -> None:
+    game = pyspiel.load_game("python_paohuzi", {"rules": rules})
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+
+def test_game_shape() -> None:
+    game = pyspiel.load_game("python_paohuzi")
+    assert game.num_players() == 3 and game.num_distinct_actions() == ACTION_COUNT
+    assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
+    assert game.information_state_tensor_shape() == [OBSERVATION_SIZE + HISTORY_SIZE]
+    assert pyspiel.load_game("python_paohuzi", {"rules": "luzhou"}).num_players() == 4
+
+
+def test_deal_is_the_dealer_then_the_deck() -> None:
+    game = pyspiel.load_game("python_paohuzi")
+    state = game.new_initial_state()
+    assert [a for a, _ in state.chance_outcomes()] == [0, 1, 2]  # the dealer
+    state.apply_action(1)
+    assert len(state.chance_outcomes()) == 20
+    for _ in range(4):
+        state.apply_action(7)
+    assert 7 not in [a for a, _ in state.chance_outcomes()]  # four copies placed
+    state = deal(game, random.Random(3))
+    assert state.move_number() == 81 and state.hand.state.dealer in (0, 1, 2)
+    assert sorted(state.hand.state.deck) == sorted(c for c in range(20) for _ in range(4))
+
+
+def test_play_clone_and_returns() -> None:
+    game = pyspiel.load_game("python_paohuzi")
+    rng = random.Random(5)
+    for _ in range(3):
+        state = deal(game, rng)
+        while not state.is_terminal():
+            player = state.current_player()
+            legal = state.legal_actions()
+            assert legal == state.legal_actions(player) and legal
+            if rng.random() < 0.1:
+                copy = state.clone()
+                assert copy.information_state_string(player) == (
+                    state.information_state_string(player)
+                )
+                copy.apply_action(legal[0])  # the copy moves on alone
+                assert copy.history() != state.history()
+            state.apply_action(rng.choice(legal))
+        assert sum(state.returns()) == 0
+        assert state.returns() == [float(x) for x in state.hand.state.returns()]
