@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from paohuzi.core.cards import Card
 from paohuzi.core.rules import HUNAN, Rules
+from paohuzi.core.views import MeldView
 from paohuzi.tui.app import PlayApp, SettlementScreen
 from paohuzi.tui.session import PlaySession
 
@@ -33,8 +35,8 @@ def screen_text(app: PlayApp) -> str:
     return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
 
 
-def zh(codes: list[str | None]) -> str:
-    return "".join("▒▒" if c is None else Card.parse(c).zh for c in codes)
+def zh(cards: Iterable[Card | None]) -> str:
+    return "".join("▒▒" if c is None else c.zh for c in cards)
 
 
 async def wait_for_human(pilot: Any, app: PlayApp) -> str:
@@ -51,11 +53,11 @@ async def wait_for_human(pilot: Any, app: PlayApp) -> str:
     raise AssertionError("the bots never handed over")
 
 
-def expected_hand_line(hand: list[str]) -> str:
+def expected_hand_line(hand: Sequence[Card]) -> str:
     """The hand as the screen must show it, built independently of the app:
     each 坎 first, then the other cards by point, 小 before 大, one space
     between cards and two between groups."""
-    cards = [Card.parse(c) for c in hand]
+    cards = list(hand)
     count = Counter(cards)
     kans = sorted(c for c in count if count[c] == 3)
     groups = [[c] * 3 for c in kans]
@@ -66,5 +68,5 @@ def expected_hand_line(hand: list[str]) -> str:
     return "  ".join(" ".join(c.zh for c in g) for g in groups)
 
 
-def meld_strings(melds: list[dict[str, Any]]) -> list[str]:
-    return [GROUP_ZH[m["kind"]] + zh(m["cards"]) for m in melds]
+def meld_strings(melds: Sequence[MeldView]) -> list[str]:
+    return [GROUP_ZH[m.kind] + zh(m.cards) for m in melds]

@@ -59,18 +59,18 @@ async def _complete_hand(tmp: Path) -> None:
             decisions += 1
             v = s.view()
             text = screen_text(app)
-            assert expected_hand_line(v["hand"]) in text
+            assert expected_hand_line(v.hand) in text
             for t in range(3):
-                for m in meld_strings(v["tables"][t]):
+                for m in meld_strings(v.tables[t]):
                     assert m in text, m
-                assert zh(v["piles"][t][-10:]) in text
+                assert zh(v.piles[t][-10:]) in text
             seen_hidden_wei |= "偎▒▒▒▒▒▒" in text
-            assert f"墩 {v['wall']}" in text
-            legal = v["legal_actions"]
+            assert f"墩 {v.wall}" in text
+            legal = v.legal_ids()
             if mode == "discard":
                 resampled += await _same_screen_in_other_world(pilot, app, text)
                 # key "1": the first discardable card in the shown order (坎 are never offered, R17)
-                shown = expected_hand_line(v["hand"]).split()
+                shown = expected_hand_line(v.hand).split()
                 first = next(c for c in shown if f"discard:{_code(c)}" in legal)
                 want = f"discard:{_code(first)}"
                 await pilot.press("1", "enter")
@@ -91,7 +91,7 @@ async def _complete_hand(tmp: Path) -> None:
         res = s.state.result.to_dict()
         assert res["winner"] == 0, "seed 2 is a win for the human with this policy"
         text = screen_text(app)
-        _check_settlement(text, s.view(), res, s.match.scores)
+        _check_settlement(text, s.view().reveal_huxi, res, s.match.scores)
 
         files = sorted(tmp.glob("*.json"))
         assert len(files) == 1
@@ -120,7 +120,7 @@ def _code(glyph: str) -> str:
     return Card.parse(glyph).code
 
 
-def _check_settlement(text: str, v: dict, res: dict, totals: list[int]) -> None:
+def _check_settlement(text: str, reveal_huxi, res: dict, totals: list[int]) -> None:
     """门子 with 胡息, 等, 名堂 + 番, 底, payments, every 当前总息数 (R33), totals (R38)."""
     st = res["settlement"]
     assert "结算" in text
@@ -135,7 +135,7 @@ def _check_settlement(text: str, v: dict, res: dict, totals: list[int]) -> None:
         assert f"{m['name']} {m['fan']}番" in text
     names = {0: "你", 1: "下家", 2: "上家"}
     for seat in range(3):
-        huxi = v["reveal"]["huxi"][seat]
+        huxi = reveal_huxi[seat]
         pay, total = res["scores"][seat], totals[seat]
         row = rf"{names[seat]}\s+{huxi}\s+{re.escape(f'{pay:+d}')}\s+{re.escape(f'{total:+d}')}"
         assert re.search(row, text), row
@@ -146,17 +146,17 @@ async def _same_screen_in_other_world(pilot, app, text: str) -> int:
 
     Returns 1 if the other world really differed in what the human cannot see.
     """
-    s = app.session
-    true = s.state
+    table = app.session.table
+    true = table.state
     other = resample(true, 0, random.Random(len(true.actions)))
     differs = any(other.hand(t) != true.hand(t) for t in (1, 2))
-    s.state = other
+    table.state = other
     try:
         app.game.refresh_view()
         await pilot.pause()
         assert screen_text(app) == text
     finally:
-        s.state = true
+        table.state = true
         app.game.refresh_view()
         await pilot.pause()
     return int(differs)
@@ -182,7 +182,7 @@ async def _bad_keys(tmp: Path) -> None:
                     await pilot.press(key)
                     assert s.version == before, key
                     assert screen_text(app) == text, key
-                n = len(s.view()["legal_actions"]) if mode == "claim" else None
+                n = len(s.view().legal) if mode == "claim" else None
                 if n is not None and n < 9:  # a number past the last option is a bad key too
                     await pilot.press(str(n + 1))
                     assert screen_text(app) == text

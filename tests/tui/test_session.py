@@ -12,20 +12,29 @@ from paohuzi.cli.main import main
 from paohuzi.core.actions import IllegalAction
 from paohuzi.core.rules import HUNAN, preset
 from paohuzi.tui import hints
-from paohuzi.tui.session import PlaySession, default_record_dir, make_bots
+from paohuzi.tui.session import PlaySession, default_record_dir, make_players
 
 from .helpers import make_app, screen_text, wait_for_human
 
 
 def test_unknown_bot_falls_back_to_random_with_a_notice() -> None:
-    bots, notices = make_bots(["no-such-bot"], [1, 2], seed=3)
-    assert all(isinstance(b.bot, RandomBot) and b.name == "random" for b in bots.values())
+    players, notices = make_players(["no-such-bot"], 3)
+    assert players[0] is None  # the human
+    assert all(isinstance(b, RandomBot) and b.name == "random" for b in players[1:])
     assert len(notices) == 2 and "no-such-bot" in notices[0]
+    assert notices[0].startswith("seat 1:") and notices[1].startswith("seat 2:")
 
 
 def test_bot_names_repeat_the_last_one() -> None:
-    bots, notices = make_bots(["random"], [1, 2, 3], seed=3)
-    assert notices == [] and sorted(bots) == [1, 2, 3]
+    players, notices = make_players(["greedy", "random"], 4)
+    assert notices == [] and players[0] is None
+    assert [b.name for b in players[1:] if b is not None] == ["greedy", "random", "random"]
+
+
+def test_session_notices_name_unknown_bots() -> None:
+    s = PlaySession(HUNAN, 3, ["no-such-bot"], 1, None)
+    assert len(s.notices) == 2 and all("no-such-bot" in n for n in s.notices)
+    assert [s.bot_name(t) for t in range(3)] == ["", "random", "random"]
 
 
 def test_default_record_dir_is_under_the_user_data_dir(monkeypatch, tmp_path: Path) -> None:
@@ -39,8 +48,9 @@ def test_illegal_choice_changes_nothing() -> None:
     s.start_hand()
     assert s.pending_bot() is None  # seed 2: the human deals and discards first
     before = (s.version, len(s.state.events))
-    kan = next(c for c in s.view()["hand"] if s.view()["hand"].count(c) == 3)
-    for bad in (f"discard:{kan}", "hu", "peng:x1", "nonsense"):  # R17: no 坎 card discards
+    hand = s.view().hand
+    kan = next(c for c in hand if hand.count(c) == 3)
+    for bad in (f"discard:{kan.code}", "hu", "peng:x1", "nonsense"):  # R17: no 坎 card discards
         with pytest.raises(IllegalAction):
             s.act(bad)
     assert (s.version, len(s.state.events)) == before
@@ -57,11 +67,33 @@ def test_same_seed_same_match() -> None:
             if b is not None:
                 s.apply_bot(s.bot_choose(b))
             else:
-                s.act(s.view()["legal_actions"][0])
+                s.act(s.view().legal_ids()[0])
         return [a.id() for a in s.state.actions]
 
     assert play(7) == play(7)
     assert play(7) != play(8)
+
+
+def test_bots_decide_before_the_human_in_claim_windows() -> None:
+    """R16: the order in which seats decide changes nothing, so the human is asked last —
+    while a bot still must decide on an open card the human is offered nothing."""
+    both = 0
+    for seed in range(1, 9):
+        s = PlaySession(HUNAN, seed, ["random"], 1, None)
+        s.start_hand()
+        while not s.hand_over():
+            st = s.state
+            human_pending = 0 in st.to_act()
+            bot = s.pending_bot()
+            if bot is not None:
+                assert bot in st.to_act() and bot != 0
+                both += human_pending
+                assert not s.human_to_act()
+                s.apply_bot(s.bot_choose(bot))
+            else:
+                assert s.human_to_act() == human_pending
+                s.act(s.view().legal_ids()[-1])
+    assert both > 0, "no claim window had a bot and the human deciding at once"
 
 
 def test_hint_key_asks_the_bots_hint_for_the_human_seat(tmp_path: Path, monkeypatch) -> None:
@@ -81,7 +113,7 @@ async def _hint(tmp: Path, seen: list[int]) -> None:
         await wait_for_human(pilot, app)
         before = app.session.version
         await pilot.press("h")
-        last = app.session.view()["legal_actions"][-1]
+        last = app.session.view().legal_ids()[-1]
         assert f"建议 {hints.label(last)}" in screen_text(app)
         assert seen == [0] and app.session.version == before
 
@@ -118,7 +150,7 @@ def test_record_written_only_for_finished_hands(tmp_path: Path) -> None:
         s.finish_hand()
     while not s.hand_over():
         b = s.pending_bot()
-        s.apply_bot(s.bot_choose(b)) if b is not None else s.act(s.view()["legal_actions"][-1])
+        s.apply_bot(s.bot_choose(b)) if b is not None else s.act(s.view().legal_ids()[-1])
     path = s.finish_hand()
     assert path is not None and path.exists() and path.parent == tmp_path / "deep" / "dir"
     assert s.match.is_over()
@@ -137,7 +169,7 @@ async def _real_hint(tmp: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_human(pilot, app)
         advice = hint(Observation(app.session.state.clone(), 0))
-        assert advice["action"] in app.session.view()["legal_actions"]
+        assert advice["action"] in app.session.view().legal_ids()
         await pilot.press("h")
         text = screen_text(app)
         assert "提示 建议" in text
@@ -166,10 +198,10 @@ def test_a_failing_bot_is_replaced_by_random() -> None:
             raise RuntimeError("boom")
 
     s = PlaySession(HUNAN, 7, ["random"], 1, None)
-    s.bots[1].bot = Broken()
+    s.table.players[1] = Broken()
     s.start_hand()
     while not s.hand_over():
         b = s.pending_bot()
-        s.apply_bot(s.bot_choose(b)) if b is not None else s.act(s.view()["legal_actions"][0])
+        s.apply_bot(s.bot_choose(b)) if b is not None else s.act(s.view().legal_ids()[0])
     assert any("boom" in n for n in s.notices)
-    assert s.bots[1].name == "random"
+    assert s.bot_name(1) == "random" and type(s.table.players[1]) is RandomBot

@@ -68,7 +68,7 @@ def test_real_terminal_80x24(tmp_path: Path) -> None:
         assert len(lines) <= 24 and "第1/1局" in lines[0]
         s = PlaySession(HUNAN, WIN_SEED, ["random"], 1, None)
         s.start_hand()  # the same seed deals the same hand
-        assert expected_hand_line(s.view()["hand"]) in pane
+        assert expected_hand_line(s.view().hand) in pane
         assert "q 退出" in lines[-1] or "q 退出" in pane.rstrip().splitlines()[-1]
         for _ in range(60):  # "1" + Enter: first card / first option until the hand ends
             tmux("send-keys", "-t", name, "1", "Enter")

@@ -24,6 +24,9 @@ ACTION_ZH = {"discard": "打", "chi": "吃", "peng": "碰", "hu": "胡", "pass":
 # Where an open card came from (the ``source`` of events and views).
 SOURCE_ZH = {"hand": "手中", "draw": "摸牌", "discard": "打出", "table": "桌面", "deal": "发牌"}
 
+# The verb for how the open card came up (status lines: "上家 翻出 七").
+OPEN_VERB_ZH = {"draw": "翻出", "discard": "打出", "liangzhang": "亮张"}
+
 
 def doubling_zh(events: list[str] | tuple[str, ...]) -> str:
     """``["tianhu", "haidi"]`` → ``"天胡 海底胡"``; unknown ids show as they are."""

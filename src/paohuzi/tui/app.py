@@ -24,9 +24,9 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from paohuzi.bots import Observation
-from paohuzi.core.actions import PASS, IllegalAction
-from paohuzi.core.position import Position
-from paohuzi.core.scoring import settle
+from paohuzi.core.actions import PASS, Action, IllegalAction
+from paohuzi.core.views import View
+from paohuzi.core.vocab import Phase
 
 from . import render as R
 from .hints import hint_text
@@ -86,7 +86,7 @@ class GameScreen(Screen[None]):
         self.hint = ""
         self.notified = 0  # notices already shown as a toast
         self.slots: list[R.Slot] = []
-        self.options: list[str] = []
+        self.options: list[Action] = []  # the claim choices, in the engine's order
 
     def compose(self) -> ComposeResult:
         for wid in ("header", "others"):
@@ -112,20 +112,19 @@ class GameScreen(Screen[None]):
         if s.state is None or not self.is_mounted:
             return
         v = s.view()
-        n = v["players"]
+        n = v.players
         names = self.names(n)
-        bots_first = any(t != v["seat"] for t in v["to_act"])  # bots decide before you
-        busy = self.app_.busy or bots_first
-        legal = [] if busy else list(v["legal_actions"])
-        mode = "" if not legal else ("discard" if v["phase"] == "discard" else "claim")
+        # In a claim window the bots decide before you (the Table knows; your view may not).
+        legal = list(v.legal) if s.human_to_act() and not self.app_.busy else []
+        mode = "" if not legal else ("discard" if v.phase == Phase.DISCARD else "claim")
         if s.version != self.decision and mode:
             self.decision = s.version
             self.digits = ""
             if mode == "claim" or self.mode != "discard":
                 self.cursor = 0
         self.mode = mode
-        discardable = [a.split(":", 1)[1] for a in legal] if mode == "discard" else []
-        self.slots = R.hand_slots(v["hand"], discardable)
+        discardable = [a.card for a in legal if a.card is not None] if mode == "discard" else []
+        self.slots = R.hand_slots(v.hand, discardable)
         self.options = legal if mode == "claim" else []
         if mode == "discard":
             sel = R.selectable_indices(self.slots)
@@ -133,14 +132,15 @@ class GameScreen(Screen[None]):
                 self.cursor = min(sel, key=lambda i: abs(i - self.cursor)) if sel else 0
         elif mode == "claim":
             self.cursor = max(0, min(self.cursor, len(self.options) - 1))
-        # Who may claim an open card is nobody else's business: in a claim window only your
-        # own turn is marked; a discard turn is public.
-        acting = set(v["to_act"]) if v["phase"] == "discard" else ({v["seat"]} if mode else set())
+        # Who may claim an open card is nobody else's business: only your own decision is
+        # marked (the view's to_act names this seat or nobody).
+        # ▶ marks whoever must discard (public); in a claim window only you know you decide
+        acting = {v.current_player} if v.phase == Phase.DISCARD else ({v.seat} if mode else set())
         self.q("header").update(self._header(v))
-        others = [(v["seat"] + k) % n for k in range(1, n)]
+        others = [(v.seat + k) % n for k in range(1, n)]
         self.q("others").update(
             Text("\n").join(
-                R.seat_text(v, t, names[t], s.match.scores[t], t in acting, self._tag(t))
+                R.seat_text(v, t, names[t], s.match.scores[t], t in acting, s.bot_name(t))
                 for t in others
             )
         )
@@ -148,9 +148,9 @@ class GameScreen(Screen[None]):
             self.app.notify(s.notices[self.notified], severity="warning", timeout=8)
             self.notified += 1
         log = [Text(f"! {m}", style="yellow") for m in s.notices]
-        self.query_one(LogView).set_lines(log + R.log_lines(v["log"], names, 200, v["seat"]))
+        self.query_one(LogView).set_lines(log + R.log_lines(v.log, names, 200, v.seat))
         self.q("status").update(self._status(v, names))
-        me = v["seat"]
+        me = v.seat
         self.q("me").update(R.seat_text(v, me, names[me], s.match.scores[me], me in acting))
         self.q("hand").update(self._hand())
         self.q("prompt").update(self._prompt(v))
@@ -159,40 +159,37 @@ class GameScreen(Screen[None]):
     def q(self, wid: str) -> Static:
         return self.query_one(f"#{wid}", Static)
 
-    def _tag(self, seat: int) -> str:
-        b = self.session.bots.get(seat)
-        return b.name if b else ""
-
-    def _header(self, v: dict[str, Any]) -> Text:
+    def _header(self, v: View) -> Text:
         s = self.session
         t = Text.assemble(
             ("跑胡子 ", "bold"),
             (f"{s.rules.name}  第{s.hand_no}/{s.match.hands}局  ", ""),
             ("亮张 ", "dim"),
         )
-        t.append_text(R.card_text(v["liangzhang"]) if v["liangzhang"] else Text("—"))
-        t.append(f"  墩 {v['wall']}", style="bold")
-        if v.get("bottom"):
+        # `is not None`: a Card is an int, and 一 is 0
+        t.append_text(R.card_text(v.liangzhang) if v.liangzhang is not None else Text("—"))
+        t.append(f"  墩 {v.wall}", style="bold")
+        if v.bottom is not None:
             t.append("  墩底 ", style="dim")
-            t.append_text(R.card_text(v["bottom"]))
+            t.append_text(R.card_text(v.bottom))
         t.append(f"  seed {s.seed}", style="dim")
         return t
 
-    def _status(self, v: dict[str, Any], names: dict[int, str]) -> Text:
+    def _status(self, v: View, names: dict[int, str]) -> Text:
         t = Text()
-        op = v.get("open")
-        if op:
-            t.append(f"{names[op['owner']]} {R.source_zh(op['source'])} ")
-            t.append_text(R.card_text(op["card"], "reverse"))
+        op = v.open
+        if op is not None:
+            t.append(f"{names[op.owner]} {R.source_zh(op.source)} ")
+            t.append_text(R.card_text(op.card, "reverse"))
             t.append("  ")
-        if v["phase"] == "over":
+        if v.phase == Phase.OVER:
             t.append("本局结束", style="bold")
         elif self.mode == "discard":
             t.append("轮到你出牌 — your discard", style="bold green")
         elif self.mode == "claim":
             t.append("你可以 — your choice:", style="bold green")
-        elif v["phase"] == "discard":
-            t.append(f"等 {names[v['current_player']]} 出牌 …", style="dim")
+        elif v.phase == Phase.DISCARD and v.current_player is not None:
+            t.append(f"等 {names[v.current_player]} 出牌 …", style="dim")
         else:
             t.append("等 …", style="dim")
         return t
@@ -207,10 +204,10 @@ class GameScreen(Screen[None]):
             marks = R.used_from_hand(self.options[self.cursor], self.slots)
         return R.hand_text(self.slots, marked=marks)
 
-    def _prompt(self, v: dict[str, Any]) -> Text:
+    def _prompt(self, v: View) -> Text:
         lines: list[Text] = []
         if self.mode == "claim":
-            op = (v.get("open") or {}).get("card")
+            op = v.open.card if v.open is not None else None
             n = len(self.options)
             rows = PROMPT_ROWS if n <= PROMPT_ROWS else PROMPT_ROWS - 1  # one row says "more"
             lo = max(0, min(self.cursor - rows // 2, n - rows))
@@ -290,9 +287,9 @@ class GameScreen(Screen[None]):
 
     def _confirm(self) -> None:
         if self.mode == "discard":
-            aid = f"discard:{self.slots[self.cursor].code}"
+            aid = f"discard:{self.slots[self.cursor].card.code}"
         else:
-            aid = self.options[self.cursor]
+            aid = self.options[self.cursor].id()
         self.hint = ""
         self.app_.human_act(aid)
 
@@ -330,12 +327,11 @@ class SettlementScreen(Screen[None]):
     def _body(self) -> Text:
         s = self.session
         v = s.view()
-        names = {t: s.seat_name(t) for t in range(v["players"])}
-        res = v["result"] or {}
+        names = {t: s.seat_name(t) for t in range(v.players)}
         title = f"第{s.hand_no}/{s.match.hands}局 结算 settlement"
         if s.match.is_over():
             title += "  — 比赛结束 match over"
-        out = R.settlement_text(v, names, settlement_details(res, s), s.match.scores, title)
+        out = R.settlement_text(v, names, s.match.scores, title)
         if self.path is not None:
             out.append(f" 记录 record: {self.path}\n", style="dim")
         elif s.save_error:
@@ -353,16 +349,6 @@ class SettlementScreen(Screen[None]):
             else:
                 app.pop_screen()
                 app.next_hand()
-
-
-def settlement_details(res: dict[str, Any], s: PlaySession) -> dict[str, Any] | None:
-    """The engine's settlement if the result carries it, else re-settled from the position."""
-    if res.get("winner") is None:
-        return None
-    if isinstance(res.get("settlement"), dict):
-        return res["settlement"]
-    pos = Position.from_dict(res["position"], hand_size=s.rules.hand_size)
-    return settle(pos, s.rules, huang=s.state.huang if s.state else 0).to_dict()
 
 
 class QuitScreen(ModalScreen[bool]):

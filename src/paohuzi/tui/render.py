@@ -1,10 +1,10 @@
 """画面 (huàmiàn): the terminal game's text, built from one seat's view only.
 
-Every function here takes the plain data of ``paohuzi.core.views.view`` (card
-codes, ``None`` for a card the seat may not see) and returns rich ``Text``; none
-of them can reach the game state, so nothing hidden can leak onto the screen.
-Cards: 红字 (R3) red, 大字 bold + underlined, hidden cards ``▒▒`` (two cells,
-the width of a Chinese card glyph).
+Every function here takes pieces of a :class:`~paohuzi.core.views.View` (``Card``
+ints, ``None`` for a card the seat may not see, :class:`MeldView`, ``Event``,
+``Action``) and returns rich ``Text``; none of them can reach the game state, so
+nothing hidden can leak onto the screen. Cards: 红字 (R3) red, 大字 bold +
+underlined, hidden cards ``▒▒`` (two cells, the width of a Chinese card glyph).
 """
 
 from __future__ import annotations
@@ -12,15 +12,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
 
-from paohuzi.core.actions import CHI, HU, PASS, PENG, Action, IllegalAction
+from paohuzi.core.actions import CHI, HU, PASS, PENG, Action
 from paohuzi.core.cards import Card
-from paohuzi.core.labels import doubling_zh, win_flags_zh
+from paohuzi.core.events import Event
+from paohuzi.core.labels import OPEN_VERB_ZH, doubling_zh, win_flags_zh
 from paohuzi.core.melds import GroupKind
+from paohuzi.core.scoring import Settlement
+from paohuzi.core.views import MeldView, View
+from paohuzi.core.vocab import EventType, Source
 
 HIDDEN = "▒▒"
 RED = "bold red"
@@ -29,10 +32,7 @@ DIM = "dim"
 AUTO = "yellow"
 CURSOR = "reverse"
 MAX_PILE = 22  # cards of a discard pile shown; older ones collapse into "…"
-
-
-def card(code: str) -> Card:
-    return Card.parse(code)
+E = EventType
 
 
 def card_style(c: Card) -> str:
@@ -41,53 +41,47 @@ def card_style(c: Card) -> str:
     return " ".join(p for p in parts if p)
 
 
-def card_text(code: str | None, extra: str = "") -> Text:
+def card_text(c: Card | None, extra: str = "") -> Text:
     """One card, or ``▒▒`` for a face-down card (``None`` in the view)."""
-    if code is None:
+    if c is None:
         return Text(HIDDEN, style=DIM)
-    c = card(code)
     return Text(c.zh, style=f"{card_style(c)} {extra}".strip())
 
 
-def cards_text(codes: Iterable[str | None], sep: str = "") -> Text:
+def cards_text(cards: Iterable[Card | None], sep: str = "") -> Text:
     out = Text()
-    for i, code in enumerate(codes):
+    for i, c in enumerate(cards):
         if i and sep:
             out.append(sep)
-        out.append_text(card_text(code))
+        out.append_text(card_text(c))
     return out
 
 
 # -- the concealed hand ---------------------------------------------------------------------------
-def group_hand(codes: Sequence[str]) -> list[list[str]]:
+def group_hand(hand: Sequence[Card]) -> list[list[Card]]:
     """The hand as shown: each 坎 (three alike) first, then the rest by point, 小 before 大."""
-    count = Counter(card(c) for c in codes)
+    count = Counter(hand)
     kans = sorted(c for c, n in count.items() if n >= 3)
-    groups = [[c.code] * count[c] for c in kans]
+    groups = [[c] * count[c] for c in kans]
     by_point: dict[int, list[Card]] = {}
     for c in sorted(c for c in count if c not in kans):
         by_point.setdefault(c.point, []).extend([c] * count[c])
-    for point in sorted(by_point):
-        groups.append([c.code for c in sorted(by_point[point])])
+    groups.extend(sorted(by_point[p]) for p in sorted(by_point))
     return groups
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One card of the shown hand: its group, code and whether it may be discarded."""
+    """One card of the shown hand: its group, the card and whether it may be discarded."""
 
     group: int
-    code: str
+    card: Card
     selectable: bool
 
 
-def hand_slots(codes: Sequence[str], discardable: Iterable[str] = ()) -> list[Slot]:
+def hand_slots(hand: Sequence[Card], discardable: Iterable[Card] = ()) -> list[Slot]:
     allowed = set(discardable)
-    return [
-        Slot(g, code, code in allowed)
-        for g, cards in enumerate(group_hand(codes))
-        for code in cards
-    ]
+    return [Slot(g, c, c in allowed) for g, cards in enumerate(group_hand(hand)) for c in cards]
 
 
 def hand_text(
@@ -106,7 +100,7 @@ def hand_text(
             top.append(" ")
             bottom.append(" ")
         style = CURSOR if i == cursor or i in marks else ""
-        top.append_text(card_text(s.code, style))
+        top.append_text(card_text(s.card, style))
         top.append(" ")
         if numbered and s.selectable:
             n += 1
@@ -121,41 +115,36 @@ def selectable_indices(slots: Sequence[Slot]) -> list[int]:
     return [i for i, s in enumerate(slots) if s.selectable]
 
 
-def used_from_hand(action_id: str, slots: Sequence[Slot]) -> list[int]:
+def used_from_hand(action: Action, slots: Sequence[Slot]) -> list[int]:
     """Slots a 碰/吃 option would take from the hand (to highlight them)."""
-    try:
-        a = Action.from_id(0, action_id)
-    except IllegalAction:
-        return []
-    need: Counter[str] = Counter()
-    if a.type == PENG and a.card is not None:
-        need[a.card.code] = 2
-    elif a.type == CHI and a.card is not None:
-        for g in a.groups:
-            need.update(c.code for c in g)
-        need[a.card.code] -= 1
+    need: Counter[Card] = Counter()
+    if action.type == PENG and action.card is not None:
+        need[action.card] = 2
+    elif action.type == CHI and action.card is not None:
+        for g in action.groups:
+            need.update(g)
+        need[action.card] -= 1  # the taken card is not in the hand
     out = []
     for i, s in enumerate(slots):
-        if need[s.code] > 0:
-            need[s.code] -= 1
+        if need[s.card] > 0:
+            need[s.card] -= 1
             out.append(i)
     return out
 
 
 # -- table ------------------------------------------------------------------------------------------
-def meld_text(meld: dict[str, Any]) -> Text:
+def meld_text(meld: MeldView) -> Text:
     """A table meld: its kind (碰, 偎 …) then its cards; face-down ones as ▒▒."""
-    kind = GroupKind(meld["kind"])
-    return Text.assemble((kind.zh, DIM), cards_text(meld["cards"]))
+    return Text.assemble((meld.kind.zh, DIM), cards_text(meld.cards))
 
 
-def melds_text(melds: Sequence[dict[str, Any]]) -> Text:
+def melds_text(melds: Sequence[MeldView]) -> Text:
     if not melds:
         return Text("—", style=DIM)
     return Text(" ").join(meld_text(m) for m in melds)
 
 
-def pile_text(pile: Sequence[str]) -> Text:
+def pile_text(pile: Sequence[Card]) -> Text:
     if not pile:
         return Text("—", style=DIM)
     if len(pile) > MAX_PILE:
@@ -173,7 +162,7 @@ def signed(n: int) -> str:
 
 
 def seat_text(
-    v: dict[str, Any],
+    v: View,
     seat: int,
     name: str,
     score: int,
@@ -181,55 +170,57 @@ def seat_text(
     tag: str = "",
 ) -> Text:
     """Two lines for one seat: name, hand size / 胡息, score, pile; then its table melds."""
-    me = seat == v["seat"]
+    me = seat == v.seat
     head = Text()
     head.append("▶ " if acting else "  ", style="bold green")
     head.append(pad(name, 4), style="bold" if me else "")
     head.append(f" {tag[:7]:<7} ", style=DIM)
-    if seat == v["dealer"]:
+    if seat == v.dealer:
         head.append("庄 ", style="bold magenta")
-    if seat not in v["seats"]:
+    if seat not in v.seats:
         head.append("坐底 ", style=DIM)
     elif me:
         head.append("胡息 ", style=DIM)
-        head.append(f"{v['huxi']:<3}", style="bold")
+        head.append(f"{v.huxi:<3}", style="bold")
     else:
-        head.append(f"手{v['hand_sizes'][seat]:<3}")
+        head.append(f"手{v.hand_sizes[seat]:<3}")
     head.append("分 ", style=DIM)
     head.append(f"{signed(score):<5}")
     head.append("弃 ", style=DIM)
-    head.append_text(pile_text(v["piles"][seat]))
-    if me and v.get("chou"):
+    head.append_text(pile_text(v.piles[seat]))
+    if me and v.chou:
         head.append("  臭 ", style=DIM)
-        head.append_text(cards_text(v["chou"]))
-    line2 = Text.assemble(("    进 ", DIM), melds_text(v["tables"][seat]))
+        head.append_text(cards_text(v.chou))
+    line2 = Text.assemble(("    进 ", DIM), melds_text(v.tables[seat]))
     head.no_wrap = line2.no_wrap = True
     return Text("\n").join([head, line2])
 
 
 # -- log --------------------------------------------------------------------------------------------
-def event_text(e: dict[str, Any], names: dict[int, str], me: int = 0) -> Text | None:
+FOURS = (E.TI, E.PAO)
+ONE_SHOWN = (E.TI, E.CHOUWEI)  # 提 and 臭偎 show one card; 偎 and 跑 show all they may
+
+
+def event_text(e: Event, names: dict[int, str], me: int = 0) -> Text | None:
     """One log line for a public event, as seat ``me`` sees it (``None``: no line)."""
-    t = e["type"]
-    who = names.get(e.get("seat", -1), "")
-    c = e.get("card")
-    if t == "liangzhang":
+    t, c = e.type, e.card
+    who = names.get(e.seat if e.seat is not None else -1, "")
+    if t == E.LIANGZHANG:
         return Text.assemble(f"{who} 亮张 ", card_text(c))
-    if t == "bottom":
+    if t == E.BOTTOM:
         return Text.assemble("墩底 ", card_text(c))
-    if t == "draw":
+    if t == E.DRAW:
         return Text.assemble(f"{who} 翻 ", card_text(c))
-    if t == "discard":
+    if t == E.DISCARD:
         return Text.assemble(f"{who} 打 ", card_text(c))
-    if t in ("ti", "wei", "chouwei", "pao"):
-        zh = GroupKind(t).zh
-        n = 4 if t in ("ti", "pao") else 3
-        shown = [c] + [None] * (n - 1) if t in ("ti", "chouwei") else [c] * n
+    if t in (E.TI, E.WEI, E.CHOUWEI, E.PAO):
+        n = 4 if t in FOURS else 3
+        shown: list[Card | None] = [c] + [None] * (n - 1) if t in ONE_SHOWN else [c] * n
         if c is None:
             shown = [None] * n
-        return Text.assemble(f"{who} {zh} ", cards_text(shown), ("  自动", AUTO))
-    if t == "chi":
-        groups = e.get("groups") or []
+        return Text.assemble(f"{who} {GroupKind(t).zh} ", cards_text(shown), ("  自动", AUTO))
+    if t == E.CHI:
+        groups = [[Card.parse(x) for x in g] for g in e.get("groups") or ()]  # codes (§4)
         out = Text.assemble(
             f"{who} 吃 ", card_text(c), "  ", cards_text(groups[0] if groups else [])
         )
@@ -237,125 +228,109 @@ def event_text(e: dict[str, Any], names: dict[int, str], me: int = 0) -> Text | 
             out.append("  比 ", style=DIM)
             out.append_text(Text(" ").join(cards_text(g) for g in groups[1:]))
         return out
-    if t == "peng":
+    if t == E.PENG:
         return Text.assemble(f"{who} 碰 ", card_text(c))
-    if t == "pass":  # only your own: another seat's pass would tell that it could claim
-        if e.get("seat") != me:
+    if t == E.PASS:  # only your own: another seat's pass would tell that it could claim
+        if e.seat != me:
             return None
         return Text.assemble((f"{who} 过 ", DIM), card_text(c, DIM))
-    if t == "hu" and c is None:  # R28 mandatory 天胡: no winning card
+    if t == E.HU and c is None:  # R28 mandatory 天胡: no winning card
         return Text(f"{who} 天胡 (自动)", style="bold green")
-    if t == "hu":
+    if t == E.HU:
         flags = win_flags_zh(e.get)
         return Text.assemble((f"{who} 胡 ", "bold green"), card_text(c), "  " + " ".join(flags))
-    if t == "huangzhuang":
+    if t == E.HUANGZHUANG:
         return Text("荒庄: 墩牌摸完, 无人胡", style="bold yellow")
     return None  # deal, pile (shown in the piles), settle (its own screen)
 
 
-def log_lines(
-    log: Sequence[dict[str, Any]], names: dict[int, str], last: int, me: int = 0
-) -> list[Text]:
+def log_lines(log: Sequence[Event], names: dict[int, str], last: int, me: int = 0) -> list[Text]:
     lines = [t for t in (event_text(e, names, me) for e in log) if t is not None]
     return lines[-last:] if last > 0 else []
 
 
 # -- claims -----------------------------------------------------------------------------------------
-def option_text(action_id: str, open_card: str | None) -> Text:
+def option_text(a: Action, open_card: Card | None) -> Text:
     """A claim option as cards: 胡 X, 碰 XXX, 吃 XYZ 比 …, 过."""
-    try:
-        a = Action.from_id(0, action_id)
-    except IllegalAction:
-        return Text(action_id)
     if a.type == HU:
         return Text.assemble(("胡 ", "bold green"), card_text(open_card), ("  (win)", DIM))
     if a.type == PASS:
         return Text.assemble(("过 ", "bold"), ("(pass)", DIM))
     if a.type == PENG and a.card is not None:
-        return Text.assemble(("碰 ", "bold"), cards_text([a.card.code] * 3))
+        return Text.assemble(("碰 ", "bold"), cards_text([a.card] * 3))
     if a.type == CHI:
-        out = Text.assemble(("吃 ", "bold"), cards_text([c.code for c in a.groups[0]]))
+        out = Text.assemble(("吃 ", "bold"), cards_text(a.groups[0]))
         if len(a.groups) > 1:
             out.append("  比 ", style=DIM)
-            out.append_text(Text(" ").join(cards_text([c.code for c in g]) for g in a.groups[1:]))
+            out.append_text(Text(" ").join(cards_text(g) for g in a.groups[1:]))
         return out
-    return Text(action_id)
+    return Text(a.id())
 
 
-def source_zh(source: str | None) -> str:
-    return {"draw": "翻出", "discard": "打出", "liangzhang": "亮张"}.get(source or "", "出")
+# The status line's verb for an open card ("下家 翻出 七"): a verb, where labels.SOURCE_ZH
+# names the place a card came from (摸牌, 桌面) — so it stays here.
+def source_zh(source: Source | None) -> str:
+    return OPEN_VERB_ZH.get(source, "出") if source is not None else "出"
 
 
 # -- settlement -------------------------------------------------------------------------------------
-def settlement_text(
-    v: dict[str, Any],
-    names: dict[int, str],
-    details: dict[str, Any] | None,
-    totals: Sequence[int],
-    title: str,
-) -> Text:
+def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title: str) -> Text:
     """结算: 门子 with 胡息, 等, 名堂 + 番, 底, payments, every 当前总息数 (R33), totals."""
-    res = v["result"] or {}
+    res = v.result
     out = Text()
     out.append(f" {title}\n", style="bold")
-    winner = res.get("winner")
-    if winner is None:
+    if res is None or res.winner is None:
         out.append(" 荒庄 — no winner, no score (R32)\n", style="bold yellow")
     else:
-        out.append(f" {names[winner]} 胡", style="bold green")
-        pos = res.get("position") or {}
-        if pos.get("win"):
+        out.append(f" {names[res.winner]} 胡", style="bold green")
+        pos = res.position
+        if pos is not None and pos.win is not None:
             out.append(" ")
-            out.append_text(card_text(card(pos["win"]).code))
-        flags = win_flags_zh(pos.get)
-        if res.get("discarder") is not None:
-            flags.append(f"{names[res['discarder']]}放炮")
+            out.append_text(card_text(pos.win))
+        flags = win_flags_zh(lambda k: getattr(pos, k, False))
+        if res.discarder is not None:
+            flags.append(f"{names[res.discarder]}放炮")
         out.append(("  " + " ".join(flags)) if flags else "")
         out.append("\n")
-        if details:
-            out.append_text(_groups_block(details))
-            out.append_text(_score_block(details))
-    out.append_text(_players_block(v, names, res.get("scores") or [], totals))
+        if res.settlement is not None:
+            out.append_text(_groups_block(res.settlement))
+            out.append_text(_score_block(res.settlement))
+    scores = res.scores if res is not None else ()
+    out.append_text(_players_block(v, names, scores, totals))
     return out
 
 
-def _groups_block(d: dict[str, Any]) -> Text:
+def _groups_block(st: Settlement) -> Text:
     out = Text()
     out.append(" 门子   牌          胡息\n", style=DIM)
-    total = 0
-    for g in d.get("groups", []):
-        cards = [Card.parse(ch).code for ch in g["cards"]]
-        kind = GroupKind(g["kind"]).zh
-        out.append(" " + pad(kind, 7), style="bold")
-        ct = cards_text(cards)
+    for g, huxi in zip(st.groups, st.group_huxi, strict=True):
+        out.append(" " + pad(g.kind.zh, 7), style="bold")
+        ct = cards_text(g.cards)
         out.append_text(ct)
         out.append(" " * max(1, 13 - ct.cell_len))
-        out.append(f"{g['huxi']:>3}\n", style="bold" if g["huxi"] else DIM)
-        total += g["huxi"]
-    out.append(f" 合计 total          {total:>3}\n", style=DIM)
+        out.append(f"{huxi:>3}\n", style="bold" if huxi else DIM)
+    out.append(f" 合计 total          {sum(st.group_huxi):>3}\n", style=DIM)
     return out
 
 
-def _score_block(d: dict[str, Any]) -> Text:
+def _score_block(st: Settlement) -> Text:
     out = Text(" 胡息 ", style=DIM)
-    out.append(str(d["huxi"]), style="bold")
-    doubled = d.get("doubled") or []
-    if doubled:
-        out.append(f" ×{2 ** len(doubled)} {doubling_zh(doubled)} → {d.get('scored_huxi')}")
+    out.append(str(st.huxi), style="bold")
+    if st.doubled:
+        out.append(f" ×{2 ** len(st.doubled)} {doubling_zh(st.doubled)} → {st.scored_huxi}")
     out.append("   等 ", style=DIM)
-    out.append(str(d["deng"]), style="bold")
-    if d.get("zimo"):
+    out.append(str(st.deng), style="bold")
+    if st.zimo:
         out.append(" (含自摸 +1)", style=DIM)
     out.append("   番 ", style=DIM)
-    out.append(str(d["fan"]), style="bold")
+    out.append(str(st.fan), style="bold")
     out.append("   底 ", style=DIM)
-    out.append(str(d["di"]), style="bold")
-    if d["di"] == d["deng"] * d["fan"]:
-        out.append(f" = {d['deng']}等×{d['fan']}番", style=DIM)
+    out.append(str(st.di), style="bold")
+    if st.di == st.deng * st.fan:
+        out.append(f" = {st.deng}等×{st.fan}番", style=DIM)
     out.append("\n 名堂 ", style=DIM)
-    hits = d.get("mingtang") or []
-    if hits:
-        out.append(" + ".join(f"{m['name']} {m['fan']}番" for m in hits))
+    if st.mingtang:
+        out.append(" + ".join(f"{m.name} {m.fan}番" for m in st.mingtang))
     else:
         out.append("平胡 1番", style=DIM)
     out.append("\n")
@@ -363,15 +338,15 @@ def _score_block(d: dict[str, Any]) -> Text:
 
 
 def _players_block(
-    v: dict[str, Any], names: dict[int, str], scores: Sequence[int], totals: Sequence[int]
+    v: View, names: dict[int, str], scores: Sequence[int], totals: Sequence[int]
 ) -> Text:
     """Per seat: 当前总息数 (R33), this hand's payment (R37), match total (R38), hand."""
-    reveal = v.get("reveal") or {}
-    hands = reveal.get("hands") or [[] for _ in range(v["players"])]
-    huxi = reveal.get("huxi") or [0] * v["players"]
+    n = v.players
+    hands = v.reveal_hands or ((),) * n
+    huxi = v.reveal_huxi or (0,) * n
     out = Text(" 座位   当前总息  本局  总分  手牌\n", style=DIM)
-    for s in range(v["players"]):
-        out.append(" " + pad(names[s], 7), style="bold" if s == v["seat"] else "")
+    for s in range(n):
+        out.append(" " + pad(names[s], 7), style="bold" if s == v.seat else "")
         pay = scores[s] if s < len(scores) else 0
         out.append(f"{huxi[s]:>8}")
         out.append(f"{signed(pay):>6}", style="green" if pay > 0 else ("red" if pay < 0 else DIM))
