@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 def create_room(client: TestClient, **body: Any) -> dict[str, Any]:
     body.setdefault("rules", "hunan")
-    body.setdefault("bot", "random")
+    body.setdefault("bot", "easy")
     r = client.post("/api/rooms", json=body)
     assert r.status_code == 200, r.text
     return r.json()
@@ -32,6 +32,8 @@ class Player:
             self.state = msg
         elif msg["type"] == "error":
             self.errors.append(msg)
+            # a refused message would leave a ping unanswered: fail now, not at the hang guard
+            assert msg["code"] != "rate_limited", msg
         return msg
 
     def next_state(self) -> dict[str, Any]:

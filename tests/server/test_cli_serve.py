@@ -61,3 +61,16 @@ def test_serve_starts_answers_health_and_creates_its_database(tmp_path: Path) ->
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_serve_limit_flags_and_their_checks() -> None:
+    from paohuzi.cli.serve import run
+
+    argv = ["serve", "--allow-origin", "https://a.example", "--max-rooms", "9", "--sync", "full"]
+    args = build_parser().parse_args([*argv, "--dev", "--msg-rate", "5", "--bot-workers", "2"])
+    assert args.allow_origin == ["https://a.example"] and args.max_rooms == 9
+    assert (args.sync, args.dev, args.msg_rate, args.bot_workers) == ("full", True, 5, 2)
+    defaults = build_parser().parse_args(["serve"])
+    assert (defaults.dev, defaults.sync, defaults.allow_origin) == (False, "normal", [])
+    for bad in (["--max-rooms", "0"], ["--msg-rate", "0"], ["--bot-workers", "0"]):
+        assert run(build_parser().parse_args(["serve", *bad])) == 2, bad

@@ -12,10 +12,10 @@ from paohuzi.server.storage import HandRow, RoomRow, SeatRow, SqliteStorage, def
 def _room(code: str = "ABC234") -> RoomRow:
     seats = [
         SeatRow(0, "human", "t0", "甲"),
-        SeatRow(1, "bot", None, "机器人1", "greedy"),
+        SeatRow(1, "bot", None, "机器人1", "normal"),
         SeatRow(2, "free"),
     ]
-    return RoomRow(code, {"name": "hunan"}, {"bot": "greedy", "bots": 1}, seats, 42, 8)
+    return RoomRow(code, {"name": "hunan"}, {"bot": "normal", "bots": 1}, seats, 42, 8)
 
 
 def test_room_round_trip_survives_reopening(tmp_path: Path) -> None:
@@ -26,7 +26,7 @@ def test_room_round_trip_survives_reopening(tmp_path: Path) -> None:
     st.add_hand("ABC234", HandRow("ABC234-1", 0, 7, 1, 0, ["x1"] * 80))
     st.add_action("ABC234-1", 0, 1, "discard:x3")
     st.add_action("ABC234-1", 1, 2, "pass")
-    st.update_room("ABC234", 17, [2, 0], "playing")
+    st.update_room("ABC234", [17, 0, 3], [2, 0], "playing")
     st.close()
 
     st = SqliteStorage(path)  # a new process on the same file
@@ -34,7 +34,12 @@ def test_room_round_trip_survives_reopening(tmp_path: Path) -> None:
     assert room is not None and st.room_exists("ABC234") and not st.room_exists("ZZZ999")
     assert [s.kind for s in room.seats] == ["human", "bot", "human"]
     assert room.seats[2].token == "t2" and room.seats[2].name == "乙"
-    assert (room.match_seed, room.hands_total, room.version, room.ready) == (42, 8, 17, [0, 2])
+    assert (room.match_seed, room.hands_total, room.versions, room.ready) == (
+        42,
+        8,
+        [17, 0, 3],
+        [0, 2],
+    )
     [hand] = room.hands
     assert (hand.id, hand.seed, hand.dealer, hand.finished) == ("ABC234-1", 7, 1, False)
     assert hand.actions == [(1, "discard:x3"), (2, "pass")]
@@ -78,13 +83,63 @@ def test_batch_commits_its_writes_together_even_when_the_block_raises(tmp_path: 
     with st.batch():
         st.add_action("ABC234-1", 0, 1, "pass")
         with st.batch():  # nested: the outer batch commits
-            st.update_room("ABC234", 5, [], "playing")
+            st.update_room("ABC234", [5, 0, 0], [], "playing")
         assert other.load_room("ABC234").hands[0].actions == []  # type: ignore[union-attr]
     room = other.load_room("ABC234")
-    assert room is not None and room.version == 5 and room.hands[0].actions == [(1, "pass")]
+    assert room is not None and room.versions[0] == 5 and room.hands[0].actions == [(1, "pass")]
     with pytest.raises(RuntimeError), st.batch():
         st.add_action("ABC234-1", 1, 2, "discard:x3")
         raise RuntimeError("a later step failed")
     assert other.load_room("ABC234").hands[0].actions[-1] == (2, "discard:x3")  # type: ignore[union-attr]
     st.close()
     other.close()
+
+
+def test_a_database_from_an_older_server_opens_and_loads(tmp_path: Path) -> None:
+    """Before per-seat versions a room had one ``version``: each seat starts from it."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    st = SqliteStorage(path)
+    st.create_room(_room())
+    st.close()
+    db = sqlite3.connect(path)
+    db.execute("ALTER TABLE rooms DROP COLUMN versions")
+    db.execute("UPDATE rooms SET version = 12")
+    db.commit()
+    db.close()
+    st = SqliteStorage(path)
+    room = st.load_room("ABC234")
+    assert room is not None and room.versions == [12, 12, 12]
+    st.update_room("ABC234", [13, 0, 14], [], "playing")
+    assert st.load_room("ABC234").versions == [13, 0, 14]  # type: ignore[union-attr]
+    st.close()
+
+
+def test_prune_keeps_records_beyond_their_rooms(tmp_path: Path) -> None:
+    import time
+
+    st = SqliteStorage(tmp_path / "db.sqlite3")
+    st.create_room(_room())
+    st.add_hand("ABC234", HandRow("h-done", 0, 7, 1, 0, []))
+    st.add_action("h-done", 0, 1, "pass")
+    st.finish_hand("h-done", {"schema": 1}, [0, 0, 0])
+    st.add_hand("ABC234", HandRow("h-open", 1, 8, 1, 0, []))
+    now = time.time()
+    assert st.prune(now - 60, now - 60, now - 60, set()) == 0  # all fresh
+    assert st.prune(now + 60, now + 60, now - 60, {"ABC234"}) == 0  # kept: in use
+    assert st.prune(now + 60, now + 60, now - 60, set()) == 1
+    assert st.counts() == {
+        "rooms": 0, "seats": 0, "matches": 0, "hands": 0, "actions": 0, "records": 1,
+    }  # fmt: skip
+    assert st.get_record("h-done") == {"schema": 1} and st.get_record("h-open") is None
+    assert st.prune(now, now, now + 60, set()) == 0 and st.get_record("h-done") is None
+    st.close()
+
+
+def test_full_synchronous_mode_is_a_choice(tmp_path: Path) -> None:
+    st = SqliteStorage(tmp_path / "db.sqlite3", synchronous="FULL")
+    assert st._query("PRAGMA synchronous")[0][0] == 2  # FULL
+    st.close()
+    with pytest.raises(ValueError):
+        SqliteStorage(tmp_path / "x.sqlite3", synchronous="OFF")

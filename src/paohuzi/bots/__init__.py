@@ -1,4 +1,4 @@
-"""Bots: ``make_bot("random" | "greedy" | "ismcts[:key=value,…]")``."""
+"""Bots: ``make_bot("random" | "greedy" | "ismcts[:key=value,…]" | "neural")``."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _load_all() -> None:
     """Import the bot modules so that their @register runs (they import this one)."""
     import importlib
 
-    for mod in ("greedy", "ismcts"):
+    for mod in ("greedy", "ismcts", "neural"):
         try:
             importlib.import_module(f"{__name__}.{mod}")
         except ModuleNotFoundError as e:

@@ -16,7 +16,11 @@ The rollout policy reads the determinized world's holdings directly: that
 world is a sample drawn from the seat's view, not the true state.
 
 Budget: ``iters`` worlds (deterministic for a given RNG); ``time_ms`` > 0 adds
-a wall-clock cap, which makes the result depend on machine speed.
+a wall-clock cap, which makes the result depend on machine speed. ``cancel``
+(anything with ``is_set()``, e.g. a ``threading.Event`` or a
+``multiprocessing.Event``) stops the search between worlds, e.g. when a server
+shuts down; the best choice so far (greedy's, before any world) stands. While
+neither the cap nor the flag is hit, results are those of ``iters`` alone.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import random
 import time
 from functools import lru_cache
+from typing import Protocol
 
 from ..core.actions import HU, PASS, PENG, Action
 from ..core.evaluator import BIT
@@ -34,6 +39,12 @@ from . import register
 from .base import Bot, NoConsistentWorld, Observation
 from .greedy import GreedyBot, discard_kinds, obvious
 from .heuristics import HandValue, Weights, meld_key
+
+
+class CancelFlag(Protocol):
+    """取消 (qǔxiāo): a flag another thread or process may raise (``threading.Event``)."""
+
+    def is_set(self) -> bool: ...
 
 
 @lru_cache(maxsize=4096)
@@ -109,7 +120,8 @@ class IsmctsBot(Bot):
     ``margin`` (greedy value gap beyond which greedy's choice stands unsearched),
     ``z`` (a candidate replaces greedy's choice only if its mean paired gain is
     above ``z`` standard errors), ``time_ms`` (optional wall-clock cap per
-    decision, 0 = none), ``eps`` (胡息 tiebreak per point).
+    decision, 0 = none), ``eps`` (胡息 tiebreak per point). ``cancel`` is set as an
+    attribute (it is no option of a bot spec): a raised flag ends every search.
     """
 
     name = "ismcts"
@@ -131,6 +143,8 @@ class IsmctsBot(Bot):
         self.time_ms, self.eps = float(time_ms), float(eps)
         self.greedy = GreedyBot()
         self._policies: dict[Rules, RolloutPolicy] = {}
+        self.cancel: CancelFlag | None = None
+        self.last_worlds = 0  # worlds played out by the last search (for tests and budgets)
 
     def policy(self, rules: Rules) -> RolloutPolicy:
         p = self._policies.get(rules)
@@ -149,7 +163,11 @@ class IsmctsBot(Bot):
         seat, pol, eps = obs.seat, self.policy(obs.rules), self.eps
         stats = [Stat() for _ in cands]
         deadline = time.perf_counter() + self.time_ms / 1000 if self.time_ms > 0 else None
+        cancel = self.cancel
+        self.last_worlds = 0
         for _ in range(self.iters):
+            if cancel is not None and cancel.is_set():
+                break  # checked before each world: a raised flag costs at most one world
             try:
                 world = obs.determinize(rng)
             except NoConsistentWorld:
@@ -165,6 +183,7 @@ class IsmctsBot(Bot):
                 vals.append(v)
             for st, v in zip(stats, vals, strict=True):
                 st.add(v, v - vals[0])
+            self.last_worlds += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
         return stats
@@ -211,4 +230,4 @@ class Stat:
         return (max(var, 0.0) / self.n) ** 0.5
 
 
-__all__ = ["IsmctsBot", "RolloutPolicy", "Stat", "rollout"]
+__all__ = ["CancelFlag", "IsmctsBot", "RolloutPolicy", "Stat", "rollout"]

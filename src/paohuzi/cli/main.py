@@ -18,6 +18,7 @@ COMMANDS = [
     "play",
     "arena",
     "serve",
+    "train",
 ]
 
 

@@ -4,7 +4,10 @@
 app with uvicorn; storage is one SQLite file (default under the user's data
 dir), so nothing else needs to be running. Extra flags: ``--bot-delay`` (seconds
 a bot waits so humans can follow), ``--away-timeout`` (seconds per decision
-before a bot takes over the seat, 托管) and ``--log-level``.
+before a bot takes over the seat, 托管), ``--allow-origin`` (other web origins
+allowed to use the API), ``--max-rooms`` / ``--room-rate`` (abuse limits),
+``--bot-workers``, ``--sync`` (SQLite durability), ``--dev`` (API docs) and
+``--log-level``. docs/web.md lists every bound and limit.
 """
 
 from __future__ import annotations
@@ -43,6 +46,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seconds per decision before a bot plays the seat (托管, default 30)",
     )
     p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another web origin allowed to open seats and create rooms (repeatable;"
+        " default: only this server's own pages)",
+    )
+    p.add_argument(
+        "--max-rooms", type=int, default=500, metavar="N", help="rooms open at once (500)"
+    )
+    p.add_argument(
+        "--rooms-per-client",
+        type=int,
+        default=20,
+        metavar="N",
+        help="open rooms one client address may hold (20)",
+    )
+    p.add_argument(
+        "--room-rate",
+        type=float,
+        default=10,
+        metavar="N",
+        help="new rooms per minute per client address, after a burst of N (10)",
+    )
+    p.add_argument(
+        "--msg-rate",
+        type=float,
+        default=10,
+        metavar="N",
+        help="messages per second per connection, after a burst of 4N (10)",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes for the 高级 bots (default: cores − 1, 1–4)",
+    )
+    p.add_argument(
+        "--sync",
+        default="normal",
+        choices=["normal", "full"],
+        help="SQLite synchronous mode: normal (a power loss may cost the last moments)"
+        " or full (every change synced to disk)",
+    )
+    p.add_argument("--dev", action="store_true", help="serve the API docs at /docs")
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -64,18 +114,52 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
-    if args.bot_delay < 0 or args.away_timeout <= 0:
+    from paohuzi.server.limits import FRAME_HARD_BYTES, Limits
+
+    rates = (args.away_timeout, args.room_rate, args.msg_rate)
+    if args.bot_delay < 0 or min(rates) <= 0 or min(args.max_rooms, args.rooms_per_client) < 1:
         print(
-            "paohuzi serve: error: --bot-delay must be ≥ 0 and --away-timeout > 0", file=sys.stderr
+            "paohuzi serve: error: --bot-delay must be ≥ 0; --away-timeout, --room-rate and"
+            " --msg-rate > 0; --max-rooms and --rooms-per-client ≥ 1",
+            file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    if args.bot_workers is not None and not 1 <= args.bot_workers <= 64:
+        print("paohuzi serve: error: --bot-workers must be 1–64", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    limits = Limits(
+        max_rooms=args.max_rooms,
+        rooms_per_client=args.rooms_per_client,
+        create_rate=args.room_rate / 60,
+        create_burst=max(1, round(args.room_rate)),
+        msg_rate=args.msg_rate,
+        msg_burst=max(1, round(4 * args.msg_rate)),
+    )
     db = args.db or str(default_db_path())
     try:
-        app = create_app(db, bot_delay=args.bot_delay, away_timeout=args.away_timeout)
+        app = create_app(
+            db,
+            bot_delay=args.bot_delay,
+            away_timeout=args.away_timeout,
+            limits=limits,
+            origins=tuple(o.rstrip("/") for o in args.allow_origin),
+            dev=args.dev,
+            bot_workers=args.bot_workers,
+            synchronous=args.sync.upper(),
+        )
     except Exception as e:  # e.g. an unwritable or corrupt database file
         print(f"paohuzi serve: error: cannot open database {db}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"跑胡子 web game: http://{host}:{args.port}/  (database {db})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=FRAME_HARD_BYTES,  # larger frames are closed (1009) before they are read
+        ws_ping_interval=20,
+        timeout_graceful_shutdown=3,  # SIGTERM: open websockets get 3 s, then the server stops
+        server_header=False,
+    )
     return EXIT_OK

@@ -1,10 +1,14 @@
 """网页版 (wǎngyè bǎn): the FastAPI app of ``paohuzi serve`` (INTERFACES.md §5).
 
-``create_app(db_path)`` wires the HTTP API, the websocket of each seat and the
-static browser client to a :class:`~paohuzi.server.rooms.RoomManager` backed by
-SQLite. Extra endpoints beyond §5: ``GET /api/presets`` (lobby choices),
-``GET /api/rooms/{ID}`` (public room info) and ``GET /api/replays/{hand_id}``
-(the frames the browser steps through to replay a finished hand).
+``create_app(db_path)`` wires the HTTP API, each seat's websocket
+(:func:`~.conn.serve_seat`) and the static browser client to a
+:class:`~.lobby.RoomManager` backed by SQLite. Extra endpoints beyond §5:
+``GET /api/presets`` (lobby choices), ``GET /api/rooms/{ID}`` (public room
+info) and ``GET /api/replays/{hand_id}`` (a finished hand's frames).
+
+Bodies are read up to ``BODY_BYTES`` and parsed by orjson before the models
+validate them; every refusal is a 4xx with an error code and a Chinese
+message that never echoes the input. API docs exist only with ``dev=True``.
 """
 
 from __future__ import annotations
@@ -14,33 +18,62 @@ import contextlib
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import orjson
-from fastapi import Body, FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ValidationError
 
-from paohuzi.bots import bot_names
-from paohuzi.core.rules import PRESETS, Rules, RulesError, preset
+from paohuzi.core.rules import PRESETS
 
-from . import present
-from .models import CreateRoom, Joined, JoinRoom, RoomCreated, error
-from .rooms import Conn, RoomError, RoomManager
+from . import present, replay
+from .conn import origin_allowed, serve_seat
+from .levels import LEVELS
+from .limits import BODY_BYTES, HAND_ID_CHARS, TOKEN_CHARS, Limits
+from .lobby import RoomManager
+from .models import ERRORS, CreateRoom, Joined, JoinRoom, RoomCreated, RoomError
+from .pool import BotPool
+from .seats import FREE
+from .security import SecurityHeaders, redact_tokens_in_logs
 from .storage import SqliteStorage, Storage, default_db_path
 
 STATIC = Path(__file__).parent / "static"
-BOT_STRENGTHS = ("random", "greedy", "ismcts")
-WS_BAD_TOKEN = 4401
-WS_NO_ROOM = 4404
+RoomId = Annotated[str, PathParam(max_length=16)]
+HandId = Annotated[str, PathParam(max_length=HAND_ID_CHARS)]
+M = TypeVar("M", bound=BaseModel)
 
 
-def _fail(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def _fail(status: int, code: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": ERRORS[code]}, status_code=status)
 
 
-def _rules(spec: str | dict[str, Any]) -> Rules:
-    return preset(spec) if isinstance(spec, str) else Rules.from_dict(spec)
+async def _json_body(request: Request) -> Any:
+    """The request's JSON body, read up to ``BODY_BYTES`` (413 beyond, 400 if not JSON)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > BODY_BYTES):
+        raise RoomError(413, "body_too_large")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > BODY_BYTES:
+            raise RoomError(413, "body_too_large")
+    if not body.strip():
+        return None
+    try:
+        return orjson.loads(bytes(body))
+    except orjson.JSONDecodeError:
+        raise RoomError(400, "bad_json") from None
+
+
+def _parse(model: type[M], data: Any) -> M:
+    try:
+        return model.model_validate({} if data is None else data)
+    except ValidationError as e:
+        raise RequestValidationError(e.errors(include_input=False, include_url=False)) from None
 
 
 def create_app(
@@ -49,26 +82,66 @@ def create_app(
     storage: Storage | None = None,
     bot_delay: float = 0.6,
     away_timeout: float = 30.0,
+    limits: Limits | None = None,
+    origins: tuple[str, ...] = (),
+    dev: bool = False,
+    bot_workers: int | None = None,
+    synchronous: str = "NORMAL",
 ) -> FastAPI:
     """The web game. ``db_path``: SQLite file (default under the user's data dir).
 
     ``bot_delay``: seconds a bot waits before acting, so humans can follow (0 in
     tests). ``away_timeout``: seconds a human may take per decision before a bot
-    plays the seat (托管) until its player acts or reconnects.
+    plays the seat (托管). ``limits``: rates, caps, lifetimes. ``origins``: web
+    origins besides this server's own allowed to open seat websockets and post.
+    ``dev``: serve the API docs. ``synchronous``: SQLite's ``NORMAL`` or ``FULL``.
     """
-    store = storage or SqliteStorage(default_db_path() if db_path is None else db_path)
-    manager = RoomManager(store, bot_delay=bot_delay, away_timeout=away_timeout)
+    path = default_db_path() if db_path is None else db_path
+    store = storage or SqliteStorage(path, synchronous)
+    manager = RoomManager(
+        store,
+        bot_delay=bot_delay,
+        away_timeout=away_timeout,
+        limits=limits,
+        origins=origins,
+        pool=BotPool(bot_workers),
+    )
+    redact_tokens_in_logs()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        redact_tokens_in_logs()  # again: the server may have configured logging meanwhile
+        manager.start()
         yield
         await manager.stop()
         store.close()
 
-    app = FastAPI(title="paohuzi", summary="跑胡子 web game", lifespan=lifespan)
+    app = FastAPI(
+        title="paohuzi",
+        summary="跑胡子 web game",
+        lifespan=lifespan,
+        docs_url="/docs" if dev else None,
+        redoc_url="/redoc" if dev else None,
+        openapi_url="/openapi.json" if dev else None,
+    )
+    app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.storage = store
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(RoomError)
+    async def room_error(_: Request, e: RoomError) -> JSONResponse:
+        return _fail(e.status, e.code)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, e: RequestValidationError) -> JSONResponse:
+        fields = [".".join(str(x) for x in err.get("loc", ())) for err in e.errors()][:5]
+        body = {"error": "bad_request", "message": ERRORS["bad_request"], "fields": fields}
+        return JSONResponse(body, status_code=422)
+
+    def check_origin(request: Request) -> None:
+        if not origin_allowed(request.headers, manager.origins):
+            raise RoomError(403, "bad_origin")
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
@@ -80,123 +153,70 @@ def create_app(
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        available = set(bot_names())
         return {
             "presets": [
                 {"name": name, "players": r.players, "hands": r.hands_per_match}
                 for name, r in PRESETS.items()
             ],
-            "bots": [{"name": b, "available": b in available} for b in BOT_STRENGTHS],
+            "levels": [{"id": lv.id, "label": lv.zh} for lv in LEVELS.values()],
         }
 
     @app.post("/api/rooms", response_model=RoomCreated)
-    async def create_room(req: Annotated[CreateRoom | None, Body()] = None) -> Any:
-        req = req or CreateRoom()
-        try:
-            rules = _rules(req.rules)
-        except RulesError as e:
-            return _fail(400, "bad_rules", str(e))
-        try:
-            room, seat = await manager.create(req, rules)
-        except RoomError as e:
-            return _fail(e.status, e.code, e.message)
+    async def create_room(request: Request) -> Any:
+        check_origin(request)
+        req = _parse(CreateRoom, await _json_body(request))
+        client = request.client.host if request.client else "?"
+        room, seat = await manager.create(req, client)
         return RoomCreated(room=room.id, seat=seat.index, token=seat.token or "")
 
     @app.get("/api/rooms/{room_id}")
-    async def room_info(room_id: str) -> Any:
+    async def room_info(room_id: RoomId) -> Any:
         room = manager.get(room_id)
         if room is None:
-            return _fail(404, "unknown_room", f"no room {room_id}")
+            return _fail(404, "unknown_room")
+        m = room.table.match
         return {
             "room": room.id,
             "rules": room.rules.name,
             "phase": room.phase,
-            "hands": room.match.hands,
-            "hand_index": room.match.index,
-            "free_seats": [s.index for s in room.seats if s.kind == "free"],
-            "players": room.players(),
-            "scores": list(room.match.scores),
+            "bot": room.level.id,
+            "hands": m.hands,
+            "hand_index": m.index,
+            "free_seats": [s.index for s in room.seats if s.kind == FREE],
+            "players": present.players(room),
+            "scores": list(m.scores),
         }
 
     @app.post("/api/rooms/{room_id}/join", response_model=Joined)
-    async def join_room(room_id: str, req: Annotated[JoinRoom | None, Body()] = None) -> Any:
+    async def join_room(room_id: RoomId, request: Request) -> Any:
+        check_origin(request)
+        req = _parse(JoinRoom, await _json_body(request))
         room = manager.get(room_id)
         if room is None:
-            return _fail(404, "unknown_room", f"no room {room_id}")
-        try:
-            seat, token = await room.join(req.name if req else None)
-        except RoomError as e:
-            return _fail(e.status, e.code, e.message)
+            return _fail(404, "unknown_room")
+        seat, token = await room.join(req.name)
         return Joined(seat=seat, token=token)
 
     @app.get("/api/records/{hand_id}")
-    async def get_record(hand_id: str) -> Any:
+    async def get_record(hand_id: HandId) -> Any:
         rec = store.get_record(hand_id)
-        if rec is None:
-            return _fail(404, "unknown_hand", f"no finished hand {hand_id}")
-        return rec
+        return rec if rec is not None else _fail(404, "unknown_hand")
 
     @app.get("/api/replays/{hand_id}")
-    async def get_replay(hand_id: str) -> Any:
+    async def get_replay(hand_id: HandId) -> Any:
         rec = store.get_record(hand_id)
         if rec is None:
-            return _fail(404, "unknown_hand", f"no finished hand {hand_id}")
-        frames = await asyncio.to_thread(present.replay_frames, rec)
+            return _fail(404, "unknown_hand")
+        frames = await asyncio.to_thread(replay.replay_frames, rec)
         return {"hand_id": hand_id, **frames}
 
     @app.websocket("/ws/{room_id}")
     async def seat_socket(websocket: WebSocket, room_id: str, token: str = "") -> None:
-        await websocket.accept()
-        room = manager.get(room_id)
-        if room is None:
-            await websocket.send_json(error("unknown_room", f"no room {room_id}"))
-            await websocket.close(WS_NO_ROOM)
-            return
-        seat = room.seat_for(token)
-        if seat is None:
-            await websocket.send_json(error("bad_token", "this token holds no seat in the room"))
-            await websocket.close(WS_BAD_TOKEN)
-            return
-        conn = Conn()
-        sender = asyncio.create_task(_pump(websocket, conn))
-        await room.attach(seat, conn)
-        try:
-            while not conn.closed:
-                msg = await websocket.receive()
-                if msg["type"] == "websocket.disconnect":
-                    break
-                text = msg.get("text")
-                if text is None:
-                    raw = msg.get("bytes") or b""
-                    text = raw.decode("utf-8", errors="replace")
-                await room.handle(seat, conn, text)
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            await room.detach(seat, conn)
-            sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await sender
+        # Over-long values are refused as wrong (never cut: a cut token could match).
+        too_long = len(room_id) > 16 or len(token) > TOKEN_CHARS
+        await serve_seat(websocket, manager, "" if too_long else room_id, token)
 
     return app
 
 
-def encode(msg: dict[str, Any]) -> str:
-    """A message as JSON text (orjson: a state message is a few KB, sent on every change)."""
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-async def _pump(websocket: WebSocket, conn: Conn) -> None:
-    """Write a connection's queued messages (only the newest of several queued states)."""
-    while True:
-        batch = await conn.next_batch()
-        if batch is None:
-            with contextlib.suppress(Exception):
-                await websocket.close()
-            return
-        for msg in batch:
-            await websocket.send_text(encode(msg))
-        if conn.closed:
-            with contextlib.suppress(Exception):
-                await websocket.close()
-            return
+__all__ = ["create_app"]

@@ -1,28 +1,99 @@
-"""协议 (xiéyì): the wire models of the web game (INTERFACES.md §5).
+"""协议 (xiéyì): the wire models of the web game (INTERFACES.md §5), every field bounded.
 
-HTTP bodies and the client → server websocket messages are validated here; the
-server → client ``state`` message carries the engine's :func:`~paohuzi.core.views.view`
-unchanged, so it is built as a plain dict (see :mod:`paohuzi.server.rooms`).
+HTTP bodies and the client → server websocket messages are validated here
+against the bounds of :mod:`paohuzi.server.limits`; the server → client
+``state`` message is built as a plain dict by :mod:`paohuzi.server.present`.
+:data:`ERRORS` holds every error code with the Chinese text players see: it
+names what was wrong with the request, never what the seat's view hides.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+
+from .levels import LEVELS
+from .limits import ACTION_CHARS, MAX_HANDS, MAX_SEED, MAX_VERSION, NAME_CHARS, PRESET_CHARS
+
+# websocket close codes (4xxx: the application's own, after an ``error`` message)
+WS_GOING_AWAY = 1001  # the server stops
+WS_POLICY = 1008  # a client that keeps flooding after being told
+WS_BAD_TOKEN = 4401
+WS_BAD_ORIGIN = 4403
+WS_NO_ROOM = 4404
+WS_REPLACED = 4409  # the seat connected elsewhere (the newest connection wins)
+WS_TOO_MANY = 4429
+
+ERRORS: dict[str, str] = {
+    # websocket messages
+    "bad_json": "消息不是有效的 JSON",
+    "bad_message": "无法识别的消息",
+    "too_large": "消息太长",
+    "rate_limited": "操作太频繁，请稍后再试",
+    "stale_version": "牌局已经变化，请按最新的局面操作",
+    "not_your_turn": "现在没有需要你决定的事",
+    "bad_action": "无法识别的动作",
+    "illegal_action": "这一步不合规则",
+    # connections
+    "bad_token": "座位凭证无效",
+    "unknown_room": "房间不存在",
+    "bad_origin": "不允许从这个网址连接",
+    "replaced": "这个座位已在别处连接",
+    "too_many_connections": "连接太频繁，请稍后再试",
+    # HTTP
+    "bad_request": "请求无效",
+    "bad_rules": "规则无效",
+    "body_too_large": "请求太大",
+    "room_full": "房间已满",
+    "unknown_hand": "没有这局的记录",
+    "too_many_rooms": "创建房间太频繁，请稍后再试",
+    "server_busy": "服务器房间已满，请稍后再试",
+    "not_found": "找不到",
+}
 
 
-class CreateRoom(BaseModel):
-    """``POST /api/rooms``: rules preset (or a full rules object), bots and their strength."""
+class RoomError(Exception):
+    """A request refused: ``status`` is the HTTP status, ``code`` a key of ERRORS."""
 
-    model_config = ConfigDict(extra="ignore")
+    def __init__(self, status: int, code: str):
+        super().__init__(code)
+        self.status, self.code = status, code
 
-    rules: str | dict[str, Any] = "hunan"
-    bots: int | None = Field(default=None, ge=0, le=3)  # default: every other seat
-    bot: str = "greedy"
-    hands: int | None = Field(default=None, ge=1, le=64)  # default: the preset's match length
-    name: str | None = Field(default=None, max_length=24)
-    seed: int | None = None  # match seed, for reproducible rooms (tests, demos)
+
+def error(code: str, detail: str | None = None) -> dict[str, str]:
+    """``{"type": "error", "code": …, "message": …}`` (``detail``: what the client sent wrong)."""
+    msg = ERRORS[code] if detail is None else f"{ERRORS[code]}：{detail}"
+    return {"type": "error", "code": code, "message": msg}
+
+
+def _encodable(s: str) -> str:
+    # A lone surrogate is valid in JSON but not in UTF-8: SQLite (and logs) would fail on it.
+    s.encode("utf-8")
+    return s
+
+
+Text = Annotated[str, AfterValidator(_encodable)]
+Name = Annotated[Text, Field(max_length=NAME_CHARS)]
+LevelId = Literal["easy", "normal", "hard"]
+assert set(LevelId.__args__) == set(LEVELS)  # type: ignore[attr-defined]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+
+class CreateRoom(Strict):
+    """``POST /api/rooms``: rules preset (or a full rules object), bots and their level."""
+
+    rules: Annotated[Text, Field(max_length=PRESET_CHARS)] | dict[str, Any] = "hunan"
+    bots: StrictInt | None = Field(default=None, ge=0, le=3)  # default: every other seat
+    bot: LevelId = "normal"
+    hands: StrictInt | None = Field(default=None, ge=1, le=MAX_HANDS)  # default: the preset's
+    name: Name | None = None
+    seed: StrictInt | None = Field(
+        default=None, ge=0, le=MAX_SEED
+    )  # only with bots in every other seat
 
 
 class RoomCreated(BaseModel):
@@ -31,10 +102,8 @@ class RoomCreated(BaseModel):
     token: str
 
 
-class JoinRoom(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    name: str | None = Field(default=None, max_length=24)
+class JoinRoom(Strict):
+    name: Name | None = None
 
 
 class Joined(BaseModel):
@@ -42,43 +111,30 @@ class Joined(BaseModel):
     token: str
 
 
-class Act(BaseModel):
+class Act(Strict):
     """``{"type": "act", "version": n, "action": "<id from legal_actions>"}``."""
 
-    model_config = ConfigDict(extra="ignore")
-
     type: Literal["act"]
-    version: int = Field(strict=True)
-    action: str = Field(max_length=200)
+    version: StrictInt = Field(ge=0, le=MAX_VERSION)
+    action: Annotated[Text, Field(max_length=ACTION_CHARS)]
 
 
-class Resume(BaseModel):
+class Resume(Strict):
     """取消托管: take the seat back from the bot that plays it while its player is away."""
-
-    model_config = ConfigDict(extra="ignore")
 
     type: Literal["resume"]
 
 
-class Hints(BaseModel):
+class Hints(Strict):
     """Turn hints (提示) on or off for this seat."""
-
-    model_config = ConfigDict(extra="ignore")
 
     type: Literal["hints"]
     on: bool
 
 
-class Ping(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class Ping(Strict):
     type: Literal["ping"]
 
 
 ClientMessage = Annotated[Act | Resume | Hints | Ping, Field(discriminator="type")]
 client_message: TypeAdapter[Act | Resume | Hints | Ping] = TypeAdapter(ClientMessage)
-
-
-def error(code: str, message: str) -> dict[str, str]:
-    """``{"type": "error", "code": …, "message": …}``."""
-    return {"type": "error", "code": code, "message": message}

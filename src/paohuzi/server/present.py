@@ -1,24 +1,31 @@
-"""展示 (zhǎnshì): readable extras for the web client — action labels, settlement, replay frames.
+"""展示 (zhǎnshì): the messages a seat is sent, as functions of (room, seat).
 
-Everything a seat sees of the game comes from :func:`paohuzi.core.views.view`
-(the single hidden-information filter). This module only *adds* readable
-fields next to it: Chinese labels for the seat's own legal actions, the
-settlement of a finished hand (R33–R37) and, for finished hands only, the
-step-by-step frames of a replay.
+What a seat sees of the game comes from :func:`paohuzi.core.views.view` alone
+(the single hidden-information filter); this module lays it out for the wire
+and adds readable fields beside it: the seat's legal actions with Chinese
+labels (once per message: the view's own ``legal_actions`` and ``result`` are
+dropped), the players, the timers the seat may know, and at the end of a hand
+the settlement (R33–R37) with the match totals (R38).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CARDS, CODES, Card
 from paohuzi.core.labels import ACTION_ZH, DOUBLING_ZH
-from paohuzi.core.rules import Rules
-from paohuzi.core.state import GameState
-from paohuzi.core.views import view
+from paohuzi.core.state import DISCARDING, GameState
+from paohuzi.core.views import View, view
 
-READY = {"id": "ready", "type": "ready", "label": "下一局"}  # not an engine action: the web's own
+from .seats import HUMAN, READY, Seat
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+WAITING, PLAYING, SETTLEMENT, FINISHED = "waiting", "playing", "settlement", "finished"
+READY_CHOICE = {"id": READY, "type": READY, "label": "下一局"}
 
 
 def zh(cards: Any) -> str:
@@ -41,10 +48,6 @@ def describe(a: Action) -> dict[str, Any]:
             label += " 比 " + " ".join(zh(g) for g in a.groups[1:])
     d["label"] = label
     return d
-
-
-def legal_actions(state: GameState, seat: int) -> list[dict[str, Any]]:
-    return [describe(a) for a in state.legal_actions(seat)]
 
 
 def settlement(state: GameState, scores: list[int], index: int, total: int) -> dict[str, Any]:
@@ -83,44 +86,137 @@ def settlement(state: GameState, scores: list[int], index: int, total: int) -> d
     }
 
 
-def _frame(state: GameState, action: dict[str, Any] | None, start: int) -> dict[str, Any]:
-    """Everything on the table after one step of a *finished* hand (every seat's own view)."""
-    views = [view(state, s).to_dict() for s in range(state.n)]
-    v0 = views[state.dealer]
-    opened = v0["open"]
-    if opened is not None:
-        opened = views[opened["owner"]]["open"]
+def players(room: Room) -> list[dict[str, Any]]:
+    """Every seat as anyone may see it (``away`` is set only on public decisions)."""
+    return [
+        {
+            "seat": s.index,
+            "kind": s.kind,
+            "name": s.name,
+            "bot": s.bot,
+            "connected": s.conn is not None,
+            "away": s.away,
+            "ready": s.index in room.ready,
+        }
+        for s in room.seats
+    ]
+
+
+def timers(room: Room, seat: int) -> list[dict[str, Any]]:
+    """When (server epoch seconds) pending human seats are handed to a bot (托管).
+
+    Only what ``seat`` may know: its own timer, the discarding seat's and, at
+    the settlement, everybody's — never who else is deciding on a claim (R16).
+    """
+    if not room.humans_connected():
+        return []
+    st, ph = room.state, room.phase
+    public: set[int] = set()
+    if ph == SETTLEMENT:
+        public = set(range(len(room.seats)))
+    elif ph == PLAYING and st is not None and st.phase == DISCARDING:
+        public = {st.current_player}
+    out = []
+    for s in room.seats:
+        if s.pending_since is None or s.kind != HUMAN or s.away:
+            continue
+        if s.index == seat or s.index in public:
+            deadline = round(s.pending_since + room.away_timeout, 1)
+            out.append({"seat": s.index, "deadline": deadline})
+    return out
+
+
+def choices(room: Room, seat: Seat, v: View | None) -> dict[str, Action | None]:
+    """The seat's choices now, by id: its legal actions (from its view), or ``ready``."""
+    ph = room.phase
+    if ph == PLAYING and v is not None:
+        return {a.id(): a for a in v.legal}
+    if ph == SETTLEMENT and seat.index not in room.ready:
+        return {READY: None}
+    return {}
+
+
+def view_dict(v: View | None) -> dict[str, Any] | None:
+    """The view's wire form without what the message carries once, beside it.
+
+    ``others_deciding`` is narrowed to "the claim window is open and this seat has
+    nothing to decide": the engine's flag (someone else still may claim) would tell
+    a deciding seat that another seat can claim, and flip when another seat passes
+    in silence (R16).
+    """
+    if v is None:
+        return None
+    d = v.to_dict()
+    del d["legal_actions"], d["result"]
+    d["others_deciding"] = v.phase == "claim" and not v.to_act
+    return d
+
+
+def shared(room: Room) -> dict[str, Any]:
+    """The fields every seat's message shares (computed once per change)."""
+    st, ph, m = room.state, room.phase, room.table.match
+    out: dict[str, Any] = {
+        "phase": ph,
+        "room": room.id,
+        "hand_id": room.hand_id,
+        "hand_index": m.index + (1 if ph == PLAYING else 0),
+        "hands": m.hands,
+        "rules": room.rules.name,
+        "bot": room.level.id,
+        "bot_label": room.level.zh,
+        "players": players(room),
+        "scores": list(m.scores),
+        "away_timeout": room.away_timeout,
+    }
+    if ph in (SETTLEMENT, FINISHED) and st is not None:
+        out["result"] = settlement(st, m.scores, m.index, m.hands)
+    return out
+
+
+def content(room: Room, seat: Seat, v: View | None, common: dict[str, Any]) -> dict[str, Any]:
+    """Seat ``seat``'s state message without its version and clock (what may change)."""
+    legal = [describe(a) if a is not None else dict(READY_CHOICE) for a in seat.legal.values()]
     return {
-        "action": action,
-        "events": [e.to_dict() for e in state.events[start:]],
-        "hands": [v["hand"] for v in views],
-        "tables": [views[s]["tables"][s] for s in range(state.n)],
-        "huxi": [v["huxi"] for v in views],
-        "piles": v0["piles"],
-        "wall": v0["wall"],
-        "open": opened,
-        "to_act": v0["to_act"],
-        "current_player": v0["current_player"],
+        **common,
+        "seat": seat.index,
+        "view": view_dict(v),
+        "legal_actions": legal,
+        "timers": timers(room, seat.index),
+        "away": seat.away,
     }
 
 
-def replay_frames(rec: dict[str, Any]) -> dict[str, Any]:
-    """The frames of a finished hand's §4 record: the deal, then one per action."""
-    rules = Rules.from_dict(rec["rules"])
-    state = GameState(
-        rules, rec.get("seed"), deck=rec["deck"], dealer=rec["dealer"], huang=rec.get("huang", 0)
-    )
-    frames = [_frame(state, None, 0)]
-    for ad in rec.get("actions", []):
-        start = len(state.events)
-        state.apply(Action.from_dict(ad))
-        frames.append(_frame(state, ad, start))
+def state_message(seat: Seat) -> dict[str, Any]:
+    """The ``state`` message of INTERFACES.md §5 for the seat's last content."""
+    assert seat.shown is not None
     return {
-        "rules": rules.name,
-        "players": rules.players,
-        "seats": list(state.seats),
-        "dealer": state.dealer,
-        "liangzhang": CODES[state.liangzhang],
-        "frames": frames,
-        "result": state.result.to_dict() if state.result is not None else None,
+        "type": "state",
+        "version": seat.version,
+        **seat.shown,
+        "server_time": round(time.time(), 3),
     }
+
+
+def hint_message(seat: Seat, hint: dict[str, Any]) -> dict[str, Any]:
+    """提示 for the seat's current state (``version``: the state it belongs to)."""
+    return {"type": "hint", "version": seat.version, "hint": hint}
+
+
+__all__ = [
+    "FINISHED",
+    "PLAYING",
+    "READY_CHOICE",
+    "SETTLEMENT",
+    "WAITING",
+    "choices",
+    "content",
+    "describe",
+    "hint_message",
+    "players",
+    "settlement",
+    "shared",
+    "state_message",
+    "timers",
+    "view_dict",
+    "zh",
+]

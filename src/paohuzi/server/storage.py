@@ -5,6 +5,15 @@ small interface; :class:`SqliteStorage` (stdlib ``sqlite3``, WAL) implements it.
 Every applied action is written as soon as the engine accepted it, so a restart
 loses nothing: a running hand is re-created by re-dealing its stored deck and
 re-applying its stored actions (INTERFACES.md §5, R38).
+
+Durability: WAL with ``synchronous=NORMAL`` (the default) survives any crash
+of the process; a power loss or OS crash may lose the last commits (the
+changes of the last moments, never a torn database). ``synchronous="FULL"``
+syncs every commit to disk at some cost per change (docs/web.md).
+
+Expiry: :meth:`SqliteStorage.prune` deletes abandoned and finished rooms with
+their hands and actions; finished hands' records move to ``records`` and live
+on until their own age limit, so a replay link keeps working.
 """
 
 from __future__ import annotations
@@ -64,7 +73,7 @@ class RoomRow:
     seats: list[SeatRow]
     match_seed: int
     hands_total: int
-    version: int = 0
+    versions: list[int] = field(default_factory=list)  # per seat (see seats.py)
     ready: list[int] = field(default_factory=list)
     hands: list[HandRow] = field(default_factory=list)
 
@@ -87,8 +96,8 @@ class Storage(ABC):
     def update_seat(self, room_id: str, seat: SeatRow) -> None: ...
 
     @abstractmethod
-    def update_room(self, room_id: str, version: int, ready: list[int], status: str) -> None:
-        """The room's state version, the seats ready for the next hand, and its phase."""
+    def update_room(self, room_id: str, versions: list[int], ready: list[int], status: str) -> None:
+        """Each seat's state version, the seats ready for the next hand, and the phase."""
 
     @abstractmethod
     def add_hand(self, room_id: str, hand: HandRow) -> None: ...
@@ -104,6 +113,18 @@ class Storage(ABC):
     @abstractmethod
     def get_record(self, hand_id: str) -> dict[str, Any] | None:
         """The §4 record of a *finished* hand (``None`` if unknown or still running)."""
+
+    @abstractmethod
+    def count_open_rooms(self, owner: str | None = None) -> int:
+        """Rooms whose match is not finished (created by ``owner``, if given)."""
+
+    @abstractmethod
+    def prune(
+        self, open_before: float, finished_before: float, records_before: float, keep: set[str]
+    ) -> int:
+        """Delete rooms last changed before ``open_before`` (match running or waiting) or
+        ``finished_before`` (match over), except ``keep``; keep their finished hands'
+        records until ``records_before``. Returns the number of rooms deleted."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -127,7 +148,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     config TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'waiting',
     version INTEGER NOT NULL DEFAULT 0,
-    ready TEXT NOT NULL DEFAULT '[]'
+    ready TEXT NOT NULL DEFAULT '[]',
+    versions TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS seats (
     room_id TEXT NOT NULL REFERENCES rooms(id),
@@ -167,8 +189,18 @@ CREATE TABLE IF NOT EXISTS actions (
     ts REAL NOT NULL,
     PRIMARY KEY (hand_id, seq)
 );
+CREATE TABLE IF NOT EXISTS records (
+    id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    finished REAL NOT NULL
+);
 CREATE INDEX IF NOT EXISTS hands_by_match ON hands(match_id, idx);
+CREATE INDEX IF NOT EXISTS rooms_by_age ON rooms(status, updated);
+CREATE INDEX IF NOT EXISTS records_by_age ON records(finished);
 """
+
+# Columns added since the first schema: (table, column, definition).
+_ADDED = [("rooms", "versions", "TEXT NOT NULL DEFAULT '[]'")]
 
 
 def _match_id(room_id: str) -> str:
@@ -179,7 +211,9 @@ def _match_id(room_id: str) -> str:
 class SqliteStorage(Storage):
     """:class:`Storage` in one SQLite file (``":memory:"`` for a throw-away store)."""
 
-    def __init__(self, path: str | os.PathLike[str]):
+    def __init__(self, path: str | os.PathLike[str], synchronous: str = "NORMAL"):
+        if synchronous.upper() not in ("NORMAL", "FULL"):
+            raise ValueError("synchronous must be NORMAL or FULL")
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -188,9 +222,13 @@ class SqliteStorage(Storage):
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         # WAL + NORMAL: a commit survives a crash of the process (not of the OS) without fsync.
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        for table, column, definition in _ADDED:  # a database made by an older server
+            have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
@@ -231,9 +269,16 @@ class SqliteStorage(Storage):
         now = time.time()
         stmts: list[tuple[str, tuple[Any, ...]]] = [
             (
-                "INSERT INTO rooms (id, created, updated, rules, config, version) "
+                "INSERT INTO rooms (id, created, updated, rules, config, versions) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (room.id, now, now, json.dumps(room.rules), json.dumps(room.config), room.version),
+                (
+                    room.id,
+                    now,
+                    now,
+                    json.dumps(room.rules),
+                    json.dumps(room.config),
+                    json.dumps(room.versions),
+                ),
             ),
             (
                 "INSERT INTO matches (id, room_id, seed, hands) VALUES (?, ?, ?, ?)",
@@ -252,11 +297,11 @@ class SqliteStorage(Storage):
 
     def load_room(self, room_id: str) -> RoomRow | None:
         rows = self._query(
-            "SELECT rules, config, version, ready FROM rooms WHERE id = ?", (room_id,)
+            "SELECT rules, config, version, ready, versions FROM rooms WHERE id = ?", (room_id,)
         )
         if not rows:
             return None
-        rules, config, version, ready = rows[0]
+        rules, config, version, ready, versions = rows[0]
         seats = [
             SeatRow(seat, kind, token, name, bot)
             for seat, kind, token, name, bot in self._query(
@@ -273,7 +318,7 @@ class SqliteStorage(Storage):
             seats,
             seed,
             total,
-            version,
+            json.loads(versions) or [version] * len(seats),  # older rows: one room version
             json.loads(ready),
         )
         for hid, idx, hseed, dealer, huang, deck, status in self._query(
@@ -307,15 +352,25 @@ class SqliteStorage(Storage):
             )
         )
 
-    def update_room(self, room_id: str, version: int, ready: list[int], status: str) -> None:
+    def update_room(self, room_id: str, versions: list[int], ready: list[int], status: str) -> None:
         self._tx(
             (
-                "UPDATE rooms SET version = ?, ready = ?, status = ?, updated = ? WHERE id = ?",
-                (version, json.dumps(sorted(ready)), status, time.time(), room_id),
+                "UPDATE rooms SET version = ?, versions = ?, ready = ?, status = ?, updated = ? "
+                "WHERE id = ?",
+                (
+                    max(versions, default=0),
+                    json.dumps(versions),
+                    json.dumps(sorted(ready)),
+                    status,
+                    time.time(),
+                    room_id,
+                ),
             ),
-            (
-                "UPDATE matches SET status = ? WHERE id = ?",
-                ("finished" if status == "finished" else "playing", _match_id(room_id)),
+            # (a match is created 'playing'; only its end changes that: one write per change less)
+            *(
+                [("UPDATE matches SET status = 'finished' WHERE id = ?", (_match_id(room_id),))]
+                if status == "finished"
+                else []
             ),
         )
 
@@ -361,11 +416,57 @@ class SqliteStorage(Storage):
     def get_record(self, hand_id: str) -> dict[str, Any] | None:
         rows = self._query(
             "SELECT record FROM hands WHERE id = ? AND status = 'finished'", (hand_id,)
-        )
+        ) or self._query("SELECT record FROM records WHERE id = ?", (hand_id,))
         if not rows or rows[0][0] is None:
             return None
         rec: dict[str, Any] = json.loads(rows[0][0])
         return rec
+
+    def count_open_rooms(self, owner: str | None = None) -> int:
+        sql = "SELECT COUNT(*) FROM rooms WHERE status != 'finished'"
+        if owner is None:
+            return int(self._query(sql)[0][0])
+        sql += " AND json_extract(config, '$.owner') = ?"
+        return int(self._query(sql, (owner,))[0][0])
+
+    def prune(
+        self, open_before: float, finished_before: float, records_before: float, keep: set[str]
+    ) -> int:
+        ids = [
+            r[0]
+            for r in self._query(
+                "SELECT id FROM rooms WHERE (status != 'finished' AND updated < ?) "
+                "OR (status = 'finished' AND updated < ?)",
+                (open_before, finished_before),
+            )
+            if r[0] not in keep
+        ]
+        for room_id in ids:
+            m = (_match_id(room_id),)
+            self._tx(
+                (
+                    "INSERT OR IGNORE INTO records (id, record, finished) SELECT id, record, "
+                    "finished FROM hands WHERE match_id = ? AND status = 'finished' "
+                    "AND record IS NOT NULL",
+                    m,
+                ),
+                (
+                    "DELETE FROM actions WHERE hand_id IN "
+                    "(SELECT id FROM hands WHERE match_id = ?)",
+                    m,
+                ),
+                ("DELETE FROM hands WHERE match_id = ?", m),
+                ("DELETE FROM matches WHERE id = ?", m),
+                ("DELETE FROM seats WHERE room_id = ?", (room_id,)),
+                ("DELETE FROM rooms WHERE id = ?", (room_id,)),
+            )
+        self._tx(("DELETE FROM records WHERE finished < ?", (records_before,)))
+        return len(ids)
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table (for tests and operators)."""
+        tables = ("rooms", "seats", "matches", "hands", "actions", "records")
+        return {t: int(self._query(f"SELECT COUNT(*) FROM {t}")[0][0]) for t in tables}
 
     def close(self) -> None:
         with self._lock:

@@ -103,7 +103,7 @@ async function createRoom(ev) {
   $("#lobby-error").textContent = "";
   try {
     const r = await api("/api/rooms", {
-      rules: $("#rules").value, bots: parseInt($("#bots").value, 10), bot: $("#bot").value,
+      rules: $("#rules").value, bots: parseInt($("#bots").value, 10), bot: $("#bot").value, // easy | normal | hard
       hands: parseInt($("#hands").value, 10) || undefined, name: $("#name").value || undefined,
     });
     enterRoom(r.room, r.token, r.seat);
@@ -125,7 +125,7 @@ async function joinRoom(ev) {
 
 function enterRoom(room, token, seat) {
   if (S.ws) { const old = S.ws; S.ws = null; old.close(); }
-  Object.assign(S, { room, token, seat, msg: null, layout: [], layoutHand: null, selected: null,
+  Object.assign(S, { room, token, seat, msg: null, hint: null, closeReason: null, layout: [], layoutHand: null, selected: null,
     logHand: null, logN: 0, leaving: false, retry: 0, settleFor: null, settleHidden: false });
   saveSession();
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
@@ -149,16 +149,18 @@ function connect() {
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "state") { S.retry = 0; onState(m); }
+    else if (m.type === "hint") { S.hint = m; renderHint(); }
     else if (m.type === "error") onError(m);
   };
   ws.onclose = (ev) => {
     if (S.ws !== ws || S.leaving) return;
-    if (ev.code === 4401 || ev.code === 4404) {
-      localStorage.removeItem("phz:" + S.room);
+    if (ev.code === 4401 || ev.code === 4404 || ev.code === 4403) {
+      if (ev.code !== 4403) localStorage.removeItem("phz:" + S.room);
       show("lobby");
-      $("#lobby-error").textContent = ev.code === 4404 ? "房间不存在" : "座位凭证无效";
+      $("#lobby-error").textContent = S.closeReason || (ev.code === 4404 ? "房间不存在" : "座位凭证无效");
       return;
     }
+    if (ev.code === 4409) { notice(S.closeReason || "这个座位已在别处连接", "error"); return; } // the newer tab plays
     notice("连接断开，正在重连…");
     S.retry = Math.min(S.retry + 1, 6);
     setTimeout(() => { if (S.ws === ws && !S.leaving) connect(); }, 300 * 2 ** S.retry);
@@ -177,7 +179,8 @@ function act(id) {
 
 function onError(m) {
   if (m.code === "stale_version") return; // a newer state is on its way
-  if (m.code === "bad_token" || m.code === "unknown_room") return; // onclose handles it
+  // the server's own words (Chinese, for players); onclose shows those that end the connection
+  if (["bad_token", "unknown_room", "bad_origin", "replaced"].includes(m.code)) { S.closeReason = m.message; return; }
   notice("⚠ " + m.message, "error");
 }
 
@@ -537,8 +540,8 @@ function renderHint() {
   document.querySelectorAll(".hinted").forEach((x) => x.classList.remove("hinted"));
   if (!S.hintsOn || !m || m.phase !== "playing") { h.classList.add("hidden"); return; }
   h.classList.remove("hidden");
-  const x = m.hint;
-  if (x === undefined || x === null) { h.textContent = "提示：暂无"; return; }
+  const x = S.hint && S.hint.version === m.version ? S.hint.hint : null; // a hint follows its state
+  if (x === undefined || x === null) { h.textContent = "提示：思考中…"; return; }
   if (typeof x !== "object") { h.textContent = "提示：" + x; return; }
   let text = "提示：" + ((x.reason && x.reason.zh) || x.label || "");
   if (x.tingpai && x.tingpai.length) {
@@ -758,12 +761,6 @@ document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("#replay-controls [data-step]").forEach((b) => b.addEventListener("click", () => replayStep(b.dataset.step)));
   $("#replay-slider").addEventListener("input", (ev) => { R.i = parseInt(ev.target.value, 10); renderReplay(); });
   $("#replay-close").addEventListener("click", closeReplay);
-  fetch("/api/presets").then((r) => r.json()).then((p) => {
-    for (const b of p.bots) {
-      const o = $(`#bot option[value="${b.name}"]`);
-      if (o && !b.available) o.textContent += "（暂不可用，用随机）";
-    }
-  }).catch(() => {});
   window.addEventListener("hashchange", route);
   route();
 });

@@ -1,0 +1,212 @@
+"""连接 (liánjiē): one seat's websocket — checks at the door, a bounded inbox and outbox.
+
+:func:`serve_seat` is the whole life of a connection: the Origin check, the
+room and token (refused attempts are metered per client address), the seat's
+reconnection rate, then a loop that reads one message at a time. Each message
+is bounded (``FRAME_BYTES``), metered (a token bucket per connection), parsed
+by orjson (which refuses integers past 64 bits, nesting past 1024 levels and
+lone surrogates with an error, not an exception) and validated by the models.
+Whatever is wrong gets an ``error`` message and the connection stays open.
+
+Messages to the client go through a :class:`Conn`'s queue, written by its own
+task: a room never waits on a slow client, and of several queued states only
+the newest is written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import orjson
+from pydantic import ValidationError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .limits import FRAME_BYTES, Limits, TokenBucket
+from .models import (
+    WS_BAD_ORIGIN,
+    WS_BAD_TOKEN,
+    WS_NO_ROOM,
+    WS_POLICY,
+    WS_TOO_MANY,
+    Act,
+    Hints,
+    Ping,
+    Resume,
+    client_message,
+    error,
+)
+
+if TYPE_CHECKING:
+    from .lobby import RoomManager
+    from .rooms import Room
+    from .seats import Seat
+
+ERROR_EVERY = 1.0  # seconds between two rate_limited errors on one connection
+FLOOD_CLOSE = 500  # messages refused in a row before a flooding connection is closed
+
+
+class Conn:
+    """One websocket of a seat: an outbound queue drained by the endpoint's sender task."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.limit = limits.queue_limit
+        self.inbox = TokenBucket(limits.msg_rate, limits.msg_burst)
+        self.closed = False
+        self.close_code = 1000
+        self.sent = 0
+        self.refused = 0  # messages refused in a row by the rate limit
+        self.warned = 0.0
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.limit:  # this far behind: drop it (it can reconnect)
+            self.close(WS_POLICY)
+            return
+        self.sent += 1
+        self.queue.put_nowait(msg)
+
+    def close(self, code: int = 1000) -> None:
+        if not self.closed:
+            self.closed, self.close_code = True, code
+            self.queue.put_nowait(None)
+
+    def admit(self) -> bool:
+        """May the next inbound message be handled? (an error now and then if not)"""
+        if self.inbox.take():
+            self.refused = 0
+            return True
+        self.refused += 1
+        now = time.monotonic()
+        if now - self.warned >= ERROR_EVERY:
+            self.warned = now
+            self.send(error("rate_limited"))
+        if self.refused >= FLOOD_CLOSE:
+            self.close(WS_POLICY)
+        return False
+
+    async def next_batch(self) -> list[dict[str, Any]] | None:
+        """The next messages to write; of several queued ``state`` messages only the last."""
+        first = await self.queue.get()
+        if first is None:
+            return None
+        out = [first]
+        while not self.queue.empty():
+            msg = self.queue.get_nowait()
+            if msg is None:  # the end: write this batch first, end at the next call
+                self.queue.put_nowait(None)
+                break
+            if msg.get("type") == "state":
+                out = [m for m in out if m.get("type") != "state"]
+            out.append(msg)
+        return out
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """A message as JSON text (orjson: a state message is a few KB, sent on every change)."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def origin_allowed(headers: Any, allowed: tuple[str, ...]) -> bool:
+    """A browser's Origin must be this server (its Host) or one of ``allowed``;
+    a client without an Origin (not a browser: tests, bots, curl) is let in."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed or "*" in allowed:
+        return True
+    return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
+
+
+async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: str) -> None:
+    """``WS /ws/{ID}?token=T`` (INTERFACES.md §5), from handshake to close."""
+    await ws.accept()
+    client = ws.client.host if ws.client else "?"
+    refused = None
+    if not origin_allowed(ws.headers, manager.origins):
+        refused = ("bad_origin", WS_BAD_ORIGIN)
+    elif manager.bad_connects.exhausted(client):
+        refused = ("too_many_connections", WS_TOO_MANY)
+    room = manager.get(room_id) if refused is None else None
+    seat = room.seat_for(token) if room is not None else None
+    if refused is None and (room is None or seat is None):
+        manager.bad_connects.take(client)
+        refused = ("unknown_room", WS_NO_ROOM) if room is None else ("bad_token", WS_BAD_TOKEN)
+    elif refused is None and seat is not None and not seat.bucket(manager.limits).take():
+        refused = ("too_many_connections", WS_TOO_MANY)
+    if refused is not None or room is None or seat is None:
+        code, close = refused or ("bad_token", WS_BAD_TOKEN)
+        with contextlib.suppress(Exception):
+            await ws.send_text(encode(error(code)))
+            await ws.close(close)
+        return
+    conn = Conn(manager.limits)
+    sender = asyncio.create_task(_pump(ws, conn))
+    await room.attach(seat, conn)
+    try:
+        await _receive(ws, room, seat, conn)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await room.detach(seat, conn)
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(sender, 5)
+
+
+async def _receive(ws: WebSocket, room: Room, seat: Seat, conn: Conn) -> None:
+    while not conn.closed:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            return
+        raw: str | bytes = msg.get("text") or msg.get("bytes") or b""
+        if not conn.admit():
+            continue
+        if len(raw) > FRAME_BYTES:
+            conn.send(error("too_large", f"最多 {FRAME_BYTES} 字节"))
+            continue
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            conn.send(error("bad_json"))
+            continue
+        try:
+            m = client_message.validate_python(data)
+        except ValidationError as e:
+            errs = e.errors(include_input=False, include_url=False)
+            where = ".".join(str(x) for x in errs[0]["loc"]) if errs else ""
+            conn.send(error("bad_message", where or None))  # the field, never the input
+            continue
+        await _dispatch(room, seat, conn, m)
+
+
+async def _dispatch(room: Room, seat: Seat, conn: Conn, m: Act | Resume | Hints | Ping) -> None:
+    if isinstance(m, Ping):
+        conn.send({"type": "pong", "version": seat.version})
+    elif isinstance(m, Hints):
+        await room.set_hints(seat, m.on)
+    elif isinstance(m, Resume):
+        await room.resume(seat)
+    else:
+        code = await room.act(seat, m.version, m.action)
+        if code is not None:
+            conn.send(error(code))
+
+
+async def _pump(ws: WebSocket, conn: Conn) -> None:
+    """Write a connection's queued messages, then close it with its code."""
+    try:
+        while (batch := await conn.next_batch()) is not None:
+            for msg in batch:
+                await ws.send_text(encode(msg))
+    except Exception:
+        conn.close()
+    with contextlib.suppress(Exception):
+        await ws.close(conn.close_code)
+
+
+__all__ = ["Conn", "encode", "origin_allowed", "serve_seat"]

@@ -1,0 +1,184 @@
+"""大厅 (dàtīng): every room of the process — creation, lookup, expiry and shutdown.
+
+Rooms are created on request (metered per client address, capped in number)
+or restored from storage on first use after a restart (their bots resume at
+once). A sweep every ``Limits.sweep_every`` seconds forgets idle rooms from
+memory (storage has them) and prunes abandoned and finished ones from storage,
+keeping finished hands' records for ``Limits.record_ttl`` (replay links).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from typing import Any
+
+from paohuzi.bots.hints import hint
+from paohuzi.core.rules import Rules, RulesError, preset
+
+from .limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
+from .models import CreateRoom, RoomError
+from .pool import BotPool
+from .rooms import Room
+from .seats import BOT, FREE, HUMAN, Seat
+from .storage import RoomRow, SeatRow, Storage
+
+log = logging.getLogger("paohuzi.server")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 6
+MAX_ROOMS_IN_MEMORY = 512  # idle rooms beyond this are dropped from memory (reloaded on use)
+
+
+def rules_of(spec: str | dict[str, Any]) -> Rules:
+    """The rules a request names (a preset, or a full rules object within the bounds)."""
+    try:
+        rules = preset(spec) if isinstance(spec, str) else Rules.from_dict(spec)
+    except (RulesError, TypeError, ValueError):
+        raise RoomError(400, "bad_rules") from None
+    if len(rules.name) > RULES_NAME_CHARS or rules.hands_per_match > MAX_HANDS:
+        raise RoomError(400, "bad_rules")
+    return rules
+
+
+class RoomManager:
+    """Every room of the process; the bot pool; the rate limits of the lobby."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        bot_delay: float = 0.6,
+        away_timeout: float = 30.0,
+        limits: Limits | None = None,
+        origins: tuple[str, ...] = (),
+        pool: BotPool | None = None,
+    ) -> None:
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.away_timeout = away_timeout
+        self.limits = limits or Limits()
+        self.origins = origins
+        self.pool = pool or BotPool()
+        self.rooms: dict[str, Room] = {}
+        self.hint = hint  # replaceable, e.g. by tests
+        self.creates = Buckets(self.limits.create_rate, self.limits.create_burst)
+        self.bad_connects = Buckets(self.limits.bad_connect_rate, self.limits.bad_connect_burst)
+        self.closed = False
+        self._salt = secrets.token_bytes(16)  # per process: owners are counted, not tracked
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    # ------------------------------------------------------------------ rooms
+    def _new_code(self) -> str:
+        rng = secrets.SystemRandom()
+        while True:
+            code = "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms and not self.storage.room_exists(code):
+                return code
+
+    async def create(self, req: CreateRoom, client: str) -> tuple[Room, Seat]:
+        if not self.creates.take(client):
+            raise RoomError(429, "too_many_rooms")
+        rules = rules_of(req.rules)
+        n = rules.players
+        bots = n - 1 if req.bots is None else req.bots
+        if not 0 <= bots <= n - 1:
+            raise RoomError(400, "bad_request")
+        # The address is kept only as a keyed hash, to count its open rooms.
+        owner = hashlib.blake2b(client.encode(), key=self._salt, digest_size=8).hexdigest()
+        if self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client:
+            raise RoomError(429, "too_many_rooms")
+        if self.storage.count_open_rooms() >= self.limits.max_rooms:
+            raise RoomError(503, "server_busy")
+        if len(self.rooms) >= MAX_ROOMS_IN_MEMORY:
+            self._evict_idle()
+        seats = [SeatRow(0, HUMAN, secrets.token_urlsafe(16), req.name or "玩家1")]
+        for i in range(1, n):
+            seats.append(
+                SeatRow(i, BOT, None, f"机器人{i}", req.bot) if i <= bots else SeatRow(i, FREE)
+            )
+        # A chosen seed deals known cards: only where no other human could be dealt them.
+        seed = req.seed if req.seed is not None and bots == n - 1 else secrets.randbits(63)
+        hands = req.hands or rules.hands_per_match
+        config = {"bot": req.bot, "bots": bots, "owner": owner}
+        row = RoomRow(self._new_code(), rules.to_dict(), config, seats, seed, hands)
+        self.storage.create_room(row)
+        room = self.rooms[row.id] = Room(self, row)
+        async with room.changing():
+            room._advance()
+            room.publish()
+        return room, room.seats[0]
+
+    def get(self, code: str) -> Room | None:
+        """The room ``code`` (case-insensitive), restoring it from storage if needed."""
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None or self.closed:
+            return room
+        row = self.storage.load_room(code)
+        if row is None:
+            return None
+        room = Room(self, row)
+        try:
+            with self.storage.batch():
+                room.restore(row.hands)  # its bots resume whatever they were deciding
+        except Exception:
+            log.exception("room %s cannot be restored", code)
+            return None
+        self.rooms[code] = room
+        return room
+
+    def _evict_idle(self) -> None:
+        """Forget rooms nobody is connected to and no bot is playing: storage has them all."""
+        for code, room in list(self.rooms.items()):
+            if room.idle():
+                del self.rooms[code]
+
+    # ------------------------------------------------------------------ expiry
+    async def sweep(self, now: float | None = None) -> int:
+        """Forget idle rooms; prune abandoned and finished rooms and old records."""
+        now = time.time() if now is None else now
+        lim = self.limits
+        self._evict_idle()
+        keep = set(self.rooms)  # rooms someone is connected to (or a bot plays) stay
+        pruned = await asyncio.to_thread(
+            self.storage.prune,
+            now - lim.room_ttl,
+            now - lim.finished_ttl,
+            now - lim.record_ttl,
+            keep,
+        )
+        if pruned:
+            log.info("pruned %d abandoned or finished rooms", pruned)
+        return pruned
+
+    async def _sweep_forever(self) -> None:
+        while not self.closed:
+            await asyncio.sleep(self.limits.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the expiry sweep failed")
+
+    async def stop(self) -> None:
+        """Stop every driver and connection, then the bot pool (searches are cancelled)."""
+        self.closed = True
+        self.pool.cancel()  # every search ends within one world
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for room in list(self.rooms.values()):
+            await room.stop()
+        self.rooms.clear()
+        await self.pool.close()
+
+
+__all__ = ["RoomManager", "rules_of"]

@@ -1,0 +1,79 @@
+"""座位 (zuòwèi): one seat of a web room — who sits there and what it was last shown.
+
+Each human seat keeps its own state ``version``: it moves only when the state
+message built for that seat changes, i.e. only on changes the seat may see.
+Another seat's silent 过 in a claim window changes nothing a seat sees, so it
+moves no version either (R16: who else may claim is private). ``since`` is the
+version at which the seat's current decision began: an ``act`` naming any
+version from ``since`` on is current, whatever else changed meanwhile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from paohuzi.core.actions import Action, IllegalAction
+
+from .limits import Limits, TokenBucket
+from .storage import SeatRow
+
+if TYPE_CHECKING:
+    from .conn import Conn
+
+HUMAN, BOT, FREE = "human", "bot", "free"
+READY = "ready"  # the one choice at a settlement: not an engine action, the web's own
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str  # HUMAN | BOT | FREE
+    token: str | None = None
+    name: str = ""
+    bot: str | None = None  # a bot seat's level
+    conn: Conn | None = None  # the one live connection (a new one replaces it)
+    away: bool = False  # 托管: the room's bot plays this human seat until it is back
+    hints: bool = False
+    version: int = 0
+    since: int = 0
+    key: Any = None  # the current decision (None: nothing to decide)
+    hint_key: Any = None  # what a hint depends on: the seat's view of the hand and its choices
+    hint: tuple[Any, dict[str, Any]] | None = None  # (hint_key, hint) cached per decision
+    shown: dict[str, Any] | None = None  # the last state content built for the seat
+    legal: dict[str, Action | None] = field(default_factory=dict)  # id → choice (None: READY)
+    choices: list[dict[str, Any]] = field(default_factory=list)  # the described choices
+    pending_since: float | None = None  # epoch seconds its decision began (away timer)
+    connects: TokenBucket | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.kind == HUMAN
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.index, self.kind, self.token, self.name, self.bot)
+
+    def lookup(self, action_id: str) -> Action | str | None:
+        """The seat's choice an id names (None: ready), or the error code why none."""
+        if action_id in self.legal:
+            return self.legal[action_id]
+        parsed = None
+        if action_id != READY:
+            try:  # ids written another way (case, group order) name the same action
+                parsed = Action.from_id(self.index, action_id)
+            except IllegalAction:
+                return "bad_action"
+        if not self.legal:
+            return "not_your_turn"
+        for a in self.legal.values():
+            if a is not None and parsed is not None and parsed.matches(a):
+                return a
+        return "illegal_action"
+
+    def bucket(self, limits: Limits) -> TokenBucket:
+        if self.connects is None:
+            self.connects = TokenBucket(limits.connect_rate, limits.connect_burst)
+        return self.connects
+
+
+__all__ = ["BOT", "FREE", "HUMAN", "READY", "Seat"]
