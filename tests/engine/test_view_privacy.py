@@ -11,7 +11,7 @@ from paohuzi.core.views import view
 
 
 def test_claim_windows_hide_other_claimants_and_their_passes() -> None:
-    multi = 0
+    multi = silent = 0
     for seed in range(40):
         state = GameState(seed=seed)
         rng = random.Random(seed)
@@ -21,16 +21,26 @@ def test_claim_windows_hide_other_claimants_and_their_passes() -> None:
                 for seat in state.seats:
                     v = view(state, seat).to_dict()
                     assert v["to_act"] == ([seat] if seat in pending else [])
-                    assert v["others_deciding"] == any(t != seat for t in pending)
+                    # R16: only "the window is open and I have nothing to decide";
+                    # whether others may claim too is not a deciding seat's to know.
+                    assert v["others_deciding"] == (seat not in pending)
                     assert v["current_player"] is None  # priority order is private
                     for e in v["log"]:
                         assert e["type"] != "pass" or e["seat"] == seat
                 multi += len(pending) > 1
             seat = state.current_player
-            state.apply(rng.choice(state.legal_actions(seat)))
+            action = rng.choice(state.legal_actions(seat))
+            before = {t: view(state, t) for t in pending if t != seat}
+            state.apply(action)
+            if action.type == "pass" and state.phase == CLAIM:
+                for t, v0 in before.items():  # a silent pass changes no other view
+                    if t in state.to_act():
+                        silent += 1
+                        assert view(state, t) == v0
         # the record (full information) keeps every pass
         assert all(e.type != "pass" or e.seat is not None for e in state.events)
     assert multi > 0, "no claim window with two deciders was exercised"
+    assert silent > 0, "no silent pass before another decider was exercised"
 
 
 def test_passes_stay_in_the_full_record_but_not_in_other_views() -> None:

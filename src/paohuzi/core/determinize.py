@@ -74,7 +74,7 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
             piled |= 1 << c
     pool0 = hidden_from(s, seat)
     my_ids = s.legal_action_ids(seat) if s.phase == Phase.CLAIM else None
-    others_deciding = any(t != seat for t in s.to_act())
+    waiting = s.phase == Phase.CLAIM and seat not in s.to_act()  # the view's others_deciding
     keep_bottom = s.rules.show_wall_bottom and s.wall_left > 0
     for _ in range(tries):
         pool = pool0[:]
@@ -121,7 +121,7 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
             my_ids is not None
             and (
                 new.legal_action_ids(seat) != my_ids
-                or any(t != seat for t in new.to_act()) != others_deciding
+                or (waiting and not any(t != seat for t in new.to_act()))
             )
         ):
             continue

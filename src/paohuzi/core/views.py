@@ -198,7 +198,9 @@ def view(state: GameState, seat: int) -> View:
         phase=s.phase,
         current_player=s.current_player if s.phase != CLAIM else None,
         to_act=(seat,) if seat in pending else (),
-        others_deciding=s.phase == CLAIM and any(t != seat for t in pending),
+        # Only "the window is open and I have nothing to decide": whether others
+        # may claim too is private (it would tell a deciding seat of pairs, R16).
+        others_deciding=s.phase == CLAIM and seat not in pending,
         hand=tuple([CARDS[c] for c in range(20) for _ in range(s.hands[seat][c])]),
         hand_sizes=tuple(s.nhand),
         tables=tuple(

@@ -137,18 +137,11 @@ def choices(room: Room, seat: Seat, v: View | None) -> dict[str, Action | None]:
 
 
 def view_dict(v: View | None) -> dict[str, Any] | None:
-    """The view's wire form without what the message carries once, beside it.
-
-    ``others_deciding`` is narrowed to "the claim window is open and this seat has
-    nothing to decide": the engine's flag (someone else still may claim) would tell
-    a deciding seat that another seat can claim, and flip when another seat passes
-    in silence (R16).
-    """
+    """The view's wire form without what the message carries once, beside it."""
     if v is None:
         return None
     d = v.to_dict()
     del d["legal_actions"], d["result"]
-    d["others_deciding"] = v.phase == "claim" and not v.to_act
     return d
 
 
