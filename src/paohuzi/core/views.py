@@ -131,7 +131,7 @@ class View:
             "huxi": self.huxi,
             "need": self.need,
             "legal_actions": self.legal_ids(),
-            "log": [e.to_dict() for e in self.log],
+            "log": [_event_dict(e) for e in self.log],
             "result": self.result.to_dict() if self.result is not None else None,
         }
         if self.reveal_hands is not None:
@@ -155,23 +155,39 @@ def _meld_views(g: Group, rules: Rules) -> tuple[MeldView, MeldView]:
 
 # Meld views per (胡息 table, meld) by identity: the engine shares its Group objects,
 # and hashing a frozen Rules or Group per meld per view would cost more than the view.
-_MELDS: dict[int, tuple[object, dict[int, tuple[Group, tuple[MeldView, MeldView]]]]] = {}
+_MELDS: dict[int, tuple[Any, Any]] = {}
 
 
 def _meld(g: Group, own: bool, rules: Rules) -> MeldView:
-    table = rules.huxi_table
-    entry = _MELDS.get(id(table))
-    if entry is None or entry[0] is not table:
-        if len(_MELDS) > 64:
-            _MELDS.clear()
-        entry = _MELDS[id(table)] = (table, {})
-    memo = entry[1]
-    hit = memo.get(id(g))
-    if hit is None or hit[0] is not g:
-        if len(memo) > 4096:  # groups made outside the engine's shared ones: stay bounded
+    memo = _by_identity(_MELDS, rules.huxi_table, lambda _: {}, 64)
+    # bounded: groups made outside the engine's shared ones come and go
+    return _by_identity(memo, g, lambda g: _meld_views(g, rules), 4096)[0 if own else 1]
+
+
+# Events are immutable and shared by every view of a hand: their wire form is
+# built once per event (a server sends the whole log to every seat per change)
+# and each view gets a shallow copy, so a caller's edits stay its own.
+_EVENT_DICTS: dict[int, tuple[Any, Any]] = {}
+_HIDDEN: dict[int, tuple[Any, Any]] = {}
+
+
+def _by_identity(memo: dict[int, tuple[Any, Any]], obj: Any, make: Any, limit: int) -> Any:
+    """make(obj), memoised on obj's identity (holding obj keeps its id unique)."""
+    hit = memo.get(id(obj))
+    if hit is None or hit[0] is not obj:
+        if len(memo) > limit:
             memo.clear()
-        hit = memo[id(g)] = (g, _meld_views(g, rules))  # holding g keeps its id unique
-    return hit[1][0 if own else 1]
+        hit = memo[id(obj)] = (obj, make(obj))
+    return hit[1]
+
+
+def _event_dict(e: Event) -> dict[str, Any]:
+    return dict(_by_identity(_EVENT_DICTS, e, Event.to_dict, 65536))
+
+
+def _hidden(e: Event) -> Event:
+    """The event as a seat sees it that was not shown the card (one shared copy)."""
+    return _by_identity(_HIDDEN, e, lambda e: e._replace(card=None), 16384)
 
 
 def _mask(bits: int) -> tuple[Card, ...]:
@@ -219,7 +235,7 @@ def view(state: GameState, seat: int) -> View:
         # others' passes are private; so is the card of an event not shown to all
         log=tuple(
             [
-                e if e.shown or e.seat == seat or e.card is None else e._replace(card=None)
+                e if e.shown or e.seat == seat or e.card is None else _hidden(e)
                 for e in s.events
                 if e.type is not PASS or e.seat == seat
             ]
