@@ -159,9 +159,11 @@ _MELDS: dict[int, tuple[Any, Any]] = {}
 
 
 def _meld(g: Group, own: bool, rules: Rules) -> MeldView:
-    memo = _by_identity(_MELDS, rules.huxi_table, lambda _: {}, 64)
-    # bounded: groups made outside the engine's shared ones come and go
-    return _by_identity(memo, g, lambda g: _meld_views(g, rules), 4096)[0 if own else 1]
+    memo: dict[int, tuple[Any, Any]] = _by_identity(_MELDS, rules.huxi_table, lambda _: {}, 64)
+    hit = memo.get(id(g))  # the hot path, inline
+    if hit is None or hit[0] is not g:  # bounded: groups made outside the engine's come and go
+        return _by_identity(memo, g, lambda g: _meld_views(g, rules), 4096)[0 if own else 1]
+    return hit[1][0 if own else 1]
 
 
 # Events are immutable and shared by every view of a hand: their wire form is
