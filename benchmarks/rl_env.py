@@ -35,19 +35,8 @@ from paohuzi.rl import paohuzi_v0
 from paohuzi.rl._hand import deal
 
 
-def raw(rules_name: str, seeds: range) -> int:
-    rules = preset(rules_name)
-    steps = 0
-    for seed in seeds:
-        state = deal(rules, random.Random(seed))
-        pick = random.Random(seed)
-        while not state.is_terminal():
-            state.apply(pick.choice(state.legal_actions(state.current_player)))
-            steps += 1
-    return steps
-
-
-def raw_view(rules_name: str, seeds: range) -> int:
+def raw(rules_name: str, seeds: range, with_view: bool = False) -> int:
+    """The engine alone: random legal actions (and, with_view, the actor's view)."""
     rules = preset(rules_name)
     steps = 0
     for seed in seeds:
@@ -55,7 +44,8 @@ def raw_view(rules_name: str, seeds: range) -> int:
         pick = random.Random(seed)
         while not state.is_terminal():
             seat = state.current_player
-            view(state, seat)
+            if with_view:
+                view(state, seat)
             state.apply(pick.choice(state.legal_actions(seat)))
             steps += 1
     return steps
@@ -80,7 +70,7 @@ def aec(make: Callable[..., object], rules_name: str, seeds: range) -> int:
 LOOPS: dict[str, Callable[[str, range], int]] = {
     "raw": raw,
     "aec": lambda r, s: aec(paohuzi_v0.env, r, s),
-    "raw+view": raw_view,
+    "raw+view": lambda r, s: raw(r, s, with_view=True),
 }
 
 

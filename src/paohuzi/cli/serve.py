@@ -19,6 +19,16 @@ from .common import EXIT_BAD_INPUT, EXIT_OK
 
 COMMAND = "serve"
 
+# The numeric flags: (flag, type, default, metavar, help); run() checks their ranges.
+_NUMBERS: tuple[tuple[str, type, float, str, str], ...] = (
+    ("--bot-delay", float, 0.6, "S", "seconds a bot waits (0.6)"),
+    ("--away-timeout", float, 30.0, "S", "seconds per decision before a bot plays the seat (托管, default 30)"),
+    ("--max-rooms", int, 500, "N", "rooms open at once (500)"),
+    ("--rooms-per-client", int, 20, "N", "open rooms one client address may hold (20)"),
+    ("--room-rate", float, 10, "N", "new rooms per minute per client address, after a burst of N (10)"),
+    ("--msg-rate", float, 10, "N", "messages per second per connection, after a burst of 4N (10)"),
+)  # fmt: skip
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -35,16 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="SQLite file (default <user data dir>/paohuzi/paohuzi.sqlite3, on Linux"
         " $XDG_DATA_HOME or ~/.local/share)",
     )
-    p.add_argument(
-        "--bot-delay", type=float, default=0.6, metavar="S", help="seconds a bot waits (0.6)"
-    )
-    p.add_argument(
-        "--away-timeout",
-        type=float,
-        default=30.0,
-        metavar="S",
-        help="seconds per decision before a bot plays the seat (托管, default 30)",
-    )
+    for flag, kind, default, metavar, text in _NUMBERS:
+        p.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
     p.add_argument(
         "--allow-origin",
         action="append",
@@ -52,30 +54,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="URL",
         help="another web origin allowed to open seats and create rooms (repeatable;"
         " default: only this server's own pages)",
-    )
-    p.add_argument(
-        "--max-rooms", type=int, default=500, metavar="N", help="rooms open at once (500)"
-    )
-    p.add_argument(
-        "--rooms-per-client",
-        type=int,
-        default=20,
-        metavar="N",
-        help="open rooms one client address may hold (20)",
-    )
-    p.add_argument(
-        "--room-rate",
-        type=float,
-        default=10,
-        metavar="N",
-        help="new rooms per minute per client address, after a burst of N (10)",
-    )
-    p.add_argument(
-        "--msg-rate",
-        type=float,
-        default=10,
-        metavar="N",
-        help="messages per second per connection, after a burst of 4N (10)",
     )
     p.add_argument(
         "--bot-workers",

@@ -29,6 +29,13 @@ REWARD_SCALE = {"hunan": 48.0, "changde": 64.0, "luzhou": 8.0}
 DEFAULT_SCALE = 48.0
 
 
+def reward_scale(rules: Rules, normalize: bool, scale: float | None) -> float | None:
+    """The divisor of normalised rewards (None: raw payments)."""
+    if not normalize:
+        return None
+    return scale or REWARD_SCALE.get(rules.name, DEFAULT_SCALE)
+
+
 def resolve_rules(rules: str | Rules) -> Rules:
     return preset(rules) if isinstance(rules, str) else rules
 
@@ -84,6 +91,10 @@ class ObservedHand:
 
     def apply(self, action: Action) -> None:
         self.state.apply(action)
+        self.changed()
+
+    def changed(self) -> None:
+        """The state moved on (here or by a driver): forget what was computed."""
         self._obs.clear()
         self._legal.clear()
 

@@ -24,10 +24,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, Observation, make_bot
+from ..bots import Bot, make_bot
 from ..core.action_index import ACTION_COUNT
 from ..core.rules import Rules
-from ._hand import DEFAULT_SCALE, REWARD_SCALE, ObservedHand, deal, render_text, resolve_rules
+from ..table import Table
+from ._hand import ObservedHand, deal, render_text, resolve_rules
+from ._hand import reward_scale as scale_for
 from .observation import OBSERVATION_SIZE
 
 
@@ -60,16 +62,13 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         self.seat = seat
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
-        self._scale = (
-            (reward_scale or REWARD_SCALE.get(self.rules.name, DEFAULT_SCALE))
-            if normalize_rewards
-            else None
-        )
+        self._scale = scale_for(self.rules, normalize_rewards, reward_scale)
         self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self._hand: ObservedHand | None = None
         self._me = 0
         self._bot_rng = random.Random(0)
+        self._table: Table
 
     @property
     def hand(self) -> ObservedHand:
@@ -96,6 +95,10 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
             others = [s for s in range(n) if s != me]
             specs = self._specs if len(self._specs) == n - 1 else [self._specs[s] for s in others]
             self.bots = {s: make_bot(spec) for s, spec in zip(others, specs, strict=True)}
+            # The one table driver: bots act until the learner must decide.
+            players = [self.bots.get(s) for s in range(n)]
+            self._table = Table(players, self.rules, rngs=[self._bot_rng] * n)
+            self._table.deal(state)
             self._play_bots()
             if not state.is_terminal():
                 return self._obs(), self._info()
@@ -125,11 +128,8 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         return render_text(self.hand.state)
 
     def _play_bots(self) -> None:
-        t = self.hand
-        state = t.state
-        while not state.is_terminal() and state.current_player != self._me:
-            seat = state.current_player
-            t.apply(self.bots[seat].act(Observation(state, seat), self._bot_rng))
+        self._table.run_bots()
+        self.hand.changed()
 
     def _obs(self) -> np.ndarray:
         return self.hand.observation(self._me).copy()  # callers keep what they get

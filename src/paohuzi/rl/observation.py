@@ -252,22 +252,7 @@ _E_SOURCE = {s: _E_CARD + KINDS + 1 + i for i, s in enumerate(EVENT_SOURCES)}
 _E_CHI = _E_CARD + KINDS + 1 + len(EVENT_SOURCES)
 _HISTORY_ZEROS = bytes(4 * HISTORY_SIZE)
 # Events that always concern a card: one without a card was hidden from the viewer.
-_CARD_EVENTS = frozenset(
-    (
-        "liangzhang",
-        "bottom",
-        "ti",
-        "wei",
-        "chouwei",
-        "pao",
-        "draw",
-        "discard",
-        "chi",
-        "peng",
-        "pass",
-        "pile",
-    )
-)
+_CARD_EVENTS = frozenset(EVENT_TYPES) - {"deal", "hu", "huangzhuang", "settle"}
 
 
 def encode_history(view: View) -> np.ndarray:

@@ -33,7 +33,8 @@ from pettingzoo import AECEnv
 
 from ..core.action_index import ACTION_COUNT
 from ..core.rules import Rules
-from ._hand import DEFAULT_SCALE, REWARD_SCALE, ObservedHand, deal, render_text, resolve_rules
+from ._hand import ObservedHand, deal, render_text, resolve_rules
+from ._hand import reward_scale as scale_for
 from .observation import OBSERVATION_SIZE
 
 
@@ -71,11 +72,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.rules = resolve_rules(rules)
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
-        self._scale = (
-            (reward_scale or REWARD_SCALE.get(self.rules.name, DEFAULT_SCALE))
-            if normalize_rewards
-            else None
-        )
+        self._scale = scale_for(self.rules, normalize_rewards, reward_scale)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
