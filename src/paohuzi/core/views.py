@@ -192,8 +192,51 @@ def _hidden(e: Event) -> Event:
     return _by_identity(_HIDDEN, e, lambda e: e._replace(card=None), 16384)
 
 
+_MASKS: dict[int, tuple[Card, ...]] = {}
+_HANDS: dict[int, tuple[Card, ...]] = {}
+_LOGS: dict[int, tuple[list[Event], list[tuple[int, list[Event]]]]] = {}
+
+
 def _mask(bits: int) -> tuple[Card, ...]:
-    return tuple(CARDS[c] for c in range(20) if bits >> c & 1)
+    out = _MASKS.get(bits)
+    if out is None:
+        if len(_MASKS) > 4096:
+            _MASKS.clear()
+        out = _MASKS[bits] = tuple(CARDS[c] for c in range(20) if bits >> c & 1)
+    return out
+
+
+def _hand(s: GameState, seat: int) -> tuple[Card, ...]:
+    """The seat's concealed cards, memoised on the packed hand (a unique key)."""
+    out = _HANDS.get(s.packed[seat])
+    if out is None:
+        if len(_HANDS) > 16384:
+            _HANDS.clear()
+        h = s.hands[seat]
+        out = _HANDS[s.packed[seat]] = tuple([CARDS[c] for c in range(20) for _ in range(h[c])])
+    return out
+
+
+def _log(s: GameState, seat: int) -> tuple[Event, ...]:
+    """The seat's log: others' passes are private; so is the card of an event not
+    shown to all. Filtered incrementally: a state's event list only grows."""
+    ev = s.events
+    entry = _LOGS.get(id(ev))
+    if entry is None or entry[0] is not ev:  # holding ev keeps its id unique
+        if len(_LOGS) > 1024:
+            _LOGS.clear()
+        entry = _LOGS[id(ev)] = (ev, [(0, [])] * s.n)
+    seen, out = entry[1][seat]
+    if seen < len(ev):
+        if seen == 0:
+            out = []
+        out.extend(
+            e if e.shown or e.seat == seat or e.card is None else _hidden(e)
+            for e in ev[seen:]
+            if e.type is not PASS or e.seat == seat
+        )
+        entry[1][seat] = (len(ev), out)
+    return tuple(out)
 
 
 def view(state: GameState, seat: int) -> View:
@@ -219,12 +262,12 @@ def view(state: GameState, seat: int) -> View:
         # Only "the window is open and I have nothing to decide": whether others
         # may claim too is private (it would tell a deciding seat of pairs, R16).
         others_deciding=s.phase == CLAIM and seat not in pending,
-        hand=tuple([CARDS[c] for c in range(20) for _ in range(s.hands[seat][c])]),
+        hand=_hand(s, seat),
         hand_sizes=tuple(s.nhand),
         tables=tuple(
             tuple(_meld(g, t == seat or over, rules) for g in s.tables[t]) for t in range(s.n)
         ),
-        piles=tuple(tuple(CARDS[c] for c in p) for p in s.piles),
+        piles=tuple([tuple(map(CARDS.__getitem__, p)) for p in s.piles]),
         wall=s.wall_left,
         liangzhang=CARDS[s.liangzhang] if lz_visible else None,
         bottom=CARDS[s.wall[-1]] if rules.show_wall_bottom and s.wall_left else None,
@@ -234,14 +277,7 @@ def view(state: GameState, seat: int) -> View:
         huxi=s.current_huxi(seat),
         need=s.need(seat),
         legal=tuple(s.legal_actions(seat)),
-        # others' passes are private; so is the card of an event not shown to all
-        log=tuple(
-            [
-                e if e.shown or e.seat == seat or e.card is None else _hidden(e)
-                for e in s.events
-                if e.type is not PASS or e.seat == seat
-            ]
-        ),
+        log=_log(s, seat),
         result=s.result,
         # settlement: every hand and 当前总息数 is shown (R33)
         reveal_hands=tuple(tuple(s.hand(t)) for t in range(s.n)) if over else None,
