@@ -227,15 +227,14 @@ def _log(s: GameState, seat: int) -> tuple[Event, ...]:
             _LOGS.clear()
         entry = _LOGS[id(ev)] = (ev, [(0, [])] * s.n)
     seen, out = entry[1][seat]
-    if seen < len(ev):
-        if seen == 0:
-            out = []
-        out.extend(
+    n = len(ev)
+    if seen < n:  # a new list, never extended in place: views may run in threads
+        out = out + [
             e if e.shown or e.seat == seat or e.card is None else _hidden(e)
-            for e in ev[seen:]
+            for e in ev[seen:n]
             if e.type is not PASS or e.seat == seat
-        )
-        entry[1][seat] = (len(ev), out)
+        ]
+        entry[1][seat] = (n, out)
     return tuple(out)
 
 
