@@ -14,7 +14,7 @@ from paohuzi.bots import make_bot
 from paohuzi.bots.base import Observation
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
-from paohuzi.train.actor import IMITATE, SELF, ActorTask, run_task
+from paohuzi.train.actor import IMITATE, SELF, ActorTask, Sample, run_task
 from paohuzi.train.features import ACTION_SIZE, STATE_SIZE
 
 torch = pytest.importorskip("torch")
@@ -58,6 +58,62 @@ def test_distillation_labels_are_the_experts_choices():
     assert all(s.actions[s.label, -2] == 1.0 for s in greedy.samples)
 
 
+def test_search_expert_records_its_choice_and_paired_gains():
+    """ismcts as expert: the label is the bot's own choice on the same RNG, and the
+    searched candidates carry their paired gains, the first (greedy's best) at 0."""
+    from paohuzi.bots.ismcts import IsmctsBot
+    from paohuzi.train.actor import _expert
+
+    bot = make_bot("ismcts:iters=4,top=3")
+    assert isinstance(bot, IsmctsBot)
+    searched = 0
+    for seed in range(30):
+        st = GameState(HUNAN, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal() and searched < 12:
+            seat = st.current_player
+            obs = Observation(st, seat)
+            label, gains = _expert(bot, obs, random.Random(seed * 1000 + len(st.actions)))
+            assert obs.legal[label] == bot.act(obs, random.Random(seed * 1000 + len(st.actions)))
+            if gains is not None:
+                searched += 1
+                assert gains.shape[1] == 2 and len(gains) >= 2 and gains[0, 1] == 0.0
+                cands = [obs.legal[int(i)] for i in gains[:, 0]]
+                assert cands == bot.candidates(obs) and obs.legal[label] in cands
+            st.apply(rng.choice(st.legal_actions(seat)))
+    assert searched >= 12, "no decision was searched"
+
+
+def test_gain_loss_fits_the_searched_differences():
+    """Q's differences between candidates learn the search's gains (and only there)."""
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    samples = []
+    for _ in range(64):
+        n = 4
+        gains = np.array([[0, 0.0], [2, rng.normal(0, 0.5)], [3, rng.normal(0, 0.5)]], np.float32)
+        samples.append(
+            Sample(
+                rng.random(STATE_SIZE).astype(np.float16),
+                rng.random((n, ACTION_SIZE)).astype(np.float16),
+                0, 0, 0.0, gains,
+            )
+        )  # fmt: skip
+    samples.append(samples[0].__class__(samples[0].state, samples[0].actions, 0, 0, 0.0))
+    net = TorchQNet((32, 16, 8))
+    opt = torch.optim.Adam(net.parameters(), lr=3e-3)
+    with torch.no_grad():
+        first = float(losses(net, samples, 0.1)[2])
+    for _ in range(300):
+        _, _, gain, _ = losses(net, samples, 0.1)
+        opt.zero_grad()
+        gain.backward()
+        opt.step()
+    with torch.no_grad():
+        last = float(losses(net, samples, 0.1)[2])
+    assert first > 0.05 and last < first / 5, (first, last)
+
+
 def test_short_run_lowers_imitation_loss_and_resumes(tmp_path):
     held = _held_out()
     cfg = TrainConfig(
@@ -75,10 +131,10 @@ def test_short_run_lowers_imitation_loss_and_resumes(tmp_path):
     )
     learner = Learner(cfg, HUNAN)
     with torch.no_grad():
-        _, before, acc_before = losses(learner.net, held, cfg.margin)
+        _, before, _, acc_before = losses(learner.net, held, cfg.margin)
     snap = learner.run(log=lambda _: None)
     with torch.no_grad():
-        _, after, acc_after = losses(learner.net, held, cfg.margin)
+        _, after, _, acc_after = losses(learner.net, held, cfg.margin)
     assert float(after) < float(before)
     assert acc_after > acc_before
     assert learner.hands == 240 and learner.updates > 0

@@ -195,8 +195,13 @@ class IsmctsBot(Bot):
         cands = self.candidates(obs)
         if len(cands) == 1:
             return cands[0]
+        return self.choose(cands, self.search(obs, cands, rng))
+
+    def choose(self, cands: list[Action], stats: list[Stat]) -> Action:
+        """The candidate with the largest gain over the first that is ``z`` standard
+        errors clear of zero; the first (greedy's best) when none is."""
         best, gain = cands[0], 0.0
-        for a, st in zip(cands, self.search(obs, cands, rng), strict=True):
+        for a, st in zip(cands, stats, strict=True):
             if st.gain() > gain and st.gain() > self.z * st.gain_se():
                 best, gain = a, st.gain()
         return best

@@ -20,6 +20,8 @@ import numpy as np
 
 from ..bots import make_bot
 from ..bots.base import Bot, Observation
+from ..bots.greedy import obvious
+from ..bots.ismcts import IsmctsBot
 from ..bots.neural import QNet
 from ..core.actions import HU
 from ..core.rules import Rules
@@ -43,6 +45,9 @@ class Sample:
     taken: int  # the action played
     label: int  # greedy's choice (the imitation target)
     ret: float  # the seat's scaled final payment (the Monte-Carlo target)
+    # The search expert's paired gains: (legal index, scaled gain over the first
+    # candidate) per searched candidate, the first with gain 0 (None: not searched).
+    gains: np.ndarray | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +111,7 @@ def _play(
 ) -> None:
     st = GameState(task.rules, seed=hand_seed)
     rngs = [random.Random(derive_seed("actor", hand_seed, s)) for s in range(st.n)]
-    pending: list[tuple[int, np.ndarray, np.ndarray, int, int]] = []
+    pending: list[tuple[int, np.ndarray, np.ndarray, int, int, np.ndarray | None]] = []
     while not st.is_terminal():
         seat = st.current_player
         assert seat is not None
@@ -123,19 +128,20 @@ def _play(
         values = greedy_values(obs)
         s, acts = state_features(obs), action_features(obs, values)
         label = greedy_choice(legal, values)
+        gains = None
         if spec == IMITATE and task.expert != "greedy":
             # distillation: the search bot's choice is the label (it decides from the view)
-            label = legal.index(_bot(task.expert, pool, bots).act(obs, rngs[seat]))
+            label, gains = _expert(_bot(task.expert, pool, bots), obs, rngs[seat])
         if spec == IMITATE or net is None:
             taken = label
         elif task.eps and rngs[seat].random() < task.eps:
             taken = rngs[seat].randrange(len(legal))
         else:
             taken = int(np.argmax(net.q(s, acts)))
-        pending.append((seat, s, acts, taken, label))
+        pending.append((seat, s, acts, taken, label, gains))
         st.apply(legal[taken])
     scores = st.returns()
-    for seat, s, acts, taken, label in pending:
+    for seat, s, acts, taken, label, gains in pending:
         out.samples.append(
             Sample(
                 s.astype(np.float16),
@@ -143,6 +149,7 @@ def _play(
                 taken,
                 label,
                 scaled_return(scores[seat]),
+                gains,
             )
         )
     for seat in st.seats:
@@ -150,6 +157,24 @@ def _play(
             out.self_score += scores[seat]
             out.self_seats += 1
     out.hands += 1
+
+
+def _expert(bot: Bot, obs: Observation, rng: random.Random) -> tuple[int, np.ndarray | None]:
+    """The expert's choice (a legal index) and, for ismcts, the paired gains it
+    measured: numbers for every candidate, far richer than its argmax alone."""
+    legal = obs.legal
+    if not isinstance(bot, IsmctsBot) or obvious(legal) is not None:
+        return legal.index(bot.act(obs, rng)), None
+    cands = bot.candidates(obs)
+    if len(cands) == 1:
+        return legal.index(cands[0]), None
+    stats = bot.search(obs, cands, rng)
+    choice = bot.choose(cands, stats)  # exactly the bot's own rule
+    gains = np.array(
+        [(legal.index(a), st.gain() / RETURN_SCALE) for a, st in zip(cands, stats, strict=True)],
+        dtype=np.float32,
+    )
+    return legal.index(choice), gains
 
 
 __all__ = ["IMITATE", "POOL", "SELF", "ActorResult", "ActorTask", "Sample", "run_task"]

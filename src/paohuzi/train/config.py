@@ -19,6 +19,9 @@ class TrainConfig:
     margin: float = 0.1  # DQfD large-margin imitation loss
     imitation_hands: int = 3_000  # warm start: greedy plays, the network imitates it
     imitation_weight: float = 0.0  # margin-loss weight after the warm start
+    # Weight of the search expert's paired gains (Q differences between its
+    # candidates; recorded when ``expert`` is ismcts).
+    gain_weight: float = 1.0
     expert: str = "greedy"  # the bot imitated (its choices are the labels): greedy or ismcts
     hands_per_task: int = 8
     actors: int = 2

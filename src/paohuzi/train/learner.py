@@ -53,6 +53,7 @@ LOG_FIELDS = (
     "vs_ismcts_lo",
     "vs_ismcts_hi",
     "snapshot",
+    "loss_gain",
 )
 
 
@@ -78,11 +79,26 @@ def batch_tensors(
     )
 
 
+def gain_tensors(samples: list[Sample]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The search expert's gains, padded: (B, k) legal indices, scaled gains, valid."""
+    k = max((len(s.gains) for s in samples if s.gains is not None), default=1)
+    idx = np.zeros((len(samples), k), dtype=np.int64)
+    val = np.zeros((len(samples), k), dtype=np.float32)
+    ok = np.zeros((len(samples), k), dtype=bool)
+    for i, s in enumerate(samples):
+        if s.gains is not None:
+            m = len(s.gains)
+            idx[i, :m], val[i, :m], ok[i, 1:m] = s.gains[:, 0], s.gains[:, 1], True
+    return torch.from_numpy(idx), torch.from_numpy(val), torch.from_numpy(ok)
+
+
 def losses(
     net: TorchQNet, samples: list[Sample], margin: float
-) -> tuple[torch.Tensor, torch.Tensor, float]:
-    """MSE of Q(s, taken) against the return; DQfD margin loss towards greedy's label;
-    the share of samples whose best-Q action is greedy's."""
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, float]:
+    """MSE of Q(s, taken) against the return; DQfD margin loss towards the label;
+    MSE of Q's differences between searched candidates against the search's paired
+    gains (zero when no sample carries any); the share of samples whose best-Q
+    action is the label."""
     state, acts, mask, taken, label, ret = batch_tensors(samples)
     q = net(state, acts)
     rows = torch.arange(len(samples))
@@ -92,7 +108,10 @@ def losses(
     marg = torch.mean(best - q[rows, label])
     masked = torch.where(mask, q, torch.full_like(q, -1e9))
     acc = float((masked.argmax(dim=1) == label).float().mean())
-    return mse, marg, acc
+    idx, val, ok = gain_tensors(samples)
+    diff = q.gather(1, idx) - q.gather(1, idx[:, :1])  # Q(s, a_i) − Q(s, a_0)
+    gain = torch.sum(((diff - val) ** 2) * ok) / ok.sum().clamp(min=1)
+    return mse, marg, gain, acc
 
 
 class Learner:
@@ -117,7 +136,9 @@ class Learner:
         self.pool: list[dict[str, np.ndarray]] = []
         self._queued = 0  # hands submitted to actors and not yet back
         self.actor_cpu = 0.0  # CPU seconds the actors reported this session
-        self.stats = {"mse": 0.0, "margin": 0.0, "acc": 0.0, "score": 0.0, "seats": 0.0}
+        self.stats = {
+            "mse": 0.0, "margin": 0.0, "gain": 0.0, "acc": 0.0, "score": 0.0, "seats": 0.0
+        }  # fmt: skip
         if resume and (self.dir / "checkpoint.pt").exists():
             self._load()
         (self.dir / "config.json").write_text(json.dumps(cfg.to_json(), indent=1))
@@ -202,8 +223,8 @@ class Learner:
         w_margin = 1.0 if imitating else self.cfg.imitation_weight
         for _ in range(steps):
             idx = self.np_rng.integers(0, len(self.buffer), self.cfg.batch)
-            mse, marg, acc = losses(self.net, [self.buffer[i] for i in idx], self.cfg.margin)
-            loss = mse + w_margin * marg
+            mse, marg, gain, acc = losses(self.net, [self.buffer[i] for i in idx], self.cfg.margin)
+            loss = mse + w_margin * marg + self.cfg.gain_weight * gain
             self.opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(self.net.parameters(), 10.0)
@@ -212,6 +233,7 @@ class Learner:
             s = self.stats
             s["mse"] = 0.98 * s["mse"] + 0.02 * float(mse.detach())
             s["margin"] = 0.98 * s["margin"] + 0.02 * float(marg.detach())
+            s["gain"] = 0.98 * s["gain"] + 0.02 * float(gain.detach())
             s["acc"] = 0.98 * s["acc"] + 0.02 * acc
 
     def _absorb(self, r: ActorResult) -> None:
@@ -293,6 +315,7 @@ class Learner:
             "vs_ismcts_lo": m[1],
             "vs_ismcts_hi": m[2],
             "snapshot": snap.name,
+            "loss_gain": round(self.stats["gain"], 5),
         }
         self.stats["score"] = self.stats["seats"] = 0.0
         path = self.dir / "log.csv"
