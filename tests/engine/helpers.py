@@ -9,9 +9,11 @@ no 碰/偎/跑 of its own); the rest of the wall is shuffled with ``fill_seed``.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CARDS, Card, parse_cards
@@ -86,18 +88,12 @@ def deck(
     return [CARDS[c] for c in out]
 
 
-def game(
-    hands: dict[int, str] | Sequence[str] = (),
-    liangzhang: str | None = None,
-    wall: str = "",
-    dealer: int = 0,
-    rules: Rules = HUNAN,
-    fill_seed: int = 0,
-    avoid: str = "",
-    bottom: str = "",
-) -> GameState:
-    d = deck(hands, liangzhang, wall, dealer, rules, fill_seed, avoid, bottom)
-    return GameState(rules, deck=d, dealer=dealer)
+def game(*args: Any, **kwargs: Any) -> GameState:
+    """A hand dealt from :func:`deck` (same arguments)."""
+    bound = inspect.signature(deck).bind(*args, **kwargs)
+    bound.apply_defaults()
+    rules, dealer = bound.arguments["rules"], bound.arguments["dealer"]
+    return GameState(rules, deck=deck(*bound.args, **bound.kwargs), dealer=dealer)
 
 
 def act(state: GameState, seat: int, aid: str) -> tuple[Event, ...]:

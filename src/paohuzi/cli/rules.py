@@ -46,6 +46,8 @@ FIELDS: dict[str, tuple[str, str]] = {
     "baopei": ("包赔", "on 地胡 the discarder pays for everyone (R37)"),
     "huangzhuang": ("荒庄", "黄番 after 荒庄 in a row, the dealer's cost, dealer rule (R6, R32)"),
     "hands_per_match": ("每场局数", "hands in a match (R38)"),
+    "base_score": ("底分", "points per 底 (a house option)"),
+    "cap": ("封顶", "most one seat pays or is paid per hand; 0 = no cap (a house option)"),
     "show_liangzhang": ("亮张", "the dealer's 21st card is shown (R7)"),
     "show_wall_bottom": ("示底牌", "the bottom wall card is shown (泸州)"),
     "tianhu_ti": ("天胡提数", "提 that make a mandatory 天胡 (R28)"),

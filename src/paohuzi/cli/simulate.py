@@ -10,6 +10,7 @@ and ``hands_by_huang``; ``games`` still counts hands.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -88,33 +89,18 @@ def run(args: argparse.Namespace) -> int:
     workers = min(args.workers or os.cpu_count() or 1, args.games)
     show = sys.stdout.isatty() and not args.json
     what = f"{args.games} matches × {per_match} hands" if args.match else f"{args.games} hands"
+    run = functools.partial(
+        simulate, rules, args.games, args.seed, bots, workers, args.records,
+        match=args.match, hands_per_match=hands,
+    )  # fmt: skip
     if show:
         from rich.progress import Progress
 
         with Progress(transient=True) as bar:
             task = bar.add_task(f"{what} on {workers} workers", total=args.games)
-            summary = simulate(
-                rules,
-                args.games,
-                args.seed,
-                bots,
-                workers,
-                args.records,
-                progress=lambda n: bar.advance(task, n),
-                match=args.match,
-                hands_per_match=hands,
-            )
+            summary = run(progress=lambda n: bar.advance(task, n))
     else:
-        summary = simulate(
-            rules,
-            args.games,
-            args.seed,
-            bots,
-            workers,
-            args.records,
-            match=args.match,
-            hands_per_match=hands,
-        )
+        summary = run()
     out = summary.to_dict()
     out.update({"seed": args.seed, "bots": bots, "rules": rules.name, "workers": workers})
     if args.match:

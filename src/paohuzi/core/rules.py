@@ -333,6 +333,8 @@ class Rules:
     tianhu_ti: int = 3  # R28: 提 count that makes a mandatory 天胡
     tianhu_kan: int = 5  # R28: 坎 (提 counting as 坎) that makes a mandatory 天胡
     scoring_mode: str = "mingtang"  # deng | hongwu | mingtang
+    base_score: int = 1  # 底分: points per 底 (a house option; 1 in every region's text)
+    cap: int = 0  # 封顶: the most one seat pays or is paid per hand (0: no cap)
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -352,7 +354,9 @@ class Rules:
         for k in ("sit_out", "win_on_discard", "baopei", "show_liangzhang", "show_wall_bottom"):
             if not isinstance(getattr(self, k), bool):
                 raise RulesError(f"{k} must be true or false, got {getattr(self, k)!r}")
-        for k, lo in (("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1)):
+        for k, lo in (
+            ("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1), ("base_score", 1), ("cap", 0)
+        ):  # fmt: skip
             _int(k, getattr(self, k), lo)
         _int("tianhu_ti", self.tianhu_ti, 1)
         _int("tianhu_kan", self.tianhu_kan, 1)

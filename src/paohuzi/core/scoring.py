@@ -216,7 +216,12 @@ def payments(
 
     Default: each other dealt-in seat pays 底. ``payment == "discarder"``: on a win
     on a discard only the discarder pays. 包赔: on 地胡 the discarder pays for all.
+    底分 (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps
+    each seat's share of the hand.
     """
+    di *= rules.base_score
+    if rules.cap:
+        di = min(di, rules.cap)
     n = max([*dealt_in, winner]) + 1 if dealt_in else winner + 1
     out = [0] * max(n, rules.players)
     payers = [s for s in dealt_in if s != winner]
