@@ -59,3 +59,24 @@ def test_passes_stay_in_the_full_record_but_not_in_other_views() -> None:
             assert all(d["seat"] == other for d in seen)
             return
     raise AssertionError("no pass happened in 40 random hands")
+
+
+def test_discards_are_the_public_discard_events_of_every_seat() -> None:
+    """R20: the kinds each seat discarded are public; the view's ``discards`` is
+    exactly what the seat's own log shows (and ``discarded`` its own row)."""
+    checked = 0
+    for seed in range(30):
+        state = GameState(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player
+            v = view(state, seat)
+            seen: list[set[int]] = [set() for _ in v.hand_sizes]
+            for e in v.log:
+                if e.type == "discard":
+                    seen[e.seat].add(int(e.card))
+            assert [{int(c) for c in d} for d in v.discards] == seen
+            assert v.discards[seat] == v.discarded
+            checked += sum(map(len, seen))
+            state.apply(rng.choice(state.legal_actions(seat)))
+    assert checked > 0

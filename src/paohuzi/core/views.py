@@ -88,6 +88,7 @@ class View(NamedTuple):
     open: OpenCard | None
     chou: tuple[Card, ...]  # this seat's 臭牌 (R20)
     discarded: tuple[Card, ...]  # kinds this seat discarded (never 吃/碰 them, R20)
+    discards: tuple[tuple[Card, ...], ...]  # kinds each seat discarded (public, R20)
     huxi: int  # 当前总息数 (R33)
     need: int  # R17 count of a waiting seat
     legal: tuple[Action, ...]
@@ -131,6 +132,7 @@ class View(NamedTuple):
             "open": self.open.to_dict() if self.open is not None else None,
             "chou": [CODES[c] for c in self.chou],
             "discarded": [CODES[c] for c in self.discarded],
+            "discards": [[CODES[c] for c in d] for d in self.discards],
             "huxi": self.huxi,
             "need": self.need,
             "legal_actions": self.legal_ids(),
@@ -287,6 +289,7 @@ def view(state: GameState, seat: int) -> View:
         open=open_card,
         chou=_mask(s.chou[seat]),
         discarded=_mask(s.discarded[seat]),
+        discards=tuple([_mask(m) for m in s.discarded]),
         huxi=s.current_huxi(seat),
         need=s.need(seat),
         legal=tuple(s.legal_actions(seat)),

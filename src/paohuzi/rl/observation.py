@@ -208,13 +208,11 @@ def encode(view: View) -> np.ndarray:
         base = s0 + _S_PILE
         for c in piles[t]:
             o[base + c] += 0.25
-    # Other seats' discards are public events of the log (R20 bars those kinds to them).
-    for e in view.log:
-        if e.type == "discard" and e.card is not None:
-            o[_SEAT0 + ((e.seat - me) % n) * _SEAT_SIZE + _S_DISCARDED + e.card] = 1.0  # type: ignore[operator]
-    base = _SEAT0 + _S_DISCARDED
-    for c in view.discarded:
-        o[base + c] = 1.0
+    # Every seat's discarded kinds are public (R20 bars those kinds to it).
+    for t, kinds in enumerate(view.discards):
+        base = _SEAT0 + ((t - me) % n) * _SEAT_SIZE + _S_DISCARDED
+        for c in kinds:
+            o[base + c] = 1.0
     return np.frombuffer(o, dtype=np.float32)
 
 
