@@ -3,12 +3,15 @@
 ``create_app(db_path)`` wires the HTTP API, each seat's websocket
 (:func:`~.conn.serve_seat`) and the static browser client to a
 :class:`~.lobby.RoomManager` backed by SQLite. Extra endpoints beyond §5:
-``GET /api/presets`` (lobby choices), ``GET /api/rooms/{ID}`` (public room
-info) and ``GET /api/replays/{hand_id}`` (a finished hand's frames).
+``GET /api/presets`` (lobby choices and their option schemas, :mod:`.options`),
+``GET /api/rooms/{ID}`` (public join info) and ``GET /api/replays/{hand_id}``
+(a finished hand's frames); friends, rules pages, the tutorial and 我的牌局
+are in :mod:`.routes_lobby`.
 
 Bodies are read up to ``BODY_BYTES`` and parsed by orjson before the models
-validate them; every refusal is a 4xx with an error code and a Chinese
-message that never echoes the input. API docs exist only with ``dev=True``.
+validate them (:mod:`.bodies`); every refusal is a 4xx with an error code and
+its Chinese and English messages (:mod:`.i18n`) that never echo the input.
+API docs exist only with ``dev=True``.
 """
 
 from __future__ import annotations
@@ -20,22 +23,24 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paohuzi.core.rules import PRESETS
 
-from . import present, replay
+from . import i18n, options, present, replay, routes_lobby
+from .bodies import json_body as _json_body
+from .bodies import parse as _parse
 from .conn import origin_allowed, serve_seat
 from .levels import LEVELS
-from .limits import BODY_BYTES, HAND_ID_CHARS, TOKEN_CHARS, Limits
+from .limits import HAND_ID_CHARS, TOKEN_CHARS, Limits
 from .lobby import RoomManager
-from .models import ERRORS, CreateRoom, Joined, JoinRoom, RoomCreated, RoomError
+from .models import CreateRoom, Joined, JoinRoom, RoomCreated, RoomError
 from .pool import BotPool
 from .seats import FREE
 from .security import SecurityHeaders, redact_tokens_in_logs
@@ -47,33 +52,9 @@ HandId = Annotated[str, PathParam(max_length=HAND_ID_CHARS)]
 M = TypeVar("M", bound=BaseModel)
 
 
-def _fail(status: int, code: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": ERRORS[code]}, status_code=status)
-
-
-async def _json_body(request: Request) -> Any:
-    """The request's JSON body, read up to ``BODY_BYTES`` (413 beyond, 400 if not JSON)."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > BODY_BYTES):
-        raise RoomError(413, "body_too_large")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > BODY_BYTES:
-            raise RoomError(413, "body_too_large")
-    if not body.strip():
-        return None
-    try:
-        return orjson.loads(bytes(body))
-    except orjson.JSONDecodeError:
-        raise RoomError(400, "bad_json") from None
-
-
-def _parse(model: type[M], data: Any) -> M:
-    try:
-        return model.model_validate({} if data is None else data)
-    except ValidationError as e:
-        raise RequestValidationError(e.errors(include_input=False, include_url=False)) from None
+def _fail(status: int, code: str, fields: list[str] | None = None) -> JSONResponse:
+    body = i18n.http_body(code) if fields is None else i18n.http_body(code, fields=fields)
+    return JSONResponse(body, status_code=status)
 
 
 def create_app(
@@ -131,13 +112,18 @@ def create_app(
 
     @app.exception_handler(RoomError)
     async def room_error(_: Request, e: RoomError) -> JSONResponse:
-        return _fail(e.status, e.code)
+        return _fail(e.status, e.code, e.fields)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, e: RequestValidationError) -> JSONResponse:
         fields = [".".join(str(x) for x in err.get("loc", ())) for err in e.errors()][:5]
-        body = {"error": "bad_request", "message": ERRORS["bad_request"], "fields": fields}
-        return JSONResponse(body, status_code=422)
+        return _fail(422, "bad_request", fields)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
+        # unknown paths and methods get catalogued codes too (never Starlette's "detail")
+        code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "bad_request")
+        return _fail(e.status_code, code)
 
     def check_origin(request: Request) -> None:
         if not origin_allowed(request.headers, manager.origins):
@@ -155,10 +141,20 @@ def create_app(
     async def presets() -> dict[str, Any]:
         return {
             "presets": [
-                {"name": name, "players": r.players, "hands": r.hands_per_match}
+                {
+                    "name": name,
+                    "players": r.players,
+                    "hands": r.hands_per_match,
+                    "label": options.preset_label(name),
+                    "summary": options.summary(r),
+                    "options": options.schema(r),
+                }
                 for name, r in PRESETS.items()
             ],
-            "levels": [{"id": lv.id, "label": lv.zh} for lv in LEVELS.values()],
+            "levels": [
+                {"id": lv.id, "label": lv.zh, "label_en": options.LEVEL_EN[lv.id]}
+                for lv in LEVELS.values()
+            ],
         }
 
     @app.post("/api/rooms", response_model=RoomCreated)
@@ -176,6 +172,7 @@ def create_app(
             return _fail(404, "unknown_room")
         m = room.table.match
         return {
+            **routes_lobby.join_info(room),
             "room": room.id,
             "rules": room.rules.name,
             "phase": room.phase,
@@ -216,6 +213,7 @@ def create_app(
         too_long = len(room_id) > 16 or len(token) > TOKEN_CHARS
         await serve_seat(websocket, manager, "" if too_long else room_id, token)
 
+    app.include_router(routes_lobby.router)
     return app
 
 

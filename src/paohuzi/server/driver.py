@@ -10,10 +10,12 @@ millisecond); pooled levels think in the :class:`~.pool.BotPool`, on the hand
 as it was, and the loop goes on serving every room meanwhile.
 
 Timers (only while a human of the room is connected): a human who lets
-``away_timeout`` pass on a *public* decision (a discard, ``ready``) is marked
+``away_timeout`` pass on a *public* decision (a discard) is marked
 away and the room's bot plays the seat from then on. On a claim, which only
 the seat knows it has, the bot answers that one claim and nothing is marked:
 an ``away`` flag appearing then would tell everyone the seat could claim.
+A settlement has no timer: the next hand starts when every connected human
+is ready (:meth:`Room._all_ready`), and nobody reading it is put on 托管.
 """
 
 from __future__ import annotations
@@ -119,11 +121,10 @@ class Driver:
                 s = r.seats[seat]
                 return self._job(seat, levels.level(s.bot) if s.kind == BOT else r.level)
             return self._timers(r.table.waiting_for(), claim=st.phase != DISCARDING)
-        if ph == SETTLEMENT:
+        if ph == SETTLEMENT:  # bots and 托管 seats are ready at once; humans have no timer
             for s in r.seats:
                 if s.index not in r.ready and (s.kind == BOT or s.away):
                     return Job(s.index, self._mark(), ready=True)
-            return self._timers([s.index for s in r.seats if s.index not in r.ready], claim=False)
         return None
 
     def _timers(self, pending: list[int], claim: bool) -> Job | float | None:

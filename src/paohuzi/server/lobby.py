@@ -20,6 +20,7 @@ from typing import Any
 from paohuzi.bots.hints import hint
 from paohuzi.core.rules import Rules, RulesError, preset
 
+from . import options
 from .limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
 from .models import CreateRoom, RoomError
 from .pool import BotPool
@@ -86,7 +87,8 @@ class RoomManager:
     async def create(self, req: CreateRoom, client: str) -> tuple[Room, Seat]:
         if not self.creates.take(client):
             raise RoomError(429, "too_many_rooms")
-        rules = rules_of(req.rules)
+        chosen = options.apply(rules_of(req.rules), req.options)
+        rules = chosen.rules
         n = rules.players
         bots = n - 1 if req.bots is None else req.bots
         if not 0 <= bots <= n - 1:
@@ -99,15 +101,21 @@ class RoomManager:
             raise RoomError(503, "server_busy")
         if len(self.rooms) >= MAX_ROOMS_IN_MEMORY:
             self._evict_idle()
+        bot = chosen.bot or req.bot
         seats = [SeatRow(0, HUMAN, secrets.token_urlsafe(16), req.name or "玩家1")]
         for i in range(1, n):
             seats.append(
-                SeatRow(i, BOT, None, f"机器人{i}", req.bot) if i <= bots else SeatRow(i, FREE)
+                SeatRow(i, BOT, None, f"机器人{i}", bot) if i <= bots else SeatRow(i, FREE)
             )
         # A chosen seed deals known cards: only where no other human could be dealt them.
         seed = req.seed if req.seed is not None and bots == n - 1 else secrets.randbits(63)
-        hands = req.hands or rules.hands_per_match
-        config = {"bot": req.bot, "bots": bots, "owner": owner}
+        given = req.options is not None and "hands" in req.options
+        hands = chosen.hands if given else req.hands or rules.hands_per_match
+        config: dict[str, Any] = {"bot": bot, "bots": bots, "owner": owner}
+        if chosen.turn_time is not None:
+            config["turn_time"] = chosen.turn_time  # rooms.py: the seat's 托管 timer
+        if chosen.ready_first:
+            config["ready_first"] = True  # rooms.py: 准备 before the first hand
         row = RoomRow(self._new_code(), rules.to_dict(), config, seats, seed, hands)
         self.storage.create_room(row)
         room = self.rooms[row.id] = Room(self, row)

@@ -13,6 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 
+from .i18n import CATALOGUE
+from .i18n import fields as i18n_fields
 from .levels import LEVELS
 from .limits import ACTION_CHARS, MAX_HANDS, MAX_SEED, MAX_VERSION, NAME_CHARS, PRESET_CHARS
 
@@ -25,46 +27,23 @@ WS_NO_ROOM = 4404
 WS_REPLACED = 4409  # the seat connected elsewhere (the newest connection wins)
 WS_TOO_MANY = 4429
 
-ERRORS: dict[str, str] = {
-    # websocket messages
-    "bad_json": "消息不是有效的 JSON",
-    "bad_message": "无法识别的消息",
-    "too_large": "消息太长",
-    "rate_limited": "操作太频繁，请稍后再试",
-    "stale_version": "牌局已经变化，请按最新的局面操作",
-    "not_your_turn": "现在没有需要你决定的事",
-    "bad_action": "无法识别的动作",
-    "illegal_action": "这一步不合规则",
-    # connections
-    "bad_token": "座位凭证无效",
-    "unknown_room": "房间不存在",
-    "bad_origin": "不允许从这个网址连接",
-    "replaced": "这个座位已在别处连接",
-    "too_many_connections": "连接太频繁，请稍后再试",
-    # HTTP
-    "bad_request": "请求无效",
-    "bad_rules": "规则无效",
-    "body_too_large": "请求太大",
-    "room_full": "房间已满",
-    "unknown_hand": "没有这局的记录",
-    "too_many_rooms": "创建房间太频繁，请稍后再试",
-    "server_busy": "服务器房间已满，请稍后再试",
-    "not_found": "找不到",
-}
+# Chinese texts by code (the protocol's ``message``); both languages: :mod:`.i18n`.
+ERRORS: dict[str, str] = {code: t.zh for code, t in CATALOGUE.items()}
 
 
 class RoomError(Exception):
     """A request refused: ``status`` is the HTTP status, ``code`` a key of ERRORS."""
 
-    def __init__(self, status: int, code: str):
+    def __init__(self, status: int, code: str, fields: list[str] | None = None):
         super().__init__(code)
         self.status, self.code = status, code
+        self.fields = fields  # the offending request fields (names only, never values)
 
 
 def error(code: str, detail: str | None = None) -> dict[str, str]:
-    """``{"type": "error", "code": …, "message": …}`` (``detail``: what the client sent wrong)."""
-    msg = ERRORS[code] if detail is None else f"{ERRORS[code]}：{detail}"
-    return {"type": "error", "code": code, "message": msg}
+    """``{"type": "error", "code", "message", "message_zh", "message_en"}`` (``detail``:
+    what the client sent wrong; ``message`` stays the Chinese text, as §5 had it)."""
+    return {"type": "error", "code": code, **i18n_fields(code, detail)}
 
 
 def _encodable(s: str) -> str:
@@ -94,6 +73,8 @@ class CreateRoom(Strict):
     seed: StrictInt | None = Field(
         default=None, ge=0, le=MAX_SEED
     )  # only with bots in every other seat
+    # the lobby's options (:func:`paohuzi.server.options.schema`), validated against the rules
+    options: dict[str, Any] | None = None
 
 
 class RoomCreated(BaseModel):
@@ -134,6 +115,19 @@ class Hints(Strict):
 
 class Ping(Strict):
     type: Literal["ping"]
+
+
+class Ready(Strict):
+    """准备: ready before the first hand (to be wired into conn.py/rooms.py, see docs/web.md)."""
+
+    type: Literal["ready"]
+
+
+class Say(Strict):
+    """快捷语: one phrase or emoji of :data:`paohuzi.server.phrases.PHRASES`, by id (to wire)."""
+
+    type: Literal["say"]
+    phrase: Annotated[str, Field(max_length=16)]
 
 
 ClientMessage = Annotated[Act | Resume | Hints | Ping, Field(discriminator="type")]

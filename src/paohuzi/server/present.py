@@ -13,19 +13,25 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from paohuzi.bots.hints import own_table
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CARDS, CODES, Card
+from paohuzi.core.evaluator import evaluator_for, pack
 from paohuzi.core.labels import ACTION_ZH, DOUBLING_ZH
+from paohuzi.core.melds import Group, GroupKind
+from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
 
-from .seats import HUMAN, READY, Seat
+from .seats import HUMAN, READY, REMATCH, Seat
 
 if TYPE_CHECKING:
     from .rooms import Room
 
 WAITING, PLAYING, SETTLEMENT, FINISHED = "waiting", "playing", "settlement", "finished"
 READY_CHOICE = {"id": READY, "type": READY, "label": "下一局"}
+REMATCH_CHOICE = {"id": REMATCH, "type": REMATCH, "label": "再来一场"}
+WEB_CHOICES = {READY: READY_CHOICE, REMATCH: REMATCH_CHOICE}  # the web's own, not engine actions
 
 
 def zh(cards: Any) -> str:
@@ -33,8 +39,9 @@ def zh(cards: Any) -> str:
     return "".join(Card.parse(c).zh if isinstance(c, str) else CARDS[int(c)].zh for c in cards)
 
 
-def describe(a: Action) -> dict[str, Any]:
-    """One legal action for the client: its id plus type, card, 吃/比 groups and a label."""
+def describe(a: Action, rules: Rules | None = None) -> dict[str, Any]:
+    """One legal action for the client: its id plus type, card, 吃/比 groups and a label;
+    with ``rules``, a 吃 also carries ``huxi``: the 胡息 its groups bring to the table."""
     d: dict[str, Any] = {"id": a.id(), "type": a.type}
     label = ACTION_ZH.get(a.type, a.type)
     if a.card is not None:
@@ -46,6 +53,8 @@ def describe(a: Action) -> dict[str, Any]:
         label += "：" + zh(a.groups[0])
         if len(a.groups) > 1:
             label += " 比 " + " ".join(zh(g) for g in a.groups[1:])
+        if rules is not None:
+            d["huxi"] = sum(Group(GroupKind.CHI, tuple(g)).huxi(rules) for g in a.groups)
     d["label"] = label
     return d
 
@@ -105,16 +114,14 @@ def players(room: Room) -> list[dict[str, Any]]:
 def timers(room: Room, seat: int) -> list[dict[str, Any]]:
     """When (server epoch seconds) pending human seats are handed to a bot (托管).
 
-    Only what ``seat`` may know: its own timer, the discarding seat's and, at
-    the settlement, everybody's — never who else is deciding on a claim (R16).
+    Only what ``seat`` may know: its own timer and the discarding seat's — never
+    who else is deciding on a claim (R16). Only while a hand is played.
     """
-    if not room.humans_connected():
-        return []
     st, ph = room.state, room.phase
+    if not room.humans_connected() or ph != PLAYING or st is None:
+        return []  # no timer at a settlement: whoever reads the result is never put on 托管
     public: set[int] = set()
-    if ph == SETTLEMENT:
-        public = set(range(len(room.seats)))
-    elif ph == PLAYING and st is not None and st.phase == DISCARDING:
+    if st.phase == DISCARDING:
         public = {st.current_player}
     out = []
     for s in room.seats:
@@ -133,7 +140,23 @@ def choices(room: Room, seat: Seat, v: View | None) -> dict[str, Action | None]:
         return {a.id(): a for a in v.legal}
     if ph == SETTLEMENT and seat.index not in room.ready:
         return {READY: None}
+    if ph == FINISHED and seat.kind == HUMAN:
+        return {REMATCH: None}  # 再来一场: same seats, a new match (Room.rematch)
     return {}
+
+
+def tingpai(room: Room, v: View | None) -> list[dict[str, Any]]:
+    """听牌 of the seat's own hand while it waits (not while it must discard): each
+    winning card with its 胡息 taken from others (``huxi``) or self-drawn (``huxi_zimo``)."""
+    if v is None or room.phase != PLAYING or (v.phase == DISCARDING and v.current_player == v.seat):
+        return []
+    ev, table, packed = evaluator_for(room.rules), own_table(v), pack(v.hand)
+    other = ev.tingpai(packed, table, self_drawn=False)
+    zimo = ev.tingpai(packed, table, self_drawn=True)
+    return [
+        {"card": CODES[c], "huxi": other.get(c), "huxi_zimo": zimo.get(c)}
+        for c in sorted(set(other) | set(zimo))
+    ]
 
 
 def view_dict(v: View | None) -> dict[str, Any] | None:
@@ -160,6 +183,7 @@ def shared(room: Room) -> dict[str, Any]:
         "players": players(room),
         "scores": list(m.scores),
         "away_timeout": room.away_timeout,
+        "rematch": room.next_room,  # the room of the match 再来一场 started, once it exists
     }
     if ph in (SETTLEMENT, FINISHED) and st is not None:
         out["result"] = settlement(st, m.scores, m.index, m.hands)
@@ -168,7 +192,10 @@ def shared(room: Room) -> dict[str, Any]:
 
 def content(room: Room, seat: Seat, v: View | None, common: dict[str, Any]) -> dict[str, Any]:
     """Seat ``seat``'s state message without its version and clock (what may change)."""
-    legal = [describe(a) if a is not None else dict(READY_CHOICE) for a in seat.legal.values()]
+    legal = [
+        describe(a, room.rules) if a is not None else dict(WEB_CHOICES[i])
+        for i, a in seat.legal.items()
+    ]
     return {
         **common,
         "seat": seat.index,
@@ -176,6 +203,7 @@ def content(room: Room, seat: Seat, v: View | None, common: dict[str, Any]) -> d
         "legal_actions": legal,
         "timers": timers(room, seat.index),
         "away": seat.away,
+        "tingpai": tingpai(room, v),
     }
 
 
@@ -199,6 +227,7 @@ __all__ = [
     "FINISHED",
     "PLAYING",
     "READY_CHOICE",
+    "REMATCH_CHOICE",
     "SETTLEMENT",
     "WAITING",
     "choices",
@@ -210,6 +239,7 @@ __all__ = [
     "shared",
     "state_message",
     "timers",
+    "tingpai",
     "view_dict",
     "zh",
 ]

@@ -56,6 +56,7 @@ class Room:
         self.storage = manager.storage
         self.id = row.id
         self.rules = Rules.from_dict(row.rules)
+        self.config = row.config
         self.level = levels.level(row.config.get("bot"))
         self.seats = [Seat(s.seat, s.kind, s.token, s.name, s.bot) for s in row.seats]
         for s, v in zip(self.seats, row.versions, strict=False):
@@ -64,6 +65,7 @@ class Room:
         self.table = Table(players, self.rules, row.match_seed, row.hands_total, stand_in=True)
         self.hand_id: str | None = None
         self.ready: set[int] = set(row.ready)
+        self.next_room: str | None = None  # the room 再来一场 opened (not kept over a restart)
         self.lock = asyncio.Lock()
         self.driver = Driver(self)
         self.tasks: set[asyncio.Task[Any]] = set()  # hint tasks (kept referenced)
@@ -109,7 +111,9 @@ class Room:
     # ------------------------------------------------------------------ the one path
     def commit(self, seat: int, choice: Action | None) -> None:
         """Apply seat's choice (an action, or None: ready), store it, publish (lock held)."""
-        if choice is None:
+        if choice is None and self.phase == FINISHED:
+            self.rematch()
+        elif choice is None:
             self.ready.add(seat)
             self._advance()
         else:
@@ -174,11 +178,42 @@ class Room:
         self.ready = {s.index for s in self.seats if s.kind == BOT}
 
     def _advance(self) -> None:
-        """Deal when every seat is taken, and the next hand when everybody is ready."""
+        """Deal when every seat is taken, and the next hand when everybody present is ready."""
         if any(s.kind == FREE for s in self.seats):
             return
-        if self.state is None or (self.phase == SETTLEMENT and len(self.ready) == len(self.seats)):
+        if self.state is None or (self.phase == SETTLEMENT and self._all_ready()):
             self._new_hand()
+
+    def _all_ready(self) -> bool:
+        """Every bot and every connected human is ready (and somebody is there to see it).
+
+        A settlement has no timer: a human reading it is never put on 托管. A human
+        who left is not waited for; their next decision's timer covers them."""
+        present = [s for s in self.seats if s.kind == HUMAN and s.conn is not None]
+        return bool(present) and all(
+            s.index in self.ready or (s.kind == HUMAN and s.conn is None) for s in self.seats
+        )
+
+    def rematch(self) -> None:
+        """再来一场 (lock held): a new room, the same seats (humans keep their tokens),
+        a new match of as many hands. Once: every later 再来一场 goes to the same room."""
+        if self.next_room is not None:
+            return
+        mgr = self.manager
+        seats = [s.row() for s in self.seats]
+        row = RoomRow(
+            mgr._new_code(),
+            self.rules.to_dict(),
+            dict(self.config),
+            seats,
+            secrets.randbits(63),
+            self.table.match.hands,
+        )
+        self.storage.create_room(row)
+        room = mgr.rooms[row.id] = Room(mgr, row)
+        room._advance()
+        room.publish()
+        self.next_room = row.id
 
     def restore(self, hands: list[HandRow]) -> None:
         """Re-deal every stored hand from its deck and re-apply its actions (resume)."""
@@ -243,6 +278,7 @@ class Room:
                         s.pending_since = time.time()
             if seat.away:
                 self.back(seat)
+            self._advance()
             self.publish()
             if not conn.sent:
                 conn.send(present.state_message(seat))
@@ -253,6 +289,7 @@ class Room:
             conn.close()
             if seat.conn is conn:
                 seat.conn = None
+                self._advance()  # the others need not wait for a player who left
                 self.publish()
 
     async def resume(self, seat: Seat) -> None:

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 HUMAN, BOT, FREE = "human", "bot", "free"
 READY = "ready"  # the one choice at a settlement: not an engine action, the web's own
+REMATCH = "rematch"  # 再来一场 at the match's end: the same seats in a new match
 
 
 @dataclass
@@ -41,7 +42,8 @@ class Seat:
     hint_key: Any = None  # what a hint depends on: the seat's view of the hand and its choices
     hint: tuple[Any, dict[str, Any]] | None = None  # (hint_key, hint) cached per decision
     shown: dict[str, Any] | None = None  # the last state content built for the seat
-    legal: dict[str, Action | None] = field(default_factory=dict)  # id → choice (None: READY)
+    # id → choice (None: READY or REMATCH, the web's own choices)
+    legal: dict[str, Action | None] = field(default_factory=dict)
     choices: list[dict[str, Any]] = field(default_factory=list)  # the described choices
     pending_since: float | None = None  # epoch seconds its decision began (away timer)
     connects: TokenBucket | None = None
@@ -58,7 +60,7 @@ class Seat:
         if action_id in self.legal:
             return self.legal[action_id]
         parsed = None
-        if action_id != READY:
+        if action_id not in (READY, REMATCH):
             try:  # ids written another way (case, group order) name the same action
                 parsed = Action.from_id(self.index, action_id)
             except IllegalAction:
@@ -76,4 +78,4 @@ class Seat:
         return self.connects
 
 
-__all__ = ["BOT", "FREE", "HUMAN", "READY", "Seat"]
+__all__ = ["BOT", "FREE", "HUMAN", "READY", "REMATCH", "Seat"]

@@ -1,0 +1,269 @@
+"""房间选项 (fángjiān xuǎnxiàng): the lobby's choices, generated from the rules data.
+
+:func:`schema` derives, from one rules object (a preset), the options a room
+creator may change — 人数 (2–4, 4 with 坐底), the 名堂 that count, 起胡,
+底分, 封顶, 局数, 出牌时间 and the bots' 难度 — each with zh/en labels, the
+allowed values and the default. :func:`apply` validates a client's choice
+against that schema and returns the rules the room plays under plus the room
+settings that are not rules (turn time, level). :func:`summary` is the
+one-line description of a configuration. A new preset needs no client change:
+everything here is read from its :class:`~paohuzi.core.rules.Rules`.
+
+底分 and 封顶 are the rules fields ``base_score`` and ``cap``, which
+:func:`paohuzi.core.scoring.payments` applies, so records carry them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from paohuzi.core.mingtang import PATTERNS
+from paohuzi.core.rules import DECK, Rules, RulesError
+
+from .levels import LEVELS
+from .models import RoomError
+
+PRESET_LABELS = {
+    "hunan": ("湖南", "Hunan"),
+    "changde": ("常德", "Changde"),
+    "luzhou": ("泸州大贰", "Luzhou"),
+}
+LEVEL_EN = {"easy": "Beginner", "normal": "Intermediate", "hard": "Advanced"}
+MINGTANG_EN = {
+    "honghu": "All red (红胡)",
+    "dianhu": "One red (点胡)",
+    "wuhu": "No red (乌胡)",
+    "duizihu": "Pongs only (对子胡)",
+    "dazihu": "Big cards (大字胡)",
+    "xiaozihu": "Small cards (小字胡)",
+    "shuahou": "Single wait (耍猴)",
+    "haihu": "Last card (海胡)",
+    "tianhu": "Heavenly win (天胡)",
+    "dihu": "Earthly win (地胡)",
+    "tinghu": "Win without taking in (听胡)",
+    "tuanyuan": "Reunion (团圆)",
+    "hanghangxi": "Huxi in every group (行行息)",
+    "jiahanghang": "Nearly every group (假行行)",
+    "siqihong": "Four or seven red (四七红)",
+    "zimo": "Self-drawn (自摸)",
+    "gui": "Set of four (归)",
+}
+# Bounded lists: a client picks from these (the preset's own value is always added).
+MIN_HUXI_CHOICES = (6, 9, 10, 12, 15, 18, 21)
+BASE_CHOICES = (1, 2, 3, 5, 10)
+CAP_CHOICES = (0, 10, 20, 50, 100)  # 0: 不封顶
+HANDS_CHOICES = (1, 4, 8, 12, 16)
+TURN_CHOICES = (15, 20, 30, 45, 60)  # seconds before 托管
+
+
+def preset_label(name: str) -> dict[str, str]:
+    zh, en = PRESET_LABELS.get(name, (name, name))
+    return {"zh": zh, "en": en}
+
+
+def mingtang_label(mid: str) -> dict[str, str]:
+    return {"zh": PATTERNS[mid].name, "en": MINGTANG_EN.get(mid, mid)}
+
+
+def players_allowed(rules: Rules) -> list[int]:
+    """人数: every count 2–4 the deck can deal; where it cannot, one seat sits out (坐底)."""
+    return [n for n in (2, 3, 4) if (n - 1) * rules.hand_size + 1 <= DECK]
+
+
+def _seated(n: int, rules: Rules) -> bool:
+    """坐底 for ``n`` players: needed when the deck cannot deal every seat."""
+    return n * rules.hand_size + 1 > DECK
+
+
+def _choice(values: list[Any], default: Any) -> list[Any]:
+    return sorted(set(values) | {default})
+
+
+def _labelled(value: Any, zh: str, en: str) -> dict[str, Any]:
+    return {"value": value, "zh": zh, "en": en}
+
+
+def schema(rules: Rules) -> list[dict[str, Any]]:
+    """The options of a room under ``rules`` (a preset): id, labels, kind, values, default."""
+    pl = [
+        _labelled(n, f"{n}人坐底", f"{n}, one sits out")
+        if _seated(n, rules)
+        else _labelled(n, f"{n}人", f"{n} players")
+        for n in players_allowed(rules)
+    ]
+    counted = [m.id for m in rules.mingtang if rules.uses(m.id)]
+    mt = [
+        {"value": m.id, **mingtang_label(m.id), "fan": m.fan, "level": m.level}
+        for m in rules.mingtang
+    ]
+    huxi = [v for v in _choice(list(MIN_HUXI_CHOICES), rules.min_huxi) if rules.deng(v) >= 1]
+    base, cap = rules.base_score, rules.cap
+    caps = [
+        _labelled(c, "不封顶" if c == 0 else f"{c}分", "no cap" if c == 0 else f"{c} points")
+        for c in _choice(list(CAP_CHOICES), cap)
+    ]
+    return [
+        _opt("players", "人数", "Players", "one", pl, rules.players),
+        _opt("mingtang", "名堂", "Scoring patterns (名堂)", "many", mt, counted),
+        _opt(
+            "min_huxi",
+            "起胡",
+            "Minimum huxi to win",
+            "one",
+            [_labelled(v, f"{v}胡息", f"{v} huxi") for v in huxi],
+            rules.min_huxi,
+        ),
+        _opt(
+            "base_score",
+            "底分",
+            "Points per 底",
+            "one",
+            [_labelled(v, f"{v}分", f"{v} pt") for v in _choice(list(BASE_CHOICES), base)],
+            base,
+        ),
+        _opt("cap", "封顶", "Cap per hand", "one", caps, cap),
+        _opt(
+            "hands",
+            "局数",
+            "Hands per match",
+            "one",
+            [
+                _labelled(v, f"{v}局", f"{v} hands")
+                for v in _choice(list(HANDS_CHOICES), rules.hands_per_match)
+            ],
+            rules.hands_per_match,
+        ),
+        _opt(
+            "turn_time",
+            "出牌时间",
+            "Time per turn",
+            "one",
+            [_labelled(v, f"{v}秒", f"{v} s") for v in TURN_CHOICES],
+            30,
+        ),
+        _opt(
+            "ready_first",
+            "准备后开局",
+            "Deal when everyone is ready",
+            "one",
+            [
+                _labelled(False, "坐满就开", "when every seat is taken"),
+                _labelled(True, "都准备再开", "when everyone is ready"),
+            ],
+            False,
+        ),
+        _opt(
+            "bot",
+            "机器人难度",
+            "Bot level",
+            "one",
+            [_labelled(lv.id, lv.zh, LEVEL_EN[lv.id]) for lv in LEVELS.values()],
+            "normal",
+        ),
+    ]
+
+
+def _opt(
+    oid: str, zh: str, en: str, kind: str, values: list[dict[str, Any]], default: Any
+) -> dict[str, Any]:
+    return {"id": oid, "zh": zh, "en": en, "kind": kind, "values": values, "default": default}
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A validated choice: the rules to play, and the room settings beside them."""
+
+    rules: Rules
+    hands: int
+    bot: str | None = None  # None: the request's ``bot``
+    turn_time: int | None = None  # None: the server's ``--away-timeout``
+    ready_first: bool = False  # 准备: the first hand waits for every human's ready
+
+
+def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
+    """The rules ``options`` choose from ``rules``' schema (RoomError 422 ``bad_options``
+    naming the offending option ids; nothing is created)."""
+    _check_house(rules)
+    if options is None:
+        return Chosen(rules, rules.hands_per_match)
+    if not isinstance(options, dict):
+        raise RoomError(422, "bad_options", ["options"])
+    spec = {o["id"]: o for o in schema(rules)}
+    # an unknown key is named only as "options": errors never echo what was sent
+    bad = [""] if any(k not in spec for k in options) else []
+    for k, v in options.items():
+        if k not in spec or k == "mingtang":
+            continue
+        values = [x["value"] for x in spec[k]["values"]]
+        if isinstance(v, bool) != isinstance(values[0], bool) or v not in values:
+            bad.append(k)
+    mt = options.get("mingtang")
+    allowed_mt = [x["value"] for x in spec["mingtang"]["values"]]
+    if mt is not None and (
+        not isinstance(mt, list)
+        or len(mt) > len(allowed_mt)
+        or not all(isinstance(x, str) and x in allowed_mt for x in mt)
+    ):
+        bad.append("mingtang")
+    if bad:
+        raise RoomError(
+            422, "bad_options", sorted({f"options.{k}" if k else "options" for k in bad})
+        )
+    out = rules
+    if "players" in options and options["players"] != spec["players"]["default"]:
+        n = options["players"]
+        out = out.replace(players=n, sit_out=_seated(n, rules))
+    if mt is not None and set(mt) != set(spec["mingtang"]["default"]):
+        keep = tuple(m for m in rules.mingtang if m.id in set(mt))
+        mode = rules.scoring_mode if rules.scoring_mode == "deng" or not keep else "mingtang"
+        out = out.replace(mingtang=keep, mingtang_level="full", scoring_mode=mode)
+    if "min_huxi" in options:
+        out = out.replace(min_huxi=options["min_huxi"])
+    for k in ("base_score", "cap"):
+        if k in options:
+            out = out.replace(**{k: options[k]})
+    hands = options.get("hands", rules.hands_per_match)
+    out = out.replace(hands_per_match=hands)
+    try:
+        out = Rules.from_dict(out.to_dict())  # validated as any stored rules are
+    except RulesError:
+        raise RoomError(422, "bad_options", ["options"]) from None
+    ready = options.get("ready_first") is True
+    return Chosen(out, hands, options.get("bot"), options.get("turn_time"), ready)
+
+
+def _check_house(rules: Rules) -> None:
+    """A full rules object may carry 底分/封顶 itself: only within the lobby's bounds."""
+    for key, allowed in (("base_score", BASE_CHOICES), ("cap", CAP_CHOICES)):
+        if not 0 <= getattr(rules, key) <= max(allowed):
+            raise RoomError(400, "bad_rules")
+
+
+def summary(rules: Rules, bot: str | None = None, turn_time: int | None = None) -> dict[str, str]:
+    """One line describing a configuration, in Chinese and English."""
+    label = preset_label(rules.name)
+    n = rules.players
+    mts = [m for m in rules.mingtang if rules.uses(m.id)]
+    base, cap = rules.base_score, rules.cap
+    zh = [label["zh"], f"{n}人坐底" if rules.sit_out else f"{n}人", f"{rules.min_huxi}胡起胡"]
+    en = [label["en"], f"{n} players" + (", one sits out" if rules.sit_out else "")]
+    en.append(f"win from {rules.min_huxi} huxi")
+    zh.append("名堂：" + "、".join(PATTERNS[m.id].name for m in mts) if mts else "无名堂")
+    en.append(f"{len(mts)} scoring patterns" if mts else "no scoring patterns")
+    zh.append(f"底分{base}")
+    en.append(f"{base} pt per 底")
+    zh.append(f"{cap}分封顶" if cap else "不封顶")
+    en.append(f"capped at {cap}" if cap else "no cap")
+    zh.append(f"{rules.hands_per_match}局")
+    en.append(f"{rules.hands_per_match} hands")
+    if turn_time:
+        zh.append(f"每步{turn_time}秒")
+        en.append(f"{turn_time} s a turn")
+    if bot in LEVELS:
+        zh.append(f"机器人{LEVELS[bot].zh}")
+        en.append(f"{LEVEL_EN[bot].lower()} bots")
+    return {"zh": " · ".join(zh), "en": " · ".join(en)}
+
+
+__all__ = ["Chosen", "apply", "preset_label", "schema", "summary"]

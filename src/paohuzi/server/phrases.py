@@ -1,0 +1,62 @@
+"""快捷语 (kuàijié yǔ): the fixed quick phrases and emoji players may send at the table.
+
+Players choose from this list only — no free text reaches another player, so
+there is nothing to moderate and nothing to translate on the fly. A seat sends
+``{"type": "say", "phrase": ID}``; the room relays :func:`said` to every seat
+(wiring: docs/web.md, "Server API for the lobby, friends, rules and tutorial").
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Phrase(NamedTuple):
+    id: str
+    zh: str
+    en: str
+    kind: str = "phrase"  # phrase | emoji
+
+
+PHRASES: tuple[Phrase, ...] = (
+    Phrase("hello", "大家好！", "Hello everyone!"),
+    Phrase("hurry", "快点吧，等得花都谢了", "Hurry up, please"),
+    Phrase("nice", "打得好！", "Nice play!"),
+    Phrase("lucky", "手气真好", "Lucky you"),
+    Phrase("oops", "哎呀，打错了", "Oops, wrong card"),
+    Phrase("again", "再来一局！", "One more hand!"),
+    Phrase("thanks", "谢谢", "Thanks"),
+    Phrase("bye", "有事先走了，下次再玩", "Got to go, see you next time"),
+    Phrase("smile", "😀", "😀", "emoji"),
+    Phrase("laugh", "😂", "😂", "emoji"),
+    Phrase("cool", "😎", "😎", "emoji"),
+    Phrase("think", "🤔", "🤔", "emoji"),
+    Phrase("cry", "😭", "😭", "emoji"),
+    Phrase("angry", "😠", "😠", "emoji"),
+    Phrase("thumbs", "👍", "👍", "emoji"),
+    Phrase("flower", "🌹", "🌹", "emoji"),
+)
+BY_ID = {p.id: p for p in PHRASES}
+SAY_EVERY_S = 2.0  # a seat's phrases are relayed at most this often (the rest: rate_limited)
+
+
+def validate(phrase_id: object) -> Phrase | None:
+    """The phrase ``phrase_id`` names, or None (the caller answers ``bad_phrase``)."""
+    return BY_ID.get(phrase_id) if isinstance(phrase_id, str) else None
+
+
+def said(seat: int, phrase: Phrase) -> dict[str, Any]:
+    """What every seat of the room receives when ``seat`` says ``phrase``."""
+    return {"type": "said", "seat": seat, "phrase": phrase.id, "zh": phrase.zh, "en": phrase.en}
+
+
+def catalogue() -> dict[str, Any]:
+    """``GET /api/phrases``."""
+    return {
+        "phrases": [p._asdict() for p in PHRASES if p.kind == "phrase"],
+        "emoji": [p._asdict() for p in PHRASES if p.kind == "emoji"],
+        "min_interval_s": SAY_EVERY_S,
+    }
+
+
+__all__ = ["PHRASES", "Phrase", "catalogue", "said", "validate"]

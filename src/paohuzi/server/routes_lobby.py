@@ -1,0 +1,160 @@
+"""大厅接口 (dàtīng jiēkǒu): HTTP routes for the lobby, friends, rules pages, tutorial, my matches.
+
+Everything here reads: rooms are created and played through :mod:`.app` and
+the websocket. Routes find the room manager and storage on ``app.state``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import Response
+from pydantic import Field, StrictInt
+
+from paohuzi.core.rules import PRESETS
+
+from . import bodies, phrases, qr, rulesdoc, tutorial
+from .limits import ACTION_CHARS, TOKEN_CHARS, Buckets
+from .models import RoomError, Strict
+from .mymatches import MAX_TOKENS, my_matches
+from .options import summary
+from .present import FINISHED, PLAYING, SETTLEMENT, WAITING
+from .seats import FREE
+
+router = APIRouter()
+RoomId = Annotated[str, PathParam(max_length=16)]
+Key = Annotated[str, PathParam(max_length=24)]
+Token = Annotated[str, Field(max_length=TOKEN_CHARS)]
+STATUS_EN = {
+    WAITING: "waiting for players",
+    PLAYING: "playing",
+    SETTLEMENT: "between hands",
+    FINISHED: "finished",
+}
+STATUS_ZH = {WAITING: "等人", PLAYING: "对局中", SETTLEMENT: "结算中", FINISHED: "已结束"}
+
+
+def join_info(room: Any) -> dict[str, Any]:
+    """What a friend sees before joining: the rules line, who sits where, the status."""
+    return {
+        "status": room.phase,
+        "status_label": {"zh": STATUS_ZH[room.phase], "en": STATUS_EN[room.phase]},
+        "summary": summary(room.rules, room.level.id, getattr(room, "config", {}).get("turn_time")),
+        "seats": [
+            {
+                "seat": s.index,
+                "kind": s.kind,
+                "name": None if s.kind == FREE else s.name,
+                "free": s.kind == FREE,
+            }
+            for s in room.seats
+        ],
+    }
+
+
+def _room(request: Request, code: str) -> Any:
+    room = request.app.state.manager.get(code)
+    if room is None:
+        raise RoomError(404, "unknown_room")
+    return room
+
+
+@router.get("/api/phrases")
+async def get_phrases() -> dict[str, Any]:
+    return phrases.catalogue()
+
+
+@router.get("/api/rooms/{room_id}/qr.svg")
+async def room_qr(room_id: RoomId, request: Request) -> Response:
+    room = _room(request, room_id)
+    body = qr.svg(qr.invite_link(str(request.base_url), room.id))
+    return Response(body, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/rooms/{room_id}/rules")
+async def room_rules(room_id: RoomId, request: Request) -> dict[str, Any]:
+    room = _room(request, room_id)
+    return {"room": room.id, **rulesdoc.document(room.rules)}
+
+
+@router.get("/api/rules/{key}")
+async def rules_page(key: Key, request: Request) -> dict[str, Any]:
+    """A preset by name, else a room by code: only that room's own rules."""
+    if key in PRESETS:
+        return rulesdoc.document(PRESETS[key])
+    room = request.app.state.manager.get(key)
+    if room is None:
+        raise RoomError(404, "unknown_rules")
+    return {"room": room.id, **rulesdoc.document(room.rules)}
+
+
+class MyMatches(Strict):
+    tokens: list[Token] = Field(default_factory=list, max_length=MAX_TOKENS)
+
+
+@router.post("/api/my-matches")
+async def post_my_matches(request: Request) -> dict[str, Any]:
+    body = await bodies.read(request, MyMatches)
+    return {"matches": my_matches(request.app.state.storage, body.tokens)}
+
+
+@router.get("/api/my-matches")
+async def get_my_matches(
+    request: Request,
+    token: Annotated[list[Token], Query(max_length=MAX_TOKENS)] = [],  # noqa: B006
+) -> dict[str, Any]:
+    """``?token=a&token=b`` (named ``token`` so the logs redact each; POST is better still)."""
+    return {"matches": my_matches(request.app.state.storage, token)}
+
+
+@router.get("/api/tutorials")
+async def list_tutorials() -> dict[str, Any]:
+    return {"tutorials": tutorial.catalogue()}
+
+
+@router.get("/api/tutorial")
+async def first_tutorial() -> dict[str, Any]:
+    return tutorial.public(tutorial.load(tutorial.names()[0]))
+
+
+@router.get("/api/tutorial/{name}")
+async def get_tutorial(name: Key) -> dict[str, Any]:
+    return tutorial.public(_scenario(name))
+
+
+class TutorialStep(Strict):
+    at: StrictInt = Field(ge=0, le=500)  # the step the learner is on
+    action: Annotated[str, Field(max_length=ACTION_CHARS)] | None = None  # None: just show it
+
+
+# Each step replays the hand from the deal (~5 ms of CPU): metered per client address.
+STEP_RATE, STEP_BURST = 10.0, 40
+
+
+def _steps(request: Request) -> Buckets:
+    state = request.app.state
+    if getattr(state, "tutorial_steps", None) is None:
+        state.tutorial_steps = Buckets(STEP_RATE, STEP_BURST)  # one per app
+    buckets: Buckets = state.tutorial_steps
+    return buckets
+
+
+@router.post("/api/tutorial/{name}/step")
+async def tutorial_step(name: Key, request: Request) -> dict[str, Any]:
+    body = await bodies.read(request, TutorialStep)
+    sc = _scenario(name)
+    if not _steps(request).take(request.client.host if request.client else "?"):
+        raise RoomError(429, "rate_limited")
+    return await asyncio.to_thread(tutorial.step, sc, body.at, body.action)
+
+
+def _scenario(name: str) -> tutorial.Scenario:
+    if name not in tutorial.names():
+        raise RoomError(404, "unknown_tutorial")
+    return tutorial.load(name)
+
+
+__all__ = ["join_info", "router"]

@@ -1,0 +1,325 @@
+"""规则说明 (guīzé shuōmíng): the rules in force as structured, bilingual sections.
+
+:func:`document` writes every item from the rules object itself (never from a
+preset's name), so a room's page shows exactly the rules its hands are played
+under — its options included — and a new preset is described with no new text.
+Wording follows RULES.md (rule ids in ``rule``) and PRESETS.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paohuzi.core.labels import DOUBLING_ZH
+from paohuzi.core.mingtang import PATTERNS
+from paohuzi.core.rules import Rules
+
+from .options import mingtang_label, preset_label, summary
+
+LEVEL_ZH = {"basic": "基本", "half": "半", "full": "全"}
+DOUBLING_EN = {"tianhu": "heavenly win", "dihu": "earthly win", "haidi": "last-card win"}
+HUXI_ROWS = (
+    ("peng", "碰", "pong"),
+    ("kan", "坎", "three in hand (kan)"),
+    ("wei", "偎 / 臭偎", "wei"),
+    ("pao", "跑", "pao (four, shown)"),
+    ("ti", "提", "ti (four, hidden)"),
+    ("ju123", "一二三", "1-2-3 run"),
+    ("ju2710", "二七十", "2-7-10 run"),
+)
+
+
+def _item(iid: str, zh: str, en: str, rule: str | None = None, **more: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": iid, "zh": zh, "en": en}
+    if rule:
+        out["rule"] = rule
+    return {**out, **more}
+
+
+def _section(sid: str, zh: str, en: str, items: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"id": sid, "title": {"zh": zh, "en": en}, "items": items}
+
+
+def _table(r: Rules) -> list[dict[str, Any]]:
+    grid = r.huxi_table.grid()
+    out = []
+    for row, zh, en in HUXI_ROWS:
+        black, big, red, red_big = grid[row][0], grid[row][10], grid[row][1], grid[row][11]
+        if row == "ju2710":  # priced by its lowest card, the red 二 / 贰
+            black, big = grid[row][1], grid[row][11]
+            red, red_big = black, big
+        if (black, big) == (red, red_big):
+            vz, ve = f"小{black} 大{big}", f"small {black}, big {big}"
+        else:
+            vz = f"黑小{black} 黑大{big} 红小{red} 红大{red_big}"
+            ve = f"black small {black}, black big {big}, red small {red}, red big {red_big}"
+        out.append(
+            _item(
+                f"huxi_{row}", f"{zh}：{vz}", f"{en}: {ve}", "R9", values=[black, big, red, red_big]
+            )
+        )
+    out.append(
+        _item("huxi_other", "其他句、绞、对：0", "other runs, mixed triples, pairs: 0", "R9")
+    )
+    return out
+
+
+def _seats(r: Rules) -> list[dict[str, Any]]:
+    items = [
+        _item(
+            "players",
+            f"{r.players}人" + ("，庄家对面一家坐底（数底），这一局不发牌" if r.sit_out else ""),
+            f"{r.players} players"
+            + (", the seat opposite the dealer sits the hand out (坐底)" if r.sit_out else ""),
+            "R5",
+        ),
+        _item(
+            "deal",
+            f"每家{r.hand_size}张，庄家多一张"
+            + ("（亮张，亮给大家看）" if r.show_liangzhang else "（不亮）"),
+            f"{r.hand_size} cards each, the dealer one more"
+            + (" (the 亮张, shown to all)" if r.show_liangzhang else " (not shown)"),
+            "R7",
+        ),
+    ]
+    if r.show_wall_bottom:
+        items.append(
+            _item(
+                "wall_bottom",
+                "墩底最后一张亮出，谁也不能胡它",
+                "the last wall card is shown; nobody may win on it",
+            )
+        )
+    return items
+
+
+def _moves(r: Rules) -> list[dict[str, Any]]:
+    return [
+        _item(
+            "chi",
+            "吃：上家打出或自己、上家翻出的牌，与手中两张组成一句话或绞",
+            "chi: take the card your 上家 discarded, or one turned up by you or your 上家, to make a run or mixed triple",
+            "R15",
+        ),
+        _item(
+            "bi",
+            "比：吃牌时手里还有同样的牌，必须一起摆出成句（比牌），摆不出就不能吃",
+            "bi: when you chi a card you still hold, every such card must be laid out in runs too, or the chi is not allowed",
+            "R19",
+        ),
+        _item(
+            "peng",
+            "碰：手中一对加别人打出或翻出的牌",
+            "peng: a pair in hand plus a card another player discarded or turned up",
+            "R14",
+        ),
+        _item(
+            "wei",
+            "偎：自己翻出手中对子的第三张，必须偎（扣着放）",
+            "wei: turning up the third card of a pair you hold; automatic, laid face down",
+            "R11",
+        ),
+        _item(
+            "ti",
+            "提：四张一样的牌在手，或翻出坎、偎的第四张，自动提",
+            "ti: four of a kind in hand, or turning up the fourth card of your 坎 or 偎; automatic",
+            "R12",
+        ),
+        _item(
+            "pao",
+            "跑：别人打出或翻出你坎、偎的第四张，或翻出你碰的第四张，自动跑",
+            "pao: the fourth card of your 坎 or 偎 from another player, or of your 碰 turned up; automatic",
+            "R13",
+        ),
+        _item(
+            "chou",
+            "臭牌：能吃或碰却选择过，这张牌以后不能再吃、碰；自己打出过的牌也不能吃、碰",
+            "refused card (臭牌): a card you could chi or peng and passed on, or discarded yourself, you may never chi or peng again",
+            "R20",
+        ),
+        _item(
+            "bakuai",
+            "八块（重跑）：第二次跑或提不用出牌",
+            "eight blocks (八块): a second pao or ti needs no discard",
+            "R17",
+        ),
+        _item(
+            "kan",
+            "坎：手里三张一样的牌，不能拆开吃、比或打出",
+            "kan: three of a kind in hand; never split to chi, bi or discard",
+            "R17",
+        ),
+    ]
+
+
+def _win(r: Rules) -> list[dict[str, Any]]:
+    dihu = (
+        ("闲家胡亮张", "a non-dealer wins on the 亮张")
+        if r.dihu == "liangzhang"
+        else (
+            "庄家下家胡庄家打出的第一张牌",
+            "the dealer's 下家 wins on the dealer's first discard",
+        )
+    )
+    return [
+        _item(
+            "min_huxi",
+            f"起胡：至少{r.min_huxi}胡息",
+            f"a win needs at least {r.min_huxi} huxi",
+            "R23",
+            value=r.min_huxi,
+        ),
+        _item(
+            "shape",
+            "胡牌：所有牌组成7个门子；有跑或提时手中可以有一对将",
+            "shape: all your cards make 7 groups; with a pao or ti, one pair may be among them",
+            "R22",
+        ),
+        _item(
+            "which",
+            "可以胡别人打出的牌"
+            if r.win_on_discard
+            else "只能胡翻出来的牌（地胡除外），不能胡打出的牌",
+            "discards can be won on"
+            if r.win_on_discard
+            else "only cards turned up from the wall can be won on (except 地胡), never a discard",
+            "R24",
+        ),
+        _item(
+            "tianhu",
+            f"天胡：起手{r.tianhu_ti}提，或{r.tianhu_kan}坎（提算坎），自动胡",
+            f"heavenly win: {r.tianhu_ti} ti or {r.tianhu_kan} kan (a ti counts as a kan) right after the deal wins at once",
+            "R28",
+        ),
+        _item("dihu", f"地胡：{dihu[0]}", f"earthly win: {dihu[1]}", "R29"),
+        _item(
+            "chouhu",
+            "臭胡：能胡不胡，胡息变化之前不能再胡这张牌",
+            "refused win: pass on a win and you may not win on that card again until your huxi changes",
+            "R30",
+        ),
+        _item("popao", "破跑胡：胡优先于跑", "a win beats a pao on the same card", "R27"),
+    ]
+
+
+def _score(r: Rules) -> list[dict[str, Any]]:
+    d = r.deng
+    base, cap = r.base_score, r.cap
+    deng = f"({d.offset} + " if d.offset else "("
+    items = [
+        _item(
+            "deng",
+            f"等 = {deng}胡息 − {d.base}) ÷ {d.step}（取整）",
+            f"grades (等) = {deng}huxi − {d.base}) ÷ {d.step}, rounded down",
+            "R34",
+        ),
+    ]
+    if r.zimo_bonus:
+        items.append(
+            _item("zimo", f"自摸加{r.zimo_bonus}等", f"self-drawn: +{r.zimo_bonus} 等", "R34")
+        )
+    if r.doubling:
+        zh = "、".join(DOUBLING_ZH.get(e, e) for e in r.doubling)
+        en = ", ".join(DOUBLING_EN.get(e, e) for e in r.doubling)
+        items.append(_item("doubling", f"{zh}：胡息翻倍", f"{en}: huxi doubled", "R35"))
+    combine = ("相加", "added") if r.fan_combine == "add" else ("相乘", "multiplied")
+    items.append(
+        _item(
+            "fan",
+            f"几个名堂的番{combine[0]}；平胡1番",
+            f"the 番 of several 名堂 are {combine[1]}; no 名堂: 1",
+            "R36",
+        )
+    )
+    items.append(_item("di", "底 = 等 × 番", "底 = 等 × 番", "R37"))
+    items.append(_item("base_score", f"底分：每底{base}分", f"{base} point(s) per 底", value=base))
+    items.append(
+        _item(
+            "cap",
+            f"封顶：每家每局最多{cap}分" if cap else "不封顶",
+            f"capped at {cap} per seat per hand" if cap else "no cap",
+            value=cap,
+        )
+    )
+    if r.payment == "discarder":
+        items.append(
+            _item(
+                "payment",
+                "胡打出的牌只由放炮的人付，自摸大家付",
+                "a discard win is paid by the discarder alone; a self-drawn win by everyone",
+                "R37",
+            )
+        )
+    else:
+        items.append(
+            _item("payment", "每家付给胡牌的人", "every other player pays the winner", "R37")
+        )
+    if r.baopei:
+        items.append(
+            _item(
+                "baopei",
+                "包赔：地胡由打出那张牌的人替大家付",
+                "on an earthly win the discarder pays for everyone",
+                "R37",
+            )
+        )
+    hz = r.huangzhuang
+    zh, en = "荒庄：没人胡，不计分", "no winner (荒庄): no score"
+    if hz.cost:
+        zh, en = f"荒庄：庄家付每家{hz.cost}分", f"no winner: the dealer pays {hz.cost} to each"
+    if hz.fan:
+        zh += "；连续荒庄后下一局胡牌乘" + "、".join(f"×{x}" for x in hz.fan)
+        en += "; the next win after that many in a row is multiplied " + ", ".join(
+            f"×{x}" for x in hz.fan
+        )
+    items.append(_item("huangzhuang", zh, en, "R32"))
+    items.append(
+        _item(
+            "hands",
+            f"一场{r.hands_per_match}局",
+            f"{r.hands_per_match} hands a match",
+            "R38",
+            value=r.hands_per_match,
+        )
+    )
+    return items
+
+
+def _mingtang(r: Rules) -> list[dict[str, Any]]:
+    out = []
+    for m in r.mingtang:
+        if not r.uses(m.id):
+            continue
+        zh, en = f"{PATTERNS[m.id].name}：{m.fan}番", f"{mingtang_label(m.id)['en']}: {m.fan} 番"
+        if m.per_extra and m.threshold:
+            zh += f"（{m.threshold}张起，每多一张加{m.per_extra}番"
+            en += f" (from {m.threshold} cards, +{m.per_extra} per extra card"
+            zh += f"，最多{m.max_fan}番）" if m.max_fan else "）"
+            en += f", at most {m.max_fan})" if m.max_fan else ")"
+        doc = (PATTERNS[m.id].__doc__ or "").strip().splitlines()[0]
+        out.append(_item(m.id, zh, en, "R36", fan=m.fan, level=LEVEL_ZH[m.level], condition=doc))
+    if not out:
+        out.append(
+            _item("none", "不算名堂（平胡）", "no scoring patterns (every win is 平胡)", "R36")
+        )
+    return out
+
+
+def document(rules: Rules) -> dict[str, Any]:
+    """``GET /api/rules/…``: the rules in force, section by section, in zh and en."""
+    return {
+        "rules": rules.name,
+        "label": preset_label(rules.name),
+        "summary": summary(rules),
+        "sections": [
+            _section("seats", "人数与发牌", "Players and the deal", _seats(rules)),
+            _section("huxi", "胡息", "Huxi per group", _table(rules)),
+            _section("moves", "吃碰偎提跑", "Taking cards", _moves(rules)),
+            _section("win", "胡牌", "Winning", _win(rules)),
+            _section("mingtang", "名堂", "Scoring patterns (名堂)", _mingtang(rules)),
+            _section("scoring", "算分", "Scoring", _score(rules)),
+        ],
+    }
+
+
+__all__ = ["document"]

@@ -1,0 +1,47 @@
+/* cards: codes ("x1".."x10" 小字, "d1".."d10" 大字) and how a card is drawn. */
+import { T, el } from "./store.js";
+
+const SMALL_ZH = "一二三四五六七八九十";
+const BIG_ZH = "壹贰叁肆伍陆柒捌玖拾";
+
+export const point = (code) => parseInt(code.slice(1), 10);
+export const isBig = (code) => code[0] === "d";
+export const isRed = (code) => [2, 7, 10].includes(point(code)); // 二七十 / 贰柒拾 (R3)
+export const zh = (code) => (code ? (isBig(code) ? BIG_ZH : SMALL_ZH)[point(code) - 1] : "□");
+export const cardsText = (codes) => codes.map(zh).join("");
+export function codeOfZh(ch) {
+  let i = SMALL_ZH.indexOf(ch);
+  if (i >= 0) return "x" + (i + 1);
+  i = BIG_ZH.indexOf(ch);
+  return i >= 0 ? "d" + (i + 1) : null;
+}
+
+/** One card: null → a face-down back. 大字 cream/heavy, 小字 white/light, 红字 red. */
+export function cardEl(code, size) {
+  const d = el("div", "card" + (size ? " " + size : ""));
+  if (!code) { d.classList.add("back"); return d; }
+  d.classList.add(isBig(code) ? "big" : "small");
+  if (isRed(code)) d.classList.add("red");
+  d.dataset.card = code;
+  d.title = (isBig(code) ? "大" : "小") + zh(code);
+  d.append(el("span", "glyph", zh(code)), el("span", "tag", isBig(code) ? "大" : "小"));
+  return d;
+}
+
+export function cardsEl(codes, size = "mini") {
+  const w = el("span", "cards");
+  for (const c of codes) w.append(cardEl(c, size));
+  return w;
+}
+
+/** A table meld as the apps draw it: a column of small cards, its kind, its 胡息 below
+ * (null: another seat's 偎, whose card is not seen). */
+export function meldEl(m) {
+  const w = el("div", "meld");
+  const col = el("div", "meld-cards");
+  for (const c of m.cards) col.append(cardEl(c, "mini"));
+  const huxi = el("span", "meld-huxi", m.huxi === null || m.huxi === undefined ? "?" : String(m.huxi));
+  huxi.dataset.huxi = m.huxi === null || m.huxi === undefined ? "" : String(m.huxi);
+  w.append(col, el("span", "kind", T.kinds[m.kind] || m.kind), huxi);
+  return w;
+}

@@ -1,0 +1,174 @@
+/* hand: your cards in columns (each 坎 a column of its own, never split, R17).
+ * A tap selects a card (a second tap on a legal card, or 打出, discards it); only a
+ * drag moves a card to another column (or past the last one: a new column).
+ * The arrangement is kept in localStorage for the hand it belongs to. */
+import { S, $, $$, el, saveLayout, loadLayout } from "./store.js";
+import { cardEl, point } from "./cards.js";
+
+const isKan = (col) => col.length >= 3 && col.every((x) => x === col[0]);
+
+/** Initial grouping: each 坎 its own column, then the other cards by point (小 below 大). */
+export function initialLayout(hand) {
+  const count = {};
+  for (const c of hand) count[c] = (count[c] || 0) + 1;
+  const cols = [];
+  for (let p = 1; p <= 10; p++) {
+    const rest = [];
+    for (const c of ["x" + p, "d" + p]) {
+      const n = count[c] || 0;
+      if (n >= 3) cols.push(Array(n).fill(c));
+      else for (let i = 0; i < n; i++) rest.push(c);
+    }
+    if (rest.length) cols.push(rest);
+  }
+  return cols;
+}
+
+/** Keep the player's arrangement; drop cards that left, place new ones by point; a kind
+ * held three times is always its own column (a 坎 cannot be split). */
+export function reconcile(layout, hand) {
+  const left = {};
+  for (const c of hand) left[c] = (left[c] || 0) + 1;
+  const kans = new Set(Object.keys(left).filter((c) => left[c] >= 3));
+  // a 坎 already whole in its own column stays where the player put it
+  const whole = (col) => col.length === left[col[0]] && kans.has(col[0]) && isKan(col);
+  const kept = new Set(layout.filter(whole).map((col) => col[0]));
+  let cols = layout.map((col) => (whole(col) ? [...col]
+    : col.filter((c) => !kans.has(c) && (left[c] > 0 ? (left[c]--, true) : false))));
+  for (const c of kept) left[c] = 0;
+  for (const c of kans) {
+    if (kept.has(c)) continue;
+    const at = cols.findIndex((col) => col.length && point(col[0]) > point(c));
+    cols.splice(at < 0 ? cols.length : at, 0, Array(left[c]).fill(c));
+    left[c] = 0;
+  }
+  for (const [c, n] of Object.entries(left)) {
+    for (let i = 0; i < n; i++) {
+      const home = cols.find((col) => col.length && col.length < 4 && point(col[0]) === point(c) && !isKan(col));
+      if (home) home.push(c);
+      else {
+        const at = cols.findIndex((col) => col.length && point(col[0]) > point(c));
+        cols.splice(at < 0 ? cols.length : at, 0, [c]);
+      }
+    }
+  }
+  return cols.filter((col) => col.length);
+}
+
+export function syncLayout(v) {
+  const key = S.msg.hand_id;
+  if (S.layoutHand !== key || !S.layout.length) {
+    const saved = loadLayout(S.room, key);
+    S.layout = saved ? reconcile(saved, v.hand) : initialLayout(v.hand);
+    S.layoutHand = key;
+    S.selected = null;
+  } else {
+    S.layout = reconcile(S.layout, v.hand);
+  }
+  saveLayout(S.room, key, S.layout);
+  if (S.selected) {
+    const col = S.layout[S.selected.col];
+    if (!col || col[S.selected.idx] !== S.selected.card) S.selected = null;
+  }
+}
+
+function move(from, toCol) {
+  const [ci, idx] = from;
+  if (ci === toCol || isKan(S.layout[ci]) || (toCol >= 0 && isKan(S.layout[toCol]))) return false;
+  const [card] = S.layout[ci].splice(idx, 1);
+  if (toCol < 0) S.layout.push([card]);
+  else S.layout[toCol].push(card);
+  S.layout = S.layout.filter((c) => c.length);
+  S.selected = null;
+  saveLayout(S.room, S.layoutHand, S.layout);
+  return true;
+}
+
+/** Renders the hand; `hooks` = { changed(), discard(id) } from the app. */
+export function renderHand(hooks) {
+  const m = S.msg;
+  const box = $("#hand");
+  box.replaceChildren();
+  if (!m || !m.view) return;
+  const legal = new Map(m.legal_actions.filter((a) => a.type === "discard").map((a) => [a.card, a.id]));
+  box.style.setProperty("--cols", String(Math.max(S.layout.length, 8)));
+  S.layout.forEach((col, ci) => {
+    const c = el("div", "col");
+    const kan = isKan(col);
+    c.classList.toggle("kan", kan);
+    c.dataset.col = String(ci);
+    col.forEach((code, i) => {
+      const d = cardEl(code);
+      if (legal.has(code)) d.classList.add("legal");
+      if (kan) d.classList.add("kanned");
+      const sel = S.selected && S.selected.col === ci && S.selected.idx === i;
+      if (sel) d.classList.add("selected");
+      d.addEventListener("click", (ev) => {
+        ev.stopPropagation();
+        if (S.dragged) { S.dragged = false; return; }
+        if (sel && legal.has(code)) { hooks.discard(legal.get(code)); return; } // tap again: discard
+        S.selected = sel ? null : { col: ci, idx: i, card: code };
+        hooks.changed();
+      });
+      d.addEventListener("dblclick", (ev) => { ev.stopPropagation(); if (legal.has(code)) hooks.discard(legal.get(code)); });
+      if (!kan) d.addEventListener("pointerdown", (ev) => startDrag(ev, d, [ci, i], hooks));
+      c.append(d);
+    });
+    box.append(c);
+  });
+}
+
+/* Pointer drag (mouse and touch alike): past 8 px a ghost follows the pointer; dropped on
+ * a column the card joins it, dropped beside the columns it starts a new one. */
+function startDrag(ev, card, from, hooks) {
+  if (ev.button !== 0) return;
+  const x0 = ev.clientX, y0 = ev.clientY;
+  let ghost = null;
+  const target = (x, y) => {
+    const under = document.elementFromPoint(x, y);
+    const col = under && under.closest("#hand .col");
+    if (col) return parseInt(col.dataset.col, 10);
+    return under && under.closest("#hand") ? -1 : null;
+  };
+  const onMove = (e) => {
+    if (!ghost && Math.hypot(e.clientX - x0, e.clientY - y0) < 8) return;
+    if (!ghost) {
+      ghost = card.cloneNode(true);
+      ghost.classList.add("ghost");
+      document.body.append(ghost);
+      card.classList.add("dragging");
+    }
+    ghost.style.left = e.clientX - ghost.offsetWidth / 2 + "px";
+    ghost.style.top = e.clientY - ghost.offsetHeight / 2 + "px";
+    $$("#hand .col.drop").forEach((x) => x.classList.remove("drop"));
+    ghost.style.display = "none";
+    const t = target(e.clientX, e.clientY);
+    ghost.style.display = "";
+    if (t !== null && t >= 0) $(`#hand .col[data-col="${t}"]`).classList.add("drop");
+  };
+  const onUp = (e) => {
+    window.removeEventListener("pointermove", onMove);
+    window.removeEventListener("pointerup", onUp);
+    window.removeEventListener("pointercancel", onUp);
+    if (!ghost) return;
+    ghost.remove();
+    S.dragged = true; // the click that follows a drag is not a tap
+    setTimeout(() => { S.dragged = false; }, 0);
+    const t = target(e.clientX, e.clientY);
+    if (t !== null) move(from, t);
+    hooks.changed();
+  };
+  window.addEventListener("pointermove", onMove);
+  window.addEventListener("pointerup", onUp);
+  window.addEventListener("pointercancel", onUp);
+}
+
+/** Outline the hand cards a 吃 option would use (each code once per use). */
+export function markUses(codes) {
+  $$("#hand .card.uses").forEach((x) => x.classList.remove("uses"));
+  const taken = new Set();
+  for (const c of codes || []) {
+    const d = $$(`#hand .card[data-card="${c}"]`).find((x) => !taken.has(x));
+    if (d) { taken.add(d); d.classList.add("uses"); }
+  }
+}

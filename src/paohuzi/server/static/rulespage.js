@@ -1,0 +1,105 @@
+/* rulespage: the 规则 page, written from GET /api/rules/{preset or ROOM} — for a room,
+ * that room's own rules (its options included), so a player reads only the rules in force.
+ * Shown over whatever screen is open (the lobby, the join page or the table). */
+import { t, pick, lang, onLang, api } from "./i18n.js";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+let openKey = null;
+let seq = 0;
+
+export async function openRules(key) {
+  openKey = key;
+  let page = $("#rules-page");
+  if (!page) {
+    page = el("section", "lobby-overlay rules-overlay");
+    page.id = "rules-page";
+    page.setAttribute("role", "dialog");
+    page.addEventListener("click", (ev) => { if (ev.target === page) closeRules(); });
+    document.body.append(page);
+  }
+  page.classList.remove("hidden");
+  page.dataset.key = key;
+  const s = ++seq;
+  const sheet = el("div", "lobby-sheet rules");
+  sheet.append(head(key, ""), el("p", "muted", t("loading")));
+  page.replaceChildren(sheet);
+  let doc;
+  try { doc = await api(`/api/rules/${encodeURIComponent(key)}`); } catch (e) {
+    if (s !== seq) return;
+    const err = el("p", "error", t("loadFail", e.message));
+    err.id = "rules-error";
+    sheet.replaceChildren(head(key, ""), err);
+    return;
+  }
+  if (s !== seq) return;
+  render(sheet, key, doc);
+}
+
+export function closeRules() {
+  openKey = null;
+  const p = $("#rules-page");
+  if (p) p.classList.add("hidden");
+}
+
+function head(key, title) {
+  const h = el("header", "sheet-head");
+  const h2 = el("h2", null, title);
+  h2.id = "rules-title";
+  const x = el("button", "close", "×");
+  x.type = "button";
+  x.id = "rules-close";
+  x.title = t("close");
+  x.addEventListener("click", closeRules);
+  h.append(h2, x);
+  return h;
+}
+
+function render(sheet, key, doc) {
+  const title = doc.room ? t("roomRulesTitle", doc.room) : t("rulesTitle", pick(doc.label));
+  sheet.replaceChildren(head(key, title));
+  if (doc.room) sheet.append(el("p", "muted", t("rulesInForce")));
+  const sum = el("p", "summary", pick(doc.summary));
+  sum.id = "rules-summary-line";
+  sheet.append(sum);
+  for (const sec of doc.sections) {
+    const box = el("section", "rules-sec");
+    box.dataset.section = sec.id;
+    box.append(el("h3", null, pick(sec.title)));
+    const withValues = sec.items.filter((it) => Array.isArray(it.values) && it.values.length === 4);
+    if (sec.id === "huxi" && withValues.length) {
+      const tb = el("table", "huxi-table");
+      const tr = el("tr");
+      for (const h of t("huxiHead")) tr.append(el("th", null, h));
+      tb.append(tr);
+      for (const it of withValues) {
+        const r = el("tr");
+        const name = pick(it).split(/[：:]/)[0];
+        r.append(el("th", null, name));
+        for (const v of it.values) r.append(el("td", null, String(v)));
+        tb.append(r);
+      }
+      box.append(tb);
+    }
+    const ul = el("ul");
+    for (const it of sec.items) {
+      if (sec.id === "huxi" && withValues.includes(it)) continue;
+      const li = el("li");
+      li.dataset.item = it.id;
+      li.append(el("span", null, pick(it)));
+      if (it.rule) li.append(el("small", "rule-ref", it.rule));
+      ul.append(li);
+    }
+    box.append(ul);
+    sheet.append(box);
+  }
+}
+
+onLang(() => { if (openKey) openRules(openKey); });
+void lang;

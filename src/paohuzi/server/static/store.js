@@ -1,0 +1,132 @@
+/* store: every UI string (one table, so a later issue can add English), the
+ * settings kept in localStorage, the session S shared by the modules, DOM helpers. */
+
+export const T = {
+  turnDiscard: "轮到你出牌",
+  choose: (names) => `请选择：${names.join(" / ")}`,
+  waitFor: (who) => `等待 ${who}`,
+  othersDeciding: "等待其他玩家选择…",
+  waitingSeats: "等待入座",
+  handOver: "本局结束",
+  matchOver: "比赛结束",
+  me: "我",
+  player: (i) => `玩家${i + 1}`,
+  rel: { 3: { 1: "下家", 2: "上家" }, 4: { 1: "下家", 2: "对家", 3: "上家" } },
+  dealer: "庄", bot: "机器人", free: "空位", offline: "离线", online: "在线", away: "托管", out: "坐底",
+  handCount: (n) => `${n}张`,
+  tableHuxi: (n) => `${n}息`,
+  openSrc: { draw: "翻出", discard: "打出", liangzhang: "亮张" },
+  openDraw: "翻", openDiscard: "打",
+  room: (c) => `房间 ${c}`,
+  handOf: (rules, i, n) => `${rules} · 第 ${i}/${n} 局`,
+  wall: (n) => `牌墙 ${n}`,
+  liang: "亮张", bottomCard: "底",
+  rules: { hunan: "湖南", changde: "常德", luzhou: "泸州" },
+  kinds: { chi: "吃", peng: "碰", wei: "偎", chouwei: "臭偎", pao: "跑", ti: "提", kan: "坎",
+    ju: "句", jiao: "绞", jiang: "将" },
+  act: { hu: "胡", peng: "碰", chi: "吃", pass: "过", discard: "打出" },
+  keys: { hu: "H", peng: "P", chi: "C", pass: "G", discard: "Enter" },
+  discardBtn: (c) => `打出 ${c}`,
+  pickDiscard: "选一张牌打出",
+  chiN: (c, n) => `吃 ${c}${n > 1 ? `（${n} 种）` : ""}`,
+  bi: "比",
+  huxiGain: (n) => `+${n} 胡息`,
+  curHuxi: "当前胡息",
+  ting: "听",
+  tingItem: (c, h) => `${c}${h !== null && h !== undefined ? `(${h}息)` : ""}`,
+  secs: (n) => `${n}`,
+  warnAway: "即将托管！",
+  warnClaim: "即将自动选择",
+  awayBanner: "托管中：机器人正在替你出牌",
+  resume: "取消托管",
+  waitFriends: (n, room, link) => `等待 ${n} 位朋友加入 — 房间号 ${room}（分享链接：${link}）`,
+  hint: "提示", hintThinking: "提示：思考中…", hintPrefix: "提示：",
+  log: "记录", leave: "离开", muted: "♪ 静音", sound: "♪ 音效", voice: "语音",
+  reconnecting: "连接断开，正在重连…",
+  replacedElsewhere: "这个座位已在别处连接",
+  noRoom: "房间不存在", badToken: "座位凭证无效",
+  createFail: (m) => `创建失败：${m}`, joinFail: (m) => `加入失败：${m}`,
+  // settlement
+  winTitle: (who, how) => `${who} 胡了！${how}`,
+  tianhu: "（天胡）", zimo: "（自摸）",
+  huang: "荒庄", finishedPrefix: "比赛结束 · ",
+  winCard: "胡牌 ", huxi: (n) => `胡息 ${n}`, doubled: (d, n) => `翻倍 ${d} → ${n}`,
+  deng: (n) => `等 ${n}`, mingtang: (t) => `名堂 ${t}`, pinghu: "平胡", fan: (n) => `番 ${n}`, di: (n) => `底 ${n}`,
+  mtItem: (name, fan) => `${name} ${fan}番`,
+  groupsHead: ["门子", "", "胡息"],
+  payHead: ["玩家", "本局", "总分", "当前总息数", "手牌"],
+  winnerTag: "（胡）", discarderTag: "（放炮）",
+  handNo: (i, n, id) => `第 ${i}/${n} 局 · 牌局编号 ${id}`,
+  ready: "下一局", waitOthers: "等待其他玩家…", readyCount: (k, n) => `已准备 ${k}/${n}`,
+  replayHand: "回放本局", viewTable: "看牌桌", backToResult: "返回结算",
+  rematch: "再来一场", toLobby: "返回大厅",
+  // events
+  ev: {
+    dealMe: (n) => `发牌：我拿到 ${n} 张`,
+    liang: (w, c) => (c ? `${w}亮张 ${c}` : `${w}的亮张（暗）`),
+    bottom: (c) => `底牌 ${c}`,
+    ti: (w, c) => `${w} 提 ${c}`.trim(), wei: (w, c) => (c ? `${w} 偎 ${c}` : `${w} 偎牌`),
+    chouwei: (w, c) => `${w} 臭偎 ${c}`, pao: (w, c) => `${w} 跑 ${c}`,
+    draw: (w, c) => (c ? `${w} 翻出 ${c}` : `${w} 翻牌`), discard: (w, c) => `${w} 打出 ${c}`,
+    chi: (w, c, g) => `${w} 吃 ${c}（${g}）`, peng: (w, c) => `${w} 碰 ${c}`, pass: (w) => `${w} 过`,
+    pile: (w, c) => `${c} 无人要，进${w}的弃牌区`,
+    hu: (w, c, zimo) => (c ? `${w} 胡 ${c}${zimo ? "（自摸）" : ""}` : `${w} 天胡！`),
+    huang: "荒庄：牌墙摸完，无人胡牌",
+  },
+  voice: { chi: "吃", peng: "碰", pao: "跑", hu: "胡了", ti: "提", wei: "偎" },
+  // replay
+  replayTitle: (id) => `回放 ${id}`, loading: "载入中…", replayFail: (m) => `无法载入回放：${m}`,
+  replayStep: (r, i, n, w) => `${r} · 第 ${i}/${n} 步 · 牌墙 ${w}`, dealt: "发牌",
+  play: "▶ 播放", pause: "⏸ 暂停",
+};
+
+/* ------------------------------------------------------------ settings (localStorage) */
+const SETTINGS_KEY = "phz:settings";
+const DEFAULTS = { hints: false, mute: false, voice: true };
+
+export function loadSettings() {
+  try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") }; } catch { return { ...DEFAULTS }; }
+}
+export function saveSettings() { localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings)); }
+export const settings = loadSettings();
+
+/** The hand arrangement survives a reload: kept per room, for the hand it belongs to. */
+export function saveLayout(room, handId, layout) {
+  localStorage.setItem("phz:layout:" + room, JSON.stringify({ hand: handId, layout }));
+}
+export function loadLayout(room, handId) {
+  try {
+    const x = JSON.parse(localStorage.getItem("phz:layout:" + room) || "null");
+    return x && x.hand === handId && Array.isArray(x.layout) ? x.layout : null;
+  } catch { return null; }
+}
+
+export function saveSession() {
+  localStorage.setItem("phz:" + S.room, JSON.stringify({ token: S.token, seat: S.seat }));
+}
+export function loadSession(room) {
+  try { return JSON.parse(localStorage.getItem("phz:" + room) || "null"); } catch { return null; }
+}
+
+/* ------------------------------------------------------------ the session */
+export const S = {
+  room: null, token: null, seat: null, ws: null, msg: null, prev: null, retry: 0, leaving: false,
+  layout: [], layoutHand: null, selected: null, logHand: null, logN: 0, offset: null,
+  chiOpen: false, settleHidden: false, settleFor: null, hint: null, wantRematch: false,
+};
+
+/* ------------------------------------------------------------ DOM helpers */
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+export function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+export function nameOf(seat) {
+  if (seat === S.seat) return T.me;
+  const p = S.msg && S.msg.players && S.msg.players[seat];
+  return (p && p.name) || T.player(seat);
+}

@@ -1,0 +1,312 @@
+"""新手教学 (xīnshǒu jiàoxué): guided hands from scenario files, run on the real engine.
+
+A scenario (``server/tutorials/NAME.json``) is a stacked deck (§4 record
+order), the dealer, the learner's seat and a ``script``: the whole hand, entry
+by entry. An entry is one of
+
+* ``{"seat": s, "do": "<action id>"}`` — a scripted seat's choice, applied;
+* ``{"seat": LEARNER, "do": id, "concept": c, "text": {zh, en}}`` — a *choice
+  stop*: the learner must pick ``do`` (``wrong`` explains other picks);
+* ``{"note": c, "text": {zh, en}}`` — a *note stop*: something to read (the
+  learner answers ``next``), shown where his next decision waits.
+
+Both stops may carry ``expect``: facts the engine must show once the stop is
+passed — ``event`` (type, seat, card, ``groups``: a 吃 with its 比 has 2+),
+``huxi`` (the learner's 当前胡息), ``chou`` (a card kind among his 臭牌),
+``result`` (winner, 胡息, 名堂 ids). Claims of scripted seats not in the script
+are passed. :func:`run` plays the script to the end and checks every
+``expect``; :func:`step` is the web's state machine: it replays from the deal
+to stop ``at`` (a hand is cheap), so the server keeps no tutorial state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from paohuzi.core.actions import Action, IllegalAction
+from paohuzi.core.cards import CODES, Card
+from paohuzi.core.events import Event
+from paohuzi.core.rules import preset
+from paohuzi.core.state import GameState
+from paohuzi.core.views import view
+
+from .present import describe
+
+DIR = Path(__file__).parent / "tutorials"
+NEXT = "next"  # the learner's answer at a note stop
+
+
+class ScenarioError(ValueError):
+    """A scenario whose script does not play as written (a bug in the file)."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    data: dict[str, Any]
+
+    @property
+    def learner(self) -> int:
+        return int(self.data.get("learner", 0))
+
+    @property
+    def stops(self) -> list[int]:
+        """Indices (into the script) of the entries the learner stops at."""
+        return [i for i, e in enumerate(self.data["script"]) if _is_stop(e, self.learner)]
+
+    def new_state(self) -> GameState:
+        deck = [Card.parse(c) for c in self.data["deck"].split()]
+        if len(deck) != 80:
+            raise ScenarioError(f"{self.name}: the deck has {len(deck)} cards")
+        return GameState(
+            preset(self.data.get("rules", "hunan")), deck=deck, dealer=self.data["dealer"]
+        )
+
+
+def _is_stop(entry: dict[str, Any], learner: int) -> bool:
+    return "note" in entry or entry.get("seat") == learner
+
+
+def names() -> list[str]:
+    return sorted(p.stem for p in DIR.glob("*.json"))
+
+
+@lru_cache(maxsize=16)
+def load(name: str) -> Scenario:
+    return Scenario(name, json.loads((DIR / f"{name}.json").read_text(encoding="utf-8")))
+
+
+def catalogue() -> list[dict[str, Any]]:
+    return [
+        {"name": n, "title": load(n).data["title"], "concepts": load(n).data["concepts"]}
+        for n in names()
+    ]
+
+
+class Run:
+    """A scenario played up to some stop: the state, the events since the last stop."""
+
+    def __init__(self, sc: Scenario):
+        self.sc = sc
+        self.state = sc.new_state()
+        self.events: list[Event] = list(self.state.events)
+        self.pos = 0  # next script entry
+        self.mark = 0  # len(events) before the learner's last choice
+
+    def _apply(self, seat: int, aid: str) -> None:
+        try:
+            self.events += self.state.apply(Action.from_id(seat, aid))
+        except IllegalAction as e:
+            raise ScenarioError(f"{self.sc.name}: entry {self.pos}: {seat} {aid}: {e}") from None
+
+    def _pass_others(self, seat: int | None) -> None:
+        """Scripted seats' claims the script does not name are passed (R16: in any order)."""
+        while not self.state.is_terminal() and seat not in self.state.to_act():
+            others = [
+                s
+                for s in self.state.to_act()
+                if s != self.sc.learner and "pass" in self.state.legal_action_ids(s)
+            ]
+            if not others:
+                raise ScenarioError(
+                    f"{self.sc.name}: entry {self.pos}: seat {seat} is not to act "
+                    f"({self.state.to_act()} are)"
+                )
+            self._apply(others[0], "pass")
+
+    def advance(self) -> dict[str, Any] | None:
+        """Play scripted entries up to the next stop (returned, not yet applied)."""
+        script = self.sc.data["script"]
+        while self.pos < len(script):
+            e = script[self.pos]
+            # a note is read where the learner's next decision waits (or the hand ended)
+            self._pass_others(self.sc.learner if "note" in e else e["seat"])
+            if "note" in e:
+                return e
+            if e["seat"] == self.sc.learner:
+                return e
+            self._apply(e["seat"], e["do"])
+            self.pos += 1
+        return None
+
+    def answer(self, entry: dict[str, Any]) -> None:
+        """Pass the stop ``entry`` the right way (the learner's expected choice)."""
+        if "do" in entry:
+            self._apply(self.sc.learner, entry["do"])
+        self.pos += 1
+
+    def pass_stop(self, entry: dict[str, Any]) -> int:
+        """Answer the stop; where the events its facts are about begin.
+
+        The next stops show the events from the learner's last choice on (its
+        consequences included); a note looks back to the same place.
+        """
+        if "do" in entry:
+            self.mark = len(self.events)
+        self.answer(entry)
+        return self.mark
+
+    def check(self, entry: dict[str, Any], since: int) -> list[str]:
+        """What of the stop's ``expect`` the engine did not show (empty: all true)."""
+        exp = entry.get("expect", {})
+        bad = []
+        ev, then = exp.get("event"), exp.get("then")
+        hits = [i for i, e in enumerate(self.events) if i >= since and ev and _matches(e, ev)]
+        if ev is not None and not hits:
+            bad.append(f"no event {ev}")
+        nxt = [self.events[i + 1] for i in hits if i + 1 < len(self.events)]
+        if then is not None and not any(_matches(e, then) for e in nxt):
+            bad.append(f"{ev} not followed by {then}")
+        if "huxi" in exp and self.state.current_huxi(self.sc.learner) != exp["huxi"]:
+            bad.append(f"huxi {self.state.current_huxi(self.sc.learner)} != {exp['huxi']}")
+        if "chou" in exp:
+            chou = view(self.state, self.sc.learner).chou
+            if Card.parse(exp["chou"]) not in chou:
+                bad.append(f"{exp['chou']} is not 臭牌")
+        if "result" in exp:
+            bad += _check_result(self.state, exp["result"])
+        return bad
+
+
+def _matches(e: Event, want: dict[str, Any]) -> bool:
+    if e.type != want["type"] or ("seat" in want and e.seat != want["seat"]):
+        return False
+    if "card" in want and (e.card is None or CODES[e.card] != want["card"]):
+        return False
+    return "groups" not in want or len(e.get("groups") or ()) >= want["groups"]
+
+
+def _check_result(st: GameState, want: dict[str, Any]) -> list[str]:
+    res = st.result
+    if res is None:
+        return ["the hand is not over"]
+    d = res.to_dict()
+    bad = []
+    for k in ("winner", "huxi"):
+        if k in want and d.get(k) != want[k]:
+            bad.append(f"result {k} {d.get(k)} != {want[k]}")
+    got = sorted(m.id for m in res.settlement.mingtang) if res.settlement else []
+    if "mingtang" in want and got != sorted(want["mingtang"]):
+        bad.append(f"名堂 {got} != {want['mingtang']}")
+    return bad
+
+
+def run(sc: Scenario) -> list[dict[str, Any]]:
+    """Play the whole script the right way; every stop with what its ``expect`` missed.
+
+    A stop's facts are checked where the learner stands next (the next stop, or
+    the end): a 臭牌 exists only once its claim window has closed.
+    """
+    r = Run(sc)
+    out = []
+    pending: tuple[dict[str, Any], int] | None = None
+    while True:
+        entry = r.advance()
+        if pending is not None:
+            out.append({"entry": pending[0], "missed": r.check(*pending)})
+        if entry is None:
+            break
+        pending = (entry, r.pass_stop(entry))
+    if not r.state.is_terminal():
+        raise ScenarioError(f"{sc.name}: the script ends before the hand does")
+    return out
+
+
+def _replay_to(sc: Scenario, at: int) -> tuple[Run, dict[str, Any] | None, int]:
+    """The run standing at stop ``at`` (its entry; None past the end) and where its events start."""
+    r = Run(sc)
+    entry = r.advance()
+    for _ in range(at):
+        if entry is None:
+            break
+        r.pass_stop(entry)
+        entry = r.advance()
+    return r, entry, r.mark
+
+
+def public(sc: Scenario) -> dict[str, Any]:
+    """``GET /api/tutorial/NAME``: what the client shows before the first step (no deck)."""
+    d = sc.data
+    return {
+        "name": sc.name,
+        "title": d["title"],
+        "intro": d.get("intro"),
+        "concepts": d["concepts"],
+        "rules": d.get("rules", "hunan"),
+        "learner": sc.learner,
+        "steps": len(sc.stops),
+    }
+
+
+def step(sc: Scenario, at: int, action: str | None) -> dict[str, Any]:
+    """``POST /api/tutorial/NAME/step``: stop ``at`` shown, and ``action`` checked against it.
+
+    Right: the answer moves on to stop ``at + 1`` (shown in the reply). Wrong:
+    the learner stays at ``at`` and gets the stop's ``wrong`` explanation.
+    """
+    r, entry, mark = _replay_to(sc, at)
+    if entry is None:
+        return {"at": at, "done": True, **_show(r, None, mark)}
+    if action is None:
+        return {"at": at, "done": False, **_show(r, entry, mark)}
+    want = entry.get("do", NEXT)
+    ok = action == want or (want != NEXT and _same(sc.learner, action, want))
+    if not ok:
+        return {
+            "at": at,
+            "done": False,
+            "correct": False,
+            "explain": entry.get("wrong") or entry["text"],
+            **_show(r, entry, mark),
+        }
+    nxt = step(sc, at + 1, None)
+    return {**nxt, "correct": True}
+
+
+def _same(seat: int, given: str, want: str) -> bool:
+    try:
+        return Action.from_id(seat, given).matches(Action.from_id(seat, want))
+    except IllegalAction:
+        return False
+
+
+def _show(r: Run, entry: dict[str, Any] | None, mark: int) -> dict[str, Any]:
+    """The learner's view (the one hidden-information filter), the stop and what just happened."""
+    me = r.sc.learner
+    v = view(r.state, me).to_dict()
+    legal = v.pop("legal_actions", [])
+    v.pop("result", None)
+    out: dict[str, Any] = {
+        "view": v,
+        "events": [e.to_dict() for e in r.events[mark:] if e.shown or e.seat == me],
+        "huxi": r.state.current_huxi(me),
+    }
+    if entry is not None:
+        out["stop"] = {
+            "concept": entry.get("concept", entry.get("note")),
+            "text": entry["text"],
+            "expect": entry.get("do", NEXT),
+            "choices": legal if "do" in entry else [NEXT],
+            # each choice as the table describes it (吃: the 吃 group then each 比 group)
+            "actions": [describe(a) for a in r.state.legal_actions(me)] if "do" in entry else [],
+        }
+    if r.state.is_terminal() and r.state.result is not None:
+        out["result"] = r.state.result.to_dict()
+    return out
+
+
+__all__ = [
+    "Run",
+    "Scenario",
+    "ScenarioError",
+    "catalogue",
+    "load",
+    "names",
+    "public",
+    "run",
+    "step",
+]

@@ -1,0 +1,178 @@
+"""Lobby options generated from the rules data (issue 15): schema, validation, and rooms
+that really play under the options chosen (the rules of the stored records)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from paohuzi.core import records
+from paohuzi.core.rules import PRESETS, Rules, RulesError
+from paohuzi.core.scoring import payments
+from paohuzi.server import options
+
+from .helpers import Player, create_room
+
+
+def test_every_preset_has_labelled_options_with_defaults_among_values(client: TestClient) -> None:
+    data = client.get("/api/presets").json()
+    assert [p["name"] for p in data["presets"]] == list(PRESETS)
+    for p in data["presets"]:
+        assert {"name", "players", "hands", "label", "summary", "options"} <= set(p)
+        assert p["summary"]["zh"] and p["summary"]["en"]
+        ids = [o["id"] for o in p["options"]]
+        assert ids == [
+            "players",
+            "mingtang",
+            "min_huxi",
+            "base_score",
+            "cap",
+            "hands",
+            "turn_time",
+            "ready_first",
+            "bot",
+        ]
+        for o in p["options"]:
+            assert o["zh"] and o["en"] and o["values"]
+            values = [v["value"] for v in o["values"]]
+            assert all(v["zh"] and v["en"] for v in o["values"])
+            default = o["default"]
+            assert set(default) <= set(values) if o["kind"] == "many" else default in values
+    lv = data["levels"]
+    assert [(x["id"], x["label"]) for x in lv] == [
+        ("easy", "初级"),
+        ("normal", "中级"),
+        ("hard", "高级"),
+    ]
+
+
+def test_options_come_from_the_preset_data() -> None:
+    lz = {o["id"]: o for o in options.schema(PRESETS["luzhou"])}
+    hn = {o["id"]: o for o in options.schema(PRESETS["hunan"])}
+    assert lz["players"]["default"] == 4 and hn["players"]["default"] == 3
+    assert [v["zh"] for v in hn["players"]["values"]] == ["2人", "3人", "4人坐底"]
+    # 泸州 lists all its 名堂 but counts only 红/乌/天/地 (scoring_mode hongwu) by default
+    assert [v["value"] for v in lz["mingtang"]["values"]] == [
+        m.id for m in PRESETS["luzhou"].mingtang
+    ]
+    assert lz["mingtang"]["default"] == ["honghu", "wuhu", "tianhu", "dihu"]
+    # 起胡: only minimums that are worth at least 1 等 under the preset's 等 formula
+    assert [v["value"] for v in hn["min_huxi"]["values"]] == [15, 18, 21]
+    assert 10 in [v["value"] for v in lz["min_huxi"]["values"]]
+    # a new preset needs no client change: its options follow its data
+    house = PRESETS["hunan"].replace(name="house", min_huxi=9, deng=PRESETS["luzhou"].deng)
+    ho = {o["id"]: o for o in options.schema(house)}
+    assert ho["min_huxi"]["default"] == 9 and ho["mingtang"]["default"][0] == "honghu"
+    assert options.summary(house)["zh"].startswith("house · 3人 · 9胡起胡")
+
+
+def test_summary_names_the_configuration() -> None:
+    c = options.apply(PRESETS["hunan"], {"players": 2, "min_huxi": 18, "cap": 20, "mingtang": []})
+    s = options.summary(c.rules, "hard", 15)
+    assert (
+        s["zh"] == "湖南 · 2人 · 18胡起胡 · 无名堂 · 底分1 · 20分封顶 · 8局 · 每步15秒 · 机器人高级"
+    )
+    assert "capped at 20" in s["en"] and "no scoring patterns" in s["en"]
+
+
+@pytest.mark.parametrize(
+    ("opts", "field"),
+    [
+        ({"players": 5}, "options.players"),
+        ({"players": "3"}, "options.players"),
+        ({"min_huxi": 14}, "options.min_huxi"),
+        ({"base_score": 4}, "options.base_score"),
+        ({"cap": True}, "options.cap"),
+        ({"hands": 7}, "options.hands"),
+        ({"turn_time": 1}, "options.turn_time"),
+        ({"bot": "god"}, "options.bot"),
+        ({"mingtang": ["gui"]}, "options.mingtang"),  # not a hunan 名堂
+        ({"mingtang": "honghu"}, "options.mingtang"),
+        ({"colour": "red"}, "options"),  # an unknown key is not echoed
+    ],
+)
+def test_bad_options_are_refused_and_create_nothing(
+    client: TestClient, opts: dict[str, Any], field: str
+) -> None:
+    before = client.app.state.storage.counts()["rooms"]  # type: ignore[attr-defined]
+    r = client.post("/api/rooms", json={"rules": "hunan", "options": opts})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["error"] == "bad_options" and body["fields"] == [field]
+    assert body["message_zh"] and body["message_en"] == "Invalid room options"
+    assert client.app.state.storage.counts()["rooms"] == before  # type: ignore[attr-defined]
+
+
+def test_house_scoring_options_change_payments() -> None:
+    r = Rules(base_score=3, cap=20)
+    assert payments(4, 0, [0, 1, 2], r) == [24, -12, -12]  # 4 底 × 3 分
+    assert payments(10, 0, [0, 1, 2], r) == [40, -20, -20]  # 30 capped at 20 each
+    assert payments(4, 0, [0, 1, 2], Rules()) == [8, -4, -4]  # no options: unchanged
+    for bad in ({"base_score": "2"}, {"base_score": 0}, {"cap": -1}, {"cap": True}):
+        with pytest.raises(RulesError):
+            Rules.from_dict(bad)  # a file's slip is refused, not played
+
+
+@pytest.mark.parametrize("house", [{"cap": "10"}, {"base_score": 1000}, {"cap": True}])
+def test_a_full_rules_object_with_bad_house_scoring_is_refused(
+    client: TestClient, house: dict[str, Any]
+) -> None:
+    rules = {"preset": "hunan", **house}
+    r = client.post("/api/rooms", json={"rules": rules, "bots": 2})
+    assert r.status_code == 400 and r.json()["error"] == "bad_rules"
+    ok = client.post("/api/rooms", json={"rules": {"preset": "hunan", "cap": 20}})
+    assert ok.status_code == 200
+
+
+def _play_until_win(client: TestClient, room: dict[str, Any]) -> dict[str, Any]:
+    rng = random.Random(5)
+    with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
+        me = Player(ws)
+        st = me.next_state()
+        while True:
+            if st["phase"] == "settlement" and not st["result"]["huangzhuang"]:
+                return st
+            assert st["phase"] != "finished", "no hand was won"
+            if st["legal_actions"]:
+                me.act(rng.choice(st["legal_actions"])["id"])
+            st = me.next_state()
+
+
+def test_a_room_plays_under_its_options(client: TestClient) -> None:
+    opts = {
+        "players": 4,
+        "mingtang": ["honghu", "wuhu", "dianhu"],
+        "base_score": 2,
+        "cap": 10,
+        "hands": 16,
+        "bot": "easy",
+    }
+    room = create_room(client, rules="hunan", seed=21, options=opts)
+    info = client.get(f"/api/rooms/{room['room']}").json()
+    assert len(info["seats"]) == 4 and info["summary"]["zh"].startswith("湖南 · 4人坐底")
+    assert info["hands"] == 16 and [p["bot"] for p in info["players"][1:]] == ["easy"] * 3
+    st = _play_until_win(client, room)
+    rec = client.get(f"/api/records/{st['hand_id']}").json()
+    rules = Rules.from_dict(rec["rules"])  # the rules of the stored record
+    assert rules.players == 4 and rules.sit_out
+    assert [m.id for m in rules.mingtang] == ["honghu", "dianhu", "wuhu"]
+    assert (rules.base_score, rules.cap) == (2, 10)
+    res = st["result"]
+    assert res["payments"].count(0) == 1  # the seat that sat out (坐底) pays nothing
+    unit = min(res["di"] * 2, 10)  # each payer: 底 × 底分, at most 封顶
+    winner = max(range(4), key=lambda s: res["payments"][s])
+    losers = [p for s, p in enumerate(res["payments"]) if s != winner and p != 0]
+    assert losers and all(p == -unit for p in losers), (res["di"], res["payments"])
+    assert records.replay(rec).returns() == res["payments"]
+
+
+def test_min_huxi_option_is_the_rooms_rule(client: TestClient) -> None:
+    room = create_room(client, rules="hunan", seed=3, options={"min_huxi": 21, "players": 2})
+    doc = client.get(f"/api/rules/{room['room']}").json()
+    win = {s["id"]: s for s in doc["sections"]}["win"]["items"]
+    assert {i["id"]: i for i in win}["min_huxi"]["value"] == 21
+    assert client.app.state.manager.get(room["room"]).rules.min_huxi == 21  # type: ignore[attr-defined]
+    assert len(client.get(f"/api/rooms/{room['room']}").json()["seats"]) == 2

@@ -1,0 +1,108 @@
+"""Browser tests of the web table: `paohuzi serve` in a subprocess, Debian's chromium.
+
+Needs /usr/bin/chromium and the ``playwright`` package (never ``playwright install``).
+Each test opens its own page on a shared server (bots act at once: --bot-delay 0).
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = _free_port()
+    cmd = [
+        sys.executable,
+        "-c",
+        "import sys; from paohuzi.cli.main import main; sys.exit(main())",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(tmp / "web.sqlite3"),
+        "--bot-delay",
+        "0",
+        "--room-rate",
+        "1000",
+        "--rooms-per-client",
+        "1000",
+        "--msg-rate",
+        "1000",
+        "--bot-workers",
+        "1",
+        "--log-level",
+        "warning",
+        *extra,
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else "server died"
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.1)
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def need_browser() -> None:
+    """Skip (with the reason) where there is no chromium or no playwright package."""
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is missing (run .ci/system-deps)")
+    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    need_browser()
+    proc, base = start_server(tmp_path_factory.mktemp("web"), "--away-timeout", "600")
+    yield base
+    stop_server(proc)
+
+
+# Per module: Playwright's sync API keeps an event loop running in this thread while it
+# is open, and tests after these (asyncio.run) need it gone.
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield b
+        b.close()

@@ -1,0 +1,233 @@
+"""Playing the web table by clicking, as a player would, and checks of what is shown."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+DOC_IMG = ROOT / "docs" / "img"
+
+VIEWPORTS = {
+    "phone-landscape": {
+        "viewport": {"width": 844, "height": 390},
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "phone-portrait": {
+        "viewport": {"width": 390, "height": 844},
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "desktop-hd": {"viewport": {"width": 1920, "height": 1080}},
+}
+
+
+# The pictures docs/web.md shows (and the README's older names for two of them).
+DOC_SHOTS = {
+    "web-table-phone-landscape.png": (),
+    "web-table-phone-portrait.png": ("web-phone.png",),
+    "web-table-desktop.png": ("web-table.png",),
+    "web-chi-1280.png": (),
+    "web-settlement-desktop.png": ("web-settlement.png",),
+    "web-settlement-phone-portrait.png": (),
+    "web-look-phone-landscape.png": (),
+    "web-match-end.png": (),
+    "web-replay.png": (),
+}
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a screenshot into artifacts/; with PAOHUZI_UPDATE_SCREENSHOTS=1 the ones the
+    docs show also replace docs/img/ (never silently: a test run leaves the tree clean)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000, f"{name}: an empty-looking screenshot"
+    if os.environ.get("PAOHUZI_UPDATE_SCREENSHOTS") == "1" and name in DOC_SHOTS:
+        DOC_IMG.mkdir(parents=True, exist_ok=True)
+        for target in (name, *DOC_SHOTS[name]):
+            shutil.copyfile(path, DOC_IMG / target)
+    return path
+
+
+# What the documentation's table pictures point at (docs/web.md lists the same numbers).
+LABELS = [
+    ("#seat-left .seat-head .name", "1"),  # 上家
+    ("#seat-right .seat-head .name", "2"),  # 下家
+    ("#open-card", "3"),  # the open card, 翻 or 打
+    ("#ticker", "4"),  # the compact event log
+    ("#ring", "5"),  # the countdown ring
+    ("#actions", "6"),  # only the legal choices
+    (".meld .meld-huxi", "7"),  # a meld's 胡息
+    (".seat-head .table-huxi", "8"),  # what a seat shows on the table
+    ("#huxi", "9"),  # 当前胡息 (R33)
+    ("#hand", "10"),  # your hand, in columns
+]
+
+
+def labelled_shot(page: Any, name: str) -> Path:
+    """A screenshot with numbered marks on the parts of the table (then removed)."""
+    page.evaluate(
+        """(labels) => {
+      for (const [sel, text] of labels) {
+        const e = [...document.querySelectorAll(sel)].find((x) => x.getClientRects().length);
+        if (!e) continue;
+        const r = e.getBoundingClientRect();
+        const b = document.createElement('span');
+        b.className = 'doc-label';
+        b.textContent = text;
+        Object.assign(b.style, { position: 'fixed', left: Math.max(0, r.left - 10) + 'px',
+          top: Math.max(0, r.top - 10) + 'px', zIndex: 99, background: '#e8175d', color: '#fff',
+          font: 'bold 13px sans-serif', borderRadius: '10px', padding: '1px 6px',
+          boxShadow: '0 0 0 2px #fff', pointerEvents: 'none' });
+        document.body.append(b);
+      }
+    }""",
+        LABELS,
+    )
+    try:
+        return shot(page, name)
+    finally:
+        page.evaluate("document.querySelectorAll('.doc-label').forEach((x) => x.remove())")
+
+
+def wait_js(page: Any, expr: str, timeout: float = 30.0) -> None:
+    """Poll ``expr`` until true (``wait_for_function`` would need the page's ``eval``,
+    which its Content-Security-Policy forbids)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expr):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expr}"
+        time.sleep(0.03)
+
+
+def open_seat(page: Any, base: str, room: str, token: str, seat: int = 0) -> None:
+    """Open a seat the way the page keeps it (localStorage ``phz:ROOM``) and its link."""
+    if not page.url.startswith(base):
+        page.goto(base + "/")
+    page.evaluate(
+        "([room, token, seat]) => localStorage.setItem('phz:' + room, JSON.stringify({token, seat}))",
+        [room, token, seat],
+    )
+    page.goto(f"{base}/#/room/{room}")
+    page.wait_for_selector("#game:not(.hidden)")
+
+
+def create(page: Any, base: str, hands: int = 1, bot: str = "easy", rules: str = "hunan") -> str:
+    """A room against bots (POST /api/rooms: the lobby is not what these tests test),
+    opened in the page; returns its code."""
+    r = httpx.post(
+        base + "/api/rooms", json={"rules": rules, "bot": bot, "hands": hands, "name": "测试"}
+    )
+    r.raise_for_status()
+    room = r.json()
+    open_seat(page, base, room["room"], room["token"])
+    # a seat that sits out (坐底, 泸州) may see its bots finish the hand at once
+    wait_js(page, "['playing', 'settlement'].includes(document.body.dataset.phase)")
+    return str(room["room"])
+
+
+# Every element that must stay visible and clickable: its centre's topmost element is it.
+UNCOVERED_JS = """() => {
+  const bad = [];
+  for (const e of document.querySelectorAll('#open-card, #actions button, #ring')) {
+    if (e.closest('.hidden')) continue;
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const top = document.elementFromPoint(x, y);
+    if (!(top && (top === e || e.contains(top)))) bad.push((e.id || e.textContent) + ' under ' + (top ? (top.id || top.className || top.tagName) : 'nothing'));
+    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) bad.push((e.id || e.textContent) + ' off screen');
+  }
+  return bad;
+}"""
+
+
+def uncovered(page: Any) -> list[str]:
+    return list(page.evaluate(UNCOVERED_JS))
+
+
+def shown_meld_huxi(page: Any) -> dict[int, list[str]]:
+    """Every seat's melds' shown 胡息, by seat, in order."""
+    return dict(
+        page.evaluate("""() => {
+      const out = {};
+      for (const s of document.querySelectorAll('.seat[data-seat]'))
+        out[s.dataset.seat] = [...s.querySelectorAll('.meld .meld-huxi')].map((x) => x.dataset.huxi);
+      return out;
+    }""")
+    )
+
+
+def tap_card(card: Any) -> None:
+    """Tap a hand card where it shows: its top (the next card of its column covers the rest)."""
+    box = card.bounding_box()
+    card.click(position={"x": box["width"] / 2, "y": min(8, box["height"] / 4)})
+
+
+def click_a_legal_choice(page: Any, rng: random.Random) -> bool:
+    """Click one legal choice the way a player would; False if there is none right now
+    (or the table changed under the finger: a newer state redrew it)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return _click_a_legal_choice(page, rng)
+    except PlaywrightError as e:
+        if "not attached" in str(e) or "detached" in str(e):
+            return False
+        raise
+
+
+def _click_a_legal_choice(page: Any, rng: random.Random) -> bool:
+    hu = page.query_selector("#actions button[data-type='hu']")
+    if hu:  # a player always takes a win
+        hu.click()
+        return True
+    options = []
+    if page.query_selector("#hand .card.legal"):
+        options.append("discard")
+    if page.query_selector("#chi-btn"):
+        options.append("chi")
+    buttons = page.query_selector_all("#actions button[data-action-id]:not(#discard-btn)")
+    options += ["button"] * len(buttons)
+    if not options:
+        return False
+    kind = rng.choice(options)
+    if kind == "discard":
+        tap_card(rng.choice(page.query_selector_all("#hand .card.legal")))
+        page.click("#discard-btn")
+    elif kind == "chi":
+        page.click("#chi-btn")
+        packages = page.query_selector_all("#chi-picker .package")
+        assert packages, "吃 shows its packages to pick from"
+        rng.choice(packages).click()
+    else:
+        rng.choice(buttons).click()
+    return True
+
+
+def play_hand(page: Any, rng: random.Random, on_turn: Any = None, limit: float = 120) -> int:
+    """Click legal choices until the hand is over; returns the number of clicks.
+    ``on_turn(page, clicks)`` runs whenever the player has something to decide."""
+    clicks = 0
+    deadline = time.monotonic() + limit
+    while page.get_attribute("body", "data-phase") == "playing":
+        assert time.monotonic() < deadline, "the hand did not finish"
+        version = page.get_attribute("body", "data-version")
+        if page.query_selector("#actions button"):
+            if on_turn is not None:
+                on_turn(page, clicks)
+            if click_a_legal_choice(page, rng):
+                clicks += 1
+                wait_js(page, f"document.body.dataset.version !== '{version}'", 15)
+                continue
+        page.wait_for_timeout(30)
+    return clicks
