@@ -12,13 +12,7 @@ import { openRules } from "./rulespage.js";
 import { openTutorial } from "./tutorial.js";
 import { installPhrases } from "./phrases.js";
 
-const $ = (sel, root = document) => root.querySelector(sel);
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
+import { $, el } from "./store.js";
 
 const L = { presets: [], levels: [], chosen: {}, preset: null, bots: null };
 

@@ -2,16 +2,9 @@
  * A choice is sent as {"type":"say","phrase":id} on the table's websocket (store.js's
  * S.ws, the socket app.js opened); a {"type":"said",…} from the server shows as a bubble
  * by the seat that said it. The server side of "say" is not wired yet (docs/web.md). */
-import { S } from "./store.js";
 import { t, pick, onLang, api } from "./i18n.js";
 
-const $ = (sel, root = document) => root.querySelector(sel);
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
+import { $, el, S } from "./store.js";
 
 let catalogue = null;
 let lastSaid = 0;

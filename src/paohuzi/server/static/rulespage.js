@@ -3,13 +3,7 @@
  * Shown over whatever screen is open (the lobby, the join page or the table). */
 import { t, pick, lang, onLang, api } from "./i18n.js";
 
-const $ = (sel, root = document) => root.querySelector(sel);
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
+import { $, el } from "./store.js";
 
 let openKey = null;
 let seq = 0;

@@ -7,13 +7,7 @@
 import { cardEl } from "./cards.js";
 import { t, pick, lang, setLang, onLang, api, cardTitle, cardZh } from "./i18n.js";
 
-const $ = (sel, root = document) => root.querySelector(sel);
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = text;
-  return e;
-}
+import { $, el } from "./store.js";
 
 const TU = { meta: null, cur: null, feedback: null, busy: false };
 
