@@ -128,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as e:  # e.g. an unwritable or corrupt database file
         print(f"paohuzi serve: error: cannot open database {db}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    _settle_heap()
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"跑胡子 web game: http://{host}:{args.port}/  (database {db})", flush=True)
     uvicorn.run(
@@ -141,3 +142,26 @@ def run(args: argparse.Namespace) -> int:
         server_header=False,
     )
     return EXIT_OK
+
+
+def _settle_heap() -> None:
+    """Decode the evaluator tables now and freeze everything loaded so far.
+
+    A full garbage collection walks every tracked object and stops every room
+    meanwhile; the modules, the app and the tables live as long as the server,
+    so they are moved out of the collector's sight (``gc.freeze``) and only the
+    games' own objects are walked (docs/web.md, "Tail latency").
+    """
+    import gc
+
+    from paohuzi.core.evaluator import evaluator_for
+    from paohuzi.core.rules import PRESETS
+
+    for rules in PRESETS.values():
+        evaluator_for(rules).preload()
+    gc.collect()
+    gc.freeze()
+    # A message's dicts die young: a larger first generation lets them die before
+    # a collection promotes them, so full collections come rarer.
+    gc.set_threshold(20_000, 20, 20)
+

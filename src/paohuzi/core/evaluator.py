@@ -333,8 +333,9 @@ class HandEvaluator:
             if self._gain_pao[k] >= 0:
                 up_pao[c], up_ti[c] = self._gain_pao[k], self._gain_ti[k]
         t = TableSummary(huxi, fours, len(keys), cards, tuple(up_pao), tuple(up_ti))
-        if len(self._summaries) < 200_000:
-            self._summaries[keys] = t
+        if len(self._summaries) >= 1 << 14:  # bounded: a server's GC walks every entry
+            self._summaries.clear()
+        self._summaries[keys] = t
         return t
 
     def kan_huxi(self, mask: int) -> int:

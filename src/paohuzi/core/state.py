@@ -624,7 +624,7 @@ class GameState:
         key = ((id(pk) << 5 | c) << 3 | t) << 3 | left
         acts = _CHI_ACTS.get(key)
         if acts is None:
-            if len(_CHI_ACTS) >= 1 << 18:  # a long-lived server: keep memory bounded
+            if len(_CHI_ACTS) >= 1 << 14:  # bounded: a long-lived server's GC walks it all
                 _CHI_ACTS.clear()
             card = CARDS[c]
             acts = _CHI_ACTS[key] = tuple(

@@ -186,7 +186,9 @@ def _new_memo(_: object) -> dict[int, tuple[Any, Any]]:
 
 # Events are immutable and shared by every view of a hand: their wire form is
 # built once per event (a server sends the whole log to every seat per change)
-# and each view gets a shallow copy, so a caller's edits stay its own.
+# and each view gets a shallow copy, so a caller's edits stay its own. The memos
+# are bounded to about the hands in play: every object they hold is one more for
+# each full garbage collection to walk (a server's tail latency).
 _EVENT_DICTS: dict[int, tuple[Any, Any]] = {}
 _HIDDEN: dict[int, tuple[Any, Any]] = {}
 
@@ -202,12 +204,12 @@ def _by_identity(memo: dict[int, tuple[Any, Any]], obj: Any, make: Any, limit: i
 
 
 def _event_dict(e: Event) -> dict[str, Any]:
-    return dict(_by_identity(_EVENT_DICTS, e, Event.to_dict, 65536))
+    return dict(_by_identity(_EVENT_DICTS, e, Event.to_dict, 8192))
 
 
 def _hidden(e: Event) -> Event:
     """The event as a seat sees it that was not shown the card (one shared copy)."""
-    return _by_identity(_HIDDEN, e, lambda e: e._replace(card=None), 16384)
+    return _by_identity(_HIDDEN, e, lambda e: e._replace(card=None), 4096)
 
 
 _MASKS: dict[int, tuple[Card, ...]] = {}
@@ -241,7 +243,7 @@ def _log(s: GameState, seat: int) -> tuple[Event, ...]:
     ev = s.events
     entry = _LOGS.get(id(ev))
     if entry is None or entry[0] is not ev:  # holding ev keeps its id unique
-        if len(_LOGS) > 1024:
+        if len(_LOGS) > 128:  # hands in play at once; a larger memo only slows the GC
             _LOGS.clear()
         entry = _LOGS[id(ev)] = (ev, [(0, [])] * s.n)
     seen, out = entry[1][seat]

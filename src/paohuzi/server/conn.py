@@ -8,9 +8,9 @@ by orjson (which refuses integers past 64 bits, nesting past 1024 levels and
 lone surrogates with an error, not an exception) and validated by the models.
 Whatever is wrong gets an ``error`` message and the connection stays open.
 
-Messages to the client go through a :class:`Conn`'s queue, written by its own
-task: a room never waits on a slow client, and of several queued states only
-the newest is written.
+Messages to the client go through a :class:`Conn`'s outbox, written by its own
+task (a room never waits on a slow client; of several queued states only the
+newest is written) or, right after the seat's own message, by the reading task.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -50,10 +51,14 @@ FLOOD_CLOSE = 500  # messages refused in a row before a flooding connection is c
 
 
 class Conn:
-    """One websocket of a seat: an outbound queue drained by the endpoint's sender task."""
+    """One websocket of a seat: an outbox written in order by whichever task gets
+    there first — the connection's sender task, or the reading task right after
+    the seat's own action (its answer then skips a turn of the event loop)."""
 
     def __init__(self, limits: Limits) -> None:
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.out: deque[dict[str, Any] | None] = deque()
+        self.more = asyncio.Event()  # set while the outbox holds something
+        self.writing = asyncio.Lock()  # one writer at a time keeps the order
         self.limit = limits.queue_limit
         self.inbox = TokenBucket(limits.msg_rate, limits.msg_burst)
         self.closed = False
@@ -65,16 +70,18 @@ class Conn:
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= self.limit:  # this far behind: drop it (it can reconnect)
+        if len(self.out) >= self.limit:  # this far behind: drop it (it can reconnect)
             self.close(WS_POLICY)
             return
         self.sent += 1
-        self.queue.put_nowait(msg)
+        self.out.append(msg)
+        self.more.set()
 
     def close(self, code: int = 1000) -> None:
         if not self.closed:
             self.closed, self.close_code = True, code
-            self.queue.put_nowait(None)
+            self.out.append(None)
+            self.more.set()
 
     def admit(self) -> bool:
         """May the next inbound message be handled? (an error now and then if not)"""
@@ -90,21 +97,32 @@ class Conn:
             self.close(WS_POLICY)
         return False
 
-    async def next_batch(self) -> list[dict[str, Any]] | None:
-        """The next messages to write; of several queued ``state`` messages only the last."""
-        first = await self.queue.get()
-        if first is None:
-            return None
-        out = [first]
-        while not self.queue.empty():
-            msg = self.queue.get_nowait()
-            if msg is None:  # the end: write this batch first, end at the next call
-                self.queue.put_nowait(None)
+    def take(self) -> list[dict[str, Any] | None]:
+        """What is queued, in order; of several ``state`` messages only the last
+        (each is whole). ``None`` ends it: the connection is to close."""
+        out: list[dict[str, Any] | None] = []
+        while self.out:
+            msg = self.out.popleft()
+            if msg is None:
+                out.append(None)
                 break
             if msg.get("type") == "state":
-                out = [m for m in out if m.get("type") != "state"]
+                out = [m for m in out if m is None or m.get("type") != "state"]
             out.append(msg)
+        if not self.out:
+            self.more.clear()
         return out
+
+    async def drain(self, ws: WebSocket) -> bool:
+        """Write what is queued now; False once the connection is to close."""
+        async with self.writing:
+            for msg in self.take():
+                if msg is None:  # left for the sender task, which closes the socket
+                    self.out.appendleft(None)
+                    self.more.set()
+                    return False
+                await ws.send_text(encode(msg))
+        return True
 
 
 def encode(msg: dict[str, Any]) -> str:
@@ -182,6 +200,12 @@ async def _receive(ws: WebSocket, room: Room, seat: Seat, conn: Conn) -> None:
             conn.send(error("bad_message", where or None))  # the field, never the input
             continue
         await _dispatch(room, seat, conn, m)
+        try:
+            if not await conn.drain(ws):  # the answer now, not a turn of the loop later
+                return
+        except Exception:  # a broken socket: the sender task ends it
+            conn.close()
+            return
 
 
 async def _dispatch(room: Room, seat: Seat, conn: Conn, m: Act | Resume | Hints | Ping) -> None:
@@ -200,9 +224,10 @@ async def _dispatch(room: Room, seat: Seat, conn: Conn, m: Act | Resume | Hints 
 async def _pump(ws: WebSocket, conn: Conn) -> None:
     """Write a connection's queued messages, then close it with its code."""
     try:
-        while (batch := await conn.next_batch()) is not None:
-            for msg in batch:
-                await ws.send_text(encode(msg))
+        while True:
+            await conn.more.wait()
+            if not await conn.drain(ws):
+                break
     except Exception:
         conn.close()
     with contextlib.suppress(Exception):
