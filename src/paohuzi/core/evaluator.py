@@ -299,6 +299,7 @@ class HandEvaluator:
         ]
         self._summaries: dict[tuple[int, ...], TableSummary] = {}
         self._kan_huxi: dict[int, int] = {0: 0}
+        self._partial: dict[int, int] = {}  # partial_huxi memo (views ask it every step)
         self._jiao_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
 
     def preload(self) -> None:
@@ -501,6 +502,14 @@ class HandEvaluator:
 
     def partial_huxi(self, rest: int) -> int:
         """Most 胡息 of disjoint 句/绞 in ``rest`` (no 坎), leftovers allowed."""
+        v = self._partial.get(rest)
+        if v is None:
+            if len(self._partial) >= 1 << 15:  # bounded: a server's GC walks it
+                self._partial.clear()
+            v = self._partial[rest] = self._partial_huxi(rest)
+        return v
+
+    def _partial_huxi(self, rest: int) -> int:
         small, big = self.sizes
         s, b = rest & MASK30, rest >> 30
         best = small.best_partial(s) + big.best_partial(b)
