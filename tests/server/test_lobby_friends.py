@@ -58,7 +58,16 @@ def test_phrases_are_a_fixed_bilingual_list(client: TestClient) -> None:
     for bad in ("", "NICE", "<script>", None, 3, ["nice"]):
         assert phrases.validate(bad) is None
     said = phrases.said(2, phrases.BY_ID["thumbs"])
-    assert said == {"type": "said", "seat": 2, "phrase": "thumbs", "zh": "👍", "en": "👍"}
+    assert said == {
+        "type": "said",
+        "seat": 2,
+        "phrase": "thumbs",
+        "zh": "👍",
+        "en": "👍",
+        "text_zh": "👍",
+        "text_en": "👍",
+        "kind": "emoji",
+    }
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -2,8 +2,8 @@
 
 A real server (a subprocess on a loopback port) plays rooms at the 高级 (hard)
 level, whose bots think in worker processes, and at 初级 (easy). Each room's
-one human seat is connected but never acts: it goes on 托管 and bots play every
-seat. The server is killed (SIGKILL, twice) and stopped (SIGTERM, which must end
+one human seat is connected but never acts (but for 下一局 at a settlement): it
+goes on 托管 and bots play every seat. The server is killed (SIGKILL, twice) and stopped (SIGTERM, which must end
 it within seconds although hard bots are thinking) and started again each time.
 After every restart each seat's first state continues exactly the hand it saw
 before; at the end every match is complete and every stored hand replays.
@@ -83,7 +83,12 @@ class Server:
 
 
 async def _watch(base: str, room: dict[str, Any], seen: dict[str, Any], until: float) -> None:
-    """Seat 0 of a room: connected, never acting; remembers the last state it got."""
+    """Seat 0 of a room: connected, never acting but for 下一局; remembers the last state.
+
+    A settlement waits for every connected human (it has no 托管 timer), and a
+    reconnection or a restart takes the seat back from 托管: so, as a player
+    would, the watcher taps 下一局, else a hand ended before its next timeout
+    would hold the match for good."""
     url = f"ws://{base}/ws/{room['room']}?token={room['token']}"
     first = True
     try:
@@ -98,6 +103,9 @@ async def _watch(base: str, room: dict[str, Any], seen: dict[str, Any], until: f
                 seen.setdefault("last", {})[room["room"]] = msg
                 if msg["phase"] == "finished":
                     return
+                if any(a["id"] == "ready" for a in msg["legal_actions"]):
+                    act = {"type": "act", "version": msg["version"], "action": "ready"}
+                    await ws.send(json.dumps(act))
     except (OSError, TimeoutError, websockets.ConnectionClosed):
         pass  # the end of this round: the time is up, or the server was stopped
 

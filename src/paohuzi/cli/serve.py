@@ -164,4 +164,3 @@ def _settle_heap() -> None:
     # A message's dicts die young: a larger first generation lets them die before
     # a collection promotes them, so full collections come rarer.
     gc.set_threshold(20_000, 20, 20)
-

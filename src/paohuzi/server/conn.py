@@ -19,32 +19,33 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import readiness
 from .limits import FRAME_BYTES, Limits, TokenBucket
+from .lobby import RoomManager
 from .models import (
     WS_BAD_ORIGIN,
     WS_BAD_TOKEN,
     WS_NO_ROOM,
     WS_POLICY,
     WS_TOO_MANY,
-    Act,
+    ClientMessage,
     Hints,
     Ping,
+    Ready,
     Resume,
+    Say,
     client_message,
     error,
 )
-
-if TYPE_CHECKING:
-    from .lobby import RoomManager
-    from .rooms import Room
-    from .seats import Seat
+from .rooms import Room
+from .seats import READY, Seat
 
 ERROR_EVERY = 1.0  # seconds between two rate_limited errors on one connection
 FLOOD_CLOSE = 500  # messages refused in a row before a flooding connection is closed
@@ -197,7 +198,10 @@ async def _receive(ws: WebSocket, room: Room, seat: Seat, conn: Conn) -> None:
         except ValidationError as e:
             errs = e.errors(include_input=False, include_url=False)
             where = ".".join(str(x) for x in errs[0]["loc"]) if errs else ""
-            conn.send(error("bad_message", where or None))  # the field, never the input
+            if where == "say.phrase":  # a 快捷语 id not in the list: its own code
+                conn.send(error("bad_phrase"))
+            else:
+                conn.send(error("bad_message", where or None))  # the field, never the input
             continue
         await _dispatch(room, seat, conn, m)
         try:
@@ -208,17 +212,23 @@ async def _receive(ws: WebSocket, room: Room, seat: Seat, conn: Conn) -> None:
             return
 
 
-async def _dispatch(room: Room, seat: Seat, conn: Conn, m: Act | Resume | Hints | Ping) -> None:
+async def _dispatch(room: Room, seat: Seat, conn: Conn, m: ClientMessage) -> None:
+    code: str | None = None
     if isinstance(m, Ping):
         conn.send({"type": "pong", "version": seat.version})
     elif isinstance(m, Hints):
         await room.set_hints(seat, m.on)
     elif isinstance(m, Resume):
         await room.resume(seat)
+    elif isinstance(m, Say):
+        code = await room.say(seat, m.phrase)
+    elif isinstance(m, Ready):  # 准备 by its own message: the act ``ready`` at any version
+        code = readiness.may_ready(room.state is not None, seat.kind)
+        code = code or await room.act(seat, seat.version, READY)
     else:
         code = await room.act(seat, m.version, m.action)
-        if code is not None:
-            conn.send(error(code))
+    if code is not None:
+        conn.send(error(code))
 
 
 async def _pump(ws: WebSocket, conn: Conn) -> None:

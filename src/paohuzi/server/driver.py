@@ -15,7 +15,7 @@ away and the room's bot plays the seat from then on. On a claim, which only
 the seat knows it has, the bot answers that one claim and nothing is marked:
 an ``away`` flag appearing then would tell everyone the seat could claim.
 A settlement has no timer: the next hand starts when every connected human
-is ready (:meth:`Room._all_ready`), and nobody reading it is put on 托管.
+is ready (:func:`.readiness.all_ready`), and nobody reading it is put on 托管.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from paohuzi.bots import Observation
 from paohuzi.core.actions import Action, IllegalAction
@@ -34,11 +33,9 @@ from paohuzi.table import derive_seed
 
 from . import levels
 from .pool import Think, job_for
+from .port import RoomPort
 from .present import PLAYING, SETTLEMENT
 from .seats import BOT, Seat
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 log = logging.getLogger("paohuzi.server")
 
@@ -59,7 +56,7 @@ class Job:
 
 
 class Driver:
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomPort) -> None:
         self.room = room
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .port import RoomPort
 from .present import hint_message
-
-if TYPE_CHECKING:
-    from .rooms import Room
-    from .seats import Seat
+from .seats import Seat
 
 log = logging.getLogger("paohuzi.server")
 
 
-def offer(room: Room, seat: Seat) -> None:
+def offer(room: RoomPort, seat: Seat) -> None:
     """Send the seat its hint if it wants one: from the cache, or once computed (lock held)."""
     if not seat.hints or seat.conn is None or seat.hint_key is None:
         return
@@ -37,7 +35,7 @@ def offer(room: Room, seat: Seat) -> None:
     task.add_done_callback(room.tasks.discard)
 
 
-async def _compute(room: Room, seat: Seat) -> None:
+async def _compute(room: RoomPort, seat: Seat) -> None:
     while True:
         async with room.lock:
             key, st = seat.hint_key, room.state

@@ -24,6 +24,8 @@ from . import options
 from .limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
 from .models import CreateRoom, RoomError
 from .pool import BotPool
+from .port import RoomPort
+from .restore import restore
 from .rooms import Room
 from .seats import BOT, FREE, HUMAN, Seat
 from .storage import RoomRow, SeatRow, Storage
@@ -77,7 +79,8 @@ class RoomManager:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     # ------------------------------------------------------------------ rooms
-    def _new_code(self) -> str:
+    def new_code(self) -> str:
+        """A room code nobody holds, in memory or in storage."""
         rng = secrets.SystemRandom()
         while True:
             code = "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -116,13 +119,32 @@ class RoomManager:
             config["turn_time"] = chosen.turn_time  # rooms.py: the seat's 托管 timer
         if chosen.ready_first:
             config["ready_first"] = True  # rooms.py: 准备 before the first hand
-        row = RoomRow(self._new_code(), rules.to_dict(), config, seats, seed, hands)
+        row = RoomRow(self.new_code(), rules.to_dict(), config, seats, seed, hands)
+        room = self.open(row)
+        return room, room.seats[0]
+
+    def open(self, row: RoomRow) -> Room:
+        """A new room: stored, kept, dealt if it may be (nobody else can hold its lock yet)."""
         self.storage.create_room(row)
         room = self.rooms[row.id] = Room(self, row)
-        async with room.changing():
-            room._advance()
+        with self.storage.batch():
+            room.start()
             room.publish()
-        return room, room.seats[0]
+        return room
+
+    def rematch(self, room: RoomPort) -> str:
+        """再来一场 (``room``'s lock held): a new room, the same seats (humans keep their
+        tokens), a new match of as many hands; its code."""
+        seats = [s.row() for s in room.seats]
+        row = RoomRow(
+            self.new_code(),
+            room.rules.to_dict(),
+            dict(room.config),
+            seats,
+            secrets.randbits(63),
+            room.table.match.hands,
+        )
+        return self.open(row).id
 
     def get(self, code: str) -> Room | None:
         """The room ``code`` (case-insensitive), restoring it from storage if needed."""
@@ -136,7 +158,7 @@ class RoomManager:
         room = Room(self, row)
         try:
             with self.storage.batch():
-                room.restore(row.hands)  # its bots resume whatever they were deciding
+                restore(room, row.hands)  # its bots resume whatever they were deciding
         except Exception:
             log.exception("room %s cannot be restored", code)
             return None

@@ -17,6 +17,7 @@ from .i18n import CATALOGUE
 from .i18n import fields as i18n_fields
 from .levels import LEVELS
 from .limits import ACTION_CHARS, MAX_HANDS, MAX_SEED, MAX_VERSION, NAME_CHARS, PRESET_CHARS
+from .phrases import BY_ID as PHRASE_IDS
 
 # websocket close codes (4xxx: the application's own, after an ``error`` message)
 WS_GOING_AWAY = 1001  # the server stops
@@ -118,17 +119,25 @@ class Ping(Strict):
 
 
 class Ready(Strict):
-    """准备: ready before the first hand (to be wired into conn.py/rooms.py, see docs/web.md)."""
+    """准备: ready before the first hand of a ``ready_first`` room (= the act ``ready``)."""
 
     type: Literal["ready"]
 
 
+def _phrase(s: str) -> str:
+    if s not in PHRASE_IDS:
+        raise ValueError("bad_phrase")  # never echoed: errors name the field only
+    return s
+
+
 class Say(Strict):
-    """快捷语: one phrase or emoji of :data:`paohuzi.server.phrases.PHRASES`, by id (to wire)."""
+    """快捷语: one phrase or emoji of :data:`paohuzi.server.phrases.PHRASES`, by id."""
 
     type: Literal["say"]
-    phrase: Annotated[str, Field(max_length=16)]
+    phrase: Annotated[str, Field(max_length=16), AfterValidator(_phrase)]
 
 
-ClientMessage = Annotated[Act | Resume | Hints | Ping, Field(discriminator="type")]
-client_message: TypeAdapter[Act | Resume | Hints | Ping] = TypeAdapter(ClientMessage)
+ClientMessage = Act | Resume | Hints | Ping | Ready | Say
+client_message: TypeAdapter[ClientMessage] = TypeAdapter(
+    Annotated[ClientMessage, Field(discriminator="type")]
+)

@@ -2,13 +2,16 @@
 
 Players choose from this list only — no free text reaches another player, so
 there is nothing to moderate and nothing to translate on the fly. A seat sends
-``{"type": "say", "phrase": ID}``; the room relays :func:`said` to every seat
-(wiring: docs/web.md, "Server API for the lobby, friends, rules and tutorial").
+``{"type": "say", "phrase": ID}``; :func:`relay` sends :func:`said` to every
+connected seat of the room, at most once per ``SAY_EVERY_S`` per seat.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
+
+from .seats import Seat
 
 
 class Phrase(NamedTuple):
@@ -47,7 +50,32 @@ def validate(phrase_id: object) -> Phrase | None:
 
 def said(seat: int, phrase: Phrase) -> dict[str, Any]:
     """What every seat of the room receives when ``seat`` says ``phrase``."""
-    return {"type": "said", "seat": seat, "phrase": phrase.id, "zh": phrase.zh, "en": phrase.en}
+    return {
+        "type": "said",
+        "seat": seat,
+        "phrase": phrase.id,
+        "zh": phrase.zh,  # what static/phrases.js reads
+        "en": phrase.en,
+        "text_zh": phrase.zh,  # the protocol's names (docs/web.md)
+        "text_en": phrase.en,
+        "kind": phrase.kind,
+    }
+
+
+def relay(seats: Sequence[Seat], seat: Seat, phrase_id: str, now: float) -> str | None:
+    """``seat`` says ``phrase_id`` at ``now`` (monotonic seconds; the room's lock held):
+    every connected seat gets :func:`said`; else the error code and nothing is sent."""
+    phrase = validate(phrase_id)
+    if phrase is None:
+        return "bad_phrase"
+    if now - seat.said_at < SAY_EVERY_S:
+        return "rate_limited"
+    seat.said_at = now
+    msg = said(seat.index, phrase)
+    for s in seats:
+        if s.conn is not None:
+            s.conn.send(msg)
+    return None
 
 
 def catalogue() -> dict[str, Any]:
@@ -59,4 +87,4 @@ def catalogue() -> dict[str, Any]:
     }
 
 
-__all__ = ["PHRASES", "Phrase", "catalogue", "said", "validate"]
+__all__ = ["PHRASES", "SAY_EVERY_S", "Phrase", "catalogue", "relay", "said", "validate"]

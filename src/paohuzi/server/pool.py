@@ -78,14 +78,16 @@ _cancel: Any = None
 _bots: dict[str, Bot] = {}
 
 
-def _init(cancel: Any, nice: int) -> None:
+def _init(cancel: Any, nice: int, server: int) -> None:
     global _cancel
     _cancel = cancel
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     if nice and hasattr(os, "nice"):
         with contextlib.suppress(OSError):
             os.nice(nice)
-    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True).start()
+    # The server's pid, not getppid() here: a server killed while this worker was
+    # still starting has already left it to init, and it must end all the same.
+    threading.Thread(target=_end_with_parent, args=(server,), daemon=True).start()
 
 
 def _end_with_parent(parent: int) -> None:
@@ -135,7 +137,10 @@ class BotPool:
             if self._cancel is None:
                 self._cancel = self._ctx.Event()
             self._ex = ProcessPoolExecutor(
-                self.workers, self._ctx, initializer=_init, initargs=(self._cancel, WORKER_NICE)
+                self.workers,
+                self._ctx,
+                initializer=_init,
+                initargs=(self._cancel, WORKER_NICE, os.getpid()),
             )
         return self._ex
 

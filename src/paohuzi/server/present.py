@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paohuzi.bots.hints import own_table
 from paohuzi.core.actions import Action
@@ -24,13 +24,13 @@ from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
 
+from . import tally
+from .port import RoomPort
 from .seats import HUMAN, READY, REMATCH, Seat
-
-if TYPE_CHECKING:
-    from .rooms import Room
 
 WAITING, PLAYING, SETTLEMENT, FINISHED = "waiting", "playing", "settlement", "finished"
 READY_CHOICE = {"id": READY, "type": READY, "label": "下一局"}
+START_CHOICE = {"id": READY, "type": READY, "label": "准备"}  # before a ready_first room's deal
 REMATCH_CHOICE = {"id": REMATCH, "type": REMATCH, "label": "再来一场"}
 WEB_CHOICES = {READY: READY_CHOICE, REMATCH: REMATCH_CHOICE}  # the web's own, not engine actions
 
@@ -96,7 +96,7 @@ def settlement(state: GameState, scores: list[int], index: int, total: int) -> d
     }
 
 
-def players(room: Room) -> list[dict[str, Any]]:
+def players(room: RoomPort) -> list[dict[str, Any]]:
     """Every seat as anyone may see it (``away`` is set only on public decisions)."""
     return [
         {
@@ -112,7 +112,7 @@ def players(room: Room) -> list[dict[str, Any]]:
     ]
 
 
-def timers(room: Room, seat: int) -> list[dict[str, Any]]:
+def timers(room: RoomPort, seat: int) -> list[dict[str, Any]]:
     """When (server epoch seconds) pending human seats are handed to a bot (托管).
 
     Only what ``seat`` may know: its own timer and the discarding seat's — never
@@ -134,11 +134,13 @@ def timers(room: Room, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def choices(room: Room, seat: Seat, v: View | None) -> dict[str, Action | None]:
+def choices(room: RoomPort, seat: Seat, v: View | None) -> dict[str, Action | None]:
     """The seat's choices now, by id: its legal actions (from its view), or ``ready``."""
     ph = room.phase
     if ph == PLAYING and v is not None:
         return {a.id(): a for a in v.legal}
+    if ph == WAITING and room.ready_first and seat.kind == HUMAN and seat.index not in room.ready:
+        return {READY: None}  # 准备: the first hand waits for it
     if ph == SETTLEMENT and seat.index not in room.ready:
         return {READY: None}
     if ph == FINISHED and seat.kind == HUMAN:
@@ -146,7 +148,7 @@ def choices(room: Room, seat: Seat, v: View | None) -> dict[str, Action | None]:
     return {}
 
 
-def tingpai(room: Room, v: View | None) -> list[dict[str, Any]]:
+def tingpai(room: RoomPort, v: View | None) -> list[dict[str, Any]]:
     """听牌 of the seat's own hand while it waits (not while it must discard): each
     winning card with its 胡息 taken from others (``huxi``) or self-drawn (``huxi_zimo``)."""
     if v is None or room.phase != PLAYING or (v.phase == DISCARDING and v.current_player == v.seat):
@@ -176,7 +178,7 @@ def view_dict(v: View | None) -> dict[str, Any] | None:
     return d
 
 
-def shared(room: Room) -> dict[str, Any]:
+def shared(room: RoomPort) -> dict[str, Any]:
     """The fields every seat's message shares (computed once per change)."""
     st, ph, m = room.state, room.phase, room.table.match
     out: dict[str, Any] = {
@@ -195,14 +197,16 @@ def shared(room: Room) -> dict[str, Any]:
     }
     if ph in (SETTLEMENT, FINISHED) and st is not None:
         out["result"] = settlement(st, m.scores, m.index, m.hands)
+    if ph == FINISHED:
+        out["summary"] = tally.summary(m.results, room.hand_ids, room.rules.players)
     return out
 
 
-def content(room: Room, seat: Seat, v: View | None, common: dict[str, Any]) -> dict[str, Any]:
+def content(room: RoomPort, seat: Seat, v: View | None, common: dict[str, Any]) -> dict[str, Any]:
     """Seat ``seat``'s state message without its version and clock (what may change)."""
+    web = dict(WEB_CHOICES, **({READY: START_CHOICE} if room.phase == WAITING else {}))
     legal = [
-        describe(a, room.rules) if a is not None else dict(WEB_CHOICES[i])
-        for i, a in seat.legal.items()
+        describe(a, room.rules) if a is not None else dict(web[i]) for i, a in seat.legal.items()
     ]
     return {
         **common,
@@ -237,6 +241,7 @@ __all__ = [
     "READY_CHOICE",
     "REMATCH_CHOICE",
     "SETTLEMENT",
+    "START_CHOICE",
     "WAITING",
     "choices",
     "content",

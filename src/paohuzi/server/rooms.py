@@ -12,7 +12,9 @@ and written by each connection's own task), so no player ever sees a state a
 crash could undo.
 
 Bots are played by :mod:`.driver`, hints by :mod:`.hinting`, messages built by
-:mod:`.present`; the seats' versions are explained in :mod:`.seats`.
+:mod:`.present`; the seats' versions are explained in :mod:`.seats`. Those see
+the room and its manager through :mod:`.port`; a restart's rebuild is
+:mod:`.restore`, 再来一场's new room :meth:`.lobby.RoomManager.rematch`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CODES
@@ -31,27 +33,22 @@ from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
 from paohuzi.table import Table
 
-from . import hinting, levels, present
+from . import hinting, levels, phrases, present, readiness
 from .driver import Driver
 from .models import WS_GOING_AWAY, WS_REPLACED, RoomError, error
+from .options import TURN_CHOICES
+from .port import LobbyPort
 from .present import FINISHED, PLAYING, SETTLEMENT, WAITING
-from .seats import BOT, FREE, HUMAN, Seat
+from .seats import BOT, FREE, HUMAN, Outbox, Seat
 from .storage import HandRow, RoomRow
 
-if TYPE_CHECKING:
-    from .conn import Conn
-    from .lobby import RoomManager
-
 HAND_ID_BYTES = 12  # 16 url-safe characters: a replay link nobody can guess
-# Versions jump this far at a restart: past any a client saw, even of changes a power
-# loss took back (synchronous=NORMAL), so no act is checked against a state it never saw.
-RESTART_JUMP = 10_000
 
 
 class Room:
     """One table: seats, the match on a :class:`Table`, per-seat versions, the lock."""
 
-    def __init__(self, manager: RoomManager, row: RoomRow):
+    def __init__(self, manager: LobbyPort, row: RoomRow):
         self.manager = manager
         self.storage = manager.storage
         self.id = row.id
@@ -64,6 +61,8 @@ class Room:
         players = [levels.make(levels.level(s.bot)) if s.kind == BOT else None for s in self.seats]
         self.table = Table(players, self.rules, row.match_seed, row.hands_total, stand_in=True)
         self.hand_id: str | None = None
+        self.hand_ids: list[str] = []  # every dealt hand's, in order (restore() refills it)
+        self.ready_first = bool(row.config.get("ready_first"))
         self.ready: set[int] = set(row.ready)
         self.next_room: str | None = None  # the room 再来一场 opened (not kept over a restart)
         self.lock = asyncio.Lock()
@@ -86,13 +85,14 @@ class Room:
 
     @property
     def away_timeout(self) -> float:
+        """The room's 出牌时间 if it chose one (within the lobby's choices), else the server's."""
+        t = self.config.get("turn_time")
+        if isinstance(t, int | float) and not isinstance(t, bool):
+            return float(min(max(t, min(TURN_CHOICES)), max(TURN_CHOICES)))
         return self.manager.away_timeout
 
     def seat_for(self, token: str) -> Seat | None:
-        for s in self.seats:
-            if s.token is not None and secrets.compare_digest(s.token, token):
-                return s
-        return None
+        return next((s for s in self.seats if s.holds(token)), None)
 
     def humans_connected(self) -> bool:
         return any(s.conn is not None for s in self.seats if s.kind == HUMAN)
@@ -115,7 +115,7 @@ class Room:
             self.rematch()
         elif choice is None:
             self.ready.add(seat)
-            self._advance()
+            self.start()
         else:
             assert self.hand_id is not None
             st = self.table.state
@@ -163,6 +163,7 @@ class Room:
     def _new_hand(self) -> None:
         st = self.table.deal()
         self.hand_id = secrets.token_urlsafe(HAND_ID_BYTES)
+        self.hand_ids.append(self.hand_id)
         self.ready = set()
         deck = [CODES[c] for c in st.deck]
         row = HandRow(self.hand_id, self.table.match.index, st.seed, st.dealer, st.huang, deck)
@@ -177,65 +178,22 @@ class Room:
         self.storage.finish_hand(self.hand_id, self.table.record(), list(m.scores))
         self.ready = {s.index for s in self.seats if s.kind == BOT}
 
-    def _advance(self) -> None:
-        """Deal when every seat is taken, and the next hand when everybody present is ready."""
-        if any(s.kind == FREE for s in self.seats):
-            return
-        if self.state is None or (self.phase == SETTLEMENT and self._all_ready()):
+    def start(self) -> None:
+        """Deal when every seat is taken (in a ``ready_first`` room: and every human is
+        ready; bots are at once), and the next hand when everybody present is ready."""
+        if self.state is None:
+            if self.ready_first:
+                self.ready |= {s.index for s in self.seats if s.kind == BOT}
+            kinds = [s.kind for s in self.seats]
+            if readiness.can_deal_first(kinds, self.ready, self.ready_first):
+                self._new_hand()
+        elif self.phase == SETTLEMENT and readiness.all_ready(self.seats, self.ready):
             self._new_hand()
 
-    def _all_ready(self) -> bool:
-        """Every bot and every connected human is ready (and somebody is there to see it).
-
-        A settlement has no timer: a human reading it is never put on 托管. A human
-        who left is not waited for; their next decision's timer covers them."""
-        present = [s for s in self.seats if s.kind == HUMAN and s.conn is not None]
-        return bool(present) and all(
-            s.index in self.ready or (s.kind == HUMAN and s.conn is None) for s in self.seats
-        )
-
     def rematch(self) -> None:
-        """再来一场 (lock held): a new room, the same seats (humans keep their tokens),
-        a new match of as many hands. Once: every later 再来一场 goes to the same room."""
-        if self.next_room is not None:
-            return
-        mgr = self.manager
-        seats = [s.row() for s in self.seats]
-        row = RoomRow(
-            mgr._new_code(),
-            self.rules.to_dict(),
-            dict(self.config),
-            seats,
-            secrets.randbits(63),
-            self.table.match.hands,
-        )
-        self.storage.create_room(row)
-        room = mgr.rooms[row.id] = Room(mgr, row)
-        room._advance()
-        room.publish()
-        self.next_room = row.id
-
-    def restore(self, hands: list[HandRow]) -> None:
-        """Re-deal every stored hand from its deck and re-apply its actions (resume)."""
-        m = self.table.match
-        for h in hands:
-            if h.index != m.index or h.dealer != m.dealer or h.seed != m.hand_seeds[h.index]:
-                raise RuntimeError(f"hand {h.index} does not follow the match's dealing")
-            st = m.state = GameState(
-                self.rules, h.seed, deck=h.deck, dealer=h.dealer, huang=h.huang
-            )
-            self.table.deal(st)
-            for seat, aid in h.actions:
-                self.table.apply_id(seat, aid)
-            self.hand_id = h.id
-            if st.is_terminal():
-                self.table.finish_hand()
-                if not h.finished:  # the process stopped between the last action and the record
-                    self.storage.finish_hand(h.id, self.table.record(), list(m.scores))
-        self._advance()
-        for s in self.seats:  # versions a client held before the restart are all stale
-            s.version += RESTART_JUMP
-        self.publish()
+        """再来一场 (lock held): once; every later one goes to the same new room."""
+        if self.next_room is None:
+            self.next_room = self.manager.rematch(self)
 
     # ------------------------------------------------------------------ humans
     async def act(self, seat: Seat, version: int, action_id: str) -> str | None:
@@ -259,12 +217,12 @@ class Room:
                     s.kind, s.token = HUMAN, secrets.token_urlsafe(16)
                     s.name = name or f"玩家{s.index + 1}"
                     self.storage.update_seat(self.id, s.row())
-                    self._advance()
+                    self.start()
                     self.publish()
                     return s.index, s.token
         raise RoomError(409, "room_full")
 
-    async def attach(self, seat: Seat, conn: Conn) -> None:
+    async def attach(self, seat: Seat, conn: Outbox) -> None:
         """A (re)connection replaces the seat's old one, brings it back from 托管, and
         gets a full state."""
         async with self.changing():
@@ -278,18 +236,18 @@ class Room:
                         s.pending_since = time.time()
             if seat.away:
                 self.back(seat)
-            self._advance()
+            self.start()
             self.publish()
             if not conn.sent:
                 conn.send(present.state_message(seat))
                 hinting.offer(self, seat)
 
-    async def detach(self, seat: Seat, conn: Conn) -> None:
+    async def detach(self, seat: Seat, conn: Outbox) -> None:
         async with self.changing():
             conn.close()
             if seat.conn is conn:
                 seat.conn = None
-                self._advance()  # the others need not wait for a player who left
+                self.start()  # the others need not wait for a player who left
                 self.publish()
 
     async def resume(self, seat: Seat) -> None:
@@ -304,6 +262,11 @@ class Room:
         async with self.lock:
             seat.hints = on
             hinting.offer(self, seat)
+
+    async def say(self, seat: Seat, phrase_id: str) -> str | None:
+        """快捷语: relayed to every connected seat; None, or the error code (nothing sent)."""
+        async with self.lock:
+            return phrases.relay(self.seats, seat, phrase_id, time.monotonic())
 
     # ------------------------------------------------------------------ 托管
     def go_away(self, seat: Seat) -> None:

@@ -10,20 +10,29 @@ version from ``since`` on is current, whatever else changed meanwhile.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from paohuzi.core.actions import Action, IllegalAction
 
 from .limits import Limits, TokenBucket
 from .storage import SeatRow
 
-if TYPE_CHECKING:
-    from .conn import Conn
-
 HUMAN, BOT, FREE = "human", "bot", "free"
 READY = "ready"  # the one choice at a settlement: not an engine action, the web's own
 REMATCH = "rematch"  # 再来一场 at the match's end: the same seats in a new match
+
+
+class Outbox(Protocol):
+    """A seat's connection as the room uses it (:class:`~.conn.Conn` is one): the room
+    only queues messages and closes, so it need not know the websocket layer above it."""
+
+    sent: int
+
+    def send(self, msg: dict[str, Any]) -> None: ...
+
+    def close(self, code: int = 1000) -> None: ...
 
 
 @dataclass
@@ -33,7 +42,7 @@ class Seat:
     token: str | None = None
     name: str = ""
     bot: str | None = None  # a bot seat's level
-    conn: Conn | None = None  # the one live connection (a new one replaces it)
+    conn: Outbox | None = None  # the one live connection (a new one replaces it)
     away: bool = False  # 托管: the room's bot plays this human seat until it is back
     hints: bool = False
     version: int = 0
@@ -46,11 +55,16 @@ class Seat:
     legal: dict[str, Action | None] = field(default_factory=dict)
     choices: list[dict[str, Any]] = field(default_factory=list)  # the described choices
     pending_since: float | None = None  # epoch seconds its decision began (away timer)
+    said_at: float = float("-inf")  # monotonic time of its last relayed 快捷语
     connects: TokenBucket | None = None
 
     @property
     def human(self) -> bool:
         return self.kind == HUMAN
+
+    def holds(self, token: str) -> bool:
+        """Is ``token`` this seat's? (constant time: a guess learns nothing from timing)"""
+        return self.token is not None and secrets.compare_digest(self.token, token)
 
     def row(self) -> SeatRow:
         return SeatRow(self.index, self.kind, self.token, self.name, self.bot)
@@ -78,4 +92,4 @@ class Seat:
         return self.connects
 
 
-__all__ = ["BOT", "FREE", "HUMAN", "READY", "REMATCH", "Seat"]
+__all__ = ["BOT", "FREE", "HUMAN", "READY", "REMATCH", "Outbox", "Seat"]

@@ -1,0 +1,50 @@
+"""总成绩 (zǒng chéngjì): the match-end summary a ``finished`` state carries.
+
+Built from the match's :class:`~paohuzi.core.result.HandResult` list and the
+room's hand ids alone — both rebuilt from storage at a restart — so the
+summary after a restart is the summary before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from paohuzi.core.result import HandResult
+
+
+def summary(results: Sequence[HandResult], hand_ids: Sequence[str], players: int) -> dict[str, Any]:
+    """``{"hands", "totals", "ranking", "big_winner", "best_hand"}`` (docs/web.md)."""
+    hands = []
+    totals = [0] * players
+    best: dict[str, int] | None = None
+    for i, r in enumerate(results):
+        won = r.winner is not None
+        hands.append(
+            {
+                "index": i + 1,
+                "hand_id": hand_ids[i] if i < len(hand_ids) else None,
+                "scores": list(r.scores),
+                "winner": r.winner,
+                "huxi": r.huxi if won else None,
+                "fan": r.fan if won else None,
+            }
+        )
+        for s, v in enumerate(r.scores):
+            totals[s] += v
+            # strictly larger: ties keep the earlier hand, then the lower seat
+            if v > 0 and (best is None or v > best["score"]):
+                best = {"index": i + 1, "seat": s, "score": v}
+    ranking = sorted(range(players), key=lambda s: (-totals[s], s))
+    top = max(totals, default=0)
+    big = [s for s in range(players) if totals[s] == top] if top > 0 else []
+    return {
+        "hands": hands,
+        "totals": totals,
+        "ranking": ranking,
+        "big_winner": big,
+        "best_hand": best,
+    }
+
+
+__all__ = ["summary"]
