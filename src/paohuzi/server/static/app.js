@@ -5,28 +5,46 @@
  * Modules: store (strings, settings, session), cards, hand, table, claims, settlement,
  * sound, replay; this one: lobby, connection, routing and the render loop. */
 import { T, S, $, el, settings, saveSettings, saveSession, loadSession } from "./store.js";
+import { onLang, pick, errText, api } from "./i18n.js";
 import { cardEl, zh } from "./cards.js";
 import { syncLayout, renderHand } from "./hand.js";
 import { renderSeats, renderCenter, processLog } from "./table.js";
 import { renderActions, setActor, tick, onKey } from "./claims.js";
 import { renderSettlement } from "./settlement.js";
 import { cue, unlockOnGesture } from "./sound.js";
-import { openReplay, replayStep, replaySeek, stopReplay } from "./replay.js";
+import { openReplay, replayStep, replaySeek, stopReplay, replaySpeed, replaySeat, rerenderReplay } from "./replay.js";
 
 function show(id) {
   for (const s of ["lobby", "game", "replay"]) $("#" + s).classList.toggle("hidden", s !== id);
   if (id !== "game") { $("#settlement").classList.add("hidden"); $("#settle-bar").classList.add("hidden"); }
 }
 
-async function api(path, body) {
-  const r = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.message || (data.detail && JSON.stringify(data.detail)) || r.statusText);
-  return data;
+const replay = (id) => openReplay(id, api, show, replayContext(id));
+/** What the table knows about a hand it replays: the seats' names and which one is mine. */
+function replayContext(id) {
+  if (S.msg && S.room && !S.leaving && S.msg.players) return { names: S.msg.players.map((p) => p.name || null), seat: S.seat };
+  return null;
 }
-const replay = (id) => openReplay(id, api, show);
+
+/* ---------------------------------------------------------------- the interface language */
+/** Static labels of index.html (data-t / data-t-title / data-t-aria name a key of T). */
+function relabel() {
+  for (const e of document.querySelectorAll("[data-t]")) { const v = T[e.dataset.t]; if (typeof v === "string") e.textContent = v; }
+  for (const e of document.querySelectorAll("[data-t-title]")) { const v = T[e.dataset.tTitle]; if (typeof v === "string") e.title = v; }
+  for (const e of document.querySelectorAll("[data-t-aria]")) { const v = T[e.dataset.tAria]; if (typeof v === "string") e.setAttribute("aria-label", v); }
+}
+onLang(() => {
+  relabel();
+  syncToggles();
+  if (S.msg && !$("#game").classList.contains("hidden")) {
+    const mute = settings.mute; // the log is rewritten in the new language, silently
+    settings.mute = true;
+    S.logHand = null;
+    try { processLog(true); } finally { settings.mute = mute; }
+    render();
+  }
+  rerenderReplay();
+});
 
 /* ---------------------------------------------------------------- lobby */
 function fillBots() {
@@ -95,6 +113,7 @@ function connect() {
     const m = JSON.parse(ev.data);
     if (m.type === "state") { S.retry = 0; onState(m); }
     else if (m.type === "hint") { S.hint = m; renderHint(); }
+    else if (m.type === "said") dispatchSaid(m);
     else if (m.type === "error") onError(m);
   };
   ws.onclose = (ev) => {
@@ -112,9 +131,18 @@ function connect() {
   };
 }
 
-function send(obj) {
-  if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify(obj));
+/** Send one message on the table's socket; false when it is not open. */
+export function send(obj) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
+  S.ws.send(JSON.stringify(obj));
+  return true;
 }
+const saidHandlers = new Set();
+/** Call `handler(msg)` for every {"type":"said",…} the table's socket brings; returns an unhook. */
+export function onSaid(handler) { saidHandlers.add(handler); return () => saidHandlers.delete(handler); }
+export function dispatchSaid(m) { for (const f of saidHandlers) { try { f(m); } catch (e) { console.error(e); } } }
+/** Draw the table again from S.msg (tests, and a change of language). */
+export function rerender() { if (S.msg) render(); }
 function act(id) {
   if (!S.msg) return;
   send({ type: "act", version: S.msg.version, action: id });
@@ -125,8 +153,8 @@ setActor(act);
 
 function onError(m) {
   if (m.code === "stale_version") return; // a newer state is on its way
-  if (["bad_token", "unknown_room", "bad_origin", "replaced"].includes(m.code)) { S.closeReason = m.message; return; }
-  status("⚠ " + m.message);
+  if (["bad_token", "unknown_room", "bad_origin", "replaced"].includes(m.code)) { S.closeReason = errText(m, m.message); return; }
+  status("⚠ " + errText(m, m.message || m.code));
 }
 
 /** One line of connection / error news in the status strip (never over the table). */
@@ -172,6 +200,7 @@ function render() {
   $("#waiting").classList.toggle("hidden", m.phase !== "waiting");
   $("#waiting").textContent = T.waitFriends(free, m.room, `${location.origin}/#/room/${m.room}`);
   $("#away-banner").classList.toggle("hidden", !m.away);
+  renderWaitingChoices();
   if (v) syncLayout(v); else S.layout = [];
   renderSeats();
   renderMine();
@@ -181,6 +210,22 @@ function render() {
   renderHint();
   renderSettlement();
   tick();
+}
+
+/** Before the match starts every legal choice (准备, …) is a button under the banner. */
+function renderWaitingChoices() {
+  const m = S.msg;
+  const box = $("#waiting-actions");
+  const acts = m.phase === "waiting" ? m.legal_actions || [] : [];
+  box.classList.toggle("hidden", !acts.length);
+  box.replaceChildren();
+  for (const a of acts) {
+    const b = el("button", a.id === "ready" ? "primary" : null, T.choiceLabel[a.id] || a.label || a.id);
+    b.type = "button";
+    b.dataset.actionId = a.id;
+    b.addEventListener("click", () => act(a.id));
+    box.append(b);
+  }
 }
 
 function changed() { renderHand(hooks); renderActions(changed); renderHint(); }
@@ -214,7 +259,7 @@ function renderHint() {
   const x = S.hint && S.hint.version === m.version ? S.hint.hint : null; // a hint follows its state
   if (x === undefined || x === null) { h.textContent = T.hintThinking; return; }
   if (typeof x !== "object") { h.textContent = T.hintPrefix + x; return; }
-  let text = T.hintPrefix + ((x.reason && x.reason.zh) || x.label || "");
+  let text = T.hintPrefix + ((x.reason && pick(x.reason)) || x.label || "");
   if (x.tingpai && x.tingpai.length) text += `　${T.ting} ` + x.tingpai.map((t) => T.tingItem(t.zh || zh(t.card), t.huxi)).join(" ");
   h.textContent = text;
   if (!x.action) return;
@@ -270,6 +315,7 @@ function syncToggles() {
 }
 
 function wire() {
+  relabel();
   fillBots();
   syncToggles();
   unlockOnGesture();
@@ -297,10 +343,13 @@ function wire() {
   $("#settle-hide-btn").addEventListener("click", () => { S.settleHidden = true; renderSettlement(); });
   $("#settle-show-btn").addEventListener("click", () => { S.settleHidden = false; renderSettlement(); });
   $("#settle-replay-btn").addEventListener("click", () => S.msg && replay(S.msg.hand_id));
+  document.addEventListener("phz:replay", (ev) => { if (ev.detail) replay(ev.detail); });
   $("#rematch-btn").addEventListener("click", rematch);
   $("#lobby-btn").addEventListener("click", leave);
   document.querySelectorAll("#replay-controls [data-step]").forEach((b) => b.addEventListener("click", () => replayStep(b.dataset.step)));
   $("#replay-slider").addEventListener("input", (ev) => replaySeek(parseInt(ev.target.value, 10)));
+  $("#replay-speed").addEventListener("change", (ev) => replaySpeed(parseFloat(ev.target.value)));
+  $("#replay-seat").addEventListener("change", (ev) => replaySeat(ev.target.value));
   $("#replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", (ev) => onKey(ev, hooks));
   window.addEventListener("hashchange", route);

@@ -38,6 +38,7 @@ export function cardsEl(codes, size = "mini") {
  * (null: another seat's 偎, whose card is not seen). */
 export function meldEl(m) {
   const w = el("div", "meld");
+  w.dataset.key = meldKey(m); // table.js tells a new meld from the ones already down
   const col = el("div", "meld-cards");
   for (const c of m.cards) col.append(cardEl(c, "mini"));
   const huxi = el("span", "meld-huxi", m.huxi === null || m.huxi === undefined ? "?" : String(m.huxi));
@@ -45,3 +46,6 @@ export function meldEl(m) {
   w.append(col, el("span", "kind", T.kinds[m.kind] || m.kind), huxi);
   return w;
 }
+
+/** What a meld is (kind and cards): a 偎 that becomes 提 is another meld. */
+export const meldKey = (m) => `${m.kind}:${m.cards.map((c) => c || "").join(",")}`;

@@ -42,7 +42,7 @@ export function renderActions(rerender) {
       b.id = "chi-btn";
       b.addEventListener("click", () => { S.chiOpen = !S.chiOpen; rerender(); });
     } else {
-      b = el("button", type, type === "pass" ? T.act.pass : a.label);
+      b = el("button", type, type === "pass" || !a.card ? T.act[type] : `${T.act[type]} ${zh(a.card)}`);
       b.dataset.actionId = a.id;
       b.addEventListener("click", () => act(a.id));
     }
@@ -60,7 +60,7 @@ function renderPicker(chis, picker) {
     const pkg = el("button", "package");
     pkg.type = "button";
     pkg.dataset.actionId = a.id;
-    pkg.title = `${a.label} (${k + 1})`;
+    pkg.title = `${T.act.chi} ${a.groups.map((g) => g.map(zh).join("")).join(` ${T.bi} `)} (${k + 1})`;
     a.groups.forEach((g, i) => {
       if (i === 1) pkg.append(el("span", "label", T.bi));
       const w = cardsEl(g, "mini");

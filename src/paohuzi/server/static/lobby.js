@@ -394,6 +394,13 @@ function matchItem(m) {
     const who = h.winner === null || h.winner === undefined ? null
       : h.winner === m.seat ? t("me") : (m.seats[h.winner] && m.seats[h.winner].name) || t("seatName", h.winner);
     a.textContent = `${t("handN", h.index + 1)} · ${who === null ? t("huang") : t("wonBy", who, h.huxi)} · ${t("replay")}`;
+    // the replay shows the seats' names and marks mine (replay.js reads this)
+    a.addEventListener("click", () => {
+      try {
+        sessionStorage.setItem("phz:replayctx:" + h.hand_id,
+          JSON.stringify({ names: (m.seats || []).map((x) => (x && x.name) || null), seat: m.seat }));
+      } catch { /* storage off: seats by number */ }
+    });
     hands.append(a);
   }
   if (hands.childElementCount) li.append(hands);
@@ -588,6 +595,19 @@ function installTableButtons() {
   }
   b.textContent = t("rulesBtn");
   installPhrases(bar);
+  // the language switch on the table too (the same choice as the lobby's, kept in localStorage)
+  let lb = $("#table-lang-btn");
+  if (!lb) {
+    lb = el("button", "table-extra lang");
+    lb.type = "button";
+    lb.id = "table-lang-btn";
+    lb.addEventListener("click", () => setLang(lang() === "zh" ? "en" : "zh"));
+    const anchor = $("#leave-btn", bar);
+    if (anchor) anchor.before(lb); else bar.append(lb);
+  }
+  lb.textContent = lang() === "zh" ? "EN" : "中";
+  lb.title = t("langSwitchTitle");
+  lb.setAttribute("aria-label", t("langSwitchTitle"));
 }
 
 /* ------------------------------------------------------------ routing beside app.js */

@@ -1,14 +1,14 @@
 /* phrases: the 快捷语 / emoji picker (GET /api/phrases: a fixed list, no free text).
- * A choice is sent as {"type":"say","phrase":id} on the table's websocket (store.js's
- * S.ws, the socket app.js opened); a {"type":"said",…} from the server shows as a bubble
- * by the seat that said it. The server side of "say" is not wired yet (docs/web.md). */
+ * A choice is sent as {"type":"say","phrase":id} through app.js's `send` on the table's
+ * websocket; a {"type":"said","seat":s,"phrase":id,…} the server broadcasts (app.js's
+ * `onSaid`) shows as a speech bubble by the seat that said it for about 3 s. */
 import { t, pick, onLang, api } from "./i18n.js";
+import { send, onSaid } from "./app.js";
 
-import { $, el, S } from "./store.js";
+import { $, el } from "./store.js";
 
 let catalogue = null;
 let lastSaid = 0;
-let hooked = null; // the socket we listen to
 
 async function load() {
   if (!catalogue) catalogue = await api("/api/phrases");
@@ -25,7 +25,6 @@ export function installPhrases(bar) {
     b.addEventListener("click", toggle);
     const anchor = $("#log-btn", bar);
     if (anchor) anchor.before(b); else bar.append(b);
-    setInterval(hookSocket, 500);
   }
   b.textContent = t("phrasesBtn");
   b.title = t("phrasesTitle");
@@ -34,12 +33,10 @@ export function installPhrases(bar) {
 
 /** Send a phrase on the table's socket; false when there is none or it is too soon. */
 export function say(id) {
-  const ws = S.ws;
-  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
   const gap = ((catalogue && catalogue.min_interval_s) || 2) * 1000;
   if (Date.now() - lastSaid < gap) { flash(t("phraseWait")); return false; }
+  if (!send({ type: "say", phrase: id })) return false;
   lastSaid = Date.now();
-  ws.send(JSON.stringify({ type: "say", phrase: id }));
   return true;
 }
 
@@ -79,27 +76,35 @@ function item(ph, cls) {
   return b;
 }
 
-/** Listen on the table's current socket for "said" (app.js ignores types it does not know). */
-function hookSocket() {
-  const ws = S.ws;
-  if (!ws || ws === hooked) return;
-  hooked = ws;
-  ws.addEventListener("message", (ev) => {
-    let m;
-    try { m = JSON.parse(ev.data); } catch { return; }
-    if (m && m.type === "said") bubble(m);
-  });
+/** What a "said" message says: its own text ({zh, en} or `text`), else the catalogue's. */
+async function textOf(m) {
+  if (m.zh || m.en) return pick(m);
+  if (m.text) return pick(m.text);
+  let cat = catalogue;
+  try { cat = await load(); } catch { /* offline: the id is all there is */ }
+  const all = cat ? [...(cat.phrases || []), ...(cat.emoji || [])] : [];
+  const x = all.find((p) => p.id === m.phrase);
+  return x ? pick(x) : String(m.phrase ?? "");
 }
 
-function bubble(m) {
-  const seatEl = document.querySelector(`.seat[data-seat="${m.seat}"]`);
-  const b = el("div", "said-bubble", pick(m));
+/** A speech bubble by the seat (one per seat: a newer phrase replaces the older). */
+export async function bubble(m) {
+  const text = await textOf(m);
+  const old = document.querySelector(`.said-bubble[data-seat="${m.seat}"]`);
+  if (old) old.remove();
+  const seatEl = document.querySelector(`#game .seat[data-seat="${m.seat}"]`);
+  const b = el("div", "said-bubble", text);
+  b.dataset.seat = String(m.seat);
+  b.setAttribute("role", "status");
   document.body.append(b);
-  const r = seatEl ? seatEl.getBoundingClientRect() : { left: innerWidth / 2 - 60, top: innerHeight / 2, width: 120 };
-  b.style.left = Math.max(4, Math.min(innerWidth - 200, r.left + r.width / 2 - 60)) + "px";
-  b.style.top = Math.max(40, r.top - 8) + "px";
+  const r = seatEl && seatEl.getClientRects().length ? seatEl.getBoundingClientRect()
+    : { left: innerWidth / 2 - 60, top: innerHeight / 2, width: 120 };
+  const w = b.offsetWidth || 120;
+  b.style.left = Math.max(4, Math.min(innerWidth - w - 4, r.left + r.width / 2 - w / 2)) + "px";
+  b.style.top = Math.max(40, r.top - b.offsetHeight - 4) + "px";
   setTimeout(() => b.remove(), 3000);
 }
+onSaid(bubble);
 
 function flash(text) {
   const p = $("#phrases");

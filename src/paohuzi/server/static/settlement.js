@@ -1,6 +1,8 @@
 /* settlement: the result sheet (R33–R38). No timer: the next hand starts when every
- * present human taps 下一局. 看牌桌 hides the sheet behind a bar that brings it back;
- * the match's last sheet offers 再来一场 and 返回大厅. */
+ * present human taps 下一局. 看牌桌 hides the sheet behind a bar that brings it back.
+ * When the match is over (phase "finished") the sheet is the match summary: ranking,
+ * 大赢家, the best hand, points per hand with totals (the state's `summary`; without it,
+ * the ranking of `scores`), the last hand folded below, 再来一场 and 返回大厅. */
 import { T, S, $, el, nameOf } from "./store.js";
 import { cardEl, cardsEl, codeOfZh } from "./cards.js";
 
@@ -16,12 +18,23 @@ export function renderSettlement() {
   const r = m.result;
   const how = r.tianhu ? T.tianhu : r.self_drawn ? T.zimo : "";
   const title = r.huangzhuang ? T.huang : T.winTitle(nameOf(r.winner), how);
-  $("#settle-title").textContent = (m.phase === "finished" ? T.finishedPrefix : "") + title;
+  const finished = m.phase === "finished";
+  box.classList.toggle("finished", finished);
+  $("#settle-title").textContent = finished ? T.finishedPrefix + T.sumTitle : title;
+  const ms = $("#match-summary");
+  ms.classList.toggle("hidden", !finished);
+  if (finished) ms.replaceChildren(...matchSummary(m));
   const body = $("#settle-body");
   body.replaceChildren();
-  if (!r.huangzhuang) body.append(summary(r), groupsTable(r));
-  body.append(paymentsTable(r), el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
-  const finished = m.phase === "finished";
+  let into = body;
+  if (finished) { // the last hand, folded under the summary
+    const det = el("details", "last-hand");
+    det.append(el("summary", null, `${T.lastHand} · ${title}`));
+    body.append(det);
+    into = det;
+  }
+  if (!r.huangzhuang) into.append(summary(r), groupsTable(r));
+  into.append(paymentsTable(r), el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
   const canReady = m.legal_actions.some((a) => a.id === "ready");
   for (const b of [$("#ready-btn"), $("#bar-ready-btn")]) {
     b.classList.toggle("hidden", finished);
@@ -31,6 +44,7 @@ export function renderSettlement() {
   const humans = m.players.filter((p) => p.kind === "human" && (p.connected || p.seat === S.seat));
   $("#ready-count").textContent = finished ? "" : T.readyCount(humans.filter((p) => p.ready).length, humans.length);
   $("#rematch-btn").classList.toggle("hidden", !finished);
+  $("#rematch-btn").disabled = finished && !m.rematch && !m.legal_actions.some((a) => a.id === "rematch");
   $("#lobby-btn").classList.toggle("hidden", !finished);
 }
 
@@ -75,6 +89,106 @@ function paymentsTable(r) {
     t.append(tr);
   });
   return t;
+}
+
+/* ------------------------------------------------------------ the match summary */
+const signed = (n) => (n > 0 ? "+" : "") + n;
+function realName(s) {
+  const p = S.msg.players && S.msg.players[s];
+  return (p && p.name) || T.player(s);
+}
+function nameCell(tag, s) {
+  const c = el(tag, "who", realName(s));
+  if (s === S.seat) c.append(el("span", "badge you", T.me));
+  return c;
+}
+
+/** The match's numbers: the server's `summary`, or (without it) what `scores` tells. */
+export function summaryOf(m) {
+  const n = m.players.length;
+  const x = m.summary;
+  if (x && Array.isArray(x.totals)) return { ...x, hands: x.hands || [], fallback: false };
+  const totals = Array.isArray(m.scores) && m.scores.length ? m.scores
+    : m.result && m.result.match_scores ? m.result.match_scores : Array(n).fill(0);
+  const ranking = [...totals.keys()].sort((a, b) => totals[b] - totals[a] || a - b);
+  const top = Math.max(...totals);
+  return { hands: [], totals, ranking, big_winner: top > 0 ? ranking.filter((s) => totals[s] === top) : [],
+    best_hand: null, fallback: true };
+}
+
+function matchSummary(m) {
+  const x = summaryOf(m);
+  const big = new Set(x.big_winner || []);
+  const out = [];
+  // ranking (ties share a place)
+  const ol = el("ol", "ranking");
+  let place = 0;
+  x.ranking.forEach((s, k) => {
+    if (k === 0 || x.totals[s] !== x.totals[x.ranking[k - 1]]) place = k + 1;
+    const li = el("li", big.has(s) ? "big-winner" : null);
+    li.dataset.seat = String(s);
+    li.append(el("span", "rank", T.rankN(place)), nameCell("span", s));
+    if (big.has(s)) li.append(el("span", "badge big", T.bigWinner));
+    const t = x.totals[s];
+    li.append(el("span", "pts " + (t > 0 ? "pos" : t < 0 ? "neg" : ""), T.points(t)));
+    ol.append(li);
+  });
+  out.push(el("h3", null, T.ranking + (x.fallback ? " " + T.summaryFallback : "")), ol);
+  const b = x.best_hand;
+  if (b) {
+    const p = el("p", "best-hand");
+    p.append(el("span", "badge best", "★ " + T.bestHand), " " + T.bestHandText(realName(b.seat), b.index, b.score));
+    out.push(p);
+  }
+  if (!x.hands.length) return out;
+  // points per hand: a row per hand, a column per seat, the totals below
+  const seats = [...x.totals.keys()];
+  const t = el("table", "per-hand");
+  const head = el("tr");
+  head.append(el("th", null, T.handCol));
+  for (const s of seats) {
+    const th = nameCell("th", s);
+    if (big.has(s)) th.classList.add("big-winner");
+    head.append(th);
+  }
+  t.append(head);
+  for (const h of x.hands) {
+    const tr = el("tr");
+    tr.dataset.hand = String(h.index);
+    const isBest = b && b.index === h.index;
+    if (isBest) tr.classList.add("best");
+    const th = el("th", "hand-no");
+    if (h.hand_id) { // the hand's label opens its replay (app.js listens)
+      const rb = el("button", "link rp", T.handRow(h.index) + " ▸");
+      rb.type = "button";
+      rb.title = T.replayHand;
+      rb.dataset.hand = h.hand_id;
+      rb.addEventListener("click", () => document.dispatchEvent(new CustomEvent("phz:replay", { detail: h.hand_id })));
+      th.append(rb);
+    } else th.append(T.handRow(h.index));
+    const who = h.winner === null || h.winner === undefined ? T.handHuang : T.handWin(realName(h.winner), h.huxi, h.fan);
+    th.append(el("small", null, who));
+    tr.append(th);
+    for (const s of seats) {
+      const v = (h.scores || [])[s] ?? 0;
+      const td = el("td", "num " + (v > 0 ? "pos" : v < 0 ? "neg" : ""), signed(v));
+      if (h.winner === s) td.classList.add("won");
+      if (isBest && b.seat === s) { td.classList.add("best"); td.prepend("★ "); }
+      tr.append(td);
+    }
+    t.append(tr);
+  }
+  const tot = el("tr", "totals");
+  tot.append(el("th", null, T.totalRow));
+  for (const s of seats) {
+    const v = x.totals[s];
+    tot.append(el("td", "num " + (v > 0 ? "pos" : v < 0 ? "neg" : "") + (big.has(s) ? " big-winner" : ""), signed(v)));
+  }
+  t.append(tot);
+  const wrap = el("div", "per-hand-wrap");
+  wrap.append(t);
+  out.push(el("h3", null, T.perHand), wrap);
+  return out;
 }
 
 function row(cells, tag) {

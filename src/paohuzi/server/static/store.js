@@ -1,7 +1,9 @@
-/* store: every UI string (one table, so a later issue can add English), the
- * settings kept in localStorage, the session S shared by the modules, DOM helpers. */
+/* store: every UI string of the table (T_ZH, and T_EN with the same keys: a test checks
+ * it), the settings kept in localStorage, the session S shared by the modules, DOM helpers.
+ * `T` answers in the language chosen in i18n.js (中文 / English, kept in localStorage). */
+import { bilingual } from "./i18n.js";
 
-export const T = {
+export const T_ZH = {
   turnDiscard: "轮到你出牌",
   choose: (names) => `请选择：${names.join(" / ")}`,
   waitFor: (who) => `等待 ${who}`,
@@ -41,7 +43,8 @@ export const T = {
   resume: "取消托管",
   waitFriends: (n, room, link) => `等待 ${n} 位朋友加入 — 房间号 ${room}（分享链接：${link}）`,
   hint: "提示", hintThinking: "提示：思考中…", hintPrefix: "提示：",
-  log: "记录", leave: "离开", muted: "♪ 静音", sound: "♪ 音效", voice: "语音",
+  log: "记录", leave: "离开", muted: "♪ 静音", sound: "♪ 音效", voiceLabel: "语音",
+  logTitle: "牌局记录", close: "关闭", countdown: "倒计时", settlementLabel: "结算",
   reconnecting: "连接断开，正在重连…",
   replacedElsewhere: "这个座位已在别处连接",
   noRoom: "房间不存在", badToken: "座位凭证无效",
@@ -78,7 +81,110 @@ export const T = {
   replayTitle: (id) => `回放 ${id}`, loading: "载入中…", replayFail: (m) => `无法载入回放：${m}`,
   replayStep: (r, i, n, w) => `${r} · 第 ${i}/${n} 步 · 牌墙 ${w}`, dealt: "发牌",
   play: "▶ 播放", pause: "⏸ 暂停",
+  rpFirst: "第一步", rpPrev: "上一步", rpNext: "下一步", rpLast: "最后一步", speed: "速度",
+  viewAs: "视角", allOpen: "全部明牌", seatView: (name) => `${name}的视角`, youTag: "（你）",
+  stepLabel: (i, n) => `第 ${i}/${n} 步`, hidden: "扣着", sep: "；",
+  // waiting room: every legal choice is a button
+  readyBtn: "准备", choiceLabel: { ready: "准备", rematch: "再来一场", start: "开始" },
+  // match summary
+  sumTitle: "比赛总结", ranking: "排名", rankN: (i) => `第${i}名`, perHand: "每局得分",
+  handCol: "局", handRow: (i) => `第${i}局`, totalRow: "合计", bigWinner: "大赢家", bestHand: "最佳一局",
+  bestHandText: (who, i, n) => `${who} · 第${i}局 · ${n > 0 ? "+" : ""}${n}`,
+  handWin: (who, h, f) => `${who}胡${h !== null && h !== undefined ? ` ${h}息` : ""}${f ? ` ${f}番` : ""}`,
+  handHuang: "荒庄", lastHand: "最后一局详情", points: (n) => `${n > 0 ? "+" : ""}${n} 分`,
+  summaryFallback: "（按总分排名）",
 };
+
+export const T_EN = {
+  turnDiscard: "Your turn: discard a card",
+  choose: (names) => `Choose: ${names.join(" / ")}`,
+  waitFor: (who) => `Waiting for ${who}`,
+  othersDeciding: "Waiting for the others to choose…",
+  waitingSeats: "Waiting for players",
+  handOver: "Hand over",
+  matchOver: "Match over",
+  me: "You",
+  player: (i) => `Player ${i + 1}`,
+  rel: { 3: { 1: "Right", 2: "Left" }, 4: { 1: "Right", 2: "Across", 3: "Left" } },
+  dealer: "Dealer", bot: "Bot", free: "Free", offline: "Offline", online: "Online", away: "Auto", out: "Sitting out",
+  handCount: (n) => `${n} cards`,
+  tableHuxi: (n) => `${n} huxi`,
+  openSrc: { draw: "turned up", discard: "discarded", liangzhang: "shown" },
+  openDraw: "Drawn", openDiscard: "Discard",
+  room: (c) => `Room ${c}`,
+  handOf: (rules, i, n) => `${rules} · hand ${i}/${n}`,
+  wall: (n) => `Wall ${n}`,
+  liang: "Shown", bottomCard: "Bottom",
+  rules: { hunan: "Hunan", changde: "Changde", luzhou: "Luzhou" },
+  kinds: { chi: "chi", peng: "peng", wei: "wei", chouwei: "wei*", pao: "pao", ti: "ti", kan: "kan",
+    ju: "run", jiao: "mix", jiang: "pair" },
+  act: { hu: "Win", peng: "Peng", chi: "Chi", pass: "Pass", discard: "Discard" },
+  keys: { hu: "H", peng: "P", chi: "C", pass: "G", discard: "Enter" },
+  discardBtn: (c) => `Discard ${c}`,
+  pickDiscard: "Pick a card to discard",
+  chiN: (c, n) => `Chi ${c}${n > 1 ? ` (${n} ways)` : ""}`,
+  bi: "+",
+  huxiGain: (n) => `+${n} huxi`,
+  curHuxi: "Huxi now",
+  ting: "Waiting on",
+  tingItem: (c, h) => `${c}${h !== null && h !== undefined ? ` (${h} huxi)` : ""}`,
+  secs: (n) => `${n}`,
+  warnAway: "Auto-play soon!",
+  warnClaim: "Choosing for you soon",
+  awayBanner: "Auto-play: a bot is playing for you",
+  resume: "Take back",
+  waitFriends: (n, room, link) => `Waiting for ${n} friend${n === 1 ? "" : "s"} — room ${room} (link: ${link})`,
+  hint: "Hints", hintThinking: "Hint: thinking…", hintPrefix: "Hint: ",
+  log: "Log", leave: "Leave", muted: "♪ Muted", sound: "♪ Sound", voiceLabel: "Voice",
+  logTitle: "Hand log", close: "Close", countdown: "Countdown", settlementLabel: "Result",
+  reconnecting: "Connection lost, reconnecting…",
+  replacedElsewhere: "This seat was opened elsewhere",
+  noRoom: "No such room", badToken: "This seat's key is not valid",
+  createFail: (m) => `Could not create the room: ${m}`, joinFail: (m) => `Could not join: ${m}`,
+  winTitle: (who, how) => `${who === "You" ? "You win" : `${who} wins`}!${how}`,
+  tianhu: " (natural win)", zimo: " (self-drawn)",
+  huang: "No winner", finishedPrefix: "Match over · ",
+  winCard: "Winning card ", huxi: (n) => `huxi ${n}`, doubled: (d, n) => `doubled ${d} → ${n}`,
+  deng: (n) => `等 ${n}`, mingtang: (t) => `patterns ${t}`, pinghu: "plain win", fan: (n) => `fan ${n}`, di: (n) => `base ${n}`,
+  mtItem: (name, fan) => `${name} ${fan} fan`,
+  groupsHead: ["Group", "", "Huxi"],
+  payHead: ["Player", "This hand", "Total", "Huxi total", "Hand"],
+  winnerTag: " (won)", discarderTag: " (fed)",
+  handNo: (i, n, id) => `Hand ${i}/${n} · hand id ${id}`,
+  ready: "Next hand", waitOthers: "Waiting for the others…", readyCount: (k, n) => `Ready ${k}/${n}`,
+  replayHand: "Replay this hand", viewTable: "See the table", backToResult: "Back to the result",
+  rematch: "Play again", toLobby: "Back to the lobby",
+  ev: {
+    dealMe: (n) => `Deal: you get ${n} cards`,
+    liang: (w, c) => (c ? `${w}: shown card ${c}` : `${w}: shown card (hidden)`),
+    bottom: (c) => `Bottom card ${c}`,
+    ti: (w, c) => `${w}: ti ${c}`.trim(), wei: (w, c) => (c ? `${w}: wei ${c}` : `${w}: wei`),
+    chouwei: (w, c) => `${w}: wei* ${c}`, pao: (w, c) => `${w}: pao ${c}`,
+    draw: (w, c) => (c ? `${w}: turn up ${c}` : `${w}: turn up a card`), discard: (w, c) => `${w}: discard ${c}`,
+    chi: (w, c, g) => `${w}: chi ${c} (${g})`, peng: (w, c) => `${w}: peng ${c}`, pass: (w) => `${w}: pass`,
+    pile: (w, c) => `Nobody takes ${c}: to ${w}'s discards`,
+    hu: (w, c, zimo) => (c ? `${w}: win on ${c}${zimo ? " (self-drawn)" : ""}` : `${w}: natural win!`),
+    huang: "No winner: the wall ran out",
+  },
+  voice: { chi: "吃", peng: "碰", pao: "跑", hu: "胡了", ti: "提", wei: "偎" }, // the calls stay Chinese
+  replayTitle: (id) => `Replay ${id}`, loading: "Loading…", replayFail: (m) => `Could not load the replay: ${m}`,
+  replayStep: (r, i, n, w) => `${r} · step ${i}/${n} · wall ${w}`, dealt: "Deal",
+  play: "▶ Play", pause: "⏸ Pause",
+  rpFirst: "First step", rpPrev: "Step back", rpNext: "Step forward", rpLast: "Last step", speed: "Speed",
+  viewAs: "View", allOpen: "All hands open", seatView: (name) => `${name}'s view`, youTag: " (you)",
+  stepLabel: (i, n) => `step ${i}/${n}`, hidden: "hidden", sep: "; ",
+  readyBtn: "Ready", choiceLabel: { ready: "Ready", rematch: "Play again", start: "Start" },
+  sumTitle: "Match summary", ranking: "Ranking", rankN: (i) => ["1st", "2nd", "3rd", "4th"][i - 1] || `${i}th`,
+  perHand: "Points per hand", handCol: "Hand", handRow: (i) => `Hand ${i}`, totalRow: "Total",
+  bigWinner: "Big winner", bestHand: "Best hand",
+  bestHandText: (who, i, n) => `${who} · hand ${i} · ${n > 0 ? "+" : ""}${n}`,
+  handWin: (who, h, f) => `${who} wins${h !== null && h !== undefined ? ` ${h} huxi` : ""}${f ? ` ${f} fan` : ""}`,
+  handHuang: "No winner", lastHand: "Last hand in detail", points: (n) => `${n > 0 ? "+" : ""}${n} pts`,
+  summaryFallback: "(ranked by total score)",
+};
+
+/** The table's strings in the chosen language (i18n.js `lang()`). */
+export const T = bilingual(T_ZH, T_EN);
 
 /* ------------------------------------------------------------ settings (localStorage) */
 const SETTINGS_KEY = "phz:settings";

