@@ -92,6 +92,15 @@ def test_rematch_seats_everybody_in_a_new_match(make_client: Any) -> None:
         assert st["seat"] == 0 and st["hands"] == 1 and st["hand_index"] == 1
         assert [p["kind"] for p in st["players"]] == ["human", "bot", "bot"]
         assert st["players"][0]["name"] == "甲"
+    c.__exit__(None, None, None)  # a restart: the old room's 再来一场 link is found again
+    c2 = make_client()
+    with connect(c2, r["room"], r["token"]) as ws:
+        me = Player(ws)
+        st = me.until(lambda s: s["phase"] == "finished")
+        assert st["rematch"] == new
+        me.act("rematch")  # and 再来一场 still goes there, not to a third room
+        me.ping()
+        assert me.state["rematch"] == new and me.errors == []
 
 
 def test_chi_choices_carry_their_huxi_and_tingpai_is_sent(make_client: Any) -> None:

@@ -139,7 +139,7 @@ class RoomManager:
         row = RoomRow(
             self.new_code(),
             room.rules.to_dict(),
-            dict(room.config),
+            {**room.config, "rematch_of": room.id},  # so a restart finds the link again
             seats,
             secrets.randbits(63),
             room.table.match.hands,
@@ -156,6 +156,7 @@ class RoomManager:
         if row is None:
             return None
         room = Room(self, row)
+        room.next_room = self.storage.rematch_of(code)  # 再来一场 already opened
         try:
             with self.storage.batch():
                 restore(room, row.hands)  # its bots resume whatever they were deciding

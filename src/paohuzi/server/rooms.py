@@ -64,7 +64,7 @@ class Room:
         self.hand_ids: list[str] = []  # every dealt hand's, in order (restore() refills it)
         self.ready_first = bool(row.config.get("ready_first"))
         self.ready: set[int] = set(row.ready)
-        self.next_room: str | None = None  # the room 再来一场 opened (not kept over a restart)
+        self.next_room: str | None = None  # the room 再来一场 opened (found again at a restart)
         self.lock = asyncio.Lock()
         self.driver = Driver(self)
         self.tasks: set[asyncio.Task[Any]] = set()  # hint tasks (kept referenced)

@@ -85,6 +85,10 @@ class Storage(ABC):
     def room_exists(self, room_id: str) -> bool: ...
 
     @abstractmethod
+    def rematch_of(self, room_id: str) -> str | None:
+        """The room whose ``config.rematch_of`` is ``room_id`` (its 再来一场), if any."""
+
+    @abstractmethod
     def create_room(self, room: RoomRow) -> None:
         """A new room with its seats and (empty) match."""
 
@@ -264,6 +268,13 @@ class SqliteStorage(Storage):
 
     def room_exists(self, room_id: str) -> bool:
         return bool(self._query("SELECT 1 FROM rooms WHERE id = ?", (room_id,)))
+
+    def rematch_of(self, room_id: str) -> str | None:
+        rows = self._query(
+            "SELECT id FROM rooms WHERE json_extract(config, '$.rematch_of') = ? LIMIT 1",
+            (room_id,),
+        )
+        return str(rows[0][0]) if rows else None
 
     def create_room(self, room: RoomRow) -> None:
         now = time.time()
