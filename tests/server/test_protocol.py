@@ -351,6 +351,8 @@ def test_replay_frames_step_through_a_finished_hand(client: TestClient) -> None:
     assert sum(len(h) for h in first["hands"]) + first["wall"] + bool(first["open"]) == 80
     seat0 = Action.from_dict(rec["actions"][0]).seat
     assert rp["frames"][0]["to_act"][0] == seat0
+    # the seats' names as the table showed them, so a shared link shows them too
+    assert rp["names"] == [p["name"] for p in end["players"]] and all(rp["names"])
 
 
 def test_hard_bots_think_in_the_pool_easy_ones_in_the_loop(

@@ -174,6 +174,12 @@ def test_the_summary_totals_ranks_and_finds_the_best_hand() -> None:
     assert s["ranking"] == [1, 2, 0]  # ties by seat
     assert s["big_winner"] == [1, 2]
     assert s["best_hand"] == {"index": 1, "seat": 0, "score": 6}
+    # each player's own best hand (seat 0's +6 in hand 1; seats 1 and 2: +4 in hand 3)
+    assert s["best_hands"] == [
+        {"index": 1, "score": 6},
+        {"index": 3, "score": 4},
+        {"index": 3, "score": 4},
+    ]
     assert s["hands"][1] == {
         "index": 2,
         "hand_id": "h2",
@@ -185,6 +191,7 @@ def test_the_summary_totals_ranks_and_finds_the_best_hand() -> None:
     assert s["hands"][0]["huxi"] == 0 and s["hands"][0]["fan"] == 0  # no settlement here
     empty = tally.summary([HandResult((0, 0))], [], 2)
     assert empty["big_winner"] == [] and empty["best_hand"] is None
+    assert empty["best_hands"] == [None, None]
     assert empty["hands"][0]["hand_id"] is None
 
 
@@ -220,6 +227,12 @@ def test_the_finished_state_carries_the_summary_over_a_restart(make_client: Any)
     )
     want = None if best is None else {"index": -best[1], "seat": -best[2], "score": best[0]}
     assert s["best_hand"] == want
+    for seat in range(3):
+        mine = [(v, -h["index"]) for h in s["hands"] if (v := h["scores"][seat]) > 0]
+        top_v = max(mine, default=None)
+        assert s["best_hands"][seat] == (
+            None if top_v is None else {"index": -top_v[1], "score": top_v[0]}
+        )
     c1.__exit__(None, None, None)
 
     c2 = make_client()  # a new server on the same file rebuilds the room from storage

@@ -219,6 +219,8 @@ def play_hand(page: Any, rng: random.Random, on_turn: Any = None, limit: float =
     ``on_turn(page, clicks)`` runs whenever the player has something to decide."""
     clicks = 0
     deadline = time.monotonic() + limit
+    # the first state may still be on its way (a busy machine): wait for the deal
+    wait_js(page, "['playing', 'settlement', 'finished'].includes(document.body.dataset.phase)", 30)
     while page.get_attribute("body", "data-phase") == "playing":
         assert time.monotonic() < deadline, "the hand did not finish"
         version = page.get_attribute("body", "data-version")

@@ -40,6 +40,7 @@ SUMMARY = {
     "ranking": [1, 0, 2],
     "big_winner": [1],
     "best_hand": {"index": 3, "seat": 1, "score": 40},
+    "best_hands": [{"index": 1, "score": 12}, {"index": 3, "score": 40}, None],
 }
 
 
@@ -145,6 +146,13 @@ def test_match_summary(server: str, browser: Any) -> None:
     )
     assert "最佳一局" in page.inner_text("#match-summary .best-hand")
     assert names[1] in page.inner_text("#match-summary .best-hand")
+    # each player's own best hand beside his place; seat 2 won nothing
+    bests = {
+        li.get_attribute("data-seat"): li.inner_text()
+        for li in page.query_selector_all("#match-summary .ranking li")
+    }
+    assert "第1局 +12" in bests["0"] and "第3局 +40" in bests["1"]
+    assert "最佳" not in bests["2"]
     table = page.eval_on_selector_all(
         "#match-summary table.per-hand tr",
         "trs => trs.map((tr) => [...tr.children].map((c) => c.textContent))",

@@ -50,6 +50,7 @@ def replay_frames(rec: dict[str, Any]) -> dict[str, Any]:
     return {
         "rules": rules.name,
         "players": rules.players,
+        "names": rec.get("names"),  # the seats' names at the table (a §4 extension)
         "seats": list(state.seats),
         "dealer": state.dealer,
         "liangzhang": CODES[state.liangzhang],

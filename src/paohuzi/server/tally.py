@@ -14,10 +14,11 @@ from paohuzi.core.result import HandResult
 
 
 def summary(results: Sequence[HandResult], hand_ids: Sequence[str], players: int) -> dict[str, Any]:
-    """``{"hands", "totals", "ranking", "big_winner", "best_hand"}`` (docs/web.md)."""
+    """``{"hands", "totals", "ranking", "big_winner", "best_hand", "best_hands"}`` (docs/web.md)."""
     hands = []
     totals = [0] * players
     best: dict[str, int] | None = None
+    per_seat: list[dict[str, int] | None] = [None] * players  # each player's best hand
     for i, r in enumerate(results):
         won = r.winner is not None
         hands.append(
@@ -35,6 +36,9 @@ def summary(results: Sequence[HandResult], hand_ids: Sequence[str], players: int
             # strictly larger: ties keep the earlier hand, then the lower seat
             if v > 0 and (best is None or v > best["score"]):
                 best = {"index": i + 1, "seat": s, "score": v}
+            mine = per_seat[s]
+            if v > 0 and (mine is None or v > mine["score"]):
+                per_seat[s] = {"index": i + 1, "score": v}
     ranking = sorted(range(players), key=lambda s: (-totals[s], s))
     top = max(totals, default=0)
     big = [s for s in range(players) if totals[s] == top] if top > 0 else []
@@ -44,6 +48,7 @@ def summary(results: Sequence[HandResult], hand_ids: Sequence[str], players: int
         "ranking": ranking,
         "big_winner": big,
         "best_hand": best,
+        "best_hands": per_seat,
     }
 
 

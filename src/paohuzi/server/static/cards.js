@@ -1,5 +1,6 @@
 /* cards: codes ("x1".."x10" 小字, "d1".."d10" 大字) and how a card is drawn. */
 import { T, el } from "./store.js";
+import { cardTitle } from "./i18n.js";
 
 const SMALL_ZH = "一二三四五六七八九十";
 const BIG_ZH = "壹贰叁肆伍陆柒捌玖拾";
@@ -23,7 +24,7 @@ export function cardEl(code, size) {
   d.classList.add(isBig(code) ? "big" : "small");
   if (isRed(code)) d.classList.add("red");
   d.dataset.card = code;
-  d.title = (isBig(code) ? "大" : "小") + zh(code);
+  d.title = cardTitle(code); // 字 with pinyin, and in English what it is
   d.append(el("span", "glyph", zh(code)), el("span", "tag", isBig(code) ? "大" : "小"));
   return d;
 }

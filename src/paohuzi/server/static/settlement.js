@@ -131,6 +131,8 @@ function matchSummary(m) {
     if (big.has(s)) li.append(el("span", "badge big", T.bigWinner));
     const t = x.totals[s];
     li.append(el("span", "pts " + (t > 0 ? "pos" : t < 0 ? "neg" : ""), T.points(t)));
+    const mine = (x.best_hands || [])[s]; // each player's best hand
+    if (mine) li.append(el("span", "seat-best", T.seatBest(mine.index, mine.score)));
     ol.append(li);
   });
   out.push(el("h3", null, T.ranking + (x.fallback ? " " + T.summaryFallback : "")), ol);
