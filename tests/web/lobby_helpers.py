@@ -100,7 +100,7 @@ CHINESE_ONLY_JS = """(roots) => {
       const s = n.textContent.trim();
       if (!s || !cjk.test(s) || latin.test(s.replace(/[\\u3400-\\u9fff]/g, ''))) continue;
       const p = n.parentElement;
-      if (p.closest('.card, .seat-name, .t-meld, .lang')) continue;
+      if (p.closest('.card, .seat-name, .meld, .lang')) continue;
       if (p.closest('button[data-action]')) continue;  // 打 四 → "Discard 四" has Latin
       bad.push(s);
     }

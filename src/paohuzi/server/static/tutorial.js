@@ -4,7 +4,7 @@
  * last choice, the explanation and the legal choices); a choice is checked by the server
  * ({"at": k, "action": id} → the next stop with correct: true, or the same stop with
  * correct: false and `explain`). The browser keeps only which stop it is on. */
-import { cardEl } from "./cards.js";
+import { cardEl, meldEl } from "./cards.js";
 import { t, pick, lang, setLang, onLang, api, cardTitle, cardZh } from "./i18n.js";
 
 import { $, el } from "./store.js";
@@ -124,15 +124,6 @@ function eventText(e) {
 }
 
 /* ------------------------------------------------------------ the table of a stop */
-function meldBox(m) {
-  const w = el("div", "t-meld");
-  const col = el("div", "t-meld-cards");
-  for (const c of m.cards) col.append(card(c, "mini"));
-  w.append(col, el("span", "kind", t("kinds")[m.kind] || m.kind),
-    el("span", "t-huxi", m.huxi === null || m.huxi === undefined ? "?" : String(m.huxi)));
-  return w;
-}
-
 function seatBox(v, s) {
   const box = el("div", "t-seat");
   box.dataset.seat = String(s);
@@ -143,7 +134,7 @@ function seatBox(v, s) {
   head.append(el("span", "t-tablehuxi", `${v.table_huxi[s]}${lang() === "en" ? " huxi" : "息"}`));
   box.append(head);
   const melds = el("div", "t-melds");
-  for (const m of v.tables[s] || []) melds.append(meldBox(m));
+  for (const m of v.tables[s] || []) melds.append(meldEl(m)); // the table's own meld
   box.append(melds);
   const pile = v.piles && v.piles[s];
   if (pile && pile.length) {
