@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import random
 import shutil
@@ -42,6 +44,14 @@ DOC_SHOTS = {
     "web-look-phone-landscape.png": (),
     "web-match-end.png": (),
     "web-replay.png": (),
+    **{
+        f"{kind}-{size}.png": ()
+        for kind in ("summary", "summary-en", "replay")
+        for size in ("desktop", "phone")
+    },
+    "replay-en-phone.png": (),
+    "table-en-desktop.png": (),
+    "table-en-phone-portrait.png": (),
 }
 
 
@@ -233,3 +243,57 @@ def play_hand(page: Any, rng: random.Random, on_turn: Any = None, limit: float =
                 continue
         page.wait_for_timeout(30)
     return clicks
+
+
+class Frames:
+    """The last state message the page received (read off its websocket)."""
+
+    def __init__(self, page: Any) -> None:
+        self.last: dict[str, Any] | None = None
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload: Any) -> None:
+        m = json.loads(payload)
+        if m.get("type") == "state":
+            self.last = m
+
+
+def play_rooms(
+    page: Any, rng: random.Random, done: Any, each: Any = None, limit: float = 90
+) -> None:
+    """Click legal choices until ``done(page)``, in a new one-hand room whenever a hand
+    ends; ``each(page)`` runs before every step (to look at the table meanwhile)."""
+    deadline = time.monotonic() + limit
+    while not done(page):
+        assert time.monotonic() < deadline, f"not seen in {limit} s"
+        if each is not None:
+            each(page)
+        phase = page.get_attribute("body", "data-phase")
+        if phase in ("settlement", "finished"):
+            create(page, page.url.split("/#")[0], hands=1)
+            continue
+        version = page.get_attribute("body", "data-version")
+        if (
+            phase == "playing"
+            and page.query_selector("#actions button")
+            and click_a_legal_choice(page, rng)
+        ):
+            with contextlib.suppress(AssertionError):  # the hand may be over
+                wait_js(page, f"document.body.dataset.version !== '{version}'", 10)
+            continue
+        page.wait_for_timeout(15)
+    page.wait_for_timeout(100)  # the last state is drawn
+
+
+def play_together(pages: list[Any], rng: random.Random, limit: float = 120) -> None:
+    """Several humans of one room click legal choices, in turn, until the hand is over."""
+    deadline = time.monotonic() + limit
+    while any(p.get_attribute("body", "data-phase") == "playing" for p in pages):
+        assert time.monotonic() < deadline, "the hand did not finish"
+        acted = False
+        for p in pages:
+            if p.get_attribute("body", "data-phase") == "playing" and click_a_legal_choice(p, rng):
+                acted = True
+                p.wait_for_timeout(40)
+        if not acted:
+            pages[0].wait_for_timeout(30)

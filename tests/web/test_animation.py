@@ -10,14 +10,12 @@ the buttons stay uncovered. With ``prefers-reduced-motion: reduce`` nothing flie
 
 from __future__ import annotations
 
-import contextlib
 import random
-import time
 from typing import Any
 
 import pytest
 
-from .helpers import VIEWPORTS, click_a_legal_choice, create, shot, uncovered, wait_js
+from .helpers import VIEWPORTS, create, play_rooms, shot, uncovered, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -41,32 +39,6 @@ def flights(page: Any) -> dict[str, int]:
 
 def recorded(page: Any) -> list[str]:
     return [a["id"] for a in page.evaluate("window.__anims")]
-
-
-def play_until(
-    page: Any, rng: random.Random, done: Any, on_flight: Any = None, limit: float = 90
-) -> None:
-    """Click legal choices (over as many hands as it takes) until ``done(page)``; while
-    waiting, ``on_flight(page)`` runs whenever a card is in the air."""
-    deadline = time.monotonic() + limit
-    while not done(page):
-        assert time.monotonic() < deadline, f"not seen in {limit} s: {flights(page)}"
-        if on_flight is not None and page.evaluate(FLYING_JS):
-            on_flight(page)
-        phase = page.get_attribute("body", "data-phase")
-        if phase in ("settlement", "finished"):
-            create(page, page.url.split("/#")[0], hands=1)
-            continue
-        version = page.get_attribute("body", "data-version")
-        if (
-            phase == "playing"
-            and page.query_selector("#actions button")
-            and click_a_legal_choice(page, rng)
-        ):
-            with contextlib.suppress(AssertionError):  # the hand may be over
-                wait_js(page, f"document.body.dataset.version !== '{version}'", 10)
-            continue
-        page.wait_for_timeout(15)
 
 
 def freeze_halfway(page: Any) -> list[tuple[str, float]]:
@@ -121,7 +93,7 @@ def test_cards_fly(server: str, browser: Any, name: str) -> None:
         f = flights(page)
         return f["discard"] > 0 and f["meld"] > 0 and len(shots) == 2
 
-    play_until(page, random.Random(5), done, on_flight)
+    play_rooms(page, random.Random(5), done, lambda p: p.evaluate(FLYING_JS) and on_flight(p))
     ids = recorded(page)
     assert "fly-discard" in ids and "fly-meld" in ids, ids
     assert most[0] <= 24, f"flights pile up: {most[0]} at once"
@@ -144,7 +116,7 @@ def test_reduced_motion_no_flights(server: str, browser: Any) -> None:
     def done(page: Any) -> bool:  # a dozen events of play seen
         return bool(page.evaluate("document.getElementById('log-list').childElementCount >= 12"))
 
-    play_until(page, random.Random(5), done)
+    play_rooms(page, random.Random(5), done)
     assert flights(page) == {"draw": 0, "discard": 0, "pile": 0, "meld": 0}
     assert not [i for i in recorded(page) if i.startswith("fly-")]
     assert errors == []

@@ -13,10 +13,10 @@ import pytest
 from .conftest import need_browser, start_server, stop_server
 from .helpers import (
     VIEWPORTS,
-    click_a_legal_choice,
     create,
     open_seat,
     play_hand,
+    play_together,
     shot,
     tap_card,
     wait_js,
@@ -189,17 +189,7 @@ def test_two_friends_ready_up_for_the_next_hand(server: str, browser: Any) -> No
     for p in (a, b):
         wait_js(p, "document.body.dataset.phase === 'playing'")
     assert "朋友" in a.inner_text("#seat-right, #seat-left")
-    rng = random.Random(9)
-    deadline = time.monotonic() + 90
-    while any(p.get_attribute("body", "data-phase") == "playing" for p in (a, b)):
-        assert time.monotonic() < deadline, "the hand did not finish"
-        acted = False
-        for p in (a, b):
-            if p.get_attribute("body", "data-phase") == "playing" and click_a_legal_choice(p, rng):
-                acted = True
-                p.wait_for_timeout(40)
-        if not acted:
-            a.wait_for_timeout(30)
+    play_together([a, b], random.Random(9), limit=90)
     for p in (a, b):
         p.wait_for_selector("#settlement:not(.hidden)")
         assert "已准备 0/2" in p.inner_text("#ready-count")

@@ -4,13 +4,12 @@ match-end summary on both screens."""
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import httpx
 import pytest
 
-from .helpers import VIEWPORTS, click_a_legal_choice, open_seat, wait_js
+from .helpers import VIEWPORTS, open_seat, play_together, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -46,19 +45,7 @@ def test_invite_join_ready_play_and_the_match_summary(server: str, browser: Any)
             wait_js(p, "document.body.dataset.phase === 'playing'")
         assert "小红" in a.inner_text("#seat-right, #seat-left")
 
-        rng = random.Random(4)
-        deadline = time.monotonic() + 120
-        while any(p.get_attribute("body", "data-phase") == "playing" for p in (a, b)):
-            assert time.monotonic() < deadline, "the hand did not finish"
-            acted = False
-            for p in (a, b):
-                if p.get_attribute("body", "data-phase") == "playing" and click_a_legal_choice(
-                    p, rng
-                ):
-                    acted = True
-                    p.wait_for_timeout(40)
-            if not acted:
-                a.wait_for_timeout(30)
+        play_together([a, b], random.Random(4))
 
         # one hand per match: its end is the summary, with both names and the way out
         for p in (a, b):

@@ -10,15 +10,13 @@ switching the sound back on brings the cues back.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
-import time
 from typing import Any
 
 import pytest
 
-from .helpers import VIEWPORTS, click_a_legal_choice, create, wait_js
+from .helpers import VIEWPORTS, create, play_rooms, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -88,28 +86,6 @@ def played(page: Any) -> list[tuple[int, str]]:
     return [(round(o["f"]), o["type"]) for o in page.evaluate("window.__osc")]
 
 
-def play(page: Any, rng: random.Random, done: Any, limit: float = 60) -> None:
-    """Click legal choices until ``done()`` (a new room when a hand ends)."""
-    deadline = time.monotonic() + limit
-    while not done():
-        assert time.monotonic() < deadline, "not seen in time"
-        phase = page.get_attribute("body", "data-phase")
-        if phase in ("settlement", "finished"):
-            create(page, page.url.split("/#")[0], hands=1)
-            continue
-        version = page.get_attribute("body", "data-version")
-        if (
-            phase == "playing"
-            and page.query_selector("#actions button")
-            and click_a_legal_choice(page, rng)
-        ):
-            with contextlib.suppress(AssertionError):  # the hand may be over
-                wait_js(page, f"document.body.dataset.version !== '{version}'", 10)
-            continue
-        page.wait_for_timeout(20)
-    page.wait_for_timeout(100)  # the last state is drawn
-
-
 def test_cues_follow_the_events(server: str, browser: Any) -> None:
     ctx = browser.new_context(**VIEWPORTS["desktop"])
     ctx.add_init_script(FAKE_AUDIO_JS)
@@ -119,7 +95,7 @@ def test_cues_follow_the_events(server: str, browser: Any) -> None:
     events = Events(page)
     create(page, server, hands=1)
     rng = random.Random(11)
-    play(page, rng, lambda: events.count("discard") >= 3 and events.count("draw") >= 2)
+    play_rooms(page, rng, lambda _: events.count("discard") >= 3 and events.count("draw") >= 2)
     got = played(page)
     # one cue per event: every discard and every card turned up (no sound for a pass)
     assert got.count(DISCARD) == events.count("discard"), (got, events.types)
@@ -142,7 +118,7 @@ def test_mute_silences_and_survives_reload(server: str, browser: Any) -> None:
     page.evaluate("window.__osc.length = 0")
     rng = random.Random(12)
     seen = len(events.types)
-    play(page, rng, lambda: events.count("discard") >= 2 and len(events.types) > seen + 4)
+    play_rooms(page, rng, lambda _: events.count("discard") >= 2 and len(events.types) > seen + 4)
     assert played(page) == [], "静音: not a sound"
     assert page.evaluate("window.__said") == []
 
@@ -152,7 +128,7 @@ def test_mute_silences_and_survives_reload(server: str, browser: Any) -> None:
     assert page.get_attribute("#mute-btn", "aria-pressed") == "true", "the setting is kept"
     assert page.evaluate("JSON.parse(localStorage.getItem('phz:settings')).mute") is True
     seen = len(events.types)
-    play(page, rng, lambda: len(events.types) > seen + 4)
+    play_rooms(page, rng, lambda _: len(events.types) > seen + 4)
     assert played(page) == [], "still silent after a reload"
 
     if page.get_attribute("body", "data-phase") in ("settlement", "finished"):
@@ -160,7 +136,7 @@ def test_mute_silences_and_survives_reload(server: str, browser: Any) -> None:
     page.click("#mute-btn")  # sound on again
     assert page.get_attribute("#mute-btn", "aria-pressed") == "false"
     seen = len(events.types)
-    play(page, rng, lambda: any(t in ("discard", "draw") for t in events.types[seen:]))
+    play_rooms(page, rng, lambda _: any(t in ("discard", "draw") for t in events.types[seen:]))
     got = played(page)
     assert DISCARD in got or DRAW in got, got
     assert errors == []

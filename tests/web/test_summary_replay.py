@@ -9,8 +9,6 @@ the viewer's own seat marked; one seat's view hides the others' hands; speed; pl
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import re
 from typing import Any
@@ -18,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import DOC_IMG, VIEWPORTS, open_seat, play_hand, shot, wait_js
+from .helpers import VIEWPORTS, Frames, open_seat, play_hand, shot, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -42,26 +40,6 @@ SUMMARY = {
     "best_hand": {"index": 3, "seat": 1, "score": 40},
     "best_hands": [{"index": 1, "score": 12}, {"index": 3, "score": 40}, None],
 }
-
-
-def save_doc(page: Any, name: str) -> None:
-    """A screenshot into artifacts/; with PAOHUZI_UPDATE_SCREENSHOTS=1 into docs/img/ too
-    (as helpers.shot does: a test run leaves the tree clean)."""
-    path = shot(page, name)
-    if os.environ.get("PAOHUZI_UPDATE_SCREENSHOTS") == "1":
-        DOC_IMG.mkdir(parents=True, exist_ok=True)
-        (DOC_IMG / name).write_bytes(path.read_bytes())
-
-
-class Frames:
-    def __init__(self, page: Any) -> None:
-        self.last: dict[str, Any] | None = None
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload: Any) -> None:
-        m = json.loads(payload)
-        if m.get("type") == "state":
-            self.last = m
 
 
 def finish_match(page: Any, server: str, hands: int, seed: int) -> dict[str, Any]:
@@ -167,21 +145,21 @@ def test_match_summary(server: str, browser: Any) -> None:
     assert page.inner_text("#match-summary th.big-winner").startswith(names[1])
     assert page.inner_text("#settle-title") == "比赛结束 · 比赛总结"
     page.wait_for_timeout(300)
-    save_doc(page, "summary-desktop.png")
+    shot(page, "summary-desktop.png")
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_timeout(200)
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
-    save_doc(page, "summary-phone.png")
+    shot(page, "summary-phone.png")
     # English
     page.evaluate("async () => (await import('/static/i18n.js')).setLang('en')")
     assert page.inner_text("#settle-title") == "Match over · Match summary"
     assert "Big winner" in page.inner_text("#match-summary .ranking li.big-winner")
     assert page.inner_text("#rematch-btn") == "Play again"
     assert page.inner_text("#lobby-btn") == "Back to the lobby"
-    save_doc(page, "summary-en-phone.png")
+    shot(page, "summary-en-phone.png")
     page.set_viewport_size({"width": 1280, "height": 800})
     page.wait_for_timeout(200)
-    save_doc(page, "summary-en-desktop.png")
+    shot(page, "summary-en-desktop.png")
     page.evaluate("async () => (await import('/static/i18n.js')).setLang('zh')")
     # without `summary`: the ranking of `scores`, and nothing made up
     rerender(page, None)
@@ -232,7 +210,7 @@ def test_replay_controls(server: str, browser: Any) -> None:
     if first_events:
         assert any(w in "".join(seen[:2]) for w in ["我", *names[1:]]), seen
     page.wait_for_timeout(200)
-    save_doc(page, "replay-desktop.png")
+    shot(page, "replay-desktop.png")
     # one seat's view: only its hand open
     page.select_option("#replay-seat", "1")
     assert page.query_selector("#replay-table .seat[data-replay-seat='0'] .hand.closed .card.back")
@@ -259,12 +237,12 @@ def test_replay_controls(server: str, browser: Any) -> None:
         page.click("#replay-controls [data-step='next']")
     page.wait_for_timeout(200)
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
-    save_doc(page, "replay-phone.png")
+    shot(page, "replay-phone.png")
     page.evaluate("async () => (await import('/static/i18n.js')).setLang('en')")
     assert page.inner_text("#replay-pos") == f"step 3/{n}"
     assert page.inner_text("#replay-play") == "▶ Play"
     assert page.inner_text("#replay-close") == "Close"
-    save_doc(page, "replay-en-phone.png")
+    shot(page, "replay-en-phone.png")
     page.evaluate("async () => (await import('/static/i18n.js')).setLang('zh')")
     # a replay link opened on its own: seats by number, nobody marked
     page.goto(f"{server}/#/replay/{hand}")

@@ -10,7 +10,6 @@ seat's hand is shown, and 看牌桌 leads back to the settlement and to the next
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 
 from .helpers import (
     VIEWPORTS,
+    Frames,
     create,
     labelled_shot,
     play_hand,
@@ -31,19 +31,6 @@ _CHI_SHOTS: set[int] = set()
 TYPES_ZH = {"hu": "胡", "peng": "碰", "chi": "吃", "pass": "过"}
 
 pytestmark = pytest.mark.browser
-
-
-class Frames:
-    """The last state message the page received (read off its websocket)."""
-
-    def __init__(self, page: Any) -> None:
-        self.last: dict[str, Any] | None = None
-        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
-
-    def _frame(self, payload: Any) -> None:
-        m = json.loads(payload)
-        if m.get("type") == "state":
-            self.last = m
 
 
 def check_turn(page: Any, frames: Frames, touch: bool, errors: list[str]) -> None:
