@@ -12,7 +12,7 @@ import { openRules } from "./rulespage.js";
 import { openTutorial } from "./tutorial.js";
 import { installPhrases } from "./phrases.js";
 
-import { $, el } from "./store.js";
+import { $, el, dialog, closeButton } from "./store.js";
 
 const L = { presets: [], levels: [], chosen: {}, preset: null, bots: null };
 
@@ -417,14 +417,7 @@ function matchItem(m) {
 let joinSeq = 0;
 const joinCache = { code: null, info: null, error: null };
 async function showJoin(code, reuse = false) {
-  let page = $("#join-page");
-  if (!page) {
-    page = el("section", "lobby-overlay");
-    page.id = "join-page";
-    page.setAttribute("role", "dialog");
-    document.body.append(page);
-  }
-  page.classList.remove("hidden");
+  const page = dialog("join-page", "lobby-overlay");
   document.body.classList.add("join-open"); // the join page, not the lobby behind it
   page.dataset.room = code;
   const seq = ++joinSeq;
@@ -545,10 +538,7 @@ function syncInvite() {
   card.dataset.lang = lang();
   card.classList.remove("hidden");
   const link = `${location.origin}/#/room/${room}`;
-  const x = el("button", "close", "×");
-  x.type = "button";
-  x.title = t("close");
-  x.addEventListener("click", () => { inviteDismissed = room; card.classList.add("hidden"); });
+  const x = closeButton(() => { inviteDismissed = room; card.classList.add("hidden"); });
   const img = el("img", "qr");
   img.src = `/api/rooms/${room}/qr.svg`;
   img.alt = t("qrAlt", room);

@@ -5,7 +5,7 @@
 import { t, pick, onLang, api } from "./i18n.js";
 import { send, onSaid } from "./app.js";
 
-import { $, el } from "./store.js";
+import { $, el, closeButton } from "./store.js";
 
 let catalogue = null;
 let lastSaid = 0;
@@ -56,10 +56,7 @@ async function toggle() {
 }
 
 function render(p, cat) {
-  const x = el("button", "close", "×");
-  x.type = "button";
-  x.title = t("close");
-  x.addEventListener("click", () => p.classList.add("hidden"));
+  const x = closeButton(() => p.classList.add("hidden"));
   const list = el("div", "phrase-list");
   for (const ph of cat.phrases) list.append(item(ph, "phrase"));
   const emo = el("div", "emoji-list");

@@ -3,22 +3,15 @@
  * Shown over whatever screen is open (the lobby, the join page or the table). */
 import { t, pick, lang, onLang, api } from "./i18n.js";
 
-import { $, el } from "./store.js";
+import { $, el, dialog, closeButton } from "./store.js";
 
 let openKey = null;
 let seq = 0;
 
 export async function openRules(key) {
   openKey = key;
-  let page = $("#rules-page");
-  if (!page) {
-    page = el("section", "lobby-overlay rules-overlay");
-    page.id = "rules-page";
-    page.setAttribute("role", "dialog");
-    page.addEventListener("click", (ev) => { if (ev.target === page) closeRules(); });
-    document.body.append(page);
-  }
-  page.classList.remove("hidden");
+  const page = dialog("rules-page", "lobby-overlay rules-overlay", (p) =>
+    p.addEventListener("click", (ev) => { if (ev.target === p) closeRules(); }));
   page.dataset.key = key;
   const s = ++seq;
   const sheet = el("div", "lobby-sheet rules");
@@ -46,12 +39,7 @@ function head(key, title) {
   const h = el("header", "sheet-head");
   const h2 = el("h2", null, title);
   h2.id = "rules-title";
-  const x = el("button", "close", "×");
-  x.type = "button";
-  x.id = "rules-close";
-  x.title = t("close");
-  x.addEventListener("click", closeRules);
-  h.append(h2, x);
+  h.append(h2, closeButton(closeRules, "rules-close"));
   return h;
 }
 

@@ -1,7 +1,7 @@
 /* store: every UI string of the table (T_ZH, and T_EN with the same keys: a test checks
  * it), the settings kept in localStorage, the session S shared by the modules, DOM helpers.
  * `T` answers in the language chosen in i18n.js (中文 / English, kept in localStorage). */
-import { bilingual } from "./i18n.js";
+import { bilingual, t } from "./i18n.js";
 
 export const T_ZH = {
   turnDiscard: "轮到你出牌",
@@ -231,6 +231,30 @@ export function el(tag, cls, text) {
   if (cls) e.className = cls;
   if (text !== undefined && text !== null) e.textContent = text;
   return e;
+}
+
+/** The page's dialog ``id`` (made once, as a ``cls`` section; ``init`` then), shown. */
+export function dialog(id, cls, init) {
+  let page = $("#" + id);
+  if (!page) {
+    page = el("section", cls);
+    page.id = id;
+    page.setAttribute("role", "dialog");
+    if (init) init(page);
+    document.body.append(page);
+  }
+  page.classList.remove("hidden");
+  return page;
+}
+
+/** A dialog's × button. */
+export function closeButton(onClick, id) {
+  const x = el("button", "close", "×");
+  x.type = "button";
+  if (id) x.id = id;
+  x.title = t("close");
+  x.addEventListener("click", onClick);
+  return x;
 }
 
 export function nameOf(seat) {

@@ -7,7 +7,7 @@
 import { cardEl, meldEl } from "./cards.js";
 import { t, pick, lang, setLang, onLang, api, cardTitle, cardZh } from "./i18n.js";
 
-import { $, el } from "./store.js";
+import { $, el, dialog, closeButton } from "./store.js";
 
 const TU = { meta: null, cur: null, feedback: null, busy: false };
 
@@ -18,14 +18,7 @@ function card(code, size) {
 }
 
 export async function openTutorial(name) {
-  let page = $("#tutorial");
-  if (!page) {
-    page = el("section", "tutorial");
-    page.id = "tutorial";
-    page.setAttribute("role", "dialog");
-    document.body.append(page);
-  }
-  page.classList.remove("hidden");
+  const page = dialog("tutorial", "tutorial");
   document.body.classList.add("tutorial-open");
   page.replaceChildren(el("p", "muted pad", t("loading")));
   try {
@@ -58,12 +51,7 @@ function header() {
   lb.type = "button";
   lb.title = t("langSwitchTitle");
   lb.addEventListener("click", () => setLang(lang() === "zh" ? "en" : "zh"));
-  const x = el("button", "close", "×");
-  x.type = "button";
-  x.id = "tut-close";
-  x.title = t("close");
-  x.addEventListener("click", closeTutorial);
-  h.append(lb, x);
+  h.append(lb, closeButton(closeTutorial, "tut-close"));
   return h;
 }
 
