@@ -115,8 +115,38 @@ def wait_js(page: Any, expr: str, timeout: float = 30.0) -> None:
     which its Content-Security-Policy forbids)."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(expr):
-        assert time.monotonic() < deadline, f"still false after {timeout} s: {expr}"
+        if time.monotonic() >= deadline:
+            raise AssertionError(
+                f"still false after {timeout} s: {expr}; page: {_page_facts(page)}"
+            )
         time.sleep(0.03)
+
+
+def _page_facts(page: Any) -> object:
+    """What a failed wait saw: the body's data, the status strip, the open overlays."""
+    return page.evaluate(
+        """() => ({data: {...document.body.dataset},
+        status: document.querySelector('#status')?.textContent,
+        shown: [...document.querySelectorAll('.overlay:not(.hidden), dialog[open], [id]:not(.hidden)')]
+          .filter((e) => e.id && getComputedStyle(e).position === 'fixed').map((e) => e.id)})"""
+    )
+
+
+def wait_dealt(page: Any, after: str | None = None, timeout: float = 30.0) -> str:
+    """Wait for a hand to be dealt (a hand other than ``after``, if given) and return
+    the phase: not always ``playing``, as a mandatory 天胡 ends a hand at its deal (R28)."""
+    wait_js(
+        page,
+        "['playing', 'settlement', 'finished'].includes(document.body.dataset.phase)"
+        + ("" if after is None else f" && document.body.dataset.hand !== '{after}'"),
+        timeout,
+    )
+    return str(page.get_attribute("body", "data-phase"))
+
+
+def hand_id(page: Any) -> str:
+    """The hand on the page (its ``data-hand``)."""
+    return str(page.get_attribute("body", "data-hand") or "")
 
 
 def open_seat(page: Any, base: str, room: str, token: str, seat: int = 0) -> None:
@@ -141,7 +171,7 @@ def create(page: Any, base: str, hands: int = 1, bot: str = "easy", rules: str =
     room = r.json()
     open_seat(page, base, room["room"], room["token"])
     # a seat that sits out (坐底, 泸州) may see its bots finish the hand at once
-    wait_js(page, "['playing', 'settlement'].includes(document.body.dataset.phase)")
+    wait_dealt(page)
     return str(room["room"])
 
 

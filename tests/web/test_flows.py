@@ -14,11 +14,13 @@ from .conftest import need_browser, start_server, stop_server
 from .helpers import (
     VIEWPORTS,
     create,
+    hand_id,
     open_seat,
     play_hand,
     play_together,
     shot,
     tap_card,
+    wait_dealt,
     wait_js,
 )
 
@@ -72,8 +74,34 @@ def test_no_tuoguan_while_reading_the_settlement(quick_server: str, browser: Any
     assert not page.query_selector(".badge.away") and not page.is_visible("#away-banner")
     assert not page.is_visible("#ring"), "no countdown on the settlement"
     assert "已准备 0/1" in page.inner_text("#ready-count")
+    before = hand_id(page)
     page.click("#ready-btn")
-    wait_js(page, "document.body.dataset.phase === 'playing'")
+    wait_dealt(page, before)
+    page.close()
+
+
+# Keeps every socket the page opens, so a test can cut one.
+KEEP_SOCKETS = """window.__sockets = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.__sockets.push(this); }
+};"""
+
+
+@pytest.mark.slow
+def test_ready_clicked_while_reconnecting_is_not_lost(server: str, browser: Any) -> None:
+    """下一局 pressed while the socket is down is sent once the table is back."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.add_init_script(KEEP_SOCKETS)
+    create(page, server, hands=2)
+    play_hand(page, random.Random(6))
+    page.wait_for_selector("#settlement:not(.hidden)")
+    before = hand_id(page)
+    page.evaluate("window.__sockets.at(-1).close()")  # the connection drops …
+    page.click("#ready-btn")  # … just as the player presses 下一局
+    assert "重连" in page.inner_text("#status")
+    wait_dealt(page, before)
+    assert page.evaluate("window.__sockets.length") == 2, "one reconnection"
     page.close()
 
 
@@ -87,7 +115,8 @@ def test_match_end_offers_rematch_and_lobby(server: str, browser: Any) -> None:
     assert not page.is_visible("#ready-btn")
     shot(page, "web-match-end.png")
     page.click("#rematch-btn")  # the same seats in a new match, in a new room
-    wait_js(page, f"!location.hash.includes('{old}') && document.body.dataset.phase === 'playing'")
+    wait_js(page, f"!location.hash.includes('{old}')")
+    wait_dealt(page)
     assert page.inner_text("#hand-label").endswith("第 1/1 局")
     page.goto(f"{server}/#/room/{old}")  # the old room still offers both ways out
     wait_js(page, "document.body.dataset.phase === 'finished'")
@@ -187,7 +216,7 @@ def test_two_friends_ready_up_for_the_next_hand(server: str, browser: Any) -> No
     b = browser.new_page(**VIEWPORTS["phone-portrait"])
     open_seat(b, server, r["room"], j["token"], j["seat"])
     for p in (a, b):
-        wait_js(p, "document.body.dataset.phase === 'playing'")
+        wait_dealt(p)
     assert "朋友" in a.inner_text("#seat-right, #seat-left")
     play_together([a, b], random.Random(9), limit=90)
     for p in (a, b):
@@ -196,8 +225,9 @@ def test_two_friends_ready_up_for_the_next_hand(server: str, browser: Any) -> No
     a.click("#ready-btn")
     wait_js(b, "document.querySelector('#ready-count').textContent.includes('已准备 1/2')")
     assert a.get_attribute("body", "data-phase") == "settlement"  # waits for the friend
+    before = hand_id(a)
     b.click("#ready-btn")
     for p in (a, b):
-        wait_js(p, "document.body.dataset.phase === 'playing'")
+        wait_dealt(p, before)
     a.close()
     b.close()

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import VIEWPORTS, open_seat, play_together, wait_js
+from .helpers import VIEWPORTS, open_seat, play_together, wait_dealt, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ def test_invite_join_ready_play_and_the_match_summary(server: str, browser: Any)
         assert a.get_attribute("body", "data-phase") == "waiting", "waits for the friend"
         b.click("#waiting-actions button[data-action-id='ready']")
         for p in (a, b):
-            wait_js(p, "document.body.dataset.phase === 'playing'")
+            wait_dealt(p)
         assert "小红" in a.inner_text("#seat-right, #seat-left")
 
         play_together([a, b], random.Random(4))

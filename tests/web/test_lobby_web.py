@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import play_hand
+from .helpers import play_hand, wait_dealt
 from .lobby_helpers import (
     DESKTOP,
     PHONE,
@@ -240,7 +240,7 @@ def test_rules_from_the_table_desktop(browser: Any, server: str) -> None:
         page.fill("#hands", "1")
         page.click("#create-btn")
         page.wait_for_selector("#game:not(.hidden)")
-        wait_js(page, "document.body.dataset.phase === 'playing'")
+        wait_dealt(page)
         page.click("#table-rules-btn")
         page.wait_for_selector("#rules-page .rules-sec")
         assert "2人" in page.inner_text("#rules-page [data-section=seats]")

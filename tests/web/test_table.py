@@ -19,12 +19,13 @@ from .helpers import (
     VIEWPORTS,
     Frames,
     create,
+    hand_id,
     labelled_shot,
     play_hand,
     shot,
     shown_meld_huxi,
     uncovered,
-    wait_js,
+    wait_dealt,
 )
 
 _CHI_SHOTS: set[int] = set()
@@ -129,8 +130,9 @@ def test_whole_hand_by_clicking(server: str, browser: Any, name: str) -> None:
     page.click("#settle-show-btn")
     assert page.is_visible("#settlement") and not page.is_visible("#settle-bar")
     page.click("#settle-hide-btn")
+    before = hand_id(page)
     page.click("#bar-ready-btn")  # 下一局 from the table
-    wait_js(page, "document.body.dataset.phase === 'playing'")
+    wait_dealt(page, before)
     assert not page.is_visible("#settle-bar")
     if name == "desktop" and "荒庄" in first:  # the docs' settlement picture shows a win
         play_hand(page, random.Random(8), on_turn)

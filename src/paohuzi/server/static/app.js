@@ -86,7 +86,7 @@ async function joinRoom(ev) {
 function enterRoom(room, token, seat) {
   if (S.ws) { const old = S.ws; S.ws = null; old.close(); }
   Object.assign(S, { room, token, seat, msg: null, hint: null, closeReason: null, layout: [], layoutHand: null,
-    selected: null, logHand: null, logN: 0, leaving: false, retry: 0, settleFor: null, settleHidden: false,
+    selected: null, logHand: null, logN: 0, leaving: false, retry: 0, settleFor: null, settleHidden: false, pendingReady: false,
     openKey: null, wantRematch: false, offset: null, chiOpen: false });
   saveSession();
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
@@ -145,7 +145,12 @@ export function dispatchSaid(m) { for (const f of saidHandlers) { try { f(m); } 
 export function rerender() { if (S.msg) render(); }
 function act(id) {
   if (!S.msg) return;
-  send({ type: "act", version: S.msg.version, action: id });
+  if (!send({ type: "act", version: S.msg.version, action: id })) {
+    // mid-reconnection: 准备 is kept and sent when the table is back (it stays the
+    // same choice); a move is not, as the table may have moved on meanwhile
+    if (id === "ready") S.pendingReady = true;
+    status(T.reconnecting);
+  }
   S.selected = null;
   S.chiOpen = false;
 }
@@ -180,6 +185,8 @@ function onState(m) {
   if (m.phase !== "settlement" && m.phase !== "finished") S.settleHidden = false;
   if (m.rematch && S.wantRematch) { goRematch(); return; }
   processLog(first);
+  if (S.pendingReady && m.legal_actions.some((a) => a.id === "ready")) { S.pendingReady = false; act("ready"); }
+  if (m.phase !== "settlement") S.pendingReady = false;
   if (!wasMine && m.phase === "playing" && m.legal_actions.length) cue("turn");
   render();
 }

@@ -220,7 +220,7 @@ export function loadSession(room) {
 export const S = {
   room: null, token: null, seat: null, ws: null, msg: null, prev: null, retry: 0, leaving: false,
   layout: [], layoutHand: null, selected: null, logHand: null, logN: 0, offset: null,
-  chiOpen: false, settleHidden: false, settleFor: null, hint: null, wantRematch: false,
+  chiOpen: false, settleHidden: false, pendingReady: false, settleFor: null, hint: null, wantRematch: false,
 };
 
 /* ------------------------------------------------------------ DOM helpers */
