@@ -79,6 +79,18 @@ def test_a_slow_connection_is_closed_not_buffered_without_bound() -> None:
     assert len(conn.take()) == 5  # four messages, then the end
 
 
+def test_states_do_not_fill_a_slow_connection() -> None:
+    """A newer state supersedes an unsent one at once: only other messages count."""
+    conn = Conn(Limits(queue_limit=4))
+    for v in range(50):  # bots playing fast to a browser that reads slowly
+        conn.send(state(v))
+        if v in (0, 10, 20):
+            conn.send({"type": "said", "phrase": v})
+    assert not conn.closed
+    said = [{"type": "said", "phrase": v} for v in (0, 10, 20)]
+    assert conn.take() == [*said, state(49)]
+
+
 def test_encode_is_plain_json() -> None:
     assert encode({"a": [1, None, "胡"]}) == '{"a":[1,null,"胡"]}'
 

@@ -71,6 +71,10 @@ class Conn:
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
             return
+        if self.out and msg.get("type") == "state":
+            # each state is whole: the unsent one is superseded, so a client that is
+            # slow while bots play fast is not dropped for states it would never see
+            self.out = deque(m for m in self.out if m is None or m.get("type") != "state")
         if len(self.out) >= self.limit:  # this far behind: drop it (it can reconnect)
             self.close(WS_POLICY)
             return
