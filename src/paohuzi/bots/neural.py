@@ -81,19 +81,39 @@ class NeuralBot(Bot):
     """neural: the action with the highest learned Q (greedy's 胡 rule kept: 胡 always wins).
 
     Options: ``model`` (path of an .npz; default the shipped weights), ``eps``
-    (probability of a uniformly random legal action, for exploration; default 0).
+    (probability of a uniformly random legal action, for exploration; default 0),
+    ``gate`` (overrides the model's own).
+
+    A model distilled offline from the search bot (:mod:`paohuzi.train.offline`)
+    carries a play rule in its config, ``"policy": {"candidates": "greedy", "top",
+    "margin", "gate"}``: its Q was trained only on the differences between greedy's
+    ``top`` candidates within ``margin``, the ones the search compared, so it picks
+    among those, and leaves greedy's choice only for a candidate whose Q beats it
+    by more than ``gate`` (``null``: never).
     """
 
     name = "neural"
 
-    def __init__(self, model: str | None = None, eps: float = 0.0, net: QNet | None = None):
+    def __init__(
+        self,
+        model: str | None = None,
+        eps: float = 0.0,
+        net: QNet | None = None,
+        gate: float | None = None,
+    ):
+        policy: dict[str, Any] | None = None
         if net is None:
             key = str(model or DEFAULT_MODEL)
             if key not in _CACHE:
                 _CACHE[key] = load(key)
-            net = _CACHE[key][0]
+            net, cfg = _CACHE[key]
+            policy = cfg.get("policy")
         self.net = net
         self.eps = float(eps)
+        self.policy = dict(policy) if policy else None
+        if gate is not None:
+            self.policy = {"candidates": "greedy", "top": 3, "margin": 8.0, **(self.policy or {})}
+            self.policy["gate"] = float(gate)
 
     def scores(self, obs: Observation) -> np.ndarray:
         """Q of each of ``obs.legal``."""
@@ -110,7 +130,24 @@ class NeuralBot(Bot):
         for a in legal:
             if a.type == "hu":  # 胡 ends the hand with a payment: never worth refusing here
                 return a
-        return legal[int(np.argmax(self.scores(obs)))]
+        if self.policy is None:
+            return legal[int(np.argmax(self.scores(obs)))]
+        return legal[self._gated(obs)]
+
+    def _gated(self, obs: Observation) -> int:
+        """Greedy's choice unless another of its candidates scores ``gate`` more."""
+        from ..train.features import action_features, greedy_values, state_features
+
+        assert self.policy is not None
+        values = greedy_values(obs)
+        order = sorted(range(len(values)), key=lambda i: -values[i])  # stable, as greedy's
+        top, margin, gate = self.policy["top"], self.policy["margin"], self.policy["gate"]
+        cands = [i for i in order[:top] if values[i] >= values[order[0]] - margin]
+        if gate is None or len(cands) == 1:
+            return cands[0]
+        q = self.net.q(state_features(obs), action_features(obs, values))
+        best = max(cands, key=lambda i: q[i])
+        return best if q[best] - q[cands[0]] > gate else cands[0]
 
 
 __all__ = ["DEFAULT_MODEL", "LAYERS", "NeuralBot", "QNet", "load"]

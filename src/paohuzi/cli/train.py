@@ -3,7 +3,12 @@
 ```
 paohuzi train --run DIR [--minutes M] [--hands N] [--actors A] [--ray ADDRESS] [--resume]
 paohuzi train --export DIR/snapshots/h000123456.npz [--out src/paohuzi/models/neural.npz]
+paohuzi train --collect DATA --shards N [--expert ismcts] [--hands-per-shard K] [--actors A]
+paohuzi train --fit DATA --out MODEL.npz [--epochs E]
 ```
+
+``--collect``/``--fit`` distil the search bot offline (:mod:`paohuzi.train.offline`):
+stored labels, several epochs, and a departure threshold chosen on held-out data.
 """
 
 from __future__ import annotations
@@ -46,6 +51,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--export", default=None, metavar="SNAPSHOT.npz", help="ship these weights")
     p.add_argument("--out", default=None, help="export target (default: the package's model)")
+    p.add_argument("--collect", default=None, metavar="DATA", help="store search labels in DATA")
+    p.add_argument("--shards", type=int, default=100, help="shards to have in DATA (resumes)")
+    p.add_argument("--hands-per-shard", type=int, default=10)
+    p.add_argument("--expert", default="ismcts", help="the search bot whose labels are stored")
+    p.add_argument("--fit", default=None, metavar="DATA", help="train on DATA, write --out")
+    p.add_argument("--epochs", type=int, default=12)
     p.set_defaults(func=run)
 
 
@@ -59,12 +70,14 @@ def run(args: argparse.Namespace) -> int:
         load(out)  # refuses weights that do not match this code
         print(f"exported {args.export} → {out}")
         return EXIT_OK
-    if not args.run:
-        return fail(COMMAND, "--run DIR is required (or --export)", False)
     try:
         import torch  # noqa: F401
     except ImportError:
         return fail(COMMAND, "training needs torch: pip install 'paohuzi[train]'", False)
+    if args.collect or args.fit:
+        return _offline(args)
+    if not args.run:
+        return fail(COMMAND, "--run DIR is required (or --export, --collect, --fit)", False)
     from paohuzi.train.config import TrainConfig
     from paohuzi.train.learner import Learner
 
@@ -100,4 +113,41 @@ def run(args: argparse.Namespace) -> int:
     learner = Learner(cfg, rules, resume=args.resume)
     snap = learner.run(log=lambda line: print(line, file=sys.stderr, flush=True))
     print(f"last snapshot: {snap}")
+    return EXIT_OK
+
+
+def _offline(args: argparse.Namespace) -> int:
+    from paohuzi.train import offline
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    if args.collect:
+        try:
+            rules = load_rules(args.rules)
+        except RulesError as e:
+            return fail(COMMAND, e, False)
+        if args.shards < 1 or args.hands_per_shard < 1 or args.actors < 1:
+            return fail(COMMAND, "--shards, --hands-per-shard and --actors must be ≥ 1", False)
+        n = offline.collect(
+            Path(args.collect),
+            args.shards,
+            rules,
+            args.expert,
+            args.hands_per_shard,
+            args.actors,
+            args.seed,
+            log,
+        )
+        print(f"wrote {n} shards to {args.collect}")
+        return EXIT_OK
+    if not args.out:
+        return fail(COMMAND, "--fit needs --out MODEL.npz", False)
+    try:
+        res = offline.fit(
+            Path(args.fit), Path(args.out), epochs=args.epochs, seed=args.seed, log=log
+        )
+    except (ValueError, FileNotFoundError) as e:
+        return fail(COMMAND, e, False)
+    print(f"wrote {args.out} (gate {res['gate']}, best epoch {res['best_epoch']})")
     return EXIT_OK

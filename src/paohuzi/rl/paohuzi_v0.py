@@ -149,10 +149,11 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             pay = t.rewards()
             self.rewards = {a: pay[self._seat[a]] for a in self.agents}
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         else:
-            self._clear_rewards()
+            # Rewards are all zero until the hand ends (an illegal action ends it too),
+            # so clearing and accumulating them here would change nothing.
             self.agent_selection = self.possible_agents[state.current_player]
-        self._accumulate_rewards()
 
     def _illegal(self, agent: str, index: int) -> None:
         if self.illegal_reward is None:

@@ -250,7 +250,9 @@ class Learner:
     def run(self, log: Any = print) -> Path:
         """Train until ``minutes`` or ``max_hands``; the path of the last snapshot."""
         cfg = self.cfg
-        workers = RayWorkers(cfg.ray) if cfg.ray else LocalWorkers(cfg.actors)
+        workers: LocalWorkers[ActorTask, ActorResult] | RayWorkers = (
+            RayWorkers(cfg.ray) if cfg.ray else LocalWorkers(cfg.actors)
+        )
         self._queued = 0
         self.actor_cpu = 0.0
         t0, c0 = time.monotonic(), _cpu()

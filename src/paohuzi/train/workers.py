@@ -9,26 +9,30 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .actor import ActorResult, ActorTask, run_task
 
+T = TypeVar("T")
+R = TypeVar("R")
 
-class LocalWorkers:
-    """``n`` spawned processes (spawn: the learner's torch threads are not forked)."""
 
-    def __init__(self, n: int, fn: Callable[[ActorTask], ActorResult] = run_task):
+class LocalWorkers(Generic[T, R]):
+    """``n`` spawned processes (spawn: the learner's torch threads are not forked)
+    running ``fn`` (a module-level function, picklable) on each submitted task."""
+
+    def __init__(self, n: int, fn: Callable[[T], R] = run_task):  # type: ignore[assignment]
         self.fn = fn
         self.pool = ProcessPoolExecutor(max_workers=n, mp_context=mp.get_context("spawn"))
-        self.futures: set[Future[ActorResult]] = set()
+        self.futures: set[Future[R]] = set()
 
-    def submit(self, task: ActorTask) -> None:
+    def submit(self, task: T) -> None:
         self.futures.add(self.pool.submit(self.fn, task))
 
     def in_flight(self) -> int:
         return len(self.futures)
 
-    def next(self) -> ActorResult:
+    def next(self) -> R:
         done, _ = wait(self.futures, return_when=FIRST_COMPLETED)
         f = next(iter(done))
         self.futures.discard(f)
