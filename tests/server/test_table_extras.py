@@ -52,7 +52,7 @@ def test_say_is_relayed_to_every_connected_seat_and_changes_no_version(
         for ws in (wa, wb):
             said = until_type(ws, "said")[-1]
             assert want.items() <= said.items()
-            assert said["text_en"] == said["en"] == "Nice play!" and said["zh"] == "打得好！"
+            assert said["text_en"] == "Nice play!" and "zh" not in said  # one text per language
         assert a.ping()["version"] == va  # a phrase is not a change of the game
 
 

@@ -164,17 +164,11 @@ def test_waiting_choices_are_buttons_and_said_is_a_bubble(server: str, browser: 
     page.wait_for_timeout(200)
     says = [f for f in sent if '"say"' in f]
     assert len(says) == 1 and '"phrase"' in says[0], sent
-    # ... and the server's "said" (or, where it relays none yet, the same message handed
-    # to app.js's onSaid hook) shows as a bubble by the seat for about 3 s
-    try:
-        page.wait_for_selector(".said-bubble[data-seat='0']", timeout=2000)
-    except Exception:
-        page.evaluate("""async () => (await import('/static/app.js')).dispatchSaid(
-          { type: 'said', seat: 0, phrase: 'x', zh: '快点吧', en: 'Hurry up' })""")
-        page.wait_for_selector(".said-bubble[data-seat='0']")
+    # ... and the server's "said" shows as a bubble by the seat for about 3 s
+    page.wait_for_selector(".said-bubble[data-seat='0']", timeout=5000)
     assert page.inner_text(".said-bubble[data-seat='0']")
     page.evaluate("""async () => (await import('/static/app.js')).dispatchSaid(
-      { type: 'said', seat: 1, phrase: 'x', zh: '快点吧', en: 'Hurry up' })""")
+      { type: 'said', seat: 1, phrase: 'x', text_zh: '快点吧', text_en: 'Hurry up' })""")
     page.wait_for_selector(".said-bubble[data-seat='1']")
     assert page.inner_text(".said-bubble[data-seat='1']") == "快点吧"
     page.wait_for_selector(".said-bubble", state="detached", timeout=5000)

@@ -54,9 +54,7 @@ def said(seat: int, phrase: Phrase) -> dict[str, Any]:
         "type": "said",
         "seat": seat,
         "phrase": phrase.id,
-        "zh": phrase.zh,  # what static/phrases.js reads
-        "en": phrase.en,
-        "text_zh": phrase.zh,  # the protocol's names (docs/web.md)
+        "text_zh": phrase.zh,
         "text_en": phrase.en,
         "kind": phrase.kind,
     }

@@ -73,10 +73,9 @@ function item(ph, cls) {
   return b;
 }
 
-/** What a "said" message says: its own text ({zh, en} or `text`), else the catalogue's. */
+/** What a "said" message says: its own text (`text_zh`/`text_en`), else the catalogue's. */
 async function textOf(m) {
-  if (m.zh || m.en) return pick(m);
-  if (m.text) return pick(m.text);
+  if (m.text_zh || m.text_en) return pick({ zh: m.text_zh, en: m.text_en });
   let cat = catalogue;
   try { cat = await load(); } catch { /* offline: the id is all there is */ }
   const all = cat ? [...(cat.phrases || []), ...(cat.emoji || [])] : [];
