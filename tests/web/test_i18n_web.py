@@ -95,6 +95,8 @@ def test_the_table_in_english_and_back(server: str, browser: Any) -> None:
             ".slot .seat .badge.rel", "xs => xs.map((x) => x.textContent)"
         )
         assert set(rels) == {"Left", "Right"}
+        names = page.eval_on_selector_all(".slot .seat .name", "xs => xs.map((x) => x.textContent)")
+        assert sorted(names) == ["Bot 1", "Bot 2"], names  # the server's 机器人1, 机器人2
         for sel in ("#topbar", "#turn", "#mine"):
             text = page.inner_text(sel)
             # cards are 字 and so are names; labels are English
@@ -128,6 +130,8 @@ def test_the_table_in_english_and_back(server: str, browser: Any) -> None:
             ".slot .seat .badge.rel", "xs => xs.map((x) => x.textContent)"
         )
         assert set(rels) == {"上家", "下家"}
+        names = page.eval_on_selector_all(".slot .seat .name", "xs => xs.map((x) => x.textContent)")
+        assert sorted(names) == ["机器人1", "机器人2"], names
         assert errors == []
         ctx.close()
 

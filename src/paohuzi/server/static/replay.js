@@ -3,7 +3,7 @@
  * view (the others' hands face down). Seats carry their real names when the replay
  * says them (`names`) or the table it was opened from knows them; the viewer's own
  * seat is marked. */
-import { T, S, $, el } from "./store.js";
+import { T, S, $, el, shownName } from "./store.js";
 import { cardEl, meldEl } from "./cards.js";
 import { initialLayout } from "./hand.js";
 import { eventText } from "./table.js";
@@ -43,7 +43,7 @@ export async function openReplay(handId, api, show, ctx = null) {
   renderReplay();
 }
 
-const seatName = (s) => R.names[s] || T.player(s);
+const seatName = (s) => shownName(R.names[s], s);
 
 function fillSeatSelect() {
   const sel = $("#replay-seat");

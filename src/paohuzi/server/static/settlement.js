@@ -3,7 +3,7 @@
  * When the match is over (phase "finished") the sheet is the match summary: ranking,
  * 大赢家, the best hand, points per hand with totals (the state's `summary`; without it,
  * the ranking of `scores`), the last hand folded below, 再来一场 and 返回大厅. */
-import { T, S, $, el, nameOf } from "./store.js";
+import { T, S, $, el, nameOf, shownName } from "./store.js";
 import { cardEl, cardsEl, codeOfZh } from "./cards.js";
 
 export function renderSettlement() {
@@ -95,7 +95,7 @@ function paymentsTable(r) {
 const signed = (n) => (n > 0 ? "+" : "") + n;
 function realName(s) {
   const p = S.msg.players && S.msg.players[s];
-  return (p && p.name) || T.player(s);
+  return shownName(p && p.name, s);
 }
 function nameCell(tag, s) {
   const c = el(tag, "who", realName(s));

@@ -13,6 +13,7 @@ export const T_ZH = {
   matchOver: "比赛结束",
   me: "我",
   player: (i) => `玩家${i + 1}`,
+  botN: (n) => `机器人${n}`, playerN: (n) => `玩家${n}`,
   rel: { 3: { 1: "下家", 2: "上家" }, 4: { 1: "下家", 2: "对家", 3: "上家" } },
   dealer: "庄", bot: "机器人", free: "空位", offline: "离线", online: "在线", away: "托管", out: "坐底",
   handCount: (n) => `${n}张`,
@@ -106,6 +107,7 @@ export const T_EN = {
   matchOver: "Match over",
   me: "You",
   player: (i) => `Player ${i + 1}`,
+  botN: (n) => `Bot ${n}`, playerN: (n) => `Player ${n}`,
   rel: { 3: { 1: "Right", 2: "Left" }, 4: { 1: "Right", 2: "Across", 3: "Left" } },
   dealer: "Dealer", bot: "Bot", free: "Free", offline: "Offline", online: "Online", away: "Auto", out: "Sitting out",
   handCount: (n) => `${n} cards`,
@@ -260,5 +262,14 @@ export function closeButton(onClick, id) {
 export function nameOf(seat) {
   if (seat === S.seat) return T.me;
   const p = S.msg && S.msg.players && S.msg.players[seat];
-  return (p && p.name) || T.player(seat);
+  return shownName(p && p.name, seat);
+}
+
+/** A seat's name as shown: the server's default names (机器人N, 玩家N) in the chosen
+ * language; a name a player chose, as it is. */
+export function shownName(name, seat) {
+  if (!name) return T.player(seat);
+  const m = /^(机器人|玩家)(\d+)$/.exec(name);
+  if (!m) return name;
+  return m[1] === "机器人" ? T.botN(Number(m[2])) : T.playerN(Number(m[2]));
 }

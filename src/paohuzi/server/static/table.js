@@ -1,6 +1,6 @@
 /* table: the seats around it (you at the bottom, 下家 right, 上家 left, 对家/坐底 top),
  * their melds with 胡息, discard piles, the open card, and the compact event log. */
-import { T, S, $, $$, el, nameOf, settings } from "./store.js";
+import { T, S, $, $$, el, nameOf, settings, shownName } from "./store.js";
 import { cardEl, meldEl, zh, cardsText } from "./cards.js";
 import { cue, announce } from "./sound.js";
 
@@ -32,7 +32,7 @@ function fillSeat(node, seat, rel) {
   const p = m.players[seat];
   node.replaceChildren();
   const head = el("div", "seat-head");
-  head.append(el("span", "name", seat === S.seat ? `${T.me}·${p.name}` : p.name || T.player(seat)));
+  head.append(el("span", "name", seat === S.seat ? `${T.me}·${shownName(p.name, seat)}` : shownName(p.name, seat)));
   if (rel) head.append(el("span", "badge rel", rel));
   if (v && v.dealer === seat) head.append(el("span", "badge dealer", T.dealer));
   if (p.kind === "bot") head.append(el("span", "badge", T.bot));
