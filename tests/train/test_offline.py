@@ -107,10 +107,10 @@ def test_collect_and_fit_write_a_model_the_bot_plays(tmp_path):
     assert any(s.gains is not None for sh in shards for s in sh), "nothing was searched"
 
     r = subprocess.run(
-        [*cli, "--fit", str(data), "--out", str(model), "--epochs", "2"],
+        [*cli, "--fit", str(data), "--out", str(model), "--epochs", "2", "--folds", "3"],
         check=True, capture_output=True, text=True,
     )  # fmt: skip
-    assert "held-out gain loss" in r.stderr
+    assert r.stderr.count("held-out gain loss") == 3  # one network per fold
     cfg = json.loads(model.with_suffix(".json").read_text())
     assert cfg["policy"]["candidates"] == "greedy" and "gate" in cfg["policy"]
     assert cfg["training"]["offline"]["shards"] == 3
@@ -123,5 +123,21 @@ def test_collect_and_fit_write_a_model_the_bot_plays(tmp_path):
 
 
 def test_fit_refuses_too_little_data(tmp_path):
-    with pytest.raises(ValueError, match="two shards"):
+    with pytest.raises(ValueError, match="at least 5 shards"):
         offline.fit(tmp_path, tmp_path / "m.npz")
+
+
+def test_the_packed_ensemble_is_the_mean_of_its_members():
+    from paohuzi.train.model import TorchQNet, to_numpy
+
+    members = []
+    for k in range(3):
+        torch.manual_seed(k)
+        members.append(to_numpy(TorchQNet((16, 8, 4))))
+    rng = np.random.default_rng(0)
+    state = rng.random(STATE_SIZE).astype(np.float32)
+    acts = rng.random((5, ACTION_SIZE)).astype(np.float32)
+    mean = np.mean([QNet(w).q(state, acts) for w in members], axis=0)
+    packed = QNet(offline.ensemble(members))
+    assert packed.sizes() == [STATE_SIZE, ACTION_SIZE, 48, 24, 12]
+    np.testing.assert_allclose(packed.q(state, acts), mean, atol=1e-6)

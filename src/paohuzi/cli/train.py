@@ -4,7 +4,7 @@
 paohuzi train --run DIR [--minutes M] [--hands N] [--actors A] [--ray ADDRESS] [--resume]
 paohuzi train --export DIR/snapshots/h000123456.npz [--out src/paohuzi/models/neural.npz]
 paohuzi train --collect DATA --shards N [--expert ismcts] [--hands-per-shard K] [--actors A]
-paohuzi train --fit DATA --out MODEL.npz [--epochs E]
+paohuzi train --fit DATA --out MODEL.npz [--epochs E] [--folds 5] [--hidden 64,64,32] [--weight-decay W]
 ```
 
 ``--collect``/``--fit`` distil the search bot offline (:mod:`paohuzi.train.offline`):
@@ -57,6 +57,10 @@ def register(sub: Any) -> None:
     p.add_argument("--expert", default="ismcts", help="the search bot whose labels are stored")
     p.add_argument("--fit", default=None, metavar="DATA", help="train on DATA, write --out")
     p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--hidden", default="64,64,32", help="--fit: one fold network's layer sizes")
+    p.add_argument("--weight-decay", type=float, default=0.01, help="--fit: AdamW decay")
+    p.add_argument("--lr", type=float, default=1e-3, help="--fit: learning rate")
+    p.add_argument("--folds", type=int, default=5, help="--fit: cross-fitting folds")
     p.set_defaults(func=run)
 
 
@@ -144,10 +148,17 @@ def _offline(args: argparse.Namespace) -> int:
     if not args.out:
         return fail(COMMAND, "--fit needs --out MODEL.npz", False)
     try:
-        res = offline.fit(
-            Path(args.fit), Path(args.out), epochs=args.epochs, seed=args.seed, log=log
-        )
+        hidden = tuple(int(x) for x in args.hidden.split(","))
+        if len(hidden) != 3 or min(hidden) < 1:
+            raise ValueError("--hidden takes three positive sizes, e.g. 64,64,32")
+        if args.folds < 2:
+            raise ValueError("--folds must be at least 2")
+        cfg = offline.FitConfig(
+            epochs=args.epochs, hidden=hidden, lr=args.lr, folds=args.folds,
+            weight_decay=args.weight_decay, seed=args.seed,
+        )  # fmt: skip
+        res = offline.fit(Path(args.fit), Path(args.out), cfg, log=log)
     except (ValueError, FileNotFoundError) as e:
         return fail(COMMAND, e, False)
-    print(f"wrote {args.out} (gate {res['gate']}, best epoch {res['best_epoch']})")
+    print(f"wrote {args.out} (gate {res['gate']}, epochs kept {res['epochs_kept']})")
     return EXIT_OK

@@ -9,9 +9,9 @@ about twice and forgets it. Here the labels are kept:
   paired gains it measured for greedy's candidates) in shards, one per task.
   A shard is a pure function of (seed, index): an interrupted collection
   resumes, and more hands can be added later.
-- :func:`fit` trains a fresh network on the shards for several epochs, holding
-  out the last shards for validation, and keeps the epoch with the best held-out
-  gain loss.
+- :func:`fit` cross-fits: one small network per fold of shards, each trained
+  on the other folds for several epochs and kept at its best epoch on its own
+  fold; the model is their mean (one network of the same form).
 - :func:`policy_value` evaluates a departure threshold (``gate``) *offline*: the
   recorded gains are unbiased (common random numbers) estimates of how much a
   candidate beats greedy's choice, so summing them over the decisions where the
@@ -26,7 +26,7 @@ import pickle
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -120,86 +120,90 @@ def load(root: Path) -> list[list[Sample]]:
     return out
 
 
-def policy_value(net: TorchQNet, samples: Sequence[Sample], gate: float) -> tuple[float, float]:
-    """(departure rate, summed recorded gain per searched decision, in points) of the
-    rule "play the candidate with the best Q if it beats greedy's by ``gate``"."""
+def _departures(q: np.ndarray, s: Sample) -> tuple[float, float]:
+    """(best candidate's Q lead over greedy's choice, its recorded gain in points)."""
+    g = s.gains
+    assert g is not None
+    qc = q[g[:, 0].astype(np.int64)]
+    j = int(np.argmax(qc))
+    return (float(qc[j] - qc[0]), float(g[j, 1]) * 32.0) if j else (0.0, 0.0)
+
+
+def _leads(net: Any, samples: Sequence[Sample]) -> list[tuple[float, float]]:
+    """:func:`_departures` of every searched sample under ``net``."""
     searched = [s for s in samples if s.gains is not None]
-    if not searched:
-        return 0.0, 0.0
-    departs, total = 0, 0.0
+    out: list[tuple[float, float]] = []
     with torch.no_grad():
         for k in range(0, len(searched), 512):
             chunk = searched[k : k + 512]
-            q = _q(net, chunk)
-            for row, s in zip(q, chunk, strict=True):
-                g = s.gains
-                assert g is not None
-                idx = g[:, 0].astype(np.int64)
-                qc = row[idx]
-                j = int(np.argmax(qc))
-                if j != 0 and qc[j] - qc[0] > gate:
-                    departs += 1
-                    total += float(g[j, 1]) * 32.0  # back to points
-    return departs / len(searched), total / len(searched)
+            out += [_departures(q, s) for q, s in zip(_q(net, chunk), chunk, strict=True)]
+    return out
 
 
-def _q(net: TorchQNet, samples: Sequence[Sample]) -> np.ndarray:
+def _value(leads: Sequence[tuple[float, float]], gate: float) -> tuple[float, float]:
+    """(departure rate, recorded gain per searched decision) of a gate."""
+    if not leads:
+        return 0.0, 0.0
+    hits = [g for lead, g in leads if lead > gate]
+    return len(hits) / len(leads), sum(hits) / len(leads)
+
+
+def policy_value(net: Any, samples: Sequence[Sample], gate: float) -> tuple[float, float]:
+    """(departure rate, summed recorded gain per searched decision, in points) of the
+    rule "play the candidate with the best Q if it beats greedy's by ``gate``"."""
+    return _value(_leads(net, samples), gate)
+
+
+def _q(net: Any, samples: Sequence[Sample]) -> np.ndarray:
     from .learner import batch_tensors
 
     state, acts, _mask, *_ = batch_tensors(list(samples))
-    return net(state, acts).numpy()
+    return np.asarray(net(state, acts).numpy())
+
+
+@dataclass(frozen=True, slots=True)
+class FitConfig:
+    """How :func:`fit` trains (every field is recorded in the model's config)."""
+
+    epochs: int = 12
+    hidden: tuple[int, int, int] = (64, 64, 32)
+    lr: float = 1e-3
+    batch: int = 128
+    weights: tuple[float, float, float] = (0.0, 0.2, 1.0)  # return MSE, margin, gain
+    folds: int = 5
+    weight_decay: float = 0.01
+    seed: int = 0
 
 
 def fit(
-    root: Path,
-    out: Path,
-    epochs: int = 12,
-    hidden: tuple[int, int, int] = (256, 256, 128),
-    lr: float = 3e-4,
-    batch: int = 128,
-    weights: tuple[float, float, float] = (0.0, 0.2, 1.0),
-    val_shards: float = 0.15,
-    seed: int = 0,
-    log: Callable[[str], None] = print,
+    root: Path, out: Path, cfg: FitConfig = FitConfig(), log: Callable[[str], None] = print
 ) -> dict[str, Any]:
-    """Train on ``root``'s shards; write ``out`` (.npz + .json with the chosen gate)."""
-    torch.manual_seed(seed)
+    """Cross-fit on ``root``'s shards; write ``out`` (.npz + .json with the chosen gate).
+
+    The shards are split into ``folds`` (shard i in fold i mod folds). One network
+    per fold trains on the others, keeping its epoch with the best gain loss on its
+    own fold; its departures on that fold are out-of-sample, so the gate is chosen
+    on every searched decision at once (the threshold whose departures gained most;
+    none if no threshold gained). The model is the mean of the fold networks,
+    packed as one wider network of the same form (block-diagonal layers), which the
+    numpy bot runs unchanged."""
+    torch.manual_seed(cfg.seed)
     torch.set_num_threads(1)
     shards = load(root)
-    if len(shards) < 2:
-        raise ValueError(f"{root}: need at least two shards, found {len(shards)}")
-    k = max(1, round(len(shards) * val_shards))
-    train = [s for sh in shards[:-k] for s in sh]
-    val = [s for sh in shards[-k:] for s in sh]
-    w_mse, w_margin, w_gain = weights
-    net = TorchQNet(hidden)
-    opt = torch.optim.Adam(net.parameters(), lr=lr)
-    rng = random.Random(seed)
-    best: tuple[float, dict[str, np.ndarray], int] | None = None
+    if len(shards) < max(2, cfg.folds):
+        raise ValueError(f"{root}: need at least {max(2, cfg.folds)} shards, found {len(shards)}")
     t0 = time.process_time()
-    for epoch in range(epochs):
-        order = list(range(len(train)))
-        rng.shuffle(order)
-        for b in range(0, len(order), batch):
-            mse, marg, gain, _ = losses(net, [train[i] for i in order[b : b + batch]], 0.1)
-            loss = w_mse * mse + w_margin * marg + w_gain * gain
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-        with torch.no_grad():
-            vl = [losses(net, val[b : b + 512], 0.1) for b in range(0, len(val), 512)]
-        v_gain = float(np.mean([float(x[2]) for x in vl]))
-        v_acc = float(np.mean([x[3] for x in vl]))
-        rate, value = policy_value(net, val, 0.03)
-        log(
-            f"epoch {epoch + 1}: held-out gain loss {v_gain:.5f}, label accuracy {v_acc:.3f}, "
-            f"gate 0.03: departs {rate:.3f}, {value:+.4f} points per searched decision"
-        )
-        if best is None or v_gain < best[0]:
-            best = (v_gain, to_numpy(net), epoch + 1)
-    assert best is not None
-    net.load_state_dict(_torch_state(best[1], hidden))
-    table = {g: policy_value(net, val, g) for g in GATES}
+    nets: list[dict[str, np.ndarray]] = []
+    oof: list[tuple[float, float]] = []
+    epochs_kept = []
+    for fold in range(cfg.folds):
+        val = [s for i, sh in enumerate(shards) if i % cfg.folds == fold for s in sh]
+        train = [s for i, sh in enumerate(shards) if i % cfg.folds != fold for s in sh]
+        w, epoch, net = _train_one(train, val, cfg, cfg.seed * 100 + fold, log)
+        nets.append(w)
+        epochs_kept.append(epoch)
+        oof += _leads(net, val)
+    table = {g: _value(oof, g) for g in GATES}
     # the most conservative threshold among the best; none at all (greedy) unless it gains
     gate = max(GATES, key=lambda g: (round(table[g][1], 4), g))
     chosen: float | None = gate if table[gate][1] > 0 else None
@@ -209,22 +213,85 @@ def fit(
         "offline": {
             "data": str(root),
             "shards": len(shards),
-            "train_decisions": len(train),
-            "val_decisions": len(val),
-            "epochs": epochs,
-            "best_epoch": best[2],
-            "weights": {"mse": w_mse, "margin": w_margin, "gain": w_gain},
+            "decisions": sum(len(sh) for sh in shards),
+            "searched": len(oof),
+            "epochs_kept": epochs_kept,
+            **{k: list(v) if isinstance(v, tuple) else v for k, v in asdict(cfg).items()},
             "fit_cpu_hours": round((time.process_time() - t0) / 3600, 3),
             "gates": {str(g): list(v) for g, v in table.items()},
         },
     }
     out.parent.mkdir(parents=True, exist_ok=True)
-    save_weights(best[1], out, budget)
+    save_weights(ensemble(nets), out, budget)
     _set_policy(out, chosen)
-    return {"gate": chosen, "table": table, "best_epoch": best[2]}
+    return {"gate": chosen, "table": table, "epochs_kept": epochs_kept}
 
 
-def _torch_state(w: dict[str, np.ndarray], hidden: Sequence[int]) -> dict[str, torch.Tensor]:
+def _train_one(
+    train: list[Sample], val: list[Sample], cfg: FitConfig, seed: int, log: Callable[[str], None]
+) -> tuple[dict[str, np.ndarray], int, TorchQNet]:
+    """One fold's network: the weights of its best epoch on ``val``, that epoch, the net."""
+    torch.manual_seed(seed)
+    net = TorchQNet(cfg.hidden)
+    opt = torch.optim.AdamW(net.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    rng = random.Random(seed)
+    w_mse, w_margin, w_gain = cfg.weights
+    best: tuple[float, dict[str, np.ndarray], int] | None = None
+    for epoch in range(cfg.epochs):
+        order = list(range(len(train)))
+        rng.shuffle(order)
+        for b in range(0, len(order), cfg.batch):
+            mse, marg, gain, _ = losses(net, [train[i] for i in order[b : b + cfg.batch]], 0.1)
+            loss = w_mse * mse + w_margin * marg + w_gain * gain
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        with torch.no_grad():
+            vl = [losses(net, val[b : b + 512], 0.1) for b in range(0, len(val), 512)]
+        v_gain = float(np.mean([float(x[2]) for x in vl]))
+        if best is None or v_gain < best[0]:
+            best = (v_gain, to_numpy(net), epoch + 1)
+    assert best is not None
+    net.load_state_dict(_torch_state(best[1]))
+    rate, value = policy_value(net, val, 0.0)
+    log(
+        f"fold of {len(val)} decisions: best epoch {best[2]}, held-out gain loss {best[0]:.5f}; "
+        f"departs {rate:.3f}, {value:+.4f} points per searched decision"
+    )
+    return best[1], best[2], net
+
+
+def ensemble(nets: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The mean of several networks as one: hidden units side by side, each layer
+    block-diagonal, the output layer averaging (Q is exactly the members' mean Q)."""
+    if len(nets) == 1:
+        return dict(nets[0])
+
+    def diag(key: str) -> np.ndarray:
+        blocks = [n[key] for n in nets]
+        rows, cols = sum(b.shape[0] for b in blocks), sum(b.shape[1] for b in blocks)
+        out = np.zeros((rows, cols), np.float32)
+        r = c = 0
+        for b in blocks:
+            out[r : r + b.shape[0], c : c + b.shape[1]] = b
+            r, c = r + b.shape[0], c + b.shape[1]
+        return out
+
+    k = len(nets)
+    return {
+        "ws": np.concatenate([n["ws"] for n in nets], axis=1),
+        "wa": np.concatenate([n["wa"] for n in nets], axis=1),
+        "b1": np.concatenate([n["b1"] for n in nets]),
+        "w2": diag("w2"),
+        "b2": np.concatenate([n["b2"] for n in nets]),
+        "w3": diag("w3"),
+        "b3": np.concatenate([n["b3"] for n in nets]),
+        "w4": np.concatenate([n["w4"] for n in nets], axis=0) / k,
+        "b4": np.mean([n["b4"] for n in nets], axis=0),
+    }
+
+
+def _torch_state(w: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
     t = torch.from_numpy
     return {
         "ws.weight": t(w["ws"].T.copy()),
@@ -249,4 +316,4 @@ def _set_policy(path: Path, gate: float | None) -> None:
     cfg_path.write_text(json.dumps(cfg, indent=1))
 
 
-__all__ = ["GATES", "collect", "fit", "load", "policy_value"]
+__all__ = ["GATES", "FitConfig", "collect", "ensemble", "fit", "load", "policy_value"]
