@@ -58,9 +58,14 @@ def register(sub: Any) -> None:
     p.add_argument("--fit", default=None, metavar="DATA", help="train on DATA, write --out")
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--hidden", default="64,64,32", help="--fit: one fold network's layer sizes")
-    p.add_argument("--weight-decay", type=float, default=0.01, help="--fit: AdamW decay")
+    p.add_argument("--weight-decay", type=float, default=0.0, help="--fit: AdamW decay")
     p.add_argument("--lr", type=float, default=1e-3, help="--fit: learning rate")
     p.add_argument("--folds", type=int, default=5, help="--fit: cross-fitting folds")
+    p.add_argument(
+        "--loss-weights", default="0,0,1", metavar="MSE,MARGIN,GAIN",
+        help="--fit: weights of the return MSE, the margin loss towards the expert's choice "
+        "and the paired-gain loss",
+    )  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -153,9 +158,12 @@ def _offline(args: argparse.Namespace) -> int:
             raise ValueError("--hidden takes three positive sizes, e.g. 64,64,32")
         if args.folds < 2:
             raise ValueError("--folds must be at least 2")
+        lw = tuple(float(x) for x in args.loss_weights.split(","))
+        if len(lw) != 3 or min(lw) < 0:
+            raise ValueError("--loss-weights takes three weights ≥ 0, e.g. 0,0.2,1")
         cfg = offline.FitConfig(
             epochs=args.epochs, hidden=hidden, lr=args.lr, folds=args.folds,
-            weight_decay=args.weight_decay, seed=args.seed,
+            weight_decay=args.weight_decay, seed=args.seed, weights=lw,
         )  # fmt: skip
         res = offline.fit(Path(args.fit), Path(args.out), cfg, log=log)
     except (ValueError, FileNotFoundError) as e:
