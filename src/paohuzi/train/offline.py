@@ -22,6 +22,7 @@ about twice and forgets it. Here the labels are kept:
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import time
@@ -60,6 +61,9 @@ def collect(
 ) -> int:
     """Write the missing shards ``0 .. shards-1`` of ``root``; the number written."""
     root.mkdir(parents=True, exist_ok=True)
+    meta = root / "collect.json"  # what the shards are, for the model's budget
+    spent = json.loads(meta.read_text()).get("cpu_seconds", 0.0) if meta.exists() else 0.0
+    info = {"rules": rules.name, "expert": expert, "hands_per_shard": hands_per_shard, "seed": seed}
     todo = [i for i in range(shards) if not _shard(root, i).exists()]
     n = rules.players
     pool: LocalWorkers[_Tagged, _TaggedResult] = LocalWorkers(workers, _run_tagged)
@@ -83,6 +87,8 @@ def collect(
             tmp.write_bytes(pickle.dumps(r.result.samples, protocol=pickle.HIGHEST_PROTOCOL))
             tmp.replace(_shard(root, r.index))
             written += 1
+            spent += r.result.cpu
+            meta.write_text(json.dumps({**info, "cpu_seconds": round(spent, 1)}, indent=1))
             log(
                 f"shard {r.index}: {len(r.result.samples)} decisions, "
                 f"{r.result.cpu:.0f} s CPU; {written}/{len(todo)} in {time.monotonic() - t0:.0f} s"
@@ -212,7 +218,16 @@ def fit(
     chosen: float | None = gate if table[gate][1] > 0 else None
     for g, (rate, value) in table.items():
         log(f"gate {g:.3f}: departs {rate:.3f}, {value:+.4f} points per searched decision")
+    meta_path = root / "collect.json"
+    meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     budget = {
+        # the search labels' cost (collection) and the fit's own
+        "hands": len(shards) * int(meta.get("hands_per_shard", 0)),
+        "decisions": sum(len(sh) for sh in shards),
+        "cpu_hours": round(
+            float(meta.get("cpu_seconds", 0.0)) / 3600 + (time.process_time() - t0) / 3600, 3
+        ),
+        "collect": meta,
         "offline": {
             "data": str(root),
             "shards": len(shards),
@@ -311,8 +326,6 @@ def _torch_state(w: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
 
 def _set_policy(path: Path, gate: float | None) -> None:
     """The play rule the data supports (None: no departure gained; greedy's choice)."""
-    import json
-
     cfg_path = path.with_suffix(".json")
     cfg = json.loads(cfg_path.read_text())
     cfg["policy"] = {"candidates": "greedy", "top": 3, "margin": 8.0, "gate": gate}
