@@ -1,9 +1,11 @@
 """RL environment speed: decision steps per second on one core, env vs raw engine.
 
-    python benchmarks/rl_env.py [--hands N] [--rounds R] [--rules P] [--profile]
+    python benchmarks/rl_env.py [--hands N] [--rounds R] [--rules P] [--ablate] [--profile]
 
-Three loops play the same hands (same seeds) with uniformly random legal
-actions, taking turns round by round so that all see the same machine load:
+The loops play uniformly random actions, taking turns round by round so that
+all see the same machine load. Each plays hands of its own (its own seeds), as
+an RL run does: a loop that replayed hands another loop had just played would
+find the evaluator's memos warm.
 
 - ``raw``: :class:`GameState` alone — ``legal_actions`` then ``apply``;
 - ``aec``: ``paohuzi_v0.env()``, the standard PettingZoo loop
@@ -11,11 +13,22 @@ actions, taking turns round by round so that all see the same machine load:
   ``step``); the dead steps after the hand are not counted;
 - ``raw+view``: the raw loop plus the acting seat's view
   (:func:`paohuzi.core.views.view`) at every step — the floor of any
-  environment whose observations come from the view.
+  environment whose observations come from the view;
+- ``raw-idx``: the engine alone with the environment's policy (a uniformly
+  random action index): on the same seeds it would play the AEC loop's
+  hands move for move.
 
 CPU time; the best round and the median are printed with the env/raw ratio.
 The engine runs as installed (mypyc-compiled or pure; set PAOHUZI_PURE=1 to
 force pure). ``--profile`` prints the AEC loop's cProfile top entries.
+
+``--ablate`` adds two AEC loops with parts of the observation taken out, to
+show where the environment's time goes (the random policy reads only the
+mask, so the games are those of ``aec``):
+
+- ``aec-enc``: the view is made but not encoded (a constant vector is returned);
+- ``aec-obs``: neither view nor encoding (the mask, PettingZoo's bookkeeping
+  and the loop's own sampling remain).
 """
 
 from __future__ import annotations
@@ -29,10 +42,12 @@ from collections.abc import Callable
 import numpy as np
 
 import paohuzi
+from paohuzi.core.action_index import legal_by_index
 from paohuzi.core.rules import preset
 from paohuzi.core.views import view
 from paohuzi.rl import paohuzi_v0
-from paohuzi.rl._hand import deal
+from paohuzi.rl._hand import ObservedHand, deal
+from paohuzi.rl.observation import OBSERVATION_SIZE
 
 
 def raw(rules_name: str, seeds: range, with_view: bool = False) -> int:
@@ -47,6 +62,26 @@ def raw(rules_name: str, seeds: range, with_view: bool = False) -> int:
             if with_view:
                 view(state, seat)
             state.apply(pick.choice(state.legal_actions(seat)))
+            steps += 1
+    return steps
+
+
+def raw_indexed(rules_name: str, seeds: range) -> int:
+    """The engine with the environment's policy: a uniformly random action index.
+
+    The same draws as :func:`aec` (sorted legal indices, one ``choice``), so the
+    same hands are played move for move; the raw loop's uniform choice among
+    legal actions takes 吃 more often (a 吃 with 比 has many packages), and
+    those hands cost more per step.
+    """
+    rules = preset(rules_name)
+    steps = 0
+    for seed in seeds:
+        state = deal(rules, random.Random(seed))
+        pick = random.Random(seed)
+        while not state.is_terminal():
+            legal = legal_by_index(state.legal_actions(state.current_player))
+            state.apply(legal[pick.choice(sorted(legal))])
             steps += 1
     return steps
 
@@ -71,6 +106,28 @@ LOOPS: dict[str, Callable[[str, range], int]] = {
     "raw": raw,
     "aec": lambda r, s: aec(paohuzi_v0.env, r, s),
     "raw+view": lambda r, s: raw(r, s, with_view=True),
+    "raw-idx": raw_indexed,
+}
+
+
+def ablated(observation: Callable[[ObservedHand, int], np.ndarray]) -> Callable[[str, range], int]:
+    """The AEC loop with ``ObservedHand.observation`` replaced (ablation only)."""
+
+    def loop(rules_name: str, seeds: range) -> int:
+        real = ObservedHand.observation
+        ObservedHand.observation = observation  # type: ignore[method-assign]
+        try:
+            return aec(paohuzi_v0.env, rules_name, seeds)
+        finally:
+            ObservedHand.observation = real  # type: ignore[method-assign]
+
+    return loop
+
+
+_CONSTANT = np.zeros(OBSERVATION_SIZE, np.float32)
+ABLATIONS: dict[str, Callable[[str, range], int]] = {
+    "aec-enc": ablated(lambda hand, seat: (hand.view(seat), _CONSTANT)[1]),
+    "aec-obs": ablated(lambda hand, seat: _CONSTANT),
 }
 
 
@@ -80,9 +137,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--rules", default="hunan")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--ablate", action="store_true", help="add the loops aec-enc and aec-obs")
     args = ap.parse_args()
+    loops = {**LOOPS, **(ABLATIONS if args.ablate else {})}
 
-    for loop in LOOPS.values():  # warm-up: tables, caches
+    for loop in loops.values():  # warm-up: tables, imports
         loop(args.rules, range(10**6, 10**6 + 50))
     if args.profile:
         import cProfile
@@ -93,20 +152,25 @@ def main() -> None:
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
         return
 
-    rates: dict[str, list[float]] = {name: [] for name in LOOPS}
+    rates: dict[str, list[float]] = {name: [] for name in loops}
     for r in range(args.rounds):
-        seeds = range(r * args.hands, (r + 1) * args.hands)
-        for name, loop in LOOPS.items():
+        for k, (name, loop) in enumerate(loops.items()):
+            # Each loop its own hands: a loop that replays hands another loop just
+            # played finds the evaluator's memos warm and runs up to a third faster.
+            seeds = range((k + 1) * 10**7 + r * args.hands, (k + 1) * 10**7 + (r + 1) * args.hands)
             t0 = time.process_time()
             steps = loop(args.rules, seeds)
             rates[name].append(steps / (time.process_time() - t0))
     engine = "compiled" if paohuzi.compiled() else "pure Python"
     print(f"{args.rules}, engine {engine}, {args.rounds} rounds × {args.hands} hands")
-    print(f"{'loop':<9} {'best steps/s':>13} {'median':>10} {'vs raw':>8}")
+    print(f"{'loop':<9} {'best steps/s':>13} {'median':>10} {'vs raw':>8} {'µs/step':>8}")
     best_raw = max(rates["raw"])
     for name, rs in rates.items():
         best = max(rs)
-        print(f"{name:<9} {best:>13,.0f} {statistics.median(rs):>10,.0f} {best / best_raw:>8.2f}")
+        print(
+            f"{name:<9} {best:>13,.0f} {statistics.median(rs):>10,.0f}"
+            f" {best / best_raw:>8.2f} {1e6 / best:>8.1f}"
+        )
 
 
 if __name__ == "__main__":
