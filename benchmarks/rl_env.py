@@ -50,8 +50,15 @@ from paohuzi.rl._hand import ObservedHand, deal
 from paohuzi.rl.observation import OBSERVATION_SIZE
 
 
-def raw(rules_name: str, seeds: range, with_view: bool = False) -> int:
-    """The engine alone: random legal actions (and, with_view, the actor's view)."""
+def raw(rules_name: str, seeds: range, with_view: bool = False, indexed: bool = False) -> int:
+    """The engine alone: random legal actions (and, with_view, the actor's view).
+
+    ``indexed``: the environment's policy instead, a uniformly random action
+    index — the same draws as :func:`aec` (sorted legal indices, one
+    ``choice``), so on the same seeds the same hands are played move for move.
+    The plain uniform choice among legal actions takes 吃 more often (a 吃 with
+    比 has many packages), and those hands cost more per step.
+    """
     rules = preset(rules_name)
     steps = 0
     for seed in seeds:
@@ -61,27 +68,12 @@ def raw(rules_name: str, seeds: range, with_view: bool = False) -> int:
             seat = state.current_player
             if with_view:
                 view(state, seat)
-            state.apply(pick.choice(state.legal_actions(seat)))
-            steps += 1
-    return steps
-
-
-def raw_indexed(rules_name: str, seeds: range) -> int:
-    """The engine with the environment's policy: a uniformly random action index.
-
-    The same draws as :func:`aec` (sorted legal indices, one ``choice``), so the
-    same hands are played move for move; the raw loop's uniform choice among
-    legal actions takes 吃 more often (a 吃 with 比 has many packages), and
-    those hands cost more per step.
-    """
-    rules = preset(rules_name)
-    steps = 0
-    for seed in seeds:
-        state = deal(rules, random.Random(seed))
-        pick = random.Random(seed)
-        while not state.is_terminal():
-            legal = legal_by_index(state.legal_actions(state.current_player))
-            state.apply(legal[pick.choice(sorted(legal))])
+            legal = state.legal_actions(seat)
+            if indexed:
+                by_index = legal_by_index(legal)
+                state.apply(by_index[pick.choice(sorted(by_index))])
+            else:
+                state.apply(pick.choice(legal))
             steps += 1
     return steps
 
@@ -106,7 +98,7 @@ LOOPS: dict[str, Callable[[str, range], int]] = {
     "raw": raw,
     "aec": lambda r, s: aec(paohuzi_v0.env, r, s),
     "raw+view": lambda r, s: raw(r, s, with_view=True),
-    "raw-idx": raw_indexed,
+    "raw-idx": lambda r, s: raw(r, s, indexed=True),
 }
 
 
