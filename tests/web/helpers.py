@@ -195,6 +195,47 @@ def uncovered(page: Any) -> list[str]:
     return list(page.evaluate(UNCOVERED_JS))
 
 
+# The top bar as shown: its height, how far its items spread beyond one row (0: one
+# row), the items that overlap or leave the screen, and (touch) the controls under 40 px.
+BAR_JS = """() => {
+  const bar = document.querySelector('#topbar');
+  const menu = document.querySelector('#bar-menu');
+  const inBar = !menu || getComputedStyle(menu).display === 'contents';
+  const items = [...bar.querySelectorAll(':scope > *, #bar-menu > *')]
+    .filter((e) => inBar || !e.closest('#bar-menu'))
+    .map((e) => ({name: e.id || e.className || e.tagName, tag: e.tagName, r: e.getBoundingClientRect()}))
+    .filter((x) => x.r.width && x.r.height);
+  const tallest = Math.max(...items.map((x) => x.r.height));
+  const spread = Math.max(...items.map((x) => x.r.bottom)) - Math.min(...items.map((x) => x.r.top)) - tallest;
+  const overlaps = [];
+  for (let i = 0; i < items.length; i++)
+    for (let j = i + 1; j < items.length; j++) {
+      const p = items[i].r, q = items[j].r;
+      if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1
+          && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1) overlaps.push(items[i].name + ' / ' + items[j].name);
+    }
+  const outside = items.filter((x) => x.r.left < -1 || x.r.right > innerWidth + 1).map((x) => x.name);
+  const small = items.filter((x) => ['BUTTON', 'LABEL'].includes(x.tag) && (x.r.width < 40 || x.r.height < 40))
+    .map((x) => `${x.name} ${Math.round(x.r.width)}x${Math.round(x.r.height)}`);
+  return {height: bar.getBoundingClientRect().height, spread, overlaps, outside, small,
+    compact: bar.classList.contains('compact'), items: items.map((x) => x.name)};
+}"""
+
+
+def bar_layout(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate(BAR_JS))
+
+
+def bar_click(page: Any, sel: str) -> None:
+    """Click a control of the top bar as a player would: on a phone held upright it is in
+    the ⋯ menu, opened first (and closed again if the click left it open)."""
+    if not page.is_visible(sel) and page.is_visible("#menu-btn"):
+        page.click("#menu-btn")
+    page.click(sel)
+    if page.get_attribute("#menu-btn", "aria-expanded") == "true":
+        page.click("#menu-btn")
+
+
 def shown_meld_huxi(page: Any) -> dict[int, list[str]]:
     """Every seat's melds' shown 胡息, by seat, in order."""
     return dict(

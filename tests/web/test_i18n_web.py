@@ -15,6 +15,7 @@ import pytest
 from .helpers import (
     ROOT,
     VIEWPORTS,
+    bar_click,
     click_a_legal_choice,
     create,
     open_seat,
@@ -122,7 +123,7 @@ def test_the_table_in_english_and_back(server: str, browser: Any) -> None:
         # and the table's own switch goes back to Chinese, labels and all
         if page.is_visible("#settle-hide-btn"):  # the hand may be over: 看牌桌 shows the bar
             page.click("#settle-hide-btn")
-        page.click("#table-lang-btn")
+        bar_click(page, "#table-lang-btn")  # under ⋯ on a phone held upright
         wait_js(page, "document.documentElement.lang === 'zh-CN'")
         assert page.inner_text("#log-btn") == "记录"
         assert "第 1/2 局" in page.inner_text("#hand-label")

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import play_hand, wait_dealt
+from .helpers import bar_click, play_hand, wait_dealt
 from .lobby_helpers import (
     DESKTOP,
     PHONE,
@@ -216,7 +216,7 @@ def test_english_lobby_and_rules_pages(browser: Any, server: str) -> None:
         page.fill("#hands", "1")
         page.click("#create-btn")
         page.wait_for_selector("#game:not(.hidden)")
-        page.click("#table-rules-btn")
+        bar_click(page, "#table-rules-btn")  # under ⋯ on a phone held upright
         page.wait_for_selector("#rules-page .rules-sec")
         room = room_of(page)
         assert room in page.inner_text("#rules-title")

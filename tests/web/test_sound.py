@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import VIEWPORTS, create, play_rooms, wait_js
+from .helpers import VIEWPORTS, bar_click, create, play_rooms, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -113,7 +113,7 @@ def test_mute_silences_and_survives_reload(server: str, browser: Any) -> None:
     page.on("pageerror", lambda e: errors.append(str(e)))
     events = Events(page)
     create(page, server, hands=4)
-    page.click("#mute-btn")
+    bar_click(page, "#mute-btn")  # under ⋯ on a phone held upright
     assert page.get_attribute("#mute-btn", "aria-pressed") == "true"
     page.evaluate("window.__osc.length = 0")
     rng = random.Random(12)
@@ -133,7 +133,7 @@ def test_mute_silences_and_survives_reload(server: str, browser: Any) -> None:
 
     if page.get_attribute("body", "data-phase") in ("settlement", "finished"):
         create(page, page.url.split("/#")[0], hands=1)  # the sheet would cover the button
-    page.click("#mute-btn")  # sound on again
+    bar_click(page, "#mute-btn")  # sound on again
     assert page.get_attribute("#mute-btn", "aria-pressed") == "false"
     seen = len(events.types)
     play_rooms(page, rng, lambda _: any(t in ("discard", "draw") for t in events.types[seen:]))

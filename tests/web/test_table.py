@@ -18,6 +18,7 @@ import pytest
 from .helpers import (
     VIEWPORTS,
     Frames,
+    bar_layout,
     create,
     hand_id,
     labelled_shot,
@@ -59,6 +60,8 @@ def check_turn(page: Any, frames: Frames, touch: bool, errors: list[str]) -> Non
     secs = page.inner_text("#ring-num")
     assert secs and int(secs) <= m["away_timeout"], secs
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 1
+    bar = bar_layout(page)  # the top bar is one row, nothing in it overlaps
+    assert bar["spread"] <= 2 and bar["overlaps"] == [] and bar["outside"] == [], bar
     if touch:
         small = page.evaluate("""() => [...document.querySelectorAll(
             '#hand .card, #actions button, #chi-btn, #topbar button')]

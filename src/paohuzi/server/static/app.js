@@ -3,7 +3,7 @@
  * ({"type":"state",…} in, {"type":"act","version":n,"action":id} out), GET /api/replays/{hand}.
  * Everything shown of the game comes from the server's per-seat `view`.
  * Modules: store (strings, settings, session), cards, hand, table, claims, settlement,
- * sound, replay; this one: lobby, connection, routing and the render loop. */
+ * sound, replay, topbar; this one: lobby, connection, routing and the render loop. */
 import { T, S, $, el, settings, saveSettings, saveSession, loadSession } from "./store.js";
 import { onLang, pick, errText, api } from "./i18n.js";
 import { cardEl, zh } from "./cards.js";
@@ -12,6 +12,7 @@ import { renderSeats, renderCenter, processLog } from "./table.js";
 import { renderActions, setActor, tick, onKey } from "./claims.js";
 import { renderSettlement } from "./settlement.js";
 import { cue, unlockOnGesture } from "./sound.js";
+import { initTopbar } from "./topbar.js";
 import { openReplay, replayStep, replaySeek, stopReplay, replaySpeed, replaySeat, rerenderReplay } from "./replay.js";
 
 function show(id) {
@@ -326,6 +327,7 @@ function wire() {
   fillBots();
   syncToggles();
   unlockOnGesture();
+  initTopbar();
   $("#rules").addEventListener("change", fillBots);
   $("#create-form").addEventListener("submit", createRoom);
   $("#join-form").addEventListener("submit", joinRoom);

@@ -23,7 +23,8 @@ export function installPhrases(bar) {
     b.type = "button";
     b.id = "phrases-btn";
     b.addEventListener("click", toggle);
-    const anchor = $("#log-btn", bar);
+    // in the bar itself, not in its ⋯ menu (#bar-menu): it stays at hand on a phone
+    const anchor = $("#menu-btn", bar);
     if (anchor) anchor.before(b); else bar.append(b);
   }
   b.textContent = t("phrasesBtn");
