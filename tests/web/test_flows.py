@@ -176,6 +176,14 @@ def test_taps_select_drags_move_and_settings_survive_reload(server: str, browser
     version = page.get_attribute("body", "data-version")
     page.keyboard.press("ArrowRight")
     assert page.query_selector("#hand .card.legal.selected")
+    # Enter on a focused bar button presses that button and plays nothing
+    page.focus("#mute-btn")
+    page.keyboard.press("Enter")
+    assert page.get_attribute("#mute-btn", "aria-pressed") == "false"
+    page.wait_for_timeout(300)  # a discard would have changed the table by now
+    assert page.get_attribute("body", "data-version") == version
+    assert page.query_selector("#hand .card.legal.selected")
+    page.evaluate("document.activeElement.blur()")
     page.keyboard.press("Enter")
     wait_js(page, f"document.body.dataset.version !== '{version}'")
     page.close()

@@ -120,6 +120,9 @@ export function onKey(ev, hooks) {
   const m = S.msg;
   if (!m || $("#game").classList.contains("hidden")) return;
   const k = ev.key.toLowerCase();
+  // Enter and Space on a focused control (a bar or menu button) belong to it: the
+  // browser presses it, and playing a card as well would be an action nobody asked for.
+  if ((k === "enter" || k === " ") && ev.target.closest && ev.target.closest("button, a[href], summary")) return;
   if (m.phase !== "playing") {
     if (k === "enter" && !$("#ready-btn").disabled && !$("#ready-btn").classList.contains("hidden")) $("#ready-btn").click();
     return;
