@@ -6,16 +6,28 @@ and at least 40 px to tap, and nothing in the bar overlaps. A large screen's tab
 full as a laptop's: its cards are at least as large next to the screen's height as at
 1280×800 (at 1920×1080 they were smaller, in a table of empty felt), and at the sizes of
 large screens nothing scrolls, the hand is one row and the seats, the open card, the
-choices and the hand do not overlap.
+choices and the hand do not overlap. On a phone held upright (390×844, 360×780) the hand
+is one row of columns too, however many (13 as dealt, 15 once the player splits pairs):
+its cards narrow, each numeral still at least 14 px, and drags and taps still work.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
-from .helpers import VIEWPORTS, bar_layout, create, hand_id, wait_dealt, wait_js
+from .helpers import (
+    VIEWPORTS,
+    bar_layout,
+    create,
+    hand_id,
+    open_seat,
+    tap_card,
+    wait_dealt,
+    wait_js,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -172,4 +184,136 @@ def test_a_large_screen_table_is_as_full_as_a_laptops(server: str, browser: Any)
         assert got["overlaps"] == [], where
         assert got["scroll"] == [0, 0], where
         assert got["rows"] == 1, f"the hand takes two rows: {where}"
+    ctx.close()
+
+
+# A phone held upright: the hand is one row of columns, however many. At the deal a hand
+# has up to 13 columns (each 坎 its own, the other cards by point); a player who splits
+# columns has more. Before, past 9 columns of 40 px cards the hand wrapped and a column
+# sat alone under the others. Now the cards narrow with the count (hand.js sets --cols).
+UPRIGHT = {"390x844": (390, 844), "360x780": (360, 780)}
+# a seed that deals this seat 13 columns, 15 once its pairs are split (hunan, bots in the
+# other seats; this seat deals, so the bots wait for its first discard)
+MANY_COLUMNS = 6243
+
+HAND_JS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const cols = [...document.querySelectorAll('#hand .col')].map(box);
+  const cards = [...document.querySelectorAll('#hand .card')];
+  const bottoms = cols.map((r) => r.bottom);
+  const bad = [];
+  cols.forEach((r, i) => {
+    if (r.left < 0 || r.right > innerWidth || r.top < 0 || r.bottom > innerHeight) bad.push(`column ${i} off screen`);
+    if (i && r.left < cols[i - 1].right - 1) bad.push(`column ${i} not right of column ${i - 1}`);
+  });
+  // the choices, 吃's button and the 当前胡息 line, none under a hand card
+  for (const e of document.querySelectorAll('#actions button, #chi-btn, #mine, #huxi')) {
+    const p = box(e);
+    if (!p.width) continue;
+    for (const c of cards) {
+      const q = box(c);
+      if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1) {
+        bad.push(`${e.id || e.textContent} under ${c.dataset.card}`);
+        break;
+      }
+    }
+  }
+  return {n: cols.length, spread: Math.max(...bottoms) - Math.min(...bottoms),
+    sharedBand: Math.min(...bottoms) - Math.max(...cols.map((r) => r.top)),
+    cardW: Math.min(...cards.map((c) => box(c).width)), cardH: Math.min(...cards.map((c) => box(c).height)),
+    font: Math.min(...cards.map((c) => parseFloat(getComputedStyle(c.querySelector('.glyph')).fontSize))),
+    bad, scroll: document.documentElement.scrollWidth - innerWidth};
+}"""
+
+
+def deal_seed(page: Any, server: str, seed: int) -> str:
+    """A one-hand room against bots whose deal is ``seed``'s, opened in the page."""
+    r = httpx.post(
+        server + "/api/rooms",
+        json={"rules": "hunan", "bot": "easy", "hands": 1, "name": "测试", "seed": seed},
+    )
+    r.raise_for_status()
+    open_seat(page, server, r.json()["room"], r.json()["token"])
+    wait_dealt(page)
+    return str(r.json()["room"])
+
+
+def check_hand_row(page: Any, min_width: float) -> dict[str, Any]:
+    got = dict(page.evaluate(HAND_JS))
+    where = f"{page.viewport_size}: {got}"
+    assert got["spread"] <= 2, f"the hand's columns are in more than one row: {where}"
+    assert got["sharedBand"] > 0, f"the hand's columns are in more than one row: {where}"
+    assert got["bad"] == [], where
+    assert got["scroll"] <= 1, where
+    # legible and still a finger's width: the numeral ≥ 14 px, the card ≥ 40 px high
+    assert got["font"] >= 14, where
+    assert got["cardH"] >= 40, where
+    assert got["cardW"] >= min_width, where
+    return got
+
+
+def layout_of(page: Any) -> list[list[str]]:
+    return list(
+        page.evaluate(
+            "[...document.querySelectorAll('#hand .col')].map((c) => [...c.querySelectorAll('.card')].map((x) => x.dataset.card))"
+        )
+    )
+
+
+def split_one(page: Any) -> None:
+    """Drag the bottom card of a column of several (not a 坎) above a column of one
+    card: dropped on the hand but on no column, it makes a column of its own."""
+    cols = page.query_selector_all("#hand .col:not(.kan)")
+    src = next(c for c in cols if len(c.query_selector_all(".card")) > 1)
+    lone = next(c for c in cols if len(c.query_selector_all(".card")) == 1)
+    sb = src.query_selector_all(".card")[-1].bounding_box()
+    lb = lone.bounding_box()
+    page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(lb["x"] + lb["width"] / 2, lb["y"] - 8, steps=6)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("size", list(UPRIGHT))
+def test_the_hand_is_one_row_on_a_phone_held_upright(server: str, browser: Any, size: str) -> None:
+    w, h = UPRIGHT[size]
+    ctx = browser.new_context(viewport={"width": w, "height": h}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    deal_seed(page, server, MANY_COLUMNS)
+    # the bots wait for this seat's first discard
+    wait_js(page, "!!document.querySelector('#actions button')")
+    n = len(page.query_selector_all("#hand .col"))
+    assert n >= 12, f"seed {MANY_COLUMNS} no longer deals 12 columns ({n}): take another"
+    check_hand_row(page, 24)  # a hand as dealt: columns at least 24 px wide
+
+    # a tap still selects (and moves nothing); the top card of the tallest column, lifted,
+    # stays clear of 当前胡息
+    before = layout_of(page)
+    tallest = max(page.query_selector_all("#hand .col"), key=lambda c: c.bounding_box()["height"])
+    tap_card(tallest.query_selector(".card"))
+    assert len(page.query_selector_all("#hand .card.selected")) == 1
+    assert layout_of(page) == before
+    check_hand_row(page, 24)
+
+    # the player splits columns by dragging: 15 columns stay one row (at 360 px: 21 px)
+    while len(page.query_selector_all("#hand .col")) < 15:
+        count = len(page.query_selector_all("#hand .col"))
+        split_one(page)
+        assert len(page.query_selector_all("#hand .col")) == count + 1, layout_of(page)
+        check_hand_row(page, 20)
+    moved = layout_of(page)
+    assert sorted(c for col in moved for c in col) == sorted(c for col in before for c in col)
+    # and a drag onto another column still joins it
+    cols = page.query_selector_all("#hand .col:not(.kan)")
+    sb, tb = cols[-1].query_selector(".card").bounding_box(), cols[0].bounding_box()
+    page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + 6)
+    page.mouse.down()
+    page.mouse.move(tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2, steps=6)
+    page.mouse.up()
+    joined = layout_of(page)
+    assert len(joined) == len(moved) - 1 and len(joined[0]) == len(moved[0]) + 1, joined
+    check_hand_row(page, 20)
+    assert errors == []
     ctx.close()

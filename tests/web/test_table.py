@@ -4,8 +4,10 @@ At every decision: the open card, the action buttons and the countdown ring are 
 covered (``document.elementFromPoint`` at their centres), the prompt names only the
 legal choices, every meld's shown 胡息 and each seat's total equal the engine's
 (``view.tables[s][j].huxi``, ``view.table_huxi``), nothing scrolls sideways, and on
-touch screens every hand card and button is at least 40 px. After the hand every
-seat's hand is shown, and 看牌桌 leads back to the settlement and to the next hand.
+touch screens every hand card and button is at least 40 px (a hand held upright too
+wide for one row of 40 px cards: its cards at least 24 px wide, the row full). After
+the hand every seat's hand is shown, and 看牌桌 leads back to the settlement and to the
+next hand.
 """
 
 from __future__ import annotations
@@ -63,11 +65,17 @@ def check_turn(page: Any, frames: Frames, touch: bool, errors: list[str]) -> Non
     bar = bar_layout(page)  # the top bar is one row, nothing in it overlaps
     assert bar["spread"] <= 2 and bar["overlaps"] == [] and bar["outside"] == [], bar
     if touch:
-        small = page.evaluate("""() => [...document.querySelectorAll(
-            '#hand .card, #actions button, #chi-btn, #topbar button')]
-          .map((e) => [e.id || e.textContent, e.getBoundingClientRect()])
-          .filter(([, r]) => r.width && (r.width < 40 || r.height < 40))
-          .map(([n, r]) => `${n} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+        # a hand too wide for one row of 40 px cards (a phone held upright) has narrower
+        # cards, the row full, each still 24 px wide and 40 px high (test_layout.py)
+        small = page.evaluate("""() => {
+          const hand = document.querySelector('#hand');
+          const cols = [...hand.querySelectorAll('.col')].map((c) => c.getBoundingClientRect());
+          const full = cols.length > 1 && cols.at(-1).right - cols[0].left > hand.clientWidth - 8;
+          return [...document.querySelectorAll('#hand .card, #actions button, #chi-btn, #topbar button')]
+          .map((e) => [e.id || e.textContent, e.getBoundingClientRect(), e.matches('#hand .card')])
+          .filter(([, r, card]) => r.width && (r.width < (card && full ? 24 : 40) || r.height < 40))
+          .map(([n, r]) => `${n} ${Math.round(r.width)}x${Math.round(r.height)}`);
+        }""")
         assert small == [], f"hand cards or buttons under 40 px: {small}"
 
 

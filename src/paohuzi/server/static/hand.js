@@ -91,7 +91,7 @@ export function renderHand(hooks) {
   box.replaceChildren();
   if (!m || !m.view) return;
   const legal = new Map(m.legal_actions.filter((a) => a.type === "discard").map((a) => [a.card, a.id]));
-  box.style.setProperty("--cols", String(Math.max(S.layout.length, 8)));
+  box.style.setProperty("--cols", String(Math.max(S.layout.length, 1))); // held upright: one row (style.css)
   S.layout.forEach((col, ci) => {
     const c = el("div", "col");
     const kan = isKan(col);
