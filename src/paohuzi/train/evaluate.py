@@ -54,7 +54,12 @@ def evaluate(
     return round(b["mean_score"], 3), lo and round(lo, 3), hi and round(hi, 3)
 
 
-def plot_curve(csv_path: Path, png: Path) -> None:
+def plot_curve(
+    csv_path: Path,
+    png: Path,
+    title: str = "neural bot: arena score during training",
+    ismcts: str = "vs two ismcts (cheap)",
+) -> None:
     """Arena score against greedy and ismcts over training time (CPU hours)."""
     import matplotlib
 
@@ -66,7 +71,7 @@ def plot_curve(csv_path: Path, png: Path) -> None:
         return
     fig, ax = plt.subplots(figsize=(7, 4))
     x = [float(r["cpu_hours"]) for r in rows]
-    for key, label in (("vs_greedy", "vs two greedy"), ("vs_ismcts", "vs two ismcts (cheap)")):
+    for key, label in (("vs_greedy", "vs two greedy"), ("vs_ismcts", ismcts)):
         pts = [(xi, r) for xi, r in zip(x, rows, strict=True) if r[key]]
         if not pts:
             continue
@@ -74,14 +79,18 @@ def plot_curve(csv_path: Path, png: Path) -> None:
         ys = [float(p[1][key]) for p in pts]
         lo = [float(p[1][key + "_lo"] or p[1][key]) for p in pts]
         hi = [float(p[1][key + "_hi"] or p[1][key]) for p in pts]
-        ax.plot(xs, ys, marker="o", label=label)
-        ax.fill_between(xs, lo, hi, alpha=0.2)
+        err = [
+            [y - a for y, a in zip(ys, lo, strict=True)],
+            [b - y for y, b in zip(ys, hi, strict=True)],
+        ]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label)  # a lone point too
+        ax.fill_between(xs, lo, hi, alpha=0.15)
     ax.axhline(0.0, color="grey", lw=0.8)
     if ax.get_legend_handles_labels()[0]:
         ax.legend()
     ax.set_xlabel("training CPU hours (learner + actors)")
     ax.set_ylabel("mean score per hand (95 % CI)")
-    ax.set_title("neural bot: arena score during training")
+    ax.set_title(title)
     fig.tight_layout()
     fig.savefig(png, dpi=100)
     plt.close(fig)
