@@ -248,6 +248,23 @@ def shown_meld_huxi(page: Any) -> dict[int, list[str]]:
     )
 
 
+def hand_layout(page: Any) -> list[list[str]]:
+    """The hand as the page draws it: each column's cards, left to right."""
+    return list(
+        page.evaluate(
+            "[...document.querySelectorAll('#hand .col')].map((c) => [...c.querySelectorAll('.card')].map((x) => x.dataset.card))"
+        )
+    )
+
+
+def drag(page: Any, start: tuple[float, float], end: tuple[float, float], steps: int = 6) -> None:
+    """Press at ``start``, move to ``end`` in ``steps``, release (mouse and touch alike)."""
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=steps)
+    page.mouse.up()
+
+
 def tap_card(card: Any) -> None:
     """Tap a hand card where it shows: its top (the next card of its column covers the rest)."""
     box = card.bounding_box()

@@ -14,7 +14,9 @@ from .conftest import need_browser, start_server, stop_server
 from .helpers import (
     VIEWPORTS,
     create,
+    drag,
     hand_id,
+    hand_layout,
     open_seat,
     play_hand,
     play_together,
@@ -52,14 +54,6 @@ def _until_my_discard(page: Any) -> bool:
         else:
             page.wait_for_timeout(30)
     return True
-
-
-def _layout(page: Any) -> list[list[str]]:
-    return list(
-        page.evaluate(
-            "[...document.querySelectorAll('#hand .col')].map((c) => [...c.querySelectorAll('.card')].map((x) => x.dataset.card))"
-        )
-    )
 
 
 @pytest.mark.slow
@@ -132,29 +126,27 @@ def test_taps_select_drags_move_and_settings_survive_reload(server: str, browser
         create(page, server, hands=1)
         if _until_my_discard(page):
             break
-    before = _layout(page)
+    before = hand_layout(page)
     free = "#hand .col:not(.kan)"  # the hand is drawn anew on each change: look again
     tap_card(page.query_selector_all(free)[0].query_selector(".card"))
     tap_card(page.query_selector_all(free)[-1].query_selector(".card"))  # selects; moves nothing
-    assert _layout(page) == before
+    assert hand_layout(page) == before
     assert len(page.query_selector_all("#hand .card.selected")) == 1
     # a 坎 cannot be split, even by a drag
     kan = page.query_selector("#hand .col.kan .card")
     if kan:
         kb, tb = kan.bounding_box(), page.query_selector_all(free)[0].bounding_box()
-        page.mouse.move(kb["x"] + 5, kb["y"] + 5)
-        page.mouse.down()
-        page.mouse.move(tb["x"] + 10, tb["y"] + 10, steps=5)
-        page.mouse.up()
-        assert _layout(page) == before
+        drag(page, (kb["x"] + 5, kb["y"] + 5), (tb["x"] + 10, tb["y"] + 10), steps=5)
+        assert hand_layout(page) == before
     # a drag moves a card into another column
     cols = page.query_selector_all(free)
     sb, tb = cols[-1].query_selector(".card").bounding_box(), cols[0].bounding_box()
-    page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + 6)
-    page.mouse.down()
-    page.mouse.move(tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2, steps=6)
-    page.mouse.up()
-    moved = _layout(page)
+    drag(
+        page,
+        (sb["x"] + sb["width"] / 2, sb["y"] + 6),
+        (tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2),
+    )
+    moved = hand_layout(page)
     assert moved != before and sorted(c for col in moved for c in col) == sorted(
         c for col in before for c in col
     )
@@ -169,7 +161,7 @@ def test_taps_select_drags_move_and_settings_survive_reload(server: str, browser
     )
     assert page.is_checked("#hints-toggle") and not page.is_checked("#voice-toggle")
     assert page.get_attribute("#mute-btn", "aria-pressed") == "true"
-    assert _layout(page) == moved
+    assert hand_layout(page) == moved
     wait_js(page, "document.querySelector('#hint').textContent.startsWith('提示：')")
     # the keyboard: → selects a legal card, Enter discards it
     assert _until_my_discard(page)  # nothing moved: still my discard

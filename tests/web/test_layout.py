@@ -22,7 +22,9 @@ from .helpers import (
     VIEWPORTS,
     bar_layout,
     create,
+    drag,
     hand_id,
+    hand_layout,
     open_seat,
     tap_card,
     wait_dealt,
@@ -252,14 +254,6 @@ def check_hand_row(page: Any, min_width: float) -> dict[str, Any]:
     return got
 
 
-def layout_of(page: Any) -> list[list[str]]:
-    return list(
-        page.evaluate(
-            "[...document.querySelectorAll('#hand .col')].map((c) => [...c.querySelectorAll('.card')].map((x) => x.dataset.card))"
-        )
-    )
-
-
 def split_one(page: Any) -> None:
     """Drag the bottom card of a column of several (not a 坎) above a column of one
     card: dropped on the hand but on no column, it makes a column of its own."""
@@ -268,10 +262,11 @@ def split_one(page: Any) -> None:
     lone = next(c for c in cols if len(c.query_selector_all(".card")) == 1)
     sb = src.query_selector_all(".card")[-1].bounding_box()
     lb = lone.bounding_box()
-    page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(lb["x"] + lb["width"] / 2, lb["y"] - 8, steps=6)
-    page.mouse.up()
+    drag(
+        page,
+        (sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2),
+        (lb["x"] + lb["width"] / 2, lb["y"] - 8),
+    )
 
 
 @pytest.mark.parametrize("size", list(UPRIGHT))
@@ -290,29 +285,30 @@ def test_the_hand_is_one_row_on_a_phone_held_upright(server: str, browser: Any, 
 
     # a tap still selects (and moves nothing); the top card of the tallest column, lifted,
     # stays clear of 当前胡息
-    before = layout_of(page)
+    before = hand_layout(page)
     tallest = max(page.query_selector_all("#hand .col"), key=lambda c: c.bounding_box()["height"])
     tap_card(tallest.query_selector(".card"))
     assert len(page.query_selector_all("#hand .card.selected")) == 1
-    assert layout_of(page) == before
+    assert hand_layout(page) == before
     check_hand_row(page, 24)
 
     # the player splits columns by dragging: 15 columns stay one row (at 360 px: 21 px)
     while len(page.query_selector_all("#hand .col")) < 15:
         count = len(page.query_selector_all("#hand .col"))
         split_one(page)
-        assert len(page.query_selector_all("#hand .col")) == count + 1, layout_of(page)
+        assert len(page.query_selector_all("#hand .col")) == count + 1, hand_layout(page)
         check_hand_row(page, 20)
-    moved = layout_of(page)
+    moved = hand_layout(page)
     assert sorted(c for col in moved for c in col) == sorted(c for col in before for c in col)
     # and a drag onto another column still joins it
     cols = page.query_selector_all("#hand .col:not(.kan)")
     sb, tb = cols[-1].query_selector(".card").bounding_box(), cols[0].bounding_box()
-    page.mouse.move(sb["x"] + sb["width"] / 2, sb["y"] + 6)
-    page.mouse.down()
-    page.mouse.move(tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2, steps=6)
-    page.mouse.up()
-    joined = layout_of(page)
+    drag(
+        page,
+        (sb["x"] + sb["width"] / 2, sb["y"] + 6),
+        (tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2),
+    )
+    joined = hand_layout(page)
     assert len(joined) == len(moved) - 1 and len(joined[0]) == len(moved[0]) + 1, joined
     check_hand_row(page, 20)
     assert errors == []
