@@ -13,7 +13,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient
 
-from paohuzi.server.app import create_app
+from paohuzi.server.http.app import create_app
 from paohuzi.server.limits import Limits
 
 # Protocol tests ping after every message: far above a player's pace (test_abuse meters).

@@ -22,7 +22,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from paohuzi.server.app import create_app
+from paohuzi.server.http.app import create_app
 
 from .helpers import Player, create_room, my_discard_turn, not_playing
 

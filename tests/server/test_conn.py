@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from paohuzi.server.conn import Conn, encode
+from paohuzi.server.http.conn import Conn, encode
 from paohuzi.server.limits import Limits
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from paohuzi.server import i18n
-from paohuzi.server.models import ERRORS, error
+from paohuzi.server.wire import ERRORS, error
 
 SERVER = Path(i18n.__file__).parent
 # Every way the server names an error code in its sources.
@@ -34,7 +34,7 @@ def test_every_code_has_both_languages() -> None:
 
 def test_every_error_path_in_the_sources_names_a_catalogued_code() -> None:
     found: dict[str, str] = {}
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         for pat in CODE_SITES:
             for m in re.finditer(pat, text, re.M):

@@ -9,7 +9,8 @@ import segno
 from fastapi.testclient import TestClient
 
 from paohuzi.core.rules import PRESETS
-from paohuzi.server import phrases, qr, readiness
+from paohuzi.server.http import qr
+from paohuzi.server.room import phrases, readiness
 
 from .helpers import create_room
 

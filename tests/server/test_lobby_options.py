@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from paohuzi.core import records
 from paohuzi.core.rules import PRESETS, Rules, RulesError
 from paohuzi.core.scoring import payments
-from paohuzi.server import options
+from paohuzi.server.present import options
 
 from .helpers import Player, create_room
 

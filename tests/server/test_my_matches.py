@@ -6,7 +6,7 @@ import random
 
 from fastapi.testclient import TestClient
 
-from paohuzi.server.security import redact
+from paohuzi.server.http.security import redact
 
 from .helpers import Player, create_room, not_playing
 

@@ -7,7 +7,7 @@ import asyncio
 from paohuzi.bots import Observation
 from paohuzi.bots.ismcts import IsmctsBot
 from paohuzi.core.state import GameState
-from paohuzi.server.pool import BotPool, job_for, think
+from paohuzi.server.room.bot_pool import BotPool, job_for, think
 
 
 def _decision() -> tuple[GameState, int]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from paohuzi.server.storage import HandRow, RoomRow, SeatRow, SqliteStorage, default_db_path
+from paohuzi.server.storage.sqlite import HandRow, RoomRow, SeatRow, SqliteStorage, default_db_path
 
 
 def _room(code: str = "ABC234") -> RoomRow:

@@ -10,9 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from paohuzi.core.result import HandResult
-from paohuzi.server import phrases, tally
-from paohuzi.server.options import TURN_CHOICES
-from paohuzi.server.seats import Seat
+from paohuzi.server.present import tally
+from paohuzi.server.present.options import TURN_CHOICES
+from paohuzi.server.room import phrases
+from paohuzi.server.room.seats import Seat
 
 from .helpers import Player, create_room
 

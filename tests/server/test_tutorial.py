@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 
 from paohuzi.core.cards import Card
 from paohuzi.core.views import view
-from paohuzi.server import tutorial
-from paohuzi.server.tutorial import NEXT, Run, Scenario, ScenarioError
+from paohuzi.server.present import tutorial
+from paohuzi.server.present.tutorial import NEXT, Run, Scenario, ScenarioError
 
 REQUIRED = {"chi_bi", "peng", "wei", "ti", "pao", "chou", "huxi", "hu", "mingtang", "bakuai"}
 

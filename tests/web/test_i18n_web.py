@@ -25,7 +25,7 @@ from .helpers import (
 
 pytestmark = pytest.mark.browser
 
-STORE = ROOT / "src" / "paohuzi" / "server" / "static" / "store.js"
+STORE = ROOT / "src" / "paohuzi" / "server" / "client" / "store.js"
 
 # every key of T_ZH / T_EN, with the shape of its value, nested tables walked
 SHAPE_JS = """async () => {

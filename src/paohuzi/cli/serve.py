@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from paohuzi.server.app import create_app
-        from paohuzi.server.storage import default_db_path
+        from paohuzi.server.http.app import create_app
+        from paohuzi.server.storage.sqlite import default_db_path
     except ImportError as e:
         print(
             f"paohuzi serve: error: the web server needs the 'server' extra ({e.name} missing); "

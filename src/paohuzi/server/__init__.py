@@ -10,8 +10,8 @@ from typing import Any
 
 
 def create_app(*args: Any, **kwargs: Any) -> Any:
-    """See :func:`paohuzi.server.app.create_app` (imported lazily: FastAPI is optional)."""
-    from .app import create_app as _create
+    """See :func:`paohuzi.server.http.app.create_app` (imported lazily: FastAPI is optional)."""
+    from .http.app import create_app as _create
 
     return _create(*args, **kwargs)
 

@@ -9,9 +9,8 @@ a room's first use after a restart; its bots then resume at once.
 from __future__ import annotations
 
 from paohuzi.core.state import GameState
-
-from .rooms import Room
-from .storage import HandRow
+from paohuzi.server.room.room import Room
+from paohuzi.server.storage.sqlite import HandRow
 
 # Versions jump this far at a restart: past any a client saw, even of changes a power
 # loss took back (synchronous=NORMAL), so no act is checked against a state it never saw.

@@ -19,16 +19,15 @@ from typing import Any
 
 from paohuzi.bots.hints import hint
 from paohuzi.core.rules import Rules, RulesError, preset
-
-from . import options
-from .limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
-from .models import CreateRoom, RoomError
-from .pool import BotPool
-from .port import RoomPort
-from .restore import restore
-from .rooms import Room
-from .seats import BOT, FREE, HUMAN, Seat
-from .storage import RoomRow, SeatRow, Storage
+from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
+from paohuzi.server.present import options
+from paohuzi.server.room.bot_pool import BotPool
+from paohuzi.server.room.port import RoomPort
+from paohuzi.server.room.restore import restore
+from paohuzi.server.room.room import Room
+from paohuzi.server.room.seats import BOT, FREE, HUMAN, Seat
+from paohuzi.server.storage.sqlite import RoomRow, SeatRow, Storage
+from paohuzi.server.wire import CreateRoom, RoomError
 
 log = logging.getLogger("paohuzi.server")
 

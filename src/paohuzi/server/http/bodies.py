@@ -14,8 +14,8 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
-from .limits import BODY_BYTES
-from .models import RoomError
+from paohuzi.server.limits import BODY_BYTES
+from paohuzi.server.wire import RoomError
 
 M = TypeVar("M", bound=BaseModel)
 

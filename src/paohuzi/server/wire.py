@@ -13,11 +13,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 
-from .i18n import CATALOGUE
-from .i18n import fields as i18n_fields
-from .levels import LEVELS
-from .limits import ACTION_CHARS, MAX_HANDS, MAX_SEED, MAX_VERSION, NAME_CHARS, PRESET_CHARS
-from .phrases import BY_ID as PHRASE_IDS
+from paohuzi.server.i18n import CATALOGUE
+from paohuzi.server.i18n import fields as i18n_fields
+from paohuzi.server.limits import (
+    ACTION_CHARS,
+    MAX_HANDS,
+    MAX_SEED,
+    MAX_VERSION,
+    NAME_CHARS,
+    PRESET_CHARS,
+)
+from paohuzi.server.room.levels import LEVELS
+from paohuzi.server.room.phrases import BY_ID as PHRASE_IDS
 
 # websocket close codes (4xxx: the application's own, after an ``error`` message)
 WS_GOING_AWAY = 1001  # the server stops

@@ -26,10 +26,12 @@ import orjson
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import readiness
-from .limits import FRAME_BYTES, Limits, TokenBucket
-from .lobby import RoomManager
-from .models import (
+from paohuzi.server.limits import FRAME_BYTES, Limits, TokenBucket
+from paohuzi.server.room import readiness
+from paohuzi.server.room.manager import RoomManager
+from paohuzi.server.room.room import Room
+from paohuzi.server.room.seats import READY, Seat
+from paohuzi.server.wire import (
     WS_BAD_ORIGIN,
     WS_BAD_TOKEN,
     WS_NO_ROOM,
@@ -44,8 +46,6 @@ from .models import (
     client_message,
     error,
 )
-from .rooms import Room
-from .seats import READY, Seat
 
 ERROR_EVERY = 1.0  # seconds between two rate_limited errors on one connection
 FLOOD_CLOSE = 500  # messages refused in a row before a flooding connection is closed

@@ -15,14 +15,15 @@ from fastapi.responses import Response
 from pydantic import Field, StrictInt
 
 from paohuzi.core.rules import PRESETS
-
-from . import bodies, phrases, qr, rulesdoc, tutorial
-from .limits import ACTION_CHARS, TOKEN_CHARS, Buckets
-from .models import RoomError, Strict
-from .mymatches import MAX_TOKENS, my_matches
-from .options import summary
-from .present import FINISHED, PLAYING, SETTLEMENT, WAITING
-from .seats import FREE
+from paohuzi.server.http import bodies, qr
+from paohuzi.server.limits import ACTION_CHARS, TOKEN_CHARS, Buckets
+from paohuzi.server.present import rulesdoc, tutorial
+from paohuzi.server.present.messages import FINISHED, PLAYING, SETTLEMENT, WAITING
+from paohuzi.server.present.options import summary
+from paohuzi.server.room import phrases
+from paohuzi.server.room.seats import FREE
+from paohuzi.server.storage.my_matches import MAX_TOKENS, my_matches
+from paohuzi.server.wire import RoomError, Strict
 
 router = APIRouter()
 RoomId = Annotated[str, PathParam(max_length=16)]

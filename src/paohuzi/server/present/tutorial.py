@@ -33,8 +33,7 @@ from paohuzi.core.events import Event
 from paohuzi.core.rules import preset
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
-
-from .present import describe
+from paohuzi.server.present.messages import describe
 
 DIR = Path(__file__).parent / "tutorials"
 NEXT = "next"  # the learner's answer at a note stop

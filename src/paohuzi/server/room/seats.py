@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from paohuzi.core.actions import Action, IllegalAction
-
-from .limits import Limits, TokenBucket
-from .storage import SeatRow
+from paohuzi.server.limits import Limits, TokenBucket
+from paohuzi.server.storage.sqlite import SeatRow
 
 HUMAN, BOT, FREE = "human", "bot", "free"
 READY = "ready"  # the one choice at a settlement: not an engine action, the web's own

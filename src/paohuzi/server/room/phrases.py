@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .seats import Seat
+from paohuzi.server.room.seats import Seat
 
 
 class Phrase(NamedTuple):

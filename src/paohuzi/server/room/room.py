@@ -31,16 +31,16 @@ from paohuzi.core.cards import CODES
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
+from paohuzi.server.present import messages as present
+from paohuzi.server.present.messages import FINISHED, PLAYING, SETTLEMENT, WAITING
+from paohuzi.server.present.options import TURN_CHOICES
+from paohuzi.server.room import hinting, levels, phrases, readiness
+from paohuzi.server.room.driver import Driver
+from paohuzi.server.room.port import LobbyPort
+from paohuzi.server.room.seats import BOT, FREE, HUMAN, Outbox, Seat
+from paohuzi.server.storage.sqlite import HandRow, RoomRow
+from paohuzi.server.wire import WS_GOING_AWAY, WS_REPLACED, RoomError, error
 from paohuzi.table import Table
-
-from . import hinting, levels, phrases, present, readiness
-from .driver import Driver
-from .models import WS_GOING_AWAY, WS_REPLACED, RoomError, error
-from .options import TURN_CHOICES
-from .port import LobbyPort
-from .present import FINISHED, PLAYING, SETTLEMENT, WAITING
-from .seats import BOT, FREE, HUMAN, Outbox, Seat
-from .storage import HandRow, RoomRow
 
 HAND_ID_BYTES = 12  # 16 url-safe characters: a replay link nobody can guess
 

@@ -14,9 +14,9 @@ import asyncio
 import logging
 from typing import Any
 
-from .port import RoomPort
-from .present import hint_message
-from .seats import Seat
+from paohuzi.server.present.messages import hint_message
+from paohuzi.server.room.port import RoomPort
+from paohuzi.server.room.seats import Seat
 
 log = logging.getLogger("paohuzi.server")
 

@@ -23,10 +23,9 @@ from paohuzi.core.melds import Group, GroupKind
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
-
-from . import tally
-from .port import RoomPort
-from .seats import HUMAN, READY, REMATCH, Seat
+from paohuzi.server.present import tally
+from paohuzi.server.room.port import RoomPort
+from paohuzi.server.room.seats import HUMAN, READY, REMATCH, Seat
 
 WAITING, PLAYING, SETTLEMENT, FINISHED = "waiting", "playing", "settlement", "finished"
 READY_CHOICE = {"id": READY, "type": READY, "label": "下一局"}

@@ -13,8 +13,7 @@ from typing import Any
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import Rules
-
-from .options import mingtang_label, preset_label, summary
+from paohuzi.server.present.options import mingtang_label, preset_label, summary
 
 LEVEL_ZH = {"basic": "基本", "half": "半", "full": "全"}
 DOUBLING_EN = {"tianhu": "heavenly win", "dihu": "earthly win", "haidi": "last-card win"}

@@ -16,9 +16,8 @@ import time
 from typing import Any
 
 from paohuzi.core.rules import Rules, RulesError
-
-from .options import summary
-from .storage import SqliteStorage, Storage
+from paohuzi.server.present.options import summary
+from paohuzi.server.storage.sqlite import SqliteStorage, Storage
 
 MAX_TOKENS = 50  # one browser's rooms; more is refused (422)
 MAX_MATCHES = 50

@@ -18,12 +18,11 @@ from typing import Any, Protocol
 from paohuzi.core.actions import Action
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import GameState
+from paohuzi.server.room.bot_pool import BotPool
+from paohuzi.server.room.levels import Level
+from paohuzi.server.room.seats import Seat
+from paohuzi.server.storage.sqlite import Storage
 from paohuzi.table import Table
-
-from .levels import Level
-from .pool import BotPool
-from .seats import Seat
-from .storage import Storage
 
 
 class ManagerPort(Protocol):

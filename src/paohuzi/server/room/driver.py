@@ -29,13 +29,12 @@ from dataclasses import dataclass
 from paohuzi.bots import Observation
 from paohuzi.core.actions import Action, IllegalAction
 from paohuzi.core.state import DISCARDING
+from paohuzi.server.present.messages import PLAYING, SETTLEMENT
+from paohuzi.server.room import levels
+from paohuzi.server.room.bot_pool import Think, job_for
+from paohuzi.server.room.port import RoomPort
+from paohuzi.server.room.seats import BOT, Seat
 from paohuzi.table import derive_seed
-
-from . import levels
-from .pool import Think, job_for
-from .port import RoomPort
-from .present import PLAYING, SETTLEMENT
-from .seats import BOT, Seat
 
 log = logging.getLogger("paohuzi.server")
 

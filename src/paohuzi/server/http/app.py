@@ -32,21 +32,23 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paohuzi.core.rules import PRESETS
+from paohuzi.server import i18n
+from paohuzi.server.http import lobby_routes as routes_lobby
+from paohuzi.server.http.bodies import json_body as _json_body
+from paohuzi.server.http.bodies import parse as _parse
+from paohuzi.server.http.conn import origin_allowed, serve_seat
+from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
+from paohuzi.server.limits import HAND_ID_CHARS, TOKEN_CHARS, Limits
+from paohuzi.server.present import messages as present
+from paohuzi.server.present import options, replay
+from paohuzi.server.room.bot_pool import BotPool
+from paohuzi.server.room.levels import LEVELS
+from paohuzi.server.room.manager import RoomManager
+from paohuzi.server.room.seats import FREE
+from paohuzi.server.storage.sqlite import SqliteStorage, Storage, default_db_path
+from paohuzi.server.wire import CreateRoom, Joined, JoinRoom, RoomCreated, RoomError
 
-from . import i18n, options, present, replay, routes_lobby
-from .bodies import json_body as _json_body
-from .bodies import parse as _parse
-from .conn import origin_allowed, serve_seat
-from .levels import LEVELS
-from .limits import HAND_ID_CHARS, TOKEN_CHARS, Limits
-from .lobby import RoomManager
-from .models import CreateRoom, Joined, JoinRoom, RoomCreated, RoomError
-from .pool import BotPool
-from .seats import FREE
-from .security import SecurityHeaders, redact_tokens_in_logs
-from .storage import SqliteStorage, Storage, default_db_path
-
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "client"
 RoomId = Annotated[str, PathParam(max_length=16)]
 HandId = Annotated[str, PathParam(max_length=HAND_ID_CHARS)]
 M = TypeVar("M", bound=BaseModel)

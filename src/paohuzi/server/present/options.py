@@ -20,9 +20,8 @@ from typing import Any
 
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import DECK, Rules, RulesError
-
-from .levels import LEVELS
-from .models import RoomError
+from paohuzi.server.room.levels import LEVELS
+from paohuzi.server.wire import RoomError
 
 PRESET_LABELS = {
     "hunan": ("湖南", "Hunan"),
