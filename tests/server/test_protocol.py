@@ -343,16 +343,47 @@ def test_replay_frames_step_through_a_finished_hand(client: TestClient) -> None:
     assert [f["action"] for f in rp["frames"][1:]] == rec["actions"]
     # the frames' events, concatenated, are the record's events
     assert [e for f in rp["frames"] for e in f["events"]] == rec["events"]
-    # a replay shows everything: every seat's concealed hand and every table card
+    # a replay shows everything: every seat's concealed hand and every table card,
+    # beside a view shaped as the live table's (the same renderer draws it)
     for f in rp["frames"]:
-        assert all(None not in h for h in f["hands"])
-        assert all(None not in m["cards"] for t in f["tables"] for m in t)
+        rv = f["reveal"]
+        assert all(None not in h for h in rv["hands"])
+        assert all(None not in m["cards"] for t in rv["tables"] for m in t)
+        assert rv["hands"][f["view"]["seat"]] == f["view"]["hand"]
+        assert {"hand", "hand_sizes", "tables", "piles", "wall", "open"} <= set(f["view"])
     first = rp["frames"][0]
-    assert sum(len(h) for h in first["hands"]) + first["wall"] + bool(first["open"]) == 80
+    rv, v = first["reveal"], first["view"]
+    dealt = sum(len(h) for h in rv["hands"]) + sum(len(m["cards"]) for t in rv["tables"] for m in t)
+    assert dealt + v["wall"] + bool(v["open"]) == 80
     seat0 = Action.from_dict(rec["actions"][0]).seat
-    assert rp["frames"][0]["to_act"][0] == seat0
+    assert rv["to_act"] == [seat0]
     # the seats' names as the table showed them, so a shared link shows them too
     assert rp["names"] == [p["name"] for p in end["players"]] and all(rp["names"])
+
+
+def test_a_seats_replay_is_what_that_seat_saw(client: TestClient) -> None:
+    """``?seat=S``: the frames are seat S's own views and log (R16: others' 过 stay
+    private; 偎 face down), no reveal; a seat not dealt in is refused."""
+    r = create_room(client, bots=2, seed=4)
+    with connect(client, r["room"], r["token"]) as ws:
+        end = Player(ws).play(random.Random(6), not_playing)
+    rec = client.get(f"/api/records/{end['hand_id']}").json()
+    passes = {e["seat"] for e in rec["events"] if e["type"] == "pass"}
+    assert passes, "the hand should hold some 过 to hide"
+    hand = records.HandRecord.from_dict(rec)
+    for seat in range(3):
+        rp = client.get(f"/api/replays/{end['hand_id']}?seat={seat}").json()
+        mine = list(hand.frames(seat))
+        assert len(rp["frames"]) == len(mine)
+        for f, m in zip(rp["frames"], mine, strict=True):
+            assert "reveal" not in f and f["view"]["seat"] == seat
+            assert f["view"]["hand"] == [c.code for c in m.view.hand]
+            assert f["events"] == [e.to_dict() for e in m.events]
+            assert all(e["seat"] == seat for e in f["events"] if e["type"] == "pass")
+        log = [e for f in rp["frames"] for e in f["events"]]
+        assert log == [e.to_dict() for e in mine[-1].view.log]
+    bad = client.get(f"/api/replays/{end['hand_id']}?seat=3")
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_seat"
 
 
 def test_hard_bots_think_in_the_pool_easy_ones_in_the_loop(
