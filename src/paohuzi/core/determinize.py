@@ -16,10 +16,11 @@ from __future__ import annotations
 import random
 
 from .actions import HU
+from .claims import Otherwise
 from .evaluator import BIT, LOW
 from .melds import GroupKind
 from .state import GameState, _four
-from .vocab import Phase, Source
+from .vocab import Fallback, Phase, Source
 
 
 def hidden_from(state: GameState, seat: int) -> list[int]:
@@ -191,7 +192,15 @@ def _reopen_claim(s: GameState, card: int, strict: int) -> bool:
         forced = s._forced_kind(w.owner, card)
         if not forced or not s._can_hu(w.owner, card, True):
             return False
-        s._open(card, w.owner, w.source, False, w.last, [(w.owner, HU)], ("forced", forced))
+        s._open(
+            card,
+            w.owner,
+            w.source,
+            False,
+            w.last,
+            [(w.owner, HU)],
+            Otherwise(Fallback.FORCED, w.owner, forced),
+        )
     else:
         if w.source == Source.LIANGZHANG:
             s._liangzhang = card

@@ -38,20 +38,21 @@ from . import events as E
 from .actions import CHI, DISCARD, HU, PASS, PENG, Action, IllegalAction
 from .cards import CARDS, DECK_SIZE, Card, CardError, full_deck, parse_cards
 from .chi import packages_packed
-from .claims import ClaimWindow
+from .claims import LIANGZHANG_IN, PILE, ClaimWindow, Otherwise
 from .evaluator import BIT, LOW, TableSummary, evaluator_for, unpack
 from .events import Event
 from .melds import Group, GroupKind
 from .position import Position, shape_flags
 from .result import HandResult
-from .rules import HUNAN, Rules
+from .rules import HUNAN, Dihu, Rules
 from .scoring import huangzhuang_payments, payments, settle
-from .vocab import ActionType, Phase, Source
+from .vocab import ActionType, Base, Fallback, Phase, Source
 
 CLAIM = Phase.CLAIM
 DISCARDING = Phase.DISCARD
 OVER = Phase.OVER
 _DRAW, _DISCARD, _LZ, _HAND = Source.DRAW, Source.DISCARD, Source.LIANGZHANG, Source.HAND
+PILE_IT, FORCED, PAO = Fallback.PILE, Fallback.FORCED, Fallback.PAO
 TERMINAL = -1  # current_player once the hand is over
 
 _KIND = GroupKind
@@ -495,7 +496,7 @@ class GameState:
         if forced:  # R16.2: the card is never shown; only the drawer may 胡 it
             self.events.append(Event(E.DRAW, s, CARDS[c], shown=False))
             if not (last and self.rules.show_wall_bottom) and self._can_hu(s, c, True):
-                self._open(c, s, _DRAW, False, last, [(s, HU)], ("forced", forced))
+                self._open(c, s, _DRAW, False, last, [(s, HU)], Otherwise(FORCED, s, forced))
                 return None
             self._forced(s, c, forced)
             return self._finish_intake(s)
@@ -506,19 +507,19 @@ class GameState:
             return None
         return self._fallback(fallback, c, s, _DRAW)
 
-    def _forced_kind(self, s: int, c: int) -> str:
-        """R11/R12: does the drawer's own card make 提 (on a 坎 / 偎) or 偎?"""
+    def _forced_kind(self, s: int, c: int) -> Base | None:
+        """R11/R12: does the drawer's own card make 提 (on a 坎 / 偎) or 偎 (on a pair)?"""
         if self._hands[s][c] == 3:
-            return "kan"
+            return Base.KAN
         if (self._wei_mask[s] >> c) & 1:
-            return "wei"
+            return Base.WEI
         if self._hands[s][c] == 2:
-            return "pair"
-        return ""
+            return Base.PAIR
+        return None
 
     def _offer(
         self, c: int, owner: int, source: Source, last: bool, dihu_seat: int = -1
-    ) -> tuple[list[tuple[int, ActionType]], dict[int, tuple[bool, bool]], tuple[Any, ...]]:
+    ) -> tuple[list[tuple[int, ActionType]], dict[int, tuple[bool, bool]], Otherwise]:
         """Who may claim open card ``c``, by R16 priority: (entries, 胡 flags, fallback).
 
         ``flags`` maps a seat to (天胡, 地胡) for its 胡. R24: the default preset
@@ -533,12 +534,16 @@ class GameState:
             if self._can_hu(owner, c, True):
                 entries.append((owner, HU))
                 flags[owner] = (True, False)
-            if rules.dihu == "liangzhang" and rules.show_liangzhang and self._hands[owner][c] != 3:
+            if (
+                rules.dihu == Dihu.LIANGZHANG
+                and rules.show_liangzhang
+                and self._hands[owner][c] != 3
+            ):
                 for t in self._down[owner]:
                     if self._can_hu(t, c, False):
                         entries.append((t, HU))
                         flags[t] = (False, True)
-            return entries, flags, ("liangzhang",)
+            return entries, flags, LIANGZHANG_IN
         if source == _DRAW:
             if not (last and rules.show_wall_bottom):  # 泸州: nobody wins the shown bottom card
                 if self._can_hu(owner, c, True):
@@ -561,13 +566,13 @@ class GameState:
         drawn: bool,
         entries: list[tuple[int, ActionType]],
         eaters: tuple[int, ...],
-    ) -> tuple[Any, ...]:
+    ) -> Otherwise:
         """Append 碰/吃 entries (R14, R15) unless a 跑 is due (R13); return the fallback."""
         for t in self.seats:
             if t != owner and (self._hands[t][c] == 3 or (self._wei_mask[t] >> c) & 1):
-                return ("pao", t, "kan" if self._hands[t][c] == 3 else "wei")
+                return Otherwise(PAO, t, Base.KAN if self._hands[t][c] == 3 else Base.WEI)
             if drawn and (self._peng_mask[t] >> c) & 1:
-                return ("pao", t, "peng")
+                return Otherwise(PAO, t, Base.PENG)
         for t in self.seats:
             if t != owner and self._hands[t][c] == 2 and self._may_eat(t, c, 2):
                 entries.append((t, PENG))
@@ -579,7 +584,7 @@ class GameState:
                 entries.append((t, CHI))
                 memo[t] = acts
         self._chi_memo = memo  # read back by _open for the same window
-        return ("pile",)
+        return PILE
 
     def _may_eat(self, t: int, c: int, cards_out: int) -> bool:
         """R20 (臭牌, own discards) and R17 (a discard owed must not break a 坎)."""
@@ -622,7 +627,7 @@ class GameState:
         shown: bool,
         last: bool,
         entries: list[tuple[int, ActionType]],
-        fallback: tuple[Any, ...],
+        fallback: Otherwise,
         flags: dict[int, tuple[bool, bool]] | None = None,
     ) -> None:
         """Open a claim window on card ``c`` with these prioritised entries."""
@@ -679,19 +684,21 @@ class GameState:
             nxt = self._fallback(w.fallback, c, w.owner, w.source)
         self._run(nxt)
 
-    def _fallback(self, fb: tuple[Any, ...], c: int, owner: int, source: Source) -> int | None:
+    def _fallback(self, fb: Otherwise, c: int, owner: int, source: Source) -> int | None:
         """What happens to an open card nobody claimed (R13, R16.2, R18)."""
-        kind = fb[0]
-        if kind == "pile":
+        kind = fb.kind
+        if kind == PILE_IT:
             self._piles[owner].append(c)
             self.events.append(Event(E.PILE, owner, CARDS[c], source))
             return self._nxt[owner]
-        if kind == "forced":
-            self._forced(owner, c, fb[1])
+        if kind == FORCED:
+            assert fb.base is not None
+            self._forced(owner, c, fb.base)
             return self._finish_intake(owner)
-        if kind == "pao":
-            self._pao(fb[1], c, fb[2], source)
-            return self._finish_intake(fb[1])
+        if kind == PAO:
+            assert fb.base is not None
+            self._pao(fb.seat, c, fb.base, source)
+            return self._finish_intake(fb.seat)
         return self._liangzhang_in()
 
     def _discard(self, s: int, c: int) -> None:
@@ -704,7 +711,7 @@ class GameState:
         if s == self.dealer:
             self._dealer_discarded = True
         self.events.append(Event(E.DISCARD, s, CARDS[c], _HAND))
-        dihu_seat = self._nxt[s] if first and self.rules.dihu == "first_discard" else -1
+        dihu_seat = self._nxt[s] if first and self.rules.dihu == Dihu.FIRST_DISCARD else -1
         self._dihu_seat = dihu_seat
         entries, flags, fallback = self._offer(c, s, _DISCARD, False, dihu_seat)
         if entries:
@@ -746,20 +753,20 @@ class GameState:
         """R8/R12(a): four identical cards in hand → 提."""
         self._remove(s, c, 4)
         self._add(s, _four(_KIND.TI, c))
-        self.events.append(Event(E.TI, s, CARDS[c], _HAND, data=(("base", "hand"),)))
+        self.events.append(Event(E.TI, s, CARDS[c], _HAND, data=(("base", Base.HAND),)))
         self._changed(s)
 
-    def _forced(self, s: int, c: int, how: str) -> None:
+    def _forced(self, s: int, c: int, how: Base) -> None:
         """R11/R12(b, c): the drawer's own card makes 偎 (臭偎) or 提."""
         card = CARDS[c]
-        self._took(s, how != "pair")
-        if how == "kan":
+        self._took(s, how != Base.PAIR)
+        if how == Base.KAN:
             self._remove(s, c, 3)
             self._add(s, _four(_KIND.TI, c))
-            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", "kan"),)))
-        elif how == "wei":
+            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", Base.KAN),)))
+        elif how == Base.WEI:
             self._upgrade(s, c, _KIND.TI)
-            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", "table"),)))
+            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", Base.TABLE),)))
         else:
             chou = bool((self._chou[s] >> c) & 1)  # R20: own 臭牌 → 臭偎, one card shown
             kind = _KIND.CHOUWEI if chou else _KIND.WEI
@@ -770,16 +777,16 @@ class GameState:
         self._held[s] += 1
         self._changed(s)
 
-    def _pao(self, s: int, c: int, base: str, source: Source) -> None:
+    def _pao(self, s: int, c: int, base: Base, source: Source) -> None:
         """R13: mandatory 跑 from a 坎 in hand or a 偎/碰 on the table."""
         self._took(s, True)
-        if base == "kan":
+        if base == Base.KAN:
             self._remove(s, c, 3)
             self._add(s, _four(_KIND.PAO, c))
         else:
             self._upgrade(s, c, _KIND.PAO)
         self._held[s] += 1
-        data = (("base", "hand" if base == "kan" else "table"), ("from", base))
+        data = (("base", Base.HAND if base == Base.KAN else Base.TABLE), ("from", base))
         self.events.append(Event(E.PAO, s, CARDS[c], source, data=data))
         self._changed(s)
 
