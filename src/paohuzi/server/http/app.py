@@ -202,11 +202,14 @@ def create_app(
         return rec if rec is not None else _fail(404, "unknown_hand")
 
     @app.get("/api/replays/{hand_id}")
-    async def get_replay(hand_id: HandId) -> Any:
+    async def get_replay(hand_id: HandId, seat: int | None = None) -> Any:
         rec = store.get_record(hand_id)
         if rec is None:
             return _fail(404, "unknown_hand")
-        frames = await asyncio.to_thread(replay.replay_frames, rec)
+        try:  # ?seat=S: what seat S saw; else every hand open
+            frames = await asyncio.to_thread(replay.replay_frames, rec, seat)
+        except ValueError:
+            return _fail(422, "bad_request", ["seat"])
         return {"hand_id": hand_id, **frames}
 
     @app.websocket("/ws/{room_id}")
