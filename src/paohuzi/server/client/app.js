@@ -2,7 +2,7 @@
  * `state` messages in, {"type":"act",…} out, reconnection), the one router (#/,
  * #/room/ID, #/replay/HAND, #/tutorial, #/rules/KEY) and the render loop of the live
  * table. Everything shown of the game comes from the server's per-seat `view`.
- * The lobby is lobby.js; the table's parts are table.js (board.js draws it), hand.js,
+ * The lobby is lobby.js (friends: invite.js); the table's parts are table.js (board.js draws it), hand.js,
  * claims.js, settlement.js and topbar.js; replays replay.js; the tutorial tutorial.js. */
 import { S, $, el, settings, saveSettings, seatOf, forgetSeat, send, dispatchSaid } from "./store.js";
 import { T, onLang, pick, errText, toggleLang } from "./i18n.js";
@@ -15,7 +15,8 @@ import { renderSettlement } from "./settlement.js";
 import { cue, unlockOnGesture } from "./sound.js";
 import { initTopbar } from "./topbar.js";
 import { openReplay, replayStep, replaySeek, stopReplay, replaySpeed, replaySeat, rerenderReplay } from "./replay.js";
-import { initLobby, showJoin, hideJoin, renderMatches, syncInvite } from "./lobby.js";
+import { initLobby, renderMatches } from "./lobby.js";
+import { showJoin, hideJoin, syncInvite } from "./invite.js";
 import { openTutorial } from "./tutorial.js";
 import { openRules } from "./rulespage.js";
 import { togglePhrases } from "./phrases.js";

@@ -53,7 +53,7 @@ export function emptyView(n, seat) {
 }
 
 /** Where seat `seat` sits, seen from `bottom`: "me" | "right" | "top" | "left". */
-export function slotOf(seat, bottom, n) {
+function slotOf(seat, bottom, n) {
   const k = (seat - bottom + n) % n;
   if (k === 0) return "me";
   if (n === 2) return "top";

@@ -9,8 +9,8 @@ const PINYIN_S = ["yī", "èr", "sān", "sì", "wǔ", "liù", "qī", "bā", "ji�
 const PINYIN_B = ["yī", "èr", "sān", "sì", "wǔ", "lù", "qī", "bā", "jiǔ", "shí"];
 
 export const point = (code) => parseInt(code.slice(1), 10);
-export const isBig = (code) => code[0] === "d";
-export const isRed = (code) => [2, 7, 10].includes(point(code)); // 二七十 / 贰柒拾 (R3)
+const isBig = (code) => code[0] === "d";
+const isRed = (code) => [2, 7, 10].includes(point(code)); // 二七十 / 贰柒拾 (R3)
 export const zh = (code) => (code ? (isBig(code) ? BIG_ZH : SMALL_ZH)[point(code) - 1] : "□");
 export const cardsText = (codes) => codes.map(zh).join("");
 export function codeOfZh(ch) {
@@ -60,4 +60,4 @@ export function meldEl(m) {
 }
 
 /** What a meld is (kind and cards): a 偎 that becomes 提 is another meld. */
-export const meldKey = (m) => `${m.kind}:${m.cards.map((c) => c || "").join(",")}`;
+const meldKey = (m) => `${m.kind}:${m.cards.map((c) => c || "").join(",")}`;

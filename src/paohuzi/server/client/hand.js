@@ -9,7 +9,7 @@ import { drawHand, initialLayout, isKan } from "./board.js";
 
 /** Keep the player's arrangement; drop cards that left, place new ones by point; a kind
  * held three times is always its own column (a 坎 cannot be split). */
-export function reconcile(layout, hand) {
+function reconcile(layout, hand) {
   const left = {};
   for (const c of hand) left[c] = (left[c] || 0) + 1;
   const kans = new Set(Object.keys(left).filter((c) => left[c] >= 3));

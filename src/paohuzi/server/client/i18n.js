@@ -6,7 +6,7 @@ import ZH from "./strings.zh.js";
 import EN from "./strings.en.js";
 
 const KEY = "phz:lang";
-export const LANGS = ["zh", "en"];
+const LANGS = ["zh", "en"];
 /** The string tables by language (the same keys: a test checks it). */
 export const TABLES = { zh: ZH, en: EN };
 

@@ -5,7 +5,7 @@
  * seat's views, the others' hands as backs). Seats carry their real names (the replay's
  * `names`, or what the table it was opened from knows); the viewer's own seat is marked. */
 import { T, api } from "./i18n.js";
-import { $, el, shownName } from "./store.js";
+import { $, el, shownName, replayContext } from "./store.js";
 import { drawBoard } from "./board.js";
 import { narrate } from "./narrate.js";
 
@@ -26,7 +26,7 @@ export async function openReplay(handId, show, ctx = null) {
   const d = await load("all");
   if (!d) return;
   if (!ctx) { // opened from 我的牌局 (lobby.js leaves what it knows of the seats)
-    try { ctx = JSON.parse(sessionStorage.getItem("phz:replayctx:" + handId) || "null"); } catch { ctx = null; }
+    ctx = replayContext(handId);
   }
   const names = Array.isArray(d.names) ? d.names : [];
   R.names = Array.from({ length: d.players }, (_, s) => names[s] || (ctx && ctx.names && ctx.names[s]) || null);

@@ -29,7 +29,7 @@ export async function openRules(key) {
   render(sheet, key, doc);
 }
 
-export function closeRules() {
+function closeRules() {
   openKey = null;
   const p = $("#rules-page");
   if (p) p.classList.add("hidden");

@@ -1,7 +1,8 @@
 /* store: what the modules share — the table's session S and its socket (`send`, the
- * "said" hooks), what this browser keeps in localStorage (settings; the hand's
- * arrangement; the seats it holds: `phz:ROOM` = {token, seat}, written only here), DOM
- * helpers, and how a seat's name is shown. Strings are in strings.*.js (i18n.js `T`). */
+ * "said" hooks), what this browser keeps (settings; the hand's arrangement; the seats it
+ * holds, `phz:ROOM` = {token, seat}; a replay's seat names for the tab: each key written
+ * only here), going to a room, DOM helpers, and how a seat's name is shown. Strings are
+ * in strings.*.js (i18n.js `T`). */
 import { T, toggleLang } from "./i18n.js";
 
 /* ------------------------------------------------------------ settings (localStorage) */
@@ -47,6 +48,21 @@ export function mySeats() {
     if (s) out.push({ room: m[1], ...s });
   }
   return out;
+}
+
+/** Go to the table of `room` (app.js's router sits down with the stored seat, or opens the
+ * join page); the hash is made to change even when it names the room already. */
+export function goRoom(room) {
+  if (location.hash === "#/room/" + room) history.replaceState(null, "", "#/");
+  location.hash = "#/room/" + room;
+}
+
+/** What 我的牌局 knows of a hand it opens a replay of ({names, seat}), for this tab only. */
+export function keepReplayContext(handId, ctx) {
+  try { sessionStorage.setItem("phz:replayctx:" + handId, JSON.stringify(ctx)); } catch { /* storage off: seats by number */ }
+}
+export function replayContext(handId) {
+  try { return JSON.parse(sessionStorage.getItem("phz:replayctx:" + handId) || "null"); } catch { return null; }
 }
 
 /* ------------------------------------------------------------ the session and its socket */

@@ -51,8 +51,8 @@ export default {
   reconnecting: "Connection lost, reconnecting…",
   replacedElsewhere: "This seat was opened elsewhere",
   noRoom: "No such room", badToken: "This seat's key is not valid",
-  readyBtn: "Ready", choiceLabel: { ready: "Ready", rematch: "Play again", start: "Start" },
-  rulesBtn: "Rules", phrasesBtn: "Chat", phrasesTitle: "Quick chat", phraseTab: "Phrases", emojiTab: "Emoji",
+  choiceLabel: { ready: "Ready", rematch: "Play again", start: "Start" },
+  rulesBtn: "Rules", phrasesBtn: "Chat", phrasesTitle: "Quick chat",
   phraseWait: "Too fast, wait a moment",
   /* ---------------------------------------------------------------- events (narrate.js) */
   ev: {

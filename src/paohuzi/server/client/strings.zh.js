@@ -52,8 +52,8 @@ export default {
   reconnecting: "连接断开，正在重连…",
   replacedElsewhere: "这个座位已在别处连接",
   noRoom: "房间不存在", badToken: "座位凭证无效",
-  readyBtn: "准备", choiceLabel: { ready: "准备", rematch: "再来一场", start: "开始" },
-  rulesBtn: "规则", phrasesBtn: "快捷语", phrasesTitle: "快捷语", phraseTab: "短语", emojiTab: "表情",
+  choiceLabel: { ready: "准备", rematch: "再来一场", start: "开始" },
+  rulesBtn: "规则", phrasesBtn: "快捷语", phrasesTitle: "快捷语",
   phraseWait: "说得太快了，稍等一下",
   /* ---------------------------------------------------------------- events (narrate.js) */
   ev: {

@@ -98,7 +98,7 @@ const LEG_MS = 300;
 let flights = [];
 let pending = 0; // the frame a plan waits for
 /** Flights started since the page opened, by kind — for tests and debugging. */
-export const flown = { draw: 0, discard: 0, pile: 0, meld: 0 };
+const flown = { draw: 0, discard: 0, pile: 0, meld: 0 };
 window.phzFlights = flown;
 
 /** The speed of the flights: 0 (none) with reduced motion or an optional setting. */

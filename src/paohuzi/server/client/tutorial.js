@@ -29,7 +29,7 @@ export async function openTutorial(name) {
   renderIntro();
 }
 
-export function closeTutorial() {
+function closeTutorial() {
   const p = $("#tutorial");
   if (p) p.classList.add("hidden");
   document.body.classList.remove("tutorial-open");
