@@ -7,9 +7,8 @@ import random
 import pytest
 
 from paohuzi.bots import make_bot
-from paohuzi.bots.base import Bot, Observation
 from paohuzi.core.actions import Action, IllegalAction
-from paohuzi.core.records import check
+from paohuzi.core.player import Bot, Observation
 from paohuzi.core.rules import HUNAN, LUZHOU
 from paohuzi.core.state import GameState
 from paohuzi.sim.runner import play_hand
@@ -31,7 +30,8 @@ def test_bot_hand_equals_self_play() -> None:
         res = t.play_hand(GameState(HUNAN, seed))
         ref = play_hand(HUNAN, seed, bots)
         assert res == ref.result and t.decisions == ref.decisions
-        assert check(t.record()) == [] and t.record()["bots"] == ["greedy", "random", "greedy"]
+        rec = t.record()
+        assert rec.check() == [] and dict(rec.extra)["bots"] == ["greedy", "random", "greedy"]
 
 
 def test_outside_seat_is_waited_for_and_bots_never_wait() -> None:

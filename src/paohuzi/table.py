@@ -3,7 +3,7 @@
 Self-play, the arena, the terminal game and the web room all drive hands
 through a :class:`Table`: a :class:`~paohuzi.core.match.Match` (dealer
 rotation R6, scores and 黄番 R38) and one seat per player, either a
-:class:`~paohuzi.bots.base.Bot` with its own seeded RNG or ``None`` for a
+:class:`~paohuzi.core.player.Bot` with its own seeded RNG or ``None`` for a
 player outside (a human at a terminal or a browser). The verbs:
 
 - :meth:`deal` starts the next hand (or adopts one dealt elsewhere);
@@ -13,9 +13,12 @@ player outside (a human at a terminal or a browser). The verbs:
 - :meth:`choose` asks that bot for its action (on a copy of the state when a
   caller thinks in another thread); :meth:`apply` applies anyone's action;
   :meth:`bot_move` is the two together, :meth:`run_bots` repeats it;
-- :meth:`finish_hand` books the hand in the match and returns its result.
+- :meth:`finish_hand` books the hand in the match and returns its result;
+- :meth:`resume` re-plays a recorded hand as the match's next one (a restart).
 
-Nothing here does I/O: records are returned as data.
+:func:`playout` is the bare loop a search runs on a world of its own (every
+seat played by one policy). Nothing here does I/O: records are returned as
+:class:`~paohuzi.core.records.HandRecord` values.
 """
 
 from __future__ import annotations
@@ -26,11 +29,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .bots.base import Bot, Observation, RandomBot
 from .core.actions import Action
 from .core.events import Event
 from .core.match import Match
-from .core.records import record as make_record
+from .core.player import Bot, Observation, RandomBot
+from .core.records import HandRecord
 from .core.result import HandResult
 from .core.rules import HUNAN, Rules
 from .core.state import GameState
@@ -121,11 +124,26 @@ class Table:
         assert st.result is not None
         return st.result  # a hand dealt elsewhere is no part of the match
 
-    def record(self) -> dict[str, Any]:
-        """The running (or finished) hand's §4 record, naming each seat's bot."""
-        rec = make_record(self._running())
-        rec["bots"] = [p.name if p is not None else None for p in self.players]
-        return rec
+    def record(self, **extra: Any) -> HandRecord:
+        """The running (or finished) hand's record, naming each seat's bot (and ``extra``)."""
+        bots = [p.name if p is not None else None for p in self.players]
+        return HandRecord.of(self._running(), bots=bots, **extra)
+
+    def resume(self, rec: HandRecord) -> GameState:
+        """Play the recorded hand ``rec`` as the match's next hand, every recorded
+        action re-applied (a server's restart). ``ValueError`` if it is not the hand
+        the match deals next (seed, dealer, 荒庄 count)."""
+        m = self.match
+        if m.is_over() or (rec.seed, rec.dealer, rec.huang) != (
+            m.hand_seeds[m.index],
+            m.dealer,
+            m.huang,
+        ):
+            raise ValueError(f"hand {m.index} of the record does not follow the match's dealing")
+        st = self.deal(m.new_hand(deck=rec.deck))
+        for a in rec.actions:
+            self.apply(a)
+        return st
 
     # ------------------------------------------------------------------ moves
     def to_act(self) -> list[int]:
@@ -149,13 +167,15 @@ class Table:
             return []
         return [s for s in self.to_act() if self.players[s] is None]
 
-    def choose(self, seat: int, state: GameState | None = None) -> Action:
+    def choose(self, seat: int, state: GameState | None = None, bot: Bot | None = None) -> Action:
         """Bot ``seat``'s action, decided on ``state`` (default: the running hand).
 
         Pass a :meth:`~GameState.clone` to think in another thread while the
-        table goes on; the action is then applied with :meth:`apply`.
+        table goes on; the action is then applied with :meth:`apply`. ``bot``
+        decides once in the seat's place (a stand-in), with the seat's RNG.
         """
-        bot = self.players[seat]
+        stand = bot is not None
+        bot = bot if bot is not None else self.players[seat]
         if bot is None:
             raise ValueError(f"seat {seat} is not a bot")
         st = state if state is not None else self._running()
@@ -168,7 +188,9 @@ class Table:
             self.notices.append(
                 f"seat {seat}: bot {bot.name} failed ({type(e).__name__}: {e}); random plays on"
             )
-            self.players[seat] = bot = RandomBot()
+            bot = RandomBot()
+            if not stand:
+                self.players[seat] = bot
             action = bot.act(Observation(st, seat), self.rngs[seat])
         self.think[seat] += self.clock() - t0
         self.decisions[seat] += 1
@@ -211,4 +233,17 @@ class Table:
         return list(self.match.scores)
 
 
-__all__ = ["Table", "bot_rngs", "derive_seed"]
+def playout(
+    state: GameState, policy: Callable[[GameState, int], Action], max_steps: int = 400
+) -> GameState:
+    """Play ``state`` on in place, ``policy(state, seat)`` choosing for every seat, until
+    the hand is over or ``max_steps`` actions were applied (a search's rollout on a
+    world of its own: the policy may read that world whole)."""
+    steps = 0
+    while not state.is_terminal() and steps < max_steps:
+        state.apply(policy(state, state.current_player))
+        steps += 1
+    return state
+
+
+__all__ = ["Table", "bot_rngs", "derive_seed", "playout"]

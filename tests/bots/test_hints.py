@@ -29,19 +29,19 @@ def test_hint_recommends_a_legal_action_and_the_evaluators_tingpai():
             h = hint(state, seat)
             legal = state.legal_action_ids(seat)
             if not legal:
-                assert h["action"] is None
+                assert h.action is None
             else:
-                assert h["action"] in legal
-                assert h["ranking"][0] == h["action"] and sorted(h["ranking"]) == sorted(legal)
-                assert CJK.search(h["reason"]["zh"]) and h["reason"]["en"].isascii()
+                assert h.action in legal
+                assert h.ranking[0] == h.action and sorted(h.ranking) == sorted(legal)
+                assert CJK.search(h.reason.zh) and h.reason.en.isascii()
             packed = state.packed[seat]
-            if h["action"] and h["action"].startswith(DISCARD):
-                card = Action.from_id(seat, h["action"]).card
-                assert h["tingpai_after"] == card.code
+            if h.action and h.action.startswith(DISCARD):
+                card = Action.from_id(seat, h.action).card
+                assert h.tingpai_after == card
                 packed -= BIT[int(card)]
             elif state.held[seat] > state.need(seat):
                 continue
-            got = {t["card"]: (t["huxi"], t["huxi_zimo"]) for t in h["tingpai"]}
+            got = {t.card.code: (t.huxi, t.huxi_zimo) for t in h.tingpai}
             want = _expected_ting(state, seat, packed)
             assert got == want
             checked += 1

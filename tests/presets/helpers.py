@@ -55,4 +55,5 @@ def check_invariants(s: GameState) -> None:
         if s.phase == DISCARDING and t == s.turn:
             assert s.held[t] == s.need(t) + 1
         elif not s.is_terminal():
-            assert s.held[t] <= s.need(t) or s.nhand[t] == 0
+            # R17: a seat a forced 偎/提 leaves with only 坎 cards (or none) owes no discard
+            assert s.held[t] <= s.need(t) or all(n in (0, 3) for n in s.hands[t])

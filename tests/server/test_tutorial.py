@@ -47,12 +47,14 @@ def test_the_basic_hand_really_happens_in_the_engine() -> None:
         seen_chou |= Card.parse("x10") in view(r.state, 0).chou
         r.pass_stop(entry)
     assert seen_chou  # 臭牌: the refused 十 (R20)
-    mine = [e for e in r.events if e.seat == 0]
+    mine = [e for e in r.state.events if e.seat == 0]
     chi = [e for e in mine if e.type == "chi"]
     assert len(chi) == 1 and len(chi[0].get("groups")) == 2  # 吃 with one 比 (R19)
     assert {e.type for e in mine} >= {"ti", "peng", "pao", "wei", "chi", "hu"}
-    pao = next(i for i, e in enumerate(r.events) if e.type == "pao")
-    assert r.events[pao + 1].type == "draw" and r.events[pao + 1].seat == 1  # 八块: no discard
+    pao = next(i for i, e in enumerate(r.state.events) if e.type == "pao")
+    assert (
+        r.state.events[pao + 1].type == "draw" and r.state.events[pao + 1].seat == 1
+    )  # 八块: no discard
     res = r.state.result
     assert res is not None and res.winner == 0 and res.settlement is not None
     st = res.settlement
@@ -94,7 +96,7 @@ def test_the_web_walkthrough_follows_the_prompts_to_the_win(client: TestClient) 
     info = client.get("/api/tutorial").json()
     assert info["name"] == "basics" and "deck" not in info and info["steps"] == 14
     assert client.get("/api/tutorials").json()["tutorials"][0]["name"] == "basics"
-    at, seen = 0, []
+    at, seen, shown_events = 0, [], []
     state = client.post("/api/tutorial/basics/step", json={"at": 0}).json()
     while not state["done"]:
         stop = state["stop"]
@@ -103,6 +105,7 @@ def test_the_web_walkthrough_follows_the_prompts_to_the_win(client: TestClient) 
         if "result" not in state:  # hidden information, until the hand is over
             assert "reveal" not in state["view"] and "deck" not in state
         assert all(e["shown"] or e["seat"] == 0 for e in state["events"])
+        shown_events += state["events"]
         if stop["expect"] != NEXT:
             assert stop["expect"] in stop["choices"]
             wrong = next((c for c in stop["choices"] if c != stop["expect"]), None)
@@ -118,6 +121,24 @@ def test_the_web_walkthrough_follows_the_prompts_to_the_win(client: TestClient) 
         at += 1
     assert state["result"]["winner"] == 0 and state["result"]["huxi"] == 24
     assert set(seen) >= REQUIRED
+    # R16: another seat's 过 is private — the learner sees only his own
+    assert any(e["type"] == "pass" and e["seat"] == 0 for e in shown_events)
+    assert not [e for e in shown_events if e["type"] == "pass" and e["seat"] != 0]
+
+
+def test_the_tutorial_never_shows_another_seats_pass() -> None:
+    """The engine has the scripted seats pass claims (R16), and every response of the
+    step API — the events and the view's log — hides those 过 from the learner."""
+    sc = tutorial.load("basics")
+    r = Run(sc)
+    while (entry := r.advance()) is not None:
+        r.pass_stop(entry)
+    others = [e for e in r.state.events if e.type == "pass" and e.seat != sc.learner]
+    assert len(others) >= 5  # the scripted seats did pass: the test can fail
+    for at in range(len(sc.stops) + 1):
+        shown = tutorial.step(sc, at, None)
+        for e in shown["events"] + shown["view"]["log"]:
+            assert e["type"] != "pass" or e["seat"] == sc.learner, (at, e)
 
 
 def test_tutorial_steps_are_metered_per_client(client: TestClient) -> None:

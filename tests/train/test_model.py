@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from paohuzi.bots import make_bot
-from paohuzi.bots.base import Observation
 from paohuzi.bots.neural import NeuralBot, QNet
+from paohuzi.core.player import Observation
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
 from paohuzi.train.features import ACTION_SIZE, STATE_SIZE, action_features, state_features

@@ -13,8 +13,8 @@ import sys
 import numpy as np
 import pytest
 
-from paohuzi.bots.base import Observation
 from paohuzi.bots.neural import NeuralBot, QNet
+from paohuzi.core.player import Observation
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
 from paohuzi.train.actor import Sample

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from paohuzi.bots import make_bot
-from paohuzi.bots.base import Observation
+from paohuzi.core.player import Observation
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
 from paohuzi.train.actor import IMITATE, SELF, ActorTask, Sample, run_task

@@ -8,9 +8,12 @@ from pathlib import Path
 import pytest
 
 from paohuzi.bots import RandomBot
+from paohuzi.bots.hints import Hint, Reason
 from paohuzi.cli.main import main
 from paohuzi.core.actions import IllegalAction
+from paohuzi.core.cards import Card
 from paohuzi.core.rules import HUNAN, preset
+from paohuzi.core.tingpai import Ting
 from paohuzi.tui import hints
 from paohuzi.tui.session import PlaySession, default_record_dir, make_players
 
@@ -101,7 +104,7 @@ def test_hint_key_asks_the_bots_hint_for_the_human_seat(tmp_path: Path, monkeypa
 
     def fake(obs):
         seen.append(obs.seat)
-        return {"action": obs.legal[-1].id(), "reason": None}
+        return Hint(obs.seat, obs.legal[-1].id(), Reason("", ""))
 
     monkeypatch.setattr(hints, "hint", fake)
     asyncio.run(_hint(tmp_path, seen))
@@ -169,20 +172,21 @@ async def _real_hint(tmp: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_human(pilot, app)
         advice = hint(Observation(app.session.state.clone(), 0))
-        assert advice["action"] in app.session.view().legal_ids()
+        assert advice.action in app.session.view().legal_ids()
         await pilot.press("h")
         text = screen_text(app)
         assert "提示 建议" in text
-        assert hints.label(advice["action"]).replace(" ", "") in text.replace(" ", "")
+        assert hints.label(advice.action).replace(" ", "") in text.replace(" ", "")
 
 
-def test_describe_the_bots_advice() -> None:
+def test_the_bots_advice_in_one_line() -> None:
     legal = ["discard:x7", "discard:d1"]
-    advice = {"action": "discard:x7", "reason": {"zh": "打七，听三六"}, "tingpai": [{"zh": "三"}]}
-    assert hints.describe(advice, legal) == "建议 打七，听三六"
-    advice = {"action": "discard:d1", "reason": {"zh": "孤张"}, "tingpai": [{"zh": "三"}]}
-    assert hints.describe(advice, legal) == "建议 打 壹 — 孤张  听 三"
-    assert hints.describe({"action": "hu", "reason": None}, legal) == "—"  # not legal: no advice
+    san = (Ting(Card.parse("x3"), 15, 18),)
+    advice = Hint(0, "discard:x7", Reason("打七，听三六", "x"), san)
+    assert hints.hint_line(advice, legal) == "建议 打七，听三六"
+    advice = Hint(0, "discard:d1", Reason("孤张", "x"), san)
+    assert hints.hint_line(advice, legal) == "建议 打 壹 — 孤张  听 三"
+    assert hints.hint_line(Hint(0, "hu", Reason("", "")), legal) == "—"  # not legal: no advice
 
 
 def test_bot_specs_with_options() -> None:

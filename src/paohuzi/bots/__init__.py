@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Bot, NoConsistentWorld, Observation, RandomBot
+from ..core.player import Bot, NoConsistentWorld, Observation, RandomBot
 
 _REGISTRY: dict[str, type[Bot]] = {"random": RandomBot}
 

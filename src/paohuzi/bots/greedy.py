@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from ..core.actions import CHI, DISCARD, HU, PASS, PENG, Action
 from ..core.chi import PARTNERS
 from ..core.evaluator import BIT, TableSummary
+from ..core.player import Bot, Observation
 from ..core.rules import Rules
 from . import register
-from .base import Bot, Observation
 from .features import Knowledge, knowledge
 from .heuristics import HandValue, Weights, meld_key
 

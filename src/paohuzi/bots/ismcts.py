@@ -33,10 +33,11 @@ from typing import Protocol
 from ..core.actions import HU, PASS, PENG, Action
 from ..core.evaluator import BIT
 from ..core.melds import Group
+from ..core.player import Bot, NoConsistentWorld, Observation
 from ..core.rules import Rules
 from ..core.state import DISCARDING, GameState
+from ..table import playout
 from . import register
-from .base import Bot, NoConsistentWorld, Observation
 from .greedy import GreedyBot, discard_kinds, obvious
 from .heuristics import HandValue, Weights, meld_key
 
@@ -102,16 +103,6 @@ class RolloutPolicy:
         return best
 
 
-def rollout(st: GameState, policy: RolloutPolicy, max_steps: int = 400) -> GameState:
-    """Play ``st`` to the end in place with ``policy`` for every seat."""
-    steps = 0
-    while not st.is_terminal() and steps < max_steps:
-        seat = st.current_player
-        st.apply(policy.act(st, seat))
-        steps += 1
-    return st
-
-
 @register
 class IsmctsBot(Bot):
     """ismcts: determinized search over greedy's best candidates.
@@ -125,7 +116,6 @@ class IsmctsBot(Bot):
     """
 
     name = "ismcts"
-    slow = True
 
     def __init__(
         self,
@@ -176,7 +166,7 @@ class IsmctsBot(Bot):
             for a in cands:
                 w = world.clone()
                 w.apply(a)
-                rollout(w, pol)
+                playout(w, pol.act)
                 v: float = w.returns()[seat]
                 if eps:
                     v += eps * w.current_huxi(seat)
@@ -235,4 +225,4 @@ class Stat:
         return (max(var, 0.0) / self.n) ** 0.5
 
 
-__all__ = ["CancelFlag", "IsmctsBot", "RolloutPolicy", "Stat", "rollout"]
+__all__ = ["CancelFlag", "IsmctsBot", "RolloutPolicy", "Stat"]

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..core.actions import Action
+from ..core.player import Bot, Observation
 from . import register
-from .base import Bot, Observation
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "neural.npz"

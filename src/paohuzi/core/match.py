@@ -11,7 +11,9 @@ win, see ``Rules.huangzhuang.fan``).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from .cards import Card
 from .result import HandResult
 from .rules import HUNAN, Rules
 from .state import GameState
@@ -41,14 +43,15 @@ class Match:
     def is_over(self) -> bool:
         return self.index >= self.hands
 
-    def new_hand(self) -> GameState:
-        """Deal the next hand (raises when the match is over or a hand is running)."""
+    def new_hand(self, deck: Sequence[Card] | None = None) -> GameState:
+        """Deal the next hand (raises when the match is over or a hand is running);
+        ``deck``: its recorded deck (a hand replayed from its record)."""
         if self.is_over():
             raise RuntimeError("the match is over")
         if self.state is not None and not self.state.is_terminal():
             raise RuntimeError("finish the running hand first")
         self.state = GameState(
-            self.rules, self.hand_seeds[self.index], dealer=self.dealer, huang=self.huang
+            self.rules, self.hand_seeds[self.index], deck=deck, dealer=self.dealer, huang=self.huang
         )
         return self.state
 

@@ -109,6 +109,13 @@ class View(NamedTuple):
     def legal_ids(self) -> list[str]:
         return [a.id() for a in self.legal]
 
+    def own_groups(self) -> tuple[Group, ...]:
+        """The seat's own table melds as Groups (it sees all their cards)."""
+        return tuple(
+            Group(m.kind, tuple(c for c in m.cards if c is not None))
+            for m in self.tables[self.seat]
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form sent to clients (INTERFACES §5 ``view``)."""
         d: dict[str, Any] = {

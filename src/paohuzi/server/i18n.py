@@ -44,6 +44,7 @@ CATALOGUE: dict[str, Text] = {
     "body_too_large": Text("请求太大", "The request is too large"),
     "room_full": Text("房间已满", "The room is full"),
     "unknown_hand": Text("没有这局的记录", "No record of that hand"),
+    "bad_seat": Text("这局没有这个座位", "That seat was not dealt in this hand"),
     "unknown_rules": Text("没有这个规则或房间", "No such rules preset or room"),
     "unknown_tutorial": Text("没有这个教学", "No such tutorial"),
     "too_many_rooms": Text(

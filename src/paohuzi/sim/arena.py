@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
-from ..bots.base import Bot
+from ..core.player import Bot
 from ..core.rules import Rules
 from .runner import derive_seed, play_hand, run_tasks, run_tasks_ray, save_record
 

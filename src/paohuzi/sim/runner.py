@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..bots.base import Bot
-from ..core.records import record as make_record
+from ..core.player import Bot
 from ..core.result import HandResult
 from ..core.rules import Rules
 from ..core.state import GameState
@@ -80,7 +79,7 @@ def _played(table: Table, record: bool) -> PlayedHand:
         result=st.result,
         decisions=table.decisions,
         think=table.think,
-        record=make_record(st) if record else None,
+        record=table.record().to_dict() if record else None,
         huang=st.huang,
     )
 

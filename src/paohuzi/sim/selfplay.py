@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
-from ..bots.base import Bot
+from ..core.player import Bot
 from ..core.rules import Rules
 from .runner import PlayedHand, derive_seed, play_hand, play_match, save_record
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..bots import make_bot
-from ..bots.base import Bot, Observation
 from ..bots.greedy import obvious
 from ..bots.ismcts import IsmctsBot
 from ..bots.neural import QNet
 from ..core.actions import HU
+from ..core.player import Bot, Observation
 from ..core.rules import Rules
 from ..core.state import GameState
 from ..table import derive_seed

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bots.base import Observation
 from ..bots.greedy import GreedyBot, obvious
 from ..core.actions import CHI, DISCARD, HU, PASS, PENG, Action
+from ..core.player import Observation
 from ..rl.observation import OBSERVATION_SIZE, encode
 
 FEATURE_VERSION = 1

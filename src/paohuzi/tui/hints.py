@@ -7,33 +7,26 @@ words it for the screen.
 
 from __future__ import annotations
 
-from typing import Any
-
 from paohuzi.bots import Observation
-from paohuzi.bots.hints import hint
+from paohuzi.bots.hints import Hint, hint
 from paohuzi.core.actions import CHI, Action, IllegalAction
 from paohuzi.core.labels import ACTION_ZH
 
 
-def describe(advice: dict[str, Any], legal: list[str]) -> str:
-    """The advice as one line: the suggested choice, why, and the 听牌 after it.
-
-    ``advice`` is :func:`~paohuzi.bots.hints.hint`'s dict (``action``, ``reason``
-    {zh, en}, ``tingpai`` [{zh, …}]); a suggestion outside ``legal`` is left out.
-    """
-    aid = advice.get("action")
-    reason = advice.get("reason") or {}
-    why = reason.get("zh") or reason.get("en") if isinstance(reason, dict) else str(reason)
-    what = label(aid) if isinstance(aid, str) and aid in legal else ""
-    if why and what.replace(" ", "") in str(why):  # the reason already names the choice
+def hint_line(advice: Hint, legal: list[str]) -> str:
+    """The advice as one line: the suggested choice, why, and the 听牌 after it
+    (a suggestion outside ``legal`` is left out)."""
+    aid = advice.action
+    why = advice.reason.zh or advice.reason.en
+    what = label(aid) if aid is not None and aid in legal else ""
+    if why and what.replace(" ", "") in why:  # the reason already names the choice
         out = f"建议 {why}"
     elif why:
-        out = f"建议 {what} — {why}" if what else str(why)
+        out = f"建议 {what} — {why}" if what else why
     else:
         out = f"建议 {what}" if what else ""
-    ting = advice.get("tingpai") or []
-    if ting and not (why and "听" in why):
-        out += "  听 " + "".join(str(t.get("zh", "")) for t in ting)
+    if advice.tingpai and "听" not in why:
+        out += "  听 " + "".join(t.card.zh for t in advice.tingpai)
     return out or "—"
 
 
@@ -52,6 +45,6 @@ def label(action_id: str) -> str:
 def hint_text(observation: Observation) -> str:
     """The advice for the seat of ``observation`` (a clone: the hint may take its time)."""
     try:
-        return describe(hint(observation), [a.id() for a in observation.legal])
+        return hint_line(hint(observation), [a.id() for a in observation.legal])
     except Exception as e:  # a hint must never end the game
         return f"(hint failed: {type(e).__name__}: {e})"

@@ -19,7 +19,6 @@ from paohuzi.bots import Bot, make_bot_or_random
 from paohuzi.core.actions import Action
 from paohuzi.core.events import Event
 from paohuzi.core.match import Match
-from paohuzi.core.records import record
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import GameState
 from paohuzi.core.views import View, view
@@ -143,7 +142,7 @@ class PlaySession:
         path = self.record_dir / f"paohuzi-{self.stamp}-s{self.seed}-h{self.hand_no}.json"
         try:
             self.record_dir.mkdir(parents=True, exist_ok=True)
-            text = json.dumps(record(self.state), ensure_ascii=False)
+            text = json.dumps(self.table.record().to_dict(), ensure_ascii=False)
             path.write_text(text + "\n", encoding="utf-8")
         except OSError as e:
             self.save_error = f"cannot save record to {path}: {e.strerror or e}"

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -202,14 +202,16 @@ def create_app(
         return rec if rec is not None else _fail(404, "unknown_hand")
 
     @app.get("/api/replays/{hand_id}")
-    async def get_replay(hand_id: HandId, seat: int | None = None) -> Any:
+    async def get_replay(
+        hand_id: HandId, seat: Annotated[int | None, Query(ge=0, le=3)] = None
+    ) -> Any:
         rec = store.get_record(hand_id)
         if rec is None:
             return _fail(404, "unknown_hand")
-        try:  # ?seat=S: what seat S saw; else every hand open
+        try:
             frames = await asyncio.to_thread(replay.replay_frames, rec, seat)
-        except ValueError:
-            return _fail(422, "bad_request", ["seat"])
+        except ValueError:  # a seat that was not dealt in
+            return _fail(400, "bad_seat")
         return {"hand_id": hand_id, **frames}
 
     @app.websocket("/ws/{room_id}")

@@ -11,17 +11,16 @@ the settlement (R33–R37) with the match totals (R38).
 from __future__ import annotations
 
 import time
-from functools import lru_cache
 from typing import Any
 
-from paohuzi.bots.hints import own_table
+from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CARDS, CODES, Card
-from paohuzi.core.evaluator import evaluator_for, pack
 from paohuzi.core.labels import ACTION_ZH, DOUBLING_ZH
 from paohuzi.core.melds import Group, GroupKind
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
+from paohuzi.core.tingpai import tingpai_of
 from paohuzi.core.views import View, view
 from paohuzi.server.present import tally
 from paohuzi.server.room.port import RoomPort
@@ -148,24 +147,10 @@ def choices(room: RoomPort, seat: Seat, v: View | None) -> dict[str, Action | No
 
 
 def tingpai(room: RoomPort, v: View | None) -> list[dict[str, Any]]:
-    """听牌 of the seat's own hand while it waits (not while it must discard): each
-    winning card with its 胡息 taken from others (``huxi``) or self-drawn (``huxi_zimo``)."""
+    """听牌 of the seat's own hand while it waits (not while it must discard)."""
     if v is None or room.phase != PLAYING or (v.phase == DISCARDING and v.current_player == v.seat):
         return []
-    return [dict(t) for t in _tingpai(room.rules, pack(v.hand), own_table(v))]
-
-
-@lru_cache(maxsize=2048)
-def _tingpai(rules: Rules, packed: int, table: tuple[Group, ...]) -> tuple[dict[str, Any], ...]:
-    # A seat's 听 changes only when its hand or melds do, but is sent with every
-    # message: cached, it no longer costs a fifth of the server's time under load.
-    ev = evaluator_for(rules)
-    other = ev.tingpai(packed, table, self_drawn=False)
-    zimo = ev.tingpai(packed, table, self_drawn=True)
-    return tuple(
-        {"card": CODES[c], "huxi": other.get(c), "huxi_zimo": zimo.get(c)}
-        for c in sorted(set(other) | set(zimo))
-    )
+    return [t.to_dict() for t in tingpai_of(v)]
 
 
 def view_dict(v: View | None) -> dict[str, Any] | None:
@@ -229,9 +214,9 @@ def state_message(seat: Seat) -> dict[str, Any]:
     }
 
 
-def hint_message(seat: Seat, hint: dict[str, Any]) -> dict[str, Any]:
+def hint_message(seat: Seat, hint: Hint) -> dict[str, Any]:
     """提示 for the seat's current state (``version``: the state it belongs to)."""
-    return {"type": "hint", "version": seat.version, "hint": hint}
+    return {"type": "hint", "version": seat.version, "hint": hint.to_dict()}
 
 
 __all__ = [

@@ -1,70 +1,80 @@
 """回放 (huífàng): the frames of a finished hand, for the browser to step through.
 
-Each frame is view-shaped, as the live table's state is: ``view`` is one seat's
-:func:`~paohuzi.core.views.view` (without ``legal_actions``, ``result`` and ``log``)
-after one step. Without a seat every frame also carries ``reveal`` — every seat's
-hand, its table as it sees it and its 胡息 — since a finished hand is public (shared
-by link), and the step's ``events`` are all of them; with ``seat`` the frames are
-what that seat saw: its view, and the events its log gained (an action of another
-seat is left out: a silent 过 is not seen).
+Every frame is built from seats' own views (the one hidden-information filter)
+and shaped as the live table's ``view``, so the client draws it with the
+table's renderer:
+
+- ``seat`` given: exactly what that seat saw — its view after each step and
+  the events of its own log (:meth:`HandRecord.frames
+  <paohuzi.core.records.HandRecord.frames>`);
+- no seat: a finished hand's record is public, so each frame is the dealer's
+  view plus ``reveal`` — every seat's hand, own melds and 胡息, each from that
+  seat's own view of the same step — and the step's events in full.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from paohuzi.core.actions import Action
-from paohuzi.core.rules import Rules
-from paohuzi.core.state import GameState
-from paohuzi.core.views import view
-
-_NOT_SHOWN = ("legal_actions", "result", "log")
+from paohuzi.core.records import HandRecord
+from paohuzi.core.views import View, view
 
 
-def _frame(
-    state: GameState, action: dict[str, Any] | None, start: int, seat: int | None, seen: int
-) -> tuple[dict[str, Any], int]:
-    """One step's frame, and how long the seat's log is now."""
-    v = view(state, state.dealer if seat is None else seat).to_dict()
-    log = v["log"]
-    for k in _NOT_SHOWN:
-        del v[k]
-    if seat is not None:
-        mine = action is not None and action.get("seat") == seat
-        return {"action": action if mine else None, "events": log[seen:], "view": v}, len(log)
-    views = [view(state, s).to_dict() for s in range(state.n)]
-    reveal = {
-        "hands": [x["hand"] for x in views],
-        "tables": [views[s]["tables"][s] for s in range(state.n)],
-        "huxi": [x["huxi"] for x in views],
-    }
-    events = [e.to_dict() for e in state.events[start:]]
-    return {"action": action, "events": events, "view": v, "reveal": reveal}, len(log)
+def _view(v: View) -> dict[str, Any]:
+    d = v.to_dict()
+    for k in ("legal_actions", "result", "log"):
+        del d[k]
+    return d
 
 
 def replay_frames(rec: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
-    """The frames of a finished hand's §4 record: the deal, then one per action."""
-    rules = Rules.from_dict(rec["rules"])
-    if seat is not None and not 0 <= seat < rules.players:
-        raise ValueError("seat")
-    state = GameState(
-        rules, rec.get("seed"), deck=rec["deck"], dealer=rec["dealer"], huang=rec.get("huang", 0)
-    )
-    f, seen = _frame(state, None, 0, seat, 0)
-    frames = [f]
-    for ad in rec.get("actions", []):
-        start = len(state.events)
-        state.apply(Action.from_dict(ad))
-        f, seen = _frame(state, ad, start, seat, seen)
-        frames.append(f)
+    """The frames of a finished hand's §4 record: the deal, then one per action.
+
+    ``ReplayError`` for a record that does not replay, ``ValueError`` for a seat
+    that was not dealt in."""
+    hand = HandRecord.from_dict(rec)
+    dealt = hand.deal().seats
+    if seat is not None and seat not in dealt:
+        raise ValueError(f"seat {seat} was not dealt in")
+    frames: list[dict[str, Any]] = []
+    if seat is not None:
+        for f in hand.frames(seat):
+            a = f.action.to_dict() if f.action is not None else None
+            frames.append(
+                {"action": a, "events": [e.to_dict() for e in f.events], "view": _view(f.view)}
+            )
+    else:
+        n, seen = hand.rules.players, 0
+        for action, st in hand.steps():
+            own = {s: view(st, s) for s in dealt}
+            frames.append(
+                {
+                    "action": action.to_dict() if action is not None else None,
+                    "events": [e.to_dict() for e in st.events[seen:]],
+                    "view": _view(own[hand.dealer]),
+                    "reveal": {
+                        "hands": [
+                            [c.code for c in own[s].hand] if s in own else [] for s in range(n)
+                        ],
+                        "tables": [
+                            [m.to_dict() for m in own[s].tables[s]] if s in own else []
+                            for s in range(n)
+                        ],
+                        "huxi": [own[s].huxi if s in own else 0 for s in range(n)],
+                        "to_act": [s for s in dealt if own[s].to_act],
+                    },
+                }
+            )
+            seen = len(st.events)
     return {
-        "rules": rules.name,
-        "players": rules.players,
-        "names": rec.get("names"),  # the seats' names at the table (a §4 extension)
-        "seats": list(state.seats),
-        "dealer": state.dealer,
+        "rules": hand.rules.name,
+        "players": hand.rules.players,
+        "names": dict(hand.extra).get("names"),  # the seats' names at the table (a §4 extension)
+        "seats": list(dealt),
+        "dealer": hand.dealer,
+        "seat": seat,
         "frames": frames,
-        "result": state.result.to_dict() if state.result is not None else None,
+        "result": dict(hand.result) if hand.result is not None else None,
     }
 
 

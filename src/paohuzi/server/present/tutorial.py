@@ -13,27 +13,35 @@ by entry. An entry is one of
 Both stops may carry ``expect``: facts the engine must show once the stop is
 passed — ``event`` (type, seat, card, ``groups``: a 吃 with its 比 has 2+),
 ``huxi`` (the learner's 当前胡息), ``chou`` (a card kind among his 臭牌),
-``result`` (winner, 胡息, 名堂 ids). Claims of scripted seats not in the script
-are passed. :func:`run` plays the script to the end and checks every
-``expect``; :func:`step` is the web's state machine: it replays from the deal
-to stop ``at`` (a hand is cheap), so the server keeps no tutorial state.
+``result`` (winner, 胡息, 名堂 ids). The hand is played on a
+:class:`~paohuzi.table.Table`: the learner is its outside seat, every other
+seat a :class:`ScriptedBot` that plays its script entries and passes the claims
+the script does not name. Everything shown and checked is the learner's view
+(the engine's one hidden-information filter): another seat's 过 is never seen
+(R16). :func:`run` plays the script to the end and checks every ``expect``;
+:func:`step` is the web's state machine: it replays from the deal to stop
+``at`` (a hand is cheap), so the server keeps no tutorial state.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from paohuzi.core.actions import Action, IllegalAction
+from paohuzi.core.actions import PASS, Action, IllegalAction
 from paohuzi.core.cards import CODES, Card
 from paohuzi.core.events import Event
-from paohuzi.core.rules import preset
+from paohuzi.core.player import Bot, Observation
+from paohuzi.core.result import HandResult
+from paohuzi.core.rules import Rules, preset
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
 from paohuzi.server.present.messages import describe
+from paohuzi.table import Table
 
 DIR = Path(__file__).parent / "tutorials"
 NEXT = "next"  # the learner's answer at a note stop
@@ -57,13 +65,15 @@ class Scenario:
         """Indices (into the script) of the entries the learner stops at."""
         return [i for i, e in enumerate(self.data["script"]) if _is_stop(e, self.learner)]
 
+    @property
+    def rules(self) -> Rules:
+        return preset(self.data.get("rules", "hunan"))
+
     def new_state(self) -> GameState:
         deck = [Card.parse(c) for c in self.data["deck"].split()]
         if len(deck) != 80:
             raise ScenarioError(f"{self.name}: the deck has {len(deck)} cards")
-        return GameState(
-            preset(self.data.get("rules", "hunan")), deck=deck, dealer=self.data["dealer"]
-        )
+        return GameState(self.rules, deck=deck, dealer=self.data["dealer"])
 
 
 def _is_stop(entry: dict[str, Any], learner: int) -> bool:
@@ -86,88 +96,117 @@ def catalogue() -> list[dict[str, Any]]:
     ]
 
 
+class ScriptedBot(Bot):
+    """A scripted seat: plays its entry when the script's next entry is its own,
+    and passes every claim the script does not name (R16: claims in any order)."""
+
+    name = "script"
+
+    def __init__(self, run: Run):
+        self.run = run
+
+    def act(self, obs: Observation, rng: random.Random) -> Action:
+        entry = self.run.next_entry()
+        if entry is not None and entry.get("seat") == obs.seat and "do" in entry:
+            self.run.pos += 1
+            return self.run.find(obs.seat, entry["do"], obs.legal)
+        for a in obs.legal:
+            if a.type == PASS:
+                return a
+        raise ScenarioError(
+            f"{self.run.sc.name}: entry {self.run.pos}: seat {obs.seat} must decide, "
+            f"the script names {entry}"
+        )
+
+
 class Run:
-    """A scenario played up to some stop: the state, the events since the last stop."""
+    """A scenario played up to some stop on a :class:`~paohuzi.table.Table`: the
+    learner is its one outside seat, every other seat a :class:`ScriptedBot`.
+
+    What the learner is shown, and what the stops' facts are checked against,
+    comes from the learner's :func:`~paohuzi.core.views.view` alone.
+    """
 
     def __init__(self, sc: Scenario):
         self.sc = sc
-        self.state = sc.new_state()
-        self.events: list[Event] = list(self.state.events)
+        seats: list[Bot | None] = [ScriptedBot(self) for _ in range(sc.rules.players)]
+        seats[sc.learner] = None
+        self.table = Table(seats, sc.rules)
+        self.state = self.table.deal(sc.new_state())
         self.pos = 0  # next script entry
-        self.mark = 0  # len(events) before the learner's last choice
+        self.mark = 0  # the learner's log length before his last choice
 
-    def _apply(self, seat: int, aid: str) -> None:
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """Everything the learner has seen happen (his view's log)."""
+        return view(self.state, self.sc.learner).log
+
+    def next_entry(self) -> dict[str, Any] | None:
+        script = self.sc.data["script"]
+        return script[self.pos] if self.pos < len(script) else None
+
+    def find(self, seat: int, aid: str, legal: list[Action]) -> Action:
+        """The legal action ``aid`` names, or :class:`ScenarioError`."""
         try:
-            self.events += self.state.apply(Action.from_id(seat, aid))
+            want = Action.from_id(seat, aid)
         except IllegalAction as e:
-            raise ScenarioError(f"{self.sc.name}: entry {self.pos}: {seat} {aid}: {e}") from None
-
-    def _pass_others(self, seat: int | None) -> None:
-        """Scripted seats' claims the script does not name are passed (R16: in any order)."""
-        while not self.state.is_terminal() and seat not in self.state.to_act():
-            others = [
-                s
-                for s in self.state.to_act()
-                if s != self.sc.learner and "pass" in self.state.legal_action_ids(s)
-            ]
-            if not others:
-                raise ScenarioError(
-                    f"{self.sc.name}: entry {self.pos}: seat {seat} is not to act "
-                    f"({self.state.to_act()} are)"
-                )
-            self._apply(others[0], "pass")
+            raise ScenarioError(f"{self.sc.name}: entry {self.pos}: {aid}: {e}") from None
+        for a in legal:
+            if want.matches(a):
+                return a
+        ids = [a.id() for a in legal]
+        raise ScenarioError(f"{self.sc.name}: entry {self.pos}: {seat} {aid} is not legal ({ids})")
 
     def advance(self) -> dict[str, Any] | None:
-        """Play scripted entries up to the next stop (returned, not yet applied)."""
-        script = self.sc.data["script"]
-        while self.pos < len(script):
-            e = script[self.pos]
-            # a note is read where the learner's next decision waits (or the hand ended)
-            self._pass_others(self.sc.learner if "note" in e else e["seat"])
-            if "note" in e:
-                return e
-            if e["seat"] == self.sc.learner:
-                return e
-            self._apply(e["seat"], e["do"])
-            self.pos += 1
-        return None
+        """Let the scripted seats play up to the next stop (returned, not yet answered):
+        a note is read, and a choice made, where the learner's next decision waits."""
+        self.table.run_bots()
+        entry = self.next_entry()
+        if entry is not None and not _is_stop(entry, self.sc.learner):
+            raise ScenarioError(
+                f"{self.sc.name}: entry {self.pos} ({entry}) was never asked for "
+                f"(seats to act: {self.state.to_act()})"
+            )
+        return entry
 
     def answer(self, entry: dict[str, Any]) -> None:
         """Pass the stop ``entry`` the right way (the learner's expected choice)."""
         if "do" in entry:
-            self._apply(self.sc.learner, entry["do"])
+            me = self.sc.learner
+            self.table.apply(self.find(me, entry["do"], self.state.legal_actions(me)))
         self.pos += 1
 
     def pass_stop(self, entry: dict[str, Any]) -> int:
-        """Answer the stop; where the events its facts are about begin.
+        """Answer the stop; where (in the learner's log) the events its facts are about begin.
 
         The next stops show the events from the learner's last choice on (its
         consequences included); a note looks back to the same place.
         """
         if "do" in entry:
-            self.mark = len(self.events)
+            self.mark = len(self.log)
         self.answer(entry)
         return self.mark
 
     def check(self, entry: dict[str, Any], since: int) -> list[str]:
-        """What of the stop's ``expect`` the engine did not show (empty: all true)."""
+        """What of the stop's ``expect`` the learner was not shown (empty: all true)."""
         exp = entry.get("expect", {})
+        me = self.sc.learner
+        v = view(self.state, me)
+        log = v.log
         bad = []
         ev, then = exp.get("event"), exp.get("then")
-        hits = [i for i, e in enumerate(self.events) if i >= since and ev and _matches(e, ev)]
+        hits = [i for i, e in enumerate(log) if i >= since and ev and _matches(e, ev)]
         if ev is not None and not hits:
             bad.append(f"no event {ev}")
-        nxt = [self.events[i + 1] for i in hits if i + 1 < len(self.events)]
+        nxt = [log[i + 1] for i in hits if i + 1 < len(log)]
         if then is not None and not any(_matches(e, then) for e in nxt):
             bad.append(f"{ev} not followed by {then}")
-        if "huxi" in exp and self.state.current_huxi(self.sc.learner) != exp["huxi"]:
-            bad.append(f"huxi {self.state.current_huxi(self.sc.learner)} != {exp['huxi']}")
-        if "chou" in exp:
-            chou = view(self.state, self.sc.learner).chou
-            if Card.parse(exp["chou"]) not in chou:
-                bad.append(f"{exp['chou']} is not 臭牌")
+        if "huxi" in exp and v.huxi != exp["huxi"]:
+            bad.append(f"huxi {v.huxi} != {exp['huxi']}")
+        if "chou" in exp and Card.parse(exp["chou"]) not in v.chou:
+            bad.append(f"{exp['chou']} is not 臭牌")
         if "result" in exp:
-            bad += _check_result(self.state, exp["result"])
+            bad += _check_result(v.result, exp["result"])
         return bad
 
 
@@ -179,8 +218,7 @@ def _matches(e: Event, want: dict[str, Any]) -> bool:
     return "groups" not in want or len(e.get("groups") or ()) >= want["groups"]
 
 
-def _check_result(st: GameState, want: dict[str, Any]) -> list[str]:
-    res = st.result
+def _check_result(res: HandResult | None, want: dict[str, Any]) -> list[str]:
     if res is None:
         return ["the hand is not over"]
     d = res.to_dict()
@@ -274,27 +312,28 @@ def _same(seat: int, given: str, want: str) -> bool:
 
 
 def _show(r: Run, entry: dict[str, Any] | None, mark: int) -> dict[str, Any]:
-    """The learner's view (the one hidden-information filter), the stop and what just happened."""
-    me = r.sc.learner
-    v = view(r.state, me).to_dict()
-    legal = v.pop("legal_actions", [])
-    v.pop("result", None)
+    """The learner's view (the one hidden-information filter), the stop and what just
+    happened — the events of the learner's own log since ``mark``."""
+    v = view(r.state, r.sc.learner)
+    d = v.to_dict()
+    d.pop("legal_actions")
+    d.pop("result")
     out: dict[str, Any] = {
-        "view": v,
-        "events": [e.to_dict() for e in r.events[mark:] if e.shown or e.seat == me],
-        "huxi": r.state.current_huxi(me),
+        "view": d,
+        "events": d["log"][mark:],
+        "huxi": v.huxi,
     }
     if entry is not None:
         out["stop"] = {
             "concept": entry.get("concept", entry.get("note")),
             "text": entry["text"],
             "expect": entry.get("do", NEXT),
-            "choices": legal if "do" in entry else [NEXT],
+            "choices": v.legal_ids() if "do" in entry else [NEXT],
             # each choice as the table describes it (吃: the 吃 group then each 比 group)
-            "actions": [describe(a) for a in r.state.legal_actions(me)] if "do" in entry else [],
+            "actions": [describe(a) for a in v.legal] if "do" in entry else [],
         }
-    if r.state.is_terminal() and r.state.result is not None:
-        out["result"] = r.state.result.to_dict()
+    if v.result is not None:
+        out["result"] = v.result.to_dict()
     return out
 
 

@@ -4,9 +4,9 @@ A search bot holds the CPU for up to its level's budget; in a thread it would
 also hold the GIL and every room's messages would wait. So slow bots think in
 a few worker processes at a lower CPU priority (``nice``): a room never waits
 on another room's bot, only (when every worker is busy) its own bot waits its
-turn. A job carries the hand as its record does (rules, deck, actions), not
-the state itself (whose evaluator tables weigh megabytes); the worker re-deals
-it and returns the chosen action's id.
+turn. A job carries the hand's :class:`~paohuzi.core.records.HandRecord` so
+far, not the state itself (whose evaluator tables weigh megabytes); the worker
+replays it and returns the chosen action's id.
 
 Stopping: :meth:`BotPool.close` raises the shared cancel flag, which every
 search checks between worlds (``IsmctsBot.cancel``), then joins the workers.
@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import json
 import logging
 import multiprocessing
 import os
@@ -33,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.bots import Bot, Observation, make_bot_or_random
-from paohuzi.core.rules import Rules
+from paohuzi.core.records import HandRecord
 from paohuzi.core.state import GameState
 
 log = logging.getLogger("paohuzi.server")
@@ -47,30 +45,13 @@ class Think:
     """One decision for a worker: the bot spec, the hand so far and the deciding seat."""
 
     spec: str
-    rules: str  # Rules.to_dict() as JSON (hashable, cached per worker)
-    seed: int | None
-    deck: tuple[str, ...]
-    dealer: int
-    huang: int
-    actions: tuple[tuple[int, str], ...]
+    hand: HandRecord  # no events or result: the worker replays the actions unchecked
     seat: int
     rng_seed: int
 
 
 def job_for(spec: str, state: GameState, seat: int, rng_seed: int) -> Think:
-    from paohuzi.core.cards import CODES
-
-    return Think(
-        spec,
-        json.dumps(state.rules.to_dict(), sort_keys=True),
-        state.seed,
-        tuple(CODES[c] for c in state.deck),
-        state.dealer,
-        state.huang,
-        tuple((a.seat, a.id()) for a in state.actions),
-        seat,
-        rng_seed,
-    )
+    return Think(spec, HandRecord.of(state).upto(len(state.actions)), seat, rng_seed)
 
 
 # ------------------------------------------------------------------ in the worker
@@ -97,16 +78,9 @@ def _end_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-@functools.lru_cache(maxsize=16)
-def _rules(text: str) -> Rules:
-    return Rules.from_dict(json.loads(text))
-
-
 def think(job: Think) -> str:
-    """Re-deal the hand, replay its actions, let the bot choose; the action's id."""
-    st = GameState(_rules(job.rules), job.seed, deck=job.deck, dealer=job.dealer, huang=job.huang)
-    for seat, aid in job.actions:
-        st.apply_id(seat, aid)
+    """Replay the hand so far, let the bot choose; the action's id."""
+    st = job.hand.replay(check=False)
     bot = _bots.get(job.spec)
     if bot is None:
         bot = _bots[job.spec] = make_bot_or_random(job.spec)[0]

@@ -26,7 +26,6 @@ import logging
 import time
 from dataclasses import dataclass
 
-from paohuzi.bots import Observation
 from paohuzi.core.actions import Action, IllegalAction
 from paohuzi.core.state import DISCARDING
 from paohuzi.server.present.messages import PLAYING, SETTLEMENT
@@ -180,12 +179,10 @@ class Driver:
                 log.error("room %s: a pooled bot chose %r, not legal", r.id, aid)
         if job.think is None and not job.standin:
             return r.table.choose(job.seat)  # the seat's own quick bot (a broken one: random)
-        bot = levels.make(job.level if not job.level.pooled else FALLBACK)
-        try:
-            return bot.act(Observation(st, job.seat), r.table.rngs[job.seat])
-        except Exception:
-            log.exception("room %s: the stand-in failed; playing at random", r.id)
-            return r.table.rngs[job.seat].choice(legal)
+        # a stand-in decides once in the seat's place (the table plays random if it fails)
+        return r.table.choose(
+            job.seat, bot=levels.make(FALLBACK if job.level.pooled else job.level)
+        )
 
 
 __all__ = ["Driver", "Job"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from paohuzi.server.present.messages import hint_message
 from paohuzi.server.room.port import RoomPort
@@ -52,12 +51,8 @@ async def _compute(room: RoomPort, seat: Seat) -> None:
             return
         async with room.lock:
             if seat.hint_key == key:
-                seat.hint = (key, _plain(value))
+                seat.hint = (key, value)
         # loop: send it, or compute again if the hand moved on meanwhile
-
-
-def _plain(h: Any) -> dict[str, Any]:
-    return h if isinstance(h, dict) else {"action": None, "reason": {"zh": str(h)}}
 
 
 __all__ = ["offer"]

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import GameState
@@ -41,7 +42,7 @@ class ManagerPort(Protocol):
     def pool(self) -> BotPool: ...
 
     @property
-    def hint(self) -> Callable[[GameState, int], Any]: ...
+    def hint(self) -> Callable[[GameState, int], Hint]: ...
 
 
 class RoomPort(Protocol):

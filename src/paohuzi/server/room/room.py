@@ -175,8 +175,8 @@ class Room:
         assert self.hand_id is not None
         self.table.finish_hand()
         m = self.table.match
-        rec = {**self.table.record(), "names": [s.name for s in self.seats]}  # for replays
-        self.storage.finish_hand(self.hand_id, rec, list(m.scores))
+        rec = self.table.record(names=[s.name for s in self.seats])  # names: for replays
+        self.storage.finish_hand(self.hand_id, rec.to_dict(), list(m.scores))
         self.ready = {s.index for s in self.seats if s.kind == BOT}
 
     def start(self) -> None:

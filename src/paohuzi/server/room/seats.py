@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action, IllegalAction
 from paohuzi.server.limits import Limits, TokenBucket
 from paohuzi.server.storage.sqlite import SeatRow
@@ -48,7 +49,7 @@ class Seat:
     since: int = 0
     key: Any = None  # the current decision (None: nothing to decide)
     hint_key: Any = None  # what a hint depends on: the seat's view of the hand and its choices
-    hint: tuple[Any, dict[str, Any]] | None = None  # (hint_key, hint) cached per decision
+    hint: tuple[Any, Hint] | None = None  # (hint_key, hint) cached per decision
     shown: dict[str, Any] | None = None  # the last state content built for the seat
     # id → choice (None: READY or REMATCH, the web's own choices)
     legal: dict[str, Action | None] = field(default_factory=dict)

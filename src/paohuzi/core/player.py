@@ -1,4 +1,4 @@
-"""机器人 (jīqìrén): the bot interface.
+"""玩家 (wánjiā): what a player program sees and is — :class:`Observation`, :class:`Bot`.
 
 A bot sees a seat's :class:`Observation` — the engine's single view function
 plus the legal actions — and an injected RNG. It never touches the true state:
@@ -12,10 +12,10 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any
 
-from ..core.actions import Action
-from ..core.determinize import NoConsistentWorld, hidden_from, resample
-from ..core.state import GameState
-from ..core.views import View, view
+from .actions import Action
+from .determinize import NoConsistentWorld, hidden_from, resample
+from .state import GameState
+from .views import View, view
 
 
 class Observation:
@@ -63,9 +63,6 @@ class Bot(ABC):
     """A player program: ``act`` returns one of ``obs.legal``."""
 
     name: str = "bot"
-    # True for bots that search at length per decision: a server runs them on a
-    # copy of the state in a worker thread instead of inside its event loop.
-    slow: bool = False
 
     @abstractmethod
     def act(self, obs: Observation, rng: random.Random) -> Action: ...
