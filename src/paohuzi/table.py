@@ -227,10 +227,11 @@ class Table:
         return self.finish_hand()
 
     def play(self) -> list[int]:
-        """Play every remaining hand of the match between bots; the final scores (R38)."""
+        """Play every remaining hand of the match between bots; what each seat wins over
+        the match (R38; a race's pairwise settlement, R45)."""
         while not self.match.is_over():
             self.play_hand()
-        return list(self.match.scores)
+        return self.match.final()
 
 
 def playout(

@@ -159,7 +159,20 @@ BAD = [
     ({"players": 5}, "players must be 2–4"),
     ({"players": 4}, "sit_out"),  # 4 × 20 + 1 > 80
     ({"players": 3, "sit_out": True}, "sit_out needs 4 players"),
-    ({"hand_size": 14}, "hand_size must be 20"),
+    ({"hand_size": 13}, "hand_size must be 14, 17 or 20"),  # R43
+    ({"xing_offset": 5}, "xing_offset must be -1, 0 or 1, got 5"),  # R42
+    ({"xing": "shuang"}, "xing must be one of"),
+    ({"xing_double": "yes"}, "xing_double"),
+    ({"xing_seat": True}, "xing_seat needs sit_out"),
+    ({"forced_win": "always"}, "forced_win must be one of"),  # R44
+    ({"race": {"target": 0}}, "race.target must be ≥ 1, got 0"),  # R45
+    ({"race": {"goal": 100}}, "race has unknown keys"),
+    ({"match": "race"}, "match = race and payment = race go together"),
+    ({"payment": "race"}, "match = race and payment = race go together"),
+    ({"unit": ""}, "unit must be a short name"),
+    ({"deng": {"from_min": 1}}, "deng.from_min must be true or false"),
+    ({"mingtang": [{"id": "wuhu", "fan": 2, "effect": "double"}]}, "wuhu.effect must be one of"),
+    ({"mingtang": [{"id": "xiaohong", "fan": 2, "upto": -1}]}, "xiaohong.upto must be ≥ 0"),
     ({"min_huxi": -1}, "min_huxi must be ≥ 0"),
     ({"min_huxi": "15"}, "must be an integer"),
     ({"sit_out": 1}, "true/false"),
@@ -177,7 +190,7 @@ BAD = [
     ({"mingtang": [{"id": "wuhu", "fan": 2}, {"id": "wuhu", "fan": 3}]}, "more than once"),
     ({"huangzhuang": {"fan": [0]}}, "huangzhuang.fan entries must be ≥ 1"),
     ({"huangzhuang": {"cost": -2}}, "huangzhuang.cost"),
-    ({"preset": "guilin"}, "unknown preset 'guilin'"),
+    ({"preset": "zunyi"}, "unknown preset 'zunyi'"),
     ({"colour": "red"}, "unknown rules fields"),
 ]
 

@@ -33,7 +33,7 @@ def hidden_from(state: GameState, seat: int) -> list[int]:
         for c in range(20):
             out += [c] * s._hands[t][c]
         for g in s._tables[t]:
-            if g.kind is GroupKind.WEI:
+            if g.kind is GroupKind.WEI and not s.rules.open_wei:
                 out += [int(x) for x in g.cards]
     wall = list(s._wall[s._wall_pos :])
     if s.rules.show_wall_bottom and wall:
@@ -70,7 +70,10 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
         return s.clone()
     others = [t for t in s.seats if t != seat]
     wei_slots = [
-        (t, i) for t in others for i, g in enumerate(s._tables[t]) if g.kind is GroupKind.WEI
+        (t, i)
+        for t in others
+        for i, g in enumerate(s._tables[t])
+        if g.kind is GroupKind.WEI and not s.rules.open_wei
     ]
     w = s._window
     hidden_card = s.phase == Phase.CLAIM and w is not None and not w.shown and w.owner != seat
@@ -204,12 +207,13 @@ def _reopen_claim(s: GameState, card: int, strict: int) -> bool:
     else:
         if w.source == Source.LIANGZHANG:
             s._liangzhang = card
-        entries, flags, fb = s._offer(card, w.owner, w.source, w.last, s._dihu_seat)
+        entries, flags, fb = s._offer(card, w.owner, w.source, w.last, s._dihu_seats)
         if not entries:
             return False
         s._open(card, w.owner, w.source, w.shown, w.last, entries, fb, flags)
     new = s._window
-    assert new is not None
+    if new is None or s.phase != Phase.CLAIM:
+        return False  # a win the rules take at once (R44): in truth no window was open
     for t, d in old.items():
         legal = new.options.get(t, ())
         keep = [a for a in legal if d.matches(a)]

@@ -44,7 +44,7 @@ from .events import Event
 from .melds import Group, GroupKind
 from .position import Position, shape_flags
 from .result import HandResult
-from .rules import HUNAN, Dihu, Rules
+from .rules import HUNAN, Dihu, ForcedWin, Rules, Xing
 from .scoring import huangzhuang_payments, payments, settle
 from .vocab import ActionType, Base, Fallback, Phase, Source
 
@@ -129,7 +129,7 @@ _FIELDS = (
     "dealer",
     "_dealer_discarded",
     "deck",
-    "_dihu_seat",
+    "_dihu_seats",
     "_discarded",
     "_down",
     "_ev",
@@ -240,7 +240,9 @@ class GameState:
         self._tables: list[tuple[Group, ...]] = [()] * n
         self._tsum = [self._ev.summarize(())] * n
         self._needs = [size] * n  # R17 count of a waiting seat, kept by _changed
-        self._shape = [shape_flags(size, 0, 0)] * n  # evaluator shape flags, kept by _changed
+        self._shape = [
+            shape_flags(size, 0, 0, rules.melds_to_win)
+        ] * n  # evaluator shape flags, kept by _changed
         self._wei_mask = [0] * n
         self._peng_mask = [0] * n
         self._piles: list[list[int]] = [[] for _ in range(n)]
@@ -256,7 +258,7 @@ class GameState:
         self._turn = -1
         self._window: ClaimWindow | None = None  # the open card's claims (kept after a 胡)
         self._dealer_discarded = False
-        self._dihu_seat = -1
+        self._dihu_seats = 0  # bit per seat that wins 地胡 on the open discard (R29)
         self._dcache: tuple[Action, ...] | None = None
         self._chi_memo: dict[int, tuple[Action, ...]] = {}
         self._opening(moved)
@@ -439,7 +441,9 @@ class GameState:
                 cnt[lz] += 1
             ti = self._fours[s] + cnt.count(4)
             kan = cnt.count(3)
-            if ti >= rules.tianhu_ti or ti + kan >= rules.tianhu_kan:
+            # 0 switches a count off (R43: short hands have no count rule)
+            by_ti = rules.tianhu_ti and ti >= rules.tianhu_ti
+            if by_ti or (rules.tianhu_kan and ti + kan >= rules.tianhu_kan):
                 self._liangzhang_in(check_discard=False)  # the deal completes first
                 self._tianhu(s)
                 return
@@ -518,13 +522,13 @@ class GameState:
         return None
 
     def _offer(
-        self, c: int, owner: int, source: Source, last: bool, dihu_seat: int = -1
+        self, c: int, owner: int, source: Source, last: bool, dihu_seats: int = 0
     ) -> tuple[list[tuple[int, ActionType]], dict[int, tuple[bool, bool]], Otherwise]:
         """Who may claim open card ``c``, by R16 priority: (entries, 胡 flags, fallback).
 
         ``flags`` maps a seat to (天胡, 地胡) for its 胡. R24: the default preset
         wins only on wall cards; discards only with ``win_on_discard`` or as 地胡
-        (``dihu_seat``, R29); the 亮张 by the dealer (elective 天胡, R28) and, with
+        (``dihu_seats``, a bit per seat, R29); the 亮张 by the dealer (elective 天胡, R28) and, with
         ``dihu == "liangzhang"``, by the others unless it is the dealer's 提.
         """
         rules = self.rules
@@ -553,9 +557,10 @@ class GameState:
                         entries.append((t, HU))
             return entries, flags, self._claims(c, owner, True, entries, (owner, self._nxt[owner]))
         for t in self._down[owner]:
-            if (rules.win_on_discard or t == dihu_seat) and self._can_hu(t, c, False):
+            dihu = (dihu_seats >> t) & 1
+            if (rules.win_on_discard or dihu) and self._can_hu(t, c, False):
                 entries.append((t, HU))
-                if t == dihu_seat:
+                if dihu:
                     flags[t] = (False, True)
         return entries, flags, self._claims(c, owner, False, entries, (self._nxt[owner],))
 
@@ -644,6 +649,13 @@ class GameState:
         self._window = ClaimWindow(
             c, owner, source, shown, last, tuple(entries), options, fallback, flags or {}
         )
+        if entries and entries[0][1] == HU and self._must_win(source):
+            self._win(entries[0][0], auto=True)  # R44 有胡必胡 / 放炮必胡: no choice
+
+    def _must_win(self, source: Source) -> bool:
+        """R44: is a win on a card from ``source`` taken whether the seat wants it or not?"""
+        f = self.rules.forced_win
+        return f == ForcedWin.ANY or (f == ForcedWin.DISCARD and source == _DISCARD)
 
     def _resolve(self) -> None:
         """R16 priority walk; R20 臭牌 and R30 臭胡 bookkeeping; then the outcome."""
@@ -711,9 +723,13 @@ class GameState:
         if s == self.dealer:
             self._dealer_discarded = True
         self.events.append(Event(E.DISCARD, s, CARDS[c], _HAND))
-        dihu_seat = self._nxt[s] if first and self.rules.dihu == Dihu.FIRST_DISCARD else -1
-        self._dihu_seat = dihu_seat
-        entries, flags, fallback = self._offer(c, s, _DISCARD, False, dihu_seat)
+        dihu_seats = 0
+        if first and self.rules.dihu == Dihu.FIRST_DISCARD:
+            dihu_seats = 1 << self._nxt[s]
+        elif first and self.rules.dihu == Dihu.FIRST_DISCARD_ANY:
+            dihu_seats = sum(1 << t for t in self._down[s])
+        self._dihu_seats = dihu_seats
+        entries, flags, fallback = self._offer(c, s, _DISCARD, False, dihu_seats)
         if entries:
             self._open(c, s, _DISCARD, True, False, entries, fallback, flags)
             return
@@ -773,7 +789,8 @@ class GameState:
             self._remove(s, c, 2)
             self._add(s, _four(kind, c))
             self._wei_mask[s] |= 1 << c
-            self.events.append(Event(E.CHOUWEI if chou else E.WEI, s, card, _DRAW, shown=chou))
+            shown = chou or self.rules.open_wei  # 明偎: the 偎 lies face up
+            self.events.append(Event(E.CHOUWEI if chou else E.WEI, s, card, _DRAW, shown=shown))
         self._held[s] += 1
         self._changed(s)
 
@@ -816,7 +833,7 @@ class GameState:
             t = self._tsum[s] = self._ev.summarize_keys(tuple(map(_key, self._tables[s])))
             self._needs[s] = self.rules.hand_size + max(0, t.fours - 1)
         t = self._tsum[s]
-        self._shape[s] = shape_flags(self._nhand[s], t.melds, t.fours)
+        self._shape[s] = shape_flags(self._nhand[s], t.melds, t.fours, self._ev.target)
         self._hucache[s] = {}
         ch = self._chouhu[s]
         if ch:
@@ -839,8 +856,9 @@ class GameState:
             cache[key] = v
         return v >= self.rules.min_huxi
 
-    def _win(self, s: int) -> None:
-        """胡 on the open card: build the Position, settle it, pay (R22–R37)."""
+    def _win(self, s: int, auto: bool = False) -> None:
+        """胡 on the open card: build the Position, settle it, pay (R22–R37); ``auto``:
+        taken by the rules (R44), not chosen."""
         w = self._window
         assert w is not None
         c, owner, source = w.card, w.owner, w.source
@@ -850,6 +868,17 @@ class GameState:
         # 海底: the last wall card that may be won (the shown bottom card may not).
         haidi = source == _DRAW and self._wall_pos == len(self._wall) - int(rules.show_wall_bottom)
         tinghu = not (self._took_in[s] or tianhu or dihu) and rules.uses("tinghu")
+        by_other = source == _DISCARD or (source == _LZ and s != owner)
+        discarder = owner if by_other else None
+        data: tuple[tuple[str, Any], ...] = (
+            ("self_drawn", self_drawn),
+            ("tianhu", tianhu),
+            ("dihu", dihu),
+            ("last_card", haidi),
+        )
+        if auto:
+            data = (*data, ("auto", True))
+        self.events.append(Event(E.HU, s, CARDS[c], source, data=data))
         pos = Position(
             tuple(unpack(self._packed[s])),
             self._tables[s],
@@ -860,20 +889,15 @@ class GameState:
             dihu=dihu,
             hand_size=rules.hand_size,
             extra=(("tinghu", True),) if tinghu else (),
+            xing=self._xing(s, c),
         )
-        by_other = source == _DISCARD or (source == _LZ and s != owner)
-        discarder = owner if by_other else None
-        data = (
-            ("self_drawn", self_drawn),
-            ("tianhu", tianhu),
-            ("dihu", dihu),
-            ("last_card", haidi),
-        )
-        self.events.append(Event(E.HU, s, CARDS[c], source, data=data))
         self._settle(s, pos, discarder, dihu)
 
     def _tianhu(self, s: int) -> None:
         """R28 mandatory 天胡: automatic, 自摸, no shape needed."""
+        # INTERFACES §4: a `hu` event with no card; it is no action.
+        data = (("self_drawn", True), ("tianhu", True), ("dihu", False), ("last_card", False))
+        self.events.append(Event(E.HU, s, data=(*data, ("ti", self._fours[s]))))
         pos = Position(
             tuple(unpack(self._packed[s])),
             self._tables[s],
@@ -881,17 +905,50 @@ class GameState:
             self_drawn=True,
             tianhu=True,
             hand_size=self.rules.hand_size,
+            xing=self._xing(s, -1),
         )
-        # INTERFACES §4: a `hu` event with no card; it is no action.
-        data = (("self_drawn", True), ("tianhu", True), ("dihu", False), ("last_card", False))
-        self.events.append(Event(E.HU, s, data=(*data, ("ti", self._fours[s]))))
         self._settle(s, pos, None, False)
+
+    def _xing(self, s: int, win: int) -> tuple[Card, ...]:
+        """R42 醒: the 醒牌 after the win of ``s`` (``win`` −1: a 天胡 without a card), one
+        ``xing`` event each. 跟醒 takes the winning card, 翻醒 the next wall card (the
+        winning card if the wall is empty); the offset moves it a point, same size,
+        10 ↔ 1. 连翻: while the winner holds all four of a 醒牌, turn the next card."""
+        rules = self.rules
+        if rules.xing == Xing.NONE:
+            return ()
+        held = self._hands[s][:]
+        for g in self._tables[s]:
+            for x in g.cards:
+                held[x] += 1
+        if win >= 0:
+            held[win] += 1
+        pos, wall = self._wall_pos, self._wall
+        if rules.xing == Xing.GEN and win >= 0:
+            turned = win
+        elif pos < len(wall):
+            turned, pos = wall[pos], pos + 1
+        else:
+            turned = win if win >= 0 else self._liangzhang
+        out: list[Card] = []
+        while True:
+            kind = turned - turned % 10 + (turned % 10 + rules.xing_offset) % 10
+            n = held[kind]
+            data = (("count", n), ("turned", CARDS[turned].code))
+            self.events.append(Event(E.XING, s, CARDS[kind], Source.WALL, data=data))
+            out.append(CARDS[kind])
+            if not (rules.xing_chain and n == 4 and pos < len(wall)):
+                return tuple(out)
+            turned, pos = wall[pos], pos + 1
 
     def _settle(self, s: int, pos: Position, discarder: int | None, dihu: bool) -> None:
         st = settle(pos, self.rules, huang=self.huang)
         if not st.win:  # the engine only offers 胡 that the evaluator accepts
             raise AssertionError(f"engine offered a non-winning 胡: {pos} ({st.error})")
-        scores = payments(st.di, s, list(self.seats), self.rules, discarder, dihu)
+        rules = self.rules
+        xing_seat = next((t for t in range(self.n) if t not in self.seats), None)
+        xing_pay = st.fan * st.xing if rules.xing_seat and xing_seat is not None else 0
+        scores = payments(st.di, s, list(self.seats), rules, discarder, dihu, xing_seat, xing_pay)
         scores = (scores + [0] * self.n)[: self.n]
         self.result = HandResult(tuple(scores), s, pos, st, discarder)
         self.events.append(
@@ -925,7 +982,7 @@ _SHARED = frozenset(
         "dealer",
         "_dealer_discarded",
         "deck",
-        "_dihu_seat",
+        "_dihu_seats",
         "_down",
         "_ev",
         "huang",

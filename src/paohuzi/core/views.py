@@ -158,22 +158,23 @@ def _meld_views(g: Group, rules: Rules) -> tuple[MeldView, MeldView]:
     """(as its owner sees it, as the others see it)."""
     huxi = g.huxi(rules)
     own = MeldView(g.kind, g.cards, huxi)
-    if g.kind is GroupKind.WEI:
+    if g.kind is GroupKind.WEI and not rules.open_wei:  # 明偎 (衡阳) lies face up
         return own, MeldView(g.kind, (None,) * 3, None)
     if g.kind in (GroupKind.CHOUWEI, GroupKind.TI):
         return own, MeldView(g.kind, (g.cards[0],) + (None,) * (len(g.cards) - 1), huxi)
     return own, own
 
 
-# Meld views per (胡息 table, meld) by identity: the engine shares its Group objects,
-# and hashing a frozen Rules or Group per meld per view would cost more than the view.
+# Meld views per (rules, meld) by identity — the 胡息 table and 明偎 decide them: the
+# engine shares its Group objects, and hashing a frozen Rules or Group per meld per
+# view would cost more than the view.
 _MELDS: dict[int, tuple[Any, Any]] = {}
 
 
 def _tables(s: GameState, seat: int, over: bool) -> tuple[tuple[MeldView, ...], ...]:
     """Every seat's melds as ``seat`` sees them (its own, and all at the end, open)."""
     rules = s.rules
-    memo: dict[int, tuple[Any, Any]] = _by_identity(_MELDS, rules.huxi_table, _new_memo, 64)
+    memo: dict[int, tuple[Any, Any]] = _by_identity(_MELDS, rules, _new_memo, 64)
     out = []
     for t in range(s.n):
         side = 0 if t == seat or over else 1

@@ -58,6 +58,7 @@ class EventType(StrEnum):
     PILE = "pile"  # an untaken open card goes face up to its owner's pile
     HU = "hu"  # a mandatory 天胡 (R28) too: ``tianhu`` true, no card
     HUANGZHUANG = "huangzhuang"
+    XING = "xing"  # R42: a 醒牌 turned after a win (``count``: 醒 it brings)
     SETTLE = "settle"
 
 
