@@ -13,8 +13,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from paohuzi.core.action_index import ACTION_COUNT, index_of  # noqa: E402
 from paohuzi.core.rules import PRESETS  # noqa: E402
+from paohuzi.encoding.observation import OBSERVATION_SIZE, blocks  # noqa: E402
 from paohuzi.rl import paohuzi_v0  # noqa: E402
-from paohuzi.rl.observation import OBSERVATION_SIZE, blocks  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # api_test's dict-obs notes
 

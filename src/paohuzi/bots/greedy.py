@@ -179,4 +179,22 @@ class GreedyBot(Bot):
         return obvious(obs.legal) or self.ranked(obs)[0].action
 
 
-__all__ = ["Choice", "GreedyBot", "Scorer", "discard_kinds"]
+_GREEDY = GreedyBot()
+
+
+def greedy_values(obs: Observation) -> list[float]:
+    """The default greedy's value of each legal action (``obs.legal`` order; 胡 is huge)."""
+    if len(obs.legal) == 1:
+        return [0.0]
+    return [ch.value for ch in _GREEDY.choices(obs)]
+
+
+def greedy_choice(legal: list[Action], values: list[float]) -> int:
+    """The index greedy plays: 胡 when offered, else its best value (first on ties)."""
+    for i, a in enumerate(legal):
+        if a.type == HU:
+            return i
+    return max(range(len(values)), key=lambda i: (values[i], -i))
+
+
+__all__ = ["Choice", "GreedyBot", "Scorer", "discard_kinds", "greedy_choice", "greedy_values"]

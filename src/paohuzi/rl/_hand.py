@@ -18,7 +18,7 @@ from ..core.cards import Card
 from ..core.rules import Rules, preset
 from ..core.state import GameState
 from ..core.views import View, view
-from .observation import encode
+from ..encoding.observation import encode
 
 # Net payments are divided by this (per preset) when rewards are normalized, then
 # clipped to [-1, 1]: about the 99th percentile of |payment| per seat in 600 hands

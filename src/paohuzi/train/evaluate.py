@@ -16,8 +16,8 @@ import numpy as np
 
 from ..bots.neural import QNet
 from ..core.rules import Rules
+from ..encoding.features import ACTION_SIZE, FEATURE_VERSION, STATE_SIZE
 from ..sim.arena import run_arena
-from .features import ACTION_SIZE, FEATURE_VERSION, STATE_SIZE
 
 
 def save_weights(weights: dict[str, np.ndarray], path: Path, budget: dict[str, Any]) -> None:
