@@ -21,8 +21,8 @@ from ..core.evaluator import BIT, TableSummary
 from ..core.player import Bot, Observation
 from ..core.rules import Rules
 from . import register
-from .features import Knowledge, knowledge
 from .heuristics import HandValue, Weights, meld_key
+from .knowledge import Knowledge, knowledge
 
 WIN = 1e9  # the value of 胡: always taken
 

@@ -111,7 +111,7 @@ def render_text(state: GameState) -> str:
 
     Built from each seat's own view, so it relies on nothing but the view.
     """
-    from ..core.describe import describe
+    from ..core.narrate import narrate_event
 
     def zh(cards: Sequence[Card | None]) -> str:
         return "".join(c.zh if c is not None else "▒" for c in cards)
@@ -130,7 +130,7 @@ def render_text(state: GameState) -> str:
         lines.append(f"seat {t}{mark} hand {zh(vt.hand)}{acting}")
         lines.append(f"        melds {melds or '-'}  pile {zh(vt.piles[t]) or '-'}")
     for e in v.log[-4:]:
-        lines.append("  · " + describe(e.to_dict(), v.dealer))
+        lines.append("  · " + narrate_event(e.to_dict(), v.dealer))
     if v.result is not None:
         lines.append(f"result: scores {list(v.result.scores)}")
     return "\n".join(lines)
