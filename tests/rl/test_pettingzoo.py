@@ -78,6 +78,20 @@ def test_normalized_rewards() -> None:
     assert max(seen) == 1.0 and min(seen) < 0  # payments do get scaled and clipped
 
 
+def test_the_reward_scale_is_the_rules_field() -> None:
+    """Without ``reward_scale=``, rewards divide by ``Rules.reward_scale``, whatever the name."""
+    from paohuzi.core.rules import HUNAN
+
+    env = paohuzi_v0.env(rules=HUNAN.replace(name="house", reward_scale=5), normalize_rewards=True)
+    paid = 0
+    for seed in range(40):
+        final = play(env, seed)
+        scores = env.unwrapped.hand.state.returns()
+        assert final == {f"player_{s}": max(-1.0, min(1.0, r / 5)) for s, r in enumerate(scores)}
+        paid += any(scores)
+    assert paid > 0
+
+
 def test_agents_act_in_engine_priority_order() -> None:
     env = paohuzi_v0.env()
     windows = 0

@@ -335,6 +335,9 @@ class Rules:
     scoring_mode: str = "mingtang"  # deng | hongwu | mingtang
     base_score: int = 1  # 底分: points per 底 (a house option; 1 in every region's text)
     cap: int = 0  # 封顶: the most one seat pays or is paid per hand (0: no cap)
+    # A typical big payment (≈ the 99th percentile of |payment| per seat in greedy
+    # self-play): RL rewards are divided by it; play and scoring never read it.
+    reward_scale: int = 48
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -355,7 +358,8 @@ class Rules:
             if not isinstance(getattr(self, k), bool):
                 raise RulesError(f"{k} must be true or false, got {getattr(self, k)!r}")
         for k, lo in (
-            ("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1), ("base_score", 1), ("cap", 0)
+            ("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1), ("base_score", 1), ("cap", 0),
+            ("reward_scale", 1),
         ):  # fmt: skip
             _int(k, getattr(self, k), lo)
         _int("tianhu_ti", self.tianhu_ti, 1)
@@ -437,7 +441,9 @@ class Rules:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rules:
         """Rules from plain data; a ``preset`` key starts from that preset, others
-        from the default; every key given replaces that field whole."""
+        from the default; every key given replaces that field whole. Data without
+        ``reward_scale`` (records written before it existed) takes the scale of the
+        preset it is named after, if any."""
         if not isinstance(d, dict):
             raise RulesError("rules must be a JSON/TOML object")
         d = dict(d)
@@ -445,6 +451,10 @@ class Rules:
         if start is not None and not isinstance(start, str):
             raise RulesError(f"preset must be a preset name, got {start!r}")
         base = preset(start) if start is not None else Rules()
+        name = d.get("name")
+        if start is None and "reward_scale" not in d and isinstance(name, str) and name in PRESETS:
+            # written before the field existed, when the scale was the named preset's
+            d["reward_scale"] = PRESETS[name].reward_scale
         if "huangzhuang_fan" in d:  # the field's earlier, flat name
             old = d.pop("huangzhuang_fan")
             hz = dict(d.get("huangzhuang", base.huangzhuang.to_dict()))
@@ -538,6 +548,7 @@ CHANGDE = Rules(
     decomposition="di",
     dihu="liangzhang",
     huangzhuang=HuangzhuangRule(fan=(2, 3)),
+    reward_scale=64,
 )
 
 LUZHOU = Rules(
@@ -558,6 +569,7 @@ LUZHOU = Rules(
     show_wall_bottom=True,
     tianhu_ti=3,
     tianhu_kan=4,
+    reward_scale=8,
 )
 
 PRESETS: dict[str, Rules] = {"hunan": HUNAN, "changde": CHANGDE, "luzhou": LUZHOU}

@@ -20,20 +20,17 @@ from ..core.state import GameState
 from ..core.views import View, view
 from ..encoding.observation import encode
 
-# Net payments are divided by this (per preset) when rewards are normalized, then
-# clipped to [-1, 1]: about the 99th percentile of |payment| per seat in 600 hands
-# of greedy self-play (hunan 48, changde 64, luzhou 8; median win 2–4). The rare
-# bigger hands saturate; a scale that never clipped would squash typical wins to
-# a few hundredths.
-REWARD_SCALE = {"hunan": 48.0, "changde": 64.0, "luzhou": 8.0}
-DEFAULT_SCALE = 48.0
-
 
 def reward_scale(rules: Rules, normalize: bool, scale: float | None) -> float | None:
-    """The divisor of normalised rewards (None: raw payments)."""
+    """The divisor of normalised rewards (None: raw payments): ``scale``, else the
+    rules' :attr:`~paohuzi.core.rules.Rules.reward_scale` — about the 99th
+    percentile of |payment| per seat in greedy self-play (hunan 48, changde 64,
+    luzhou 8; median win 2–4). Rewards are then clipped to [-1, 1]: the rare
+    bigger hands saturate; a scale that never clipped would squash typical wins
+    to a few hundredths."""
     if not normalize:
         return None
-    return scale or REWARD_SCALE.get(rules.name, DEFAULT_SCALE)
+    return float(scale or rules.reward_scale)
 
 
 def resolve_rules(rules: str | Rules) -> Rules:
