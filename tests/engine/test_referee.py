@@ -207,7 +207,7 @@ def test_discard_from_a_kan_is_flagged(records: list[Rec]) -> None:
     """拆坎 (§3, R17): a 坎 is never broken, so a discard never comes out of one."""
     for rec in records:
         for i, a, st in _before_actions(rec):
-            kan = [c for c in range(20) if st.hands[a["seat"]][c] == 3]
+            kan = [c for c in range(20) if st.hand_counts(a["seat"])[c] == 3]
             if a["type"] == "discard" and kan:
                 rec = copy.deepcopy(rec)
                 code = CARDS[kan[0]].code
@@ -266,7 +266,7 @@ def test_unowed_discard_is_flagged_R17(records: list[Rec]) -> None:
     )
     seat = rec["events"][i - 1]["seat"]
     st = next(st for j, _, st in _before_actions(rec) if j >= i)  # his hand at that point
-    code = next(CARDS[c].code for c in range(20) if 0 < st.hands[seat][c] < 3)
+    code = next(CARDS[c].code for c in range(20) if 0 < st.hand_counts(seat)[c] < 3)
     rec["events"].insert(i, {"type": "discard", "seat": seat, "card": code, "source": "hand"})
     found = _at(check(rec), i, "R17")
     assert found and "owes no discard" in found[0]
@@ -287,7 +287,7 @@ def test_second_pao_needs_no_discard_R17(records: list[Rec]) -> None:
             if sum(x["type"] in ("pao", "ti") and x.get("seat") == seat for x in ev[: i + 1]) < 2:
                 continue
             st = next((st for j, _, st in _before_actions(rec) if j > i), None)
-            movable = [CARDS[c].code for c in range(20) if st and 0 < st.hands[seat][c] < 3]
+            movable = [CARDS[c].code for c in range(20) if st and 0 < st.hand_counts(seat)[c] < 3]
             if movable:
                 rec = copy.deepcopy(rec)
                 plant = {"type": "discard", "seat": seat, "card": movable[0], "source": "hand"}

@@ -47,13 +47,13 @@ def check_invariants(s: GameState) -> None:
     assert all_cards(s) == FULL
     for t in range(s.n):
         if t not in s.seats:
-            assert s.nhand[t] == 0 and not s.tables[t] and not s.piles[t]
+            assert s._nhand[t] == 0 and not s.table(t) and not s._piles[t]
             continue
-        assert all(0 <= n <= 3 for n in s.hands[t])
-        assert s.held[t] == s.nhand[t] + sum(len(g.cards) for g in s.tables[t])
-        assert s.fours[t] == sum(1 for g in s.tables[t] if g.kind.is_four)
-        if s.phase == DISCARDING and t == s.turn:
-            assert s.held[t] == s.need(t) + 1
+        assert all(0 <= n <= 3 for n in s.hand_counts(t))
+        assert s.held(t) == s._nhand[t] + sum(len(g.cards) for g in s.table(t))
+        assert s._fours[t] == sum(1 for g in s.table(t) if g.kind.is_four)
+        if s.phase == DISCARDING and t == s._turn:
+            assert s.held(t) == s.need(t) + 1
         elif not s.is_terminal():
             # R17: a seat a forced 偎/提 leaves with only 坎 cards (or none) owes no discard
-            assert s.held[t] <= s.need(t) or all(n in (0, 3) for n in s.hands[t])
+            assert s.held(t) <= s.need(t) or all(n in (0, 3) for n in s.hand_counts(t))

@@ -12,13 +12,62 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 from .cards import Card
 
 HUXI_ROWS = ("peng", "kan", "wei", "pao", "ti", "ju123", "ju2710", "ju", "jiao", "pair")
-LEVELS = ("none", "basic", "half", "full")
+
+
+class Level(StrEnum):
+    """花样层次 (R36): which 名堂 count — none, 基本, 半 (基本 + 半) or 全 (all)."""
+
+    NONE = "none"
+    BASIC = "basic"
+    HALF = "half"
+    FULL = "full"
+
+
+class FanCombine(StrEnum):
+    """How the 番 of several 名堂 combine (R36: added; some regions multiply)."""
+
+    ADD = "add"
+    MULTIPLY = "multiply"
+
+
+class Decomposition(StrEnum):
+    """Which split into 门子 is scored: the most 胡息 (R26) or the highest 底."""
+
+    HUXI = "huxi"
+    DI = "di"
+
+
+class Dihu(StrEnum):
+    """What 地胡 is (R29): the 下家 wins on the dealer's first discard, or a
+    non-dealer wins on the 亮张 (常德)."""
+
+    FIRST_DISCARD = "first_discard"
+    LIANGZHANG = "liangzhang"
+
+
+class Payment(StrEnum):
+    """Who pays a win (R37): every other seat, or on a discard win the discarder alone."""
+
+    ALL = "all"
+    DISCARDER = "discarder"
+
+
+class ScoringMode(StrEnum):
+    """泸州's scoring modes: 等 only, 红乌 (红胡/乌胡 番 only) or full 名堂."""
+
+    DENG = "deng"
+    HONGWU = "hongwu"
+    MINGTANG = "mingtang"
+
+
+LEVELS = tuple(Level)  # in order: an index compares levels
 # Every 名堂 id :mod:`.mingtang` implements (it checks that the two lists agree).
 MINGTANG_IDS = (
     "honghu",
@@ -198,7 +247,7 @@ class MingtangRule:
     per_extra: int = 0  # +番 per card beyond the threshold
     threshold: int = 0  # e.g. 10 red cards, 18 大字
     max_fan: int = 0  # 0 = no cap
-    level: str = "basic"  # basic | half | full (R36)
+    level: Level = Level.BASIC  # basic | half | full (R36)
 
     def __post_init__(self) -> None:
         if self.id not in MINGTANG_IDS:
@@ -206,9 +255,9 @@ class MingtangRule:
         for k in ("fan", "per_extra", "threshold", "max_fan"):
             _int(f"mingtang {self.id}.{k}", getattr(self, k))
         if self.level not in LEVELS[1:]:
-            raise RulesError(
-                f"mingtang {self.id}.level must be one of {LEVELS[1:]}, got {self.level!r}"
-            )
+            names = tuple(lv.value for lv in LEVELS[1:])
+            raise RulesError(f"mingtang {self.id}.level must be one of {names}, got {self.level!r}")
+        object.__setattr__(self, "level", Level(self.level))
 
     @classmethod
     def from_dict(cls, d: Any) -> MingtangRule:
@@ -219,7 +268,9 @@ class MingtangRule:
         return cls(**d)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["level"] = self.level.value
+        return d
 
 
 @dataclass(frozen=True)
@@ -265,43 +316,43 @@ class HuangzhuangRule:
 
 
 HUNAN_MINGTANG = (
-    MingtangRule("honghu", fan=2, per_extra=1, threshold=10, level="basic"),
-    MingtangRule("dianhu", fan=4, level="basic"),
-    MingtangRule("wuhu", fan=5, level="basic"),
-    MingtangRule("duizihu", fan=5, level="half"),
-    MingtangRule("dazihu", fan=6, per_extra=1, threshold=18, max_fan=14, level="half"),
-    MingtangRule("xiaozihu", fan=8, per_extra=1, threshold=16, max_fan=16, level="half"),
-    MingtangRule("shuahou", fan=8, level="full"),
+    MingtangRule("honghu", fan=2, per_extra=1, threshold=10, level=Level.BASIC),
+    MingtangRule("dianhu", fan=4, level=Level.BASIC),
+    MingtangRule("wuhu", fan=5, level=Level.BASIC),
+    MingtangRule("duizihu", fan=5, level=Level.HALF),
+    MingtangRule("dazihu", fan=6, per_extra=1, threshold=18, max_fan=14, level=Level.HALF),
+    MingtangRule("xiaozihu", fan=8, per_extra=1, threshold=16, max_fan=16, level=Level.HALF),
+    MingtangRule("shuahou", fan=8, level=Level.FULL),
 )
 
 CHANGDE_MINGTANG = (
-    MingtangRule("honghu", fan=3, per_extra=1, threshold=10, level="basic"),
-    MingtangRule("dianhu", fan=6, level="basic"),
-    MingtangRule("wuhu", fan=8, level="basic"),
-    MingtangRule("duizihu", fan=8, level="half"),
-    MingtangRule("dazihu", fan=8, per_extra=1, threshold=18, level="half"),
-    MingtangRule("xiaozihu", fan=10, per_extra=1, threshold=16, level="half"),
-    MingtangRule("haihu", fan=6, level="full"),
-    MingtangRule("tianhu", fan=6, level="full"),
-    MingtangRule("dihu", fan=6, level="full"),
-    MingtangRule("tinghu", fan=6, level="full"),
-    MingtangRule("shuahou", fan=8, level="full"),
-    MingtangRule("tuanyuan", fan=8, level="full"),
-    MingtangRule("hanghangxi", fan=8, level="full"),
-    MingtangRule("jiahanghang", fan=4, level="full"),
-    MingtangRule("siqihong", fan=2, level="full"),
+    MingtangRule("honghu", fan=3, per_extra=1, threshold=10, level=Level.BASIC),
+    MingtangRule("dianhu", fan=6, level=Level.BASIC),
+    MingtangRule("wuhu", fan=8, level=Level.BASIC),
+    MingtangRule("duizihu", fan=8, level=Level.HALF),
+    MingtangRule("dazihu", fan=8, per_extra=1, threshold=18, level=Level.HALF),
+    MingtangRule("xiaozihu", fan=10, per_extra=1, threshold=16, level=Level.HALF),
+    MingtangRule("haihu", fan=6, level=Level.FULL),
+    MingtangRule("tianhu", fan=6, level=Level.FULL),
+    MingtangRule("dihu", fan=6, level=Level.FULL),
+    MingtangRule("tinghu", fan=6, level=Level.FULL),
+    MingtangRule("shuahou", fan=8, level=Level.FULL),
+    MingtangRule("tuanyuan", fan=8, level=Level.FULL),
+    MingtangRule("hanghangxi", fan=8, level=Level.FULL),
+    MingtangRule("jiahanghang", fan=4, level=Level.FULL),
+    MingtangRule("siqihong", fan=2, level=Level.FULL),
 )
 
 # 泸州: the 基本 entries are what scoring_mode "hongwu" counts (红胡 2, 乌胡 4, and
 # the seeds' "天地胡均算两番"); scoring_mode "mingtang" adds the 大二名堂 at 全.
 LUZHOU_MINGTANG = (
-    MingtangRule("honghu", fan=2, threshold=10, level="basic"),
-    MingtangRule("wuhu", fan=4, level="basic"),
-    MingtangRule("tianhu", fan=2, level="basic"),
-    MingtangRule("dihu", fan=2, level="basic"),
-    MingtangRule("zimo", fan=2, level="full"),
-    MingtangRule("haihu", fan=2, level="full"),
-    MingtangRule("gui", fan=2, level="full"),
+    MingtangRule("honghu", fan=2, threshold=10, level=Level.BASIC),
+    MingtangRule("wuhu", fan=4, level=Level.BASIC),
+    MingtangRule("tianhu", fan=2, level=Level.BASIC),
+    MingtangRule("dihu", fan=2, level=Level.BASIC),
+    MingtangRule("zimo", fan=2, level=Level.FULL),
+    MingtangRule("haihu", fan=2, level=Level.FULL),
+    MingtangRule("gui", fan=2, level=Level.FULL),
 )
 
 
@@ -320,11 +371,11 @@ class Rules:
     zimo_bonus: int = 1
     doubling: tuple[str, ...] = ("tianhu", "dihu", "haidi")
     mingtang: tuple[MingtangRule, ...] = HUNAN_MINGTANG
-    mingtang_level: str = "full"
-    fan_combine: str = "add"
-    decomposition: str = "huxi"  # huxi (R26) | di: the 7 门子 split that is scored
-    dihu: str = "first_discard"  # first_discard | liangzhang
-    payment: str = "all"  # all | discarder (a discard win: only the discarder pays)
+    mingtang_level: Level = Level.FULL
+    fan_combine: FanCombine = FanCombine.ADD
+    decomposition: Decomposition = Decomposition.HUXI  # the 7 门子 split that is scored
+    dihu: Dihu = Dihu.FIRST_DISCARD
+    payment: Payment = Payment.ALL
     baopei: bool = False  # R37 包赔: on 地胡 the discarder pays for everyone
     huangzhuang: HuangzhuangRule = HuangzhuangRule()
     hands_per_match: int = 8
@@ -332,7 +383,7 @@ class Rules:
     show_wall_bottom: bool = False
     tianhu_ti: int = 3  # R28: 提 count that makes a mandatory 天胡
     tianhu_kan: int = 5  # R28: 坎 (提 counting as 坎) that makes a mandatory 天胡
-    scoring_mode: str = "mingtang"  # deng | hongwu | mingtang
+    scoring_mode: ScoringMode = ScoringMode.MINGTANG
     base_score: int = 1  # 底分: points per 底 (a house option; 1 in every region's text)
     cap: int = 0  # 封顶: the most one seat pays or is paid per hand (0: no cap)
     # A typical big payment (≈ the 99th percentile of |payment| per seat in greedy
@@ -341,13 +392,13 @@ class Rules:
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
-        _choice = {
-            "mingtang_level": LEVELS,
-            "fan_combine": ("add", "multiply"),
-            "decomposition": ("huxi", "di"),
-            "dihu": ("first_discard", "liangzhang"),
-            "payment": ("all", "discarder"),
-            "scoring_mode": ("deng", "hongwu", "mingtang"),
+        _choice: dict[str, type[StrEnum]] = {
+            "mingtang_level": Level,
+            "fan_combine": FanCombine,
+            "decomposition": Decomposition,
+            "dihu": Dihu,
+            "payment": Payment,
+            "scoring_mode": ScoringMode,
         }
         for k in ("doubling", "mingtang", "extra"):  # lists from code: keep Rules hashable
             if isinstance(getattr(self, k), list):
@@ -364,9 +415,12 @@ class Rules:
             _int(k, getattr(self, k), lo)
         _int("tianhu_ti", self.tianhu_ti, 1)
         _int("tianhu_kan", self.tianhu_kan, 1)
-        for k, allowed in _choice.items():
-            if getattr(self, k) not in allowed:
-                raise RulesError(f"{k} must be one of {allowed}, got {getattr(self, k)!r}")
+        for k, enum in _choice.items():
+            v = getattr(self, k)
+            if not isinstance(v, str) or v not in enum.__members__.values():
+                allowed = tuple(m.value for m in enum)
+                raise RulesError(f"{k} must be one of {allowed}, got {v!r}")
+            object.__setattr__(self, k, enum(v))
         _int("players", self.players)
         if not 2 <= self.players <= 4:
             raise RulesError(f"players must be 2–4, got {self.players}")
@@ -411,11 +465,11 @@ class Rules:
         return any(m.id == mingtang_id and LEVELS.index(m.level) <= top for m in self.mingtang)
 
     @property
-    def effective_level(self) -> str:
+    def effective_level(self) -> Level:
         """The 名堂 level that counts: ``deng`` counts none, ``hongwu`` at most 基本."""
-        if self.scoring_mode == "deng":
-            return "none"
-        if self.scoring_mode == "hongwu":
+        if self.scoring_mode == ScoringMode.DENG:
+            return Level.NONE
+        if self.scoring_mode == ScoringMode.HONGWU:
             return LEVELS[min(LEVELS.index(self.mingtang_level), 1)]
         return self.mingtang_level
 
@@ -435,6 +489,8 @@ class Rules:
                 v = dict(v)
             elif isinstance(v, tuple):
                 v = list(v)
+            elif isinstance(v, StrEnum):
+                v = v.value
             d[f.name] = v
         return d
 
@@ -489,7 +545,7 @@ class Rules:
                         raise RulesError(f"rules field {k!r} must be true/false, got {v!r}")
                     if want is int and (isinstance(v, bool) or not isinstance(v, int)):
                         raise RulesError(f"rules field {k!r} must be an integer, got {v!r}")
-                    if want is str and not isinstance(v, str):
+                    if issubclass(want, str) and not isinstance(v, str):
                         raise RulesError(f"rules field {k!r} must be a string, got {v!r}")
                     kw[k] = v
             return replace(base, **kw)
@@ -545,8 +601,8 @@ CHANGDE = Rules(
     name="changde",
     mingtang=CHANGDE_MINGTANG,
     doubling=(),
-    decomposition="di",
-    dihu="liangzhang",
+    decomposition=Decomposition.DI,
+    dihu=Dihu.LIANGZHANG,
     huangzhuang=HuangzhuangRule(fan=(2, 3)),
     reward_scale=64,
 )
@@ -562,9 +618,9 @@ LUZHOU = Rules(
     zimo_bonus=0,
     doubling=(),
     mingtang=LUZHOU_MINGTANG,
-    fan_combine="multiply",
-    scoring_mode="hongwu",
-    payment="discarder",
+    fan_combine=FanCombine.MULTIPLY,
+    scoring_mode=ScoringMode.HONGWU,
+    payment=Payment.DISCARDER,
     show_liangzhang=False,
     show_wall_bottom=True,
     tianhu_ti=3,

@@ -23,7 +23,7 @@ from .evaluator import evaluator_for
 from .melds import Group, GroupKind
 from .mingtang import Context, MingtangHit, find
 from .position import Position
-from .rules import HUNAN, Rules
+from .rules import HUNAN, Decomposition, FanCombine, Payment, Rules
 
 _K = GroupKind
 
@@ -74,7 +74,7 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
         group_huxi = tuple(g.huxi(rules) for g in a.groups)
         return Settlement(False, a.huxi, a.huxi, 0, 0, 0, (), a.groups, group_huxi, a.error)
     best = _settle_groups(position, rules, huang, a.huxi, a.groups)
-    if rules.decomposition == "di" and position.win is not None:
+    if rules.decomposition == Decomposition.DI and position.win is not None:
         for groups in decompositions(position):
             gh = tuple(g.huxi(rules) for g in groups)
             if sum(gh) < rules.min_huxi:
@@ -104,7 +104,7 @@ def _settle_groups(
     hits = find(Context(position, groups, group_huxi), rules)
     if not hits:
         fan = 1  # 平胡
-    elif rules.fan_combine == "add":
+    elif rules.fan_combine == FanCombine.ADD:
         fan = sum(m.fan for m in hits)
     else:
         fan = math.prod(m.fan for m in hits)
@@ -225,8 +225,8 @@ def payments(
     n = max([*dealt_in, winner]) + 1 if dealt_in else winner + 1
     out = [0] * max(n, rules.players)
     payers = [s for s in dealt_in if s != winner]
-    if discarder is not None and (rules.payment == "discarder" or (dihu and rules.baopei)):
-        share = di if rules.payment == "discarder" else di * len(payers)
+    if discarder is not None and (rules.payment == Payment.DISCARDER or (dihu and rules.baopei)):
+        share = di if rules.payment == Payment.DISCARDER else di * len(payers)
         out[discarder] -= share
         out[winner] += share
         return out
