@@ -78,7 +78,8 @@ def test_hunan_defaults_are_the_spec_table() -> None:
 def test_changde_is_hunan_except_the_listed_points() -> None:
     """PRESETS.md 常德: only 名堂, doubling, 地胡, 黄番 (and the split choice) differ."""
     diff = {k for k, v in CHANGDE.to_dict().items() if HUNAN.to_dict()[k] != v}
-    assert diff == {"name", "mingtang", "doubling", "dihu", "huangzhuang", "decomposition"}
+    rules = {"name", "mingtang", "doubling", "dihu", "huangzhuang", "decomposition"}
+    assert diff == rules | {"reward_scale"}  # RL's normalisation, no rule: bigger 番 here
     assert CHANGDE.doubling == () and CHANGDE.dihu == "liangzhang"
     assert CHANGDE.huangzhuang.fan == (2, 3)
     assert {m.id: (m.fan, m.per_extra, m.threshold, m.max_fan) for m in CHANGDE.mingtang} == {
@@ -128,6 +129,7 @@ VARIANTS = [
     LUZHOU.replace(players=2, sit_out=False, extra=(("note", "两人"), ("x", 1))),
     CHANGDE.replace(huangzhuang=HuangzhuangRule((2, 3, 4), cost=1, pass_after=0)),
     HUNAN.replace(name="house rules", mingtang=(), doubling=("haidi",), baopei=True),
+    LUZHOU.replace(name="luzhou", reward_scale=100),
 ]
 
 
@@ -153,6 +155,21 @@ def test_partial_file_starts_from_preset(tmp_path) -> None:
 
 def test_old_flat_huangzhuang_fan_key_still_reads() -> None:
     assert Rules.from_dict({"huangzhuang_fan": [2, 3]}).huangzhuang.fan == (2, 3)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_records_from_before_reward_scale_read_as_their_preset(name: str) -> None:
+    """A record's rules written before the field existed: the scale RL then took by name."""
+    old = PRESETS[name].to_dict()
+    del old["reward_scale"]
+    assert Rules.from_dict(old) == PRESETS[name]
+    assert Rules.from_dict({**old, "name": "house"}).reward_scale == HUNAN.reward_scale
+
+
+def test_reward_scale_is_data() -> None:
+    assert [PRESETS[n].reward_scale for n in ("hunan", "changde", "luzhou")] == [48, 64, 8]
+    assert Rules.from_dict({"preset": "luzhou", "name": "mine"}).reward_scale == 8
+    assert Rules.from_dict({"preset": "luzhou", "reward_scale": 3}).reward_scale == 3
 
 
 BAD = [
@@ -192,6 +209,8 @@ BAD = [
     ({"huangzhuang": {"cost": -2}}, "huangzhuang.cost"),
     ({"preset": "zunyi"}, "unknown preset 'zunyi'"),
     ({"colour": "red"}, "unknown rules fields"),
+    ({"reward_scale": 0}, "reward_scale must be ≥ 1"),
+    ({"reward_scale": 8.5}, "rules field 'reward_scale' must be an integer"),
 ]
 
 

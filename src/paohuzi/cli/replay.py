@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..core.describe import describe, describe_result
+from ..core.narrate import narrate_event, narrate_result
 from ..core.records import check
 
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"牌谱 record · 规则 {rules} · seed {rec.get('seed')} · 庄家 {dealer}号")
     for i, e in enumerate(rec.get("events", []), 1):
         if isinstance(e, dict):
-            print(f"{i:>4}  {describe(e, dealer)}")
-    for line in describe_result(rec.get("result"), dealer):
+            print(f"{i:>4}  {narrate_event(e, dealer)}")
+    for line in narrate_result(rec.get("result"), dealer):
         print(line)
     return 0

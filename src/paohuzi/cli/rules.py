@@ -51,6 +51,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "hands_per_match": ("每场局数", "hands in a match (R38)"),
     "base_score": ("底分", "points per 底 (a house option)"),
     "cap": ("封顶", "most one seat pays or is paid per hand; 0 = no cap (a house option)"),
+    "reward_scale": ("奖励缩放", "a typical big payment: RL rewards are divided by it (no rule)"),
     "show_liangzhang": ("亮张", "the dealer's 21st card is shown (R7)"),
     "show_wall_bottom": ("示底牌", "the bottom wall card is shown (泸州)"),
     "tianhu_ti": ("天胡提数", "提 that make a mandatory 天胡 (R28)"),

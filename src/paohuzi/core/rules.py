@@ -497,6 +497,9 @@ class Rules:
     open_wei: bool = False  # 明偎: a 偎 lies face up, its card public (衡阳)
     match: MatchKind = MatchKind.HANDS  # R38 N hands, or R45 a race (race.*)
     race: RaceRule = RaceRule()
+    # A typical big payment (≈ the 99th percentile of |payment| per seat in greedy
+    # self-play): RL rewards are divided by it; play and scoring never read it.
+    reward_scale: int = 48
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -521,7 +524,8 @@ class Rules:
             if not isinstance(getattr(self, k), bool):
                 raise RulesError(f"{k} must be true or false, got {getattr(self, k)!r}")
         for k, lo in (
-            ("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1), ("base_score", 1), ("cap", 0)
+            ("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1), ("base_score", 1), ("cap", 0),
+            ("reward_scale", 1),
         ):  # fmt: skip
             _int(k, getattr(self, k), lo)
         _int("tianhu_ti", self.tianhu_ti)  # 0: no mandatory 天胡 by 提 count
@@ -629,7 +633,9 @@ class Rules:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rules:
         """Rules from plain data; a ``preset`` key starts from that preset, others
-        from the default; every key given replaces that field whole."""
+        from the default; every key given replaces that field whole. Data without
+        ``reward_scale`` (records written before it existed) takes the scale of the
+        preset it is named after, if any."""
         if not isinstance(d, dict):
             raise RulesError("rules must be a JSON/TOML object")
         d = dict(d)
@@ -637,6 +643,10 @@ class Rules:
         if start is not None and not isinstance(start, str):
             raise RulesError(f"preset must be a preset name, got {start!r}")
         base = preset(start) if start is not None else Rules()
+        name = d.get("name")
+        if start is None and "reward_scale" not in d and isinstance(name, str) and name in PRESETS:
+            # written before the field existed, when the scale was the named preset's
+            d["reward_scale"] = PRESETS[name].reward_scale
         if "huangzhuang_fan" in d:  # the field's earlier, flat name
             old = d.pop("huangzhuang_fan")
             hz = dict(d.get("huangzhuang", base.huangzhuang.to_dict()))
@@ -732,6 +742,7 @@ CHANGDE = Rules(
     decomposition=Decomposition.DI,
     dihu=Dihu.LIANGZHANG,
     huangzhuang=HuangzhuangRule(fan=(2, 3)),
+    reward_scale=64,
 )
 
 LUZHOU = Rules(
@@ -752,6 +763,7 @@ LUZHOU = Rules(
     show_wall_bottom=True,
     tianhu_ti=3,
     tianhu_kan=4,
+    reward_scale=8,
 )
 
 _FAN, _UNITS, _BASE = Effect.FAN, Effect.UNITS, Effect.BASE
@@ -781,6 +793,7 @@ GUILIN = Rules(
     xing=Xing.FAN,
     xing_chain=True,
     forced_win=ForcedWin.ANY,
+    reward_scale=16,
 )
 
 # 衡阳六胡抢: four seats, 14 cards, 5 门子 (R43), 起胡 6, 明偎; 红黑点 番 multiplied.
@@ -813,6 +826,7 @@ HENGYANG = Rules(
     unit="囤",
     xing=Xing.FAN,
     open_wei=True,
+    reward_scale=24,
 )
 
 # 娄底放炮罚: a score in 息, "+100" 名堂 and ×2 名堂, a race to 100 (R45).
@@ -846,6 +860,7 @@ LOUDI = Rules(
     forced_win=ForcedWin.DISCARD,
     match=MatchKind.RACE,
     race=RaceRule(target=100, round_to=10, discarder_cap=100, huangzhuang_penalty=10),
+    reward_scale=100,
 )
 
 PRESETS: dict[str, Rules] = {
