@@ -127,7 +127,12 @@ class Position:
             raise PositionError(
                 f"hand size cannot occur: {len(self.hand)} in hand + "
                 f"{self.held - len(self.hand)} on the table = {self.held} cards held, "
-                f"but with {k} 跑/提 a waiting player holds {expected} (R17)"
+                f"but with {k} 跑/提 a waiting player holds {expected} (R17"
+                + (
+                    f"; {self.hand_size}-card hands win with {self.melds_to_win} 门子, R43)"
+                    if self.hand_size != 20
+                    else ")"
+                )
             )
 
     # -- plain-data round trip (score --batch / record result.position) --------
