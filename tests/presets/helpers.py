@@ -42,6 +42,31 @@ def random_choice(state: GameState, rng: random.Random, hu: float = 0.8) -> Acti
     return random_play(state, rng, hu)
 
 
+def check_payments(s: GameState) -> None:
+    """R37/R44: a hand's payments sum to 0 — except in a race (R45), where the winner
+    gains what the hand is worth (≤ 封顶) and only a discarder loses (≤ his cap), and
+    a 荒庄 costs the dealer the penalty alone."""
+    r, res = s.rules, s.result
+    assert res is not None
+    if r.match != "race":
+        assert sum(res.scores) == 0
+        return
+    if res.winner is None:
+        want = [0] * r.players
+        want[s.dealer] = -r.race.huangzhuang_penalty
+        assert list(res.scores) == want
+        return
+    assert res.settlement is not None
+    gain = res.settlement.di * r.base_score
+    gain = min(gain, r.cap) if r.cap else gain
+    want = [0] * r.players
+    want[res.winner] = gain
+    if res.discarder is not None:
+        cap = r.race.discarder_cap
+        want[res.discarder] = -(min(gain, cap) if cap else gain)
+    assert list(res.scores) == want
+
+
 def check_invariants(s: GameState) -> None:
     """R1 (80 cards), R8/R12 (never four in hand), R17 (counts), 坐底 (nothing dealt)."""
     assert all_cards(s) == FULL
