@@ -65,6 +65,7 @@ def test_R42_genxing_takes_the_winning_card() -> None:
     (2 + 3) × 2 = 10."""
     s = tianhu_game(GUILIN.replace(xing="gen"), "五")
     assert [(e["card"], e["count"]) for e in xing_events(s)] == [("d10", 3)]
+    assert "source" not in xing_events(s)[0]  # one of his own cards, not turned from the wall
     assert s.result.settlement.di == 10
 
 
@@ -89,23 +90,27 @@ def test_R42_shuangxing_doubles() -> None:
 
 
 def test_R42_lianfan_turns_again_on_a_four() -> None:
-    """连翻 (桂林): the winner's opening 提 holds all four 三; with 上醒 (+1) the turned 二
-    gives 醒牌 三 (4) → turn again: 五 → 六 (1). 提三 9 + 壹贰叁 6 + 将 十十 = 15:
-    子 2 + 醒 5 = 7, × 2 (天胡) = 14."""
-    hand = "三三三三四五六七八九壹贰叁肆伍陆柒捌玖十"
-    s = game({0: hand}, liangzhang="十", wall="二五", rules=GUILIN.replace(xing_offset=1))
-    assert [(e["turned"], e["card"], e["count"]) for e in xing_events(s)] == [
-        ("x2", "x3", 4),
-        ("x5", "x6", 1),
+    """连翻 (桂林): the winner holds 坎五; 翻醒 turns the fourth 五 from the wall — the 醒牌
+    makes a four-group with his three (醒 3) — so the next card, 十, is turned too (醒 0).
+    坎五 3 + 一二三 3 + 壹贰叁 6 = 12: 子 1 + 醒 3 = 4, × 2 (天胡) = 8."""
+    hand = "五五五一二三壹贰叁肆伍陆七八九六七八柒捌"
+    s = game({0: hand}, liangzhang="玖", wall="五十", rules=GUILIN)
+    assert [(e["turned"], e["card"], e["count"], e["source"]) for e in xing_events(s)] == [
+        ("x5", "x5", 3, "wall"),
+        ("x10", "x10", 0, "wall"),
     ]
-    assert (s.result.settlement.xing, s.result.settlement.di) == (5, 14)
-    once = game(
-        {0: hand},
+    assert (s.result.settlement.xing, s.result.settlement.di) == (3, 8)
+    assert s.result.to_dict()["xing"] == 3  # INTERFACES §4: the result carries 醒数
+    once = game({0: hand}, liangzhang="玖", wall="五十", rules=GUILIN.replace(xing_chain=False))
+    assert len(xing_events(once)) == 1  # without 连翻: one card
+    held4 = game(
+        {0: "三三三三四五六七八九壹贰叁肆伍陆柒捌玖十"},
         liangzhang="十",
         wall="二五",
-        rules=GUILIN.replace(xing_offset=1, xing_chain=False),
+        rules=GUILIN.replace(xing_offset=1),
     )
-    assert len(xing_events(once)) == 1  # without 连翻: one card
+    # 上醒: 二 → 醒牌 三, and he holds all four already: it makes no four-group, no 2nd card
+    assert [(e["card"], e["count"]) for e in xing_events(held4)] == [("x3", 4)]
 
 
 def test_R42_no_xing_in_the_old_presets() -> None:

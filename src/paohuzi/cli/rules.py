@@ -236,7 +236,9 @@ def _mingtang(items: list[dict[str, Any]], level: str) -> Table:
         pattern = PATTERNS[m["id"]]  # Rules validates the ids
         if pattern.per_occurrence:
             extra.append("each 每个")
-        if m.get("threshold") and m.get("upto"):
+        if m.get("threshold") and pattern.exact:
+            extra.append(f"={m['threshold']}")
+        elif m.get("threshold") and m.get("upto"):
             extra.append(f"{m['threshold']}–{m['upto']}")
         elif m.get("threshold"):
             extra.append(f"≥{m['threshold']}")

@@ -58,6 +58,7 @@ class Mingtang:
     name: ClassVar[str]
     per_occurrence: ClassVar[bool] = False
     structural: ClassVar[bool] = False
+    exact: ClassVar[bool] = False  # ``threshold`` is an exact value, not a minimum
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         raise NotImplementedError
@@ -128,6 +129,7 @@ class ErShiKa(Mingtang):
 
     id, name = "ershika", "二十卡"
     structural = True
+    exact = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 0 if ctx.position.win is not None and sum(ctx.group_huxi) == rule.threshold else None

@@ -589,9 +589,9 @@ class Rules:
     def with_players(self, n: int) -> Rules:
         """These rules at ``n`` seats: with 坐底 (one seat sits out) where four hands would
         not fit in the deck (R7: 4 × 20 + 1 > 80), all dealt in otherwise (R43: 4 × 14).
-        A 坐醒 seat (``xing_seat``) only exists beside a seat that sits out."""
+        With 醒, the seat that sits out is the 坐醒/数醒 seat that collects it."""
         sit = n == 4 and n * self.hand_size + 1 > DECK
-        return self.replace(players=n, sit_out=sit, xing_seat=self.xing_seat and sit)
+        return self.replace(players=n, sit_out=sit, xing_seat=sit and self.xing != Xing.NONE)
 
     @property
     def melds_to_win(self) -> int:

@@ -913,7 +913,9 @@ class GameState:
         """R42 醒: the 醒牌 after the win of ``s`` (``win`` −1: a 天胡 without a card), one
         ``xing`` event each. 跟醒 takes the winning card, 翻醒 the next wall card (the
         winning card if the wall is empty); the offset moves it a point, same size,
-        10 ↔ 1. 连翻: while the winner holds all four of a 醒牌, turn the next card."""
+        10 ↔ 1. 连翻: while the 醒牌 makes a four-group in the winner's 门子 — a card
+        turned from the wall with his three of its kind, or one of his own cards when he
+        holds all four — the next wall card is turned too."""
         rules = self.rules
         if rules.xing == Xing.NONE:
             return ()
@@ -924,22 +926,24 @@ class GameState:
         if win >= 0:
             held[win] += 1
         pos, wall = self._wall_pos, self._wall
+        outside = True  # the card turned is from the wall (not one of the winner's)
         if rules.xing == Xing.GEN and win >= 0:
-            turned = win
+            turned, outside = win, False
         elif pos < len(wall):
             turned, pos = wall[pos], pos + 1
         else:
-            turned = win if win >= 0 else self._liangzhang
+            turned, outside = (win, False) if win >= 0 else (self._liangzhang, True)
         out: list[Card] = []
         while True:
             kind = turned - turned % 10 + (turned % 10 + rules.xing_offset) % 10
             n = held[kind]
             data = (("count", n), ("turned", CARDS[turned].code))
-            self.events.append(Event(E.XING, s, CARDS[kind], Source.WALL, data=data))
+            src = Source.WALL if outside else None
+            self.events.append(Event(E.XING, s, CARDS[kind], src, data=data))
             out.append(CARDS[kind])
-            if not (rules.xing_chain and n == 4 and pos < len(wall)):
+            if not (rules.xing_chain and n + int(outside) == 4 and pos < len(wall)):
                 return tuple(out)
-            turned, pos = wall[pos], pos + 1
+            turned, pos, outside = wall[pos], pos + 1, True
 
     def _settle(self, s: int, pos: Position, discarder: int | None, dihu: bool) -> None:
         st = settle(pos, self.rules, huang=self.huang)
