@@ -586,6 +586,13 @@ class Rules:
         """Players dealt in each hand: one fewer when a seat sits out (坐底)."""
         return self.players - 1 if self.sit_out else self.players
 
+    def with_players(self, n: int) -> Rules:
+        """These rules at ``n`` seats: with 坐底 (one seat sits out) where four hands would
+        not fit in the deck (R7: 4 × 20 + 1 > 80), all dealt in otherwise (R43: 4 × 14).
+        A 坐醒 seat (``xing_seat``) only exists beside a seat that sits out."""
+        sit = n == 4 and n * self.hand_size + 1 > DECK
+        return self.replace(players=n, sit_out=sit, xing_seat=self.xing_seat and sit)
+
     @property
     def melds_to_win(self) -> int:
         """门子 of a winning hand (R22, R43): 7 with 20-card hands, 5 with 14."""
