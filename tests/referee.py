@@ -67,7 +67,8 @@ of them on the records the tests walk; each is reported to the lead):
   on an empty wall can. The other reading, the 醒牌 *completing* four with the
   winner's three (``"completes_four"``), chains far more often. A chain stops
   when the wall is empty.
-- R42 跟醒 after a mandatory 天胡 (no winning card): not judged.
+- R42 跟醒 after a mandatory 天胡 (no winning card): the next wall card is turned,
+  as with 翻醒.
 - 天胡 and 自摸: R28 counts a mandatory 天胡 as 自摸, and the dealer's 天胡 on his
   own 亮张 is self-drawn; where the preset has a 天胡 名堂 it scores the 天胡 and the
   自摸 名堂 is not added on top (桂林: "天胡 counts as 自摸"; read the same way for
@@ -231,6 +232,22 @@ class Unchecked(ValueError):
     """The rules hold something this referee cannot score (e.g. a 名堂 it does not know)."""
 
 
+def _mingtang_entry(m: Any) -> dict[str, Any]:
+    """A rules 名堂 entry, checked: id, 番 and counts as integers, level as an index."""
+    if not isinstance(m, dict) or not isinstance(m.get("id"), str):
+        raise Unchecked(f"名堂 entry {m!r}")
+    out: dict[str, Any] = {"id": m["id"], "effect": m.get("effect", "fan")}
+    for k in ("fan", "threshold", "upto", "per_extra", "max_fan"):
+        v = m.get(k, 0)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise Unchecked(f"名堂 {m['id']}.{k} = {v!r}")
+        out[k] = v
+    if out["effect"] not in ("fan", "units", "base") or m.get("level") not in LEVELS[1:]:
+        raise Unchecked(f"名堂 {m['id']}: effect {out['effect']!r}, level {m.get('level')!r}")
+    out["level"] = LEVELS.index(m["level"])
+    return out
+
+
 class Scoring:
     """The rules' scoring fields, and the enumeration of winning splits (R22, R25–R27)."""
 
@@ -245,6 +262,8 @@ class Scoring:
             self.min = int(r["min_huxi"])
             self.d_base = self.min if d.get("from_min") else int(d["base"])
             self.d_step, self.d_off = int(d["step"]), int(d["offset"])
+            if self.d_step < 1:
+                raise Unchecked(f"deng.step {self.d_step} < 1")
             self.zimo_bonus = int(r.get("zimo_bonus", 0))
             self.doubling = tuple(r.get("doubling", ()))
             mode = r.get("scoring_mode", "mingtang")
@@ -252,7 +271,9 @@ class Scoring:
             top = 0 if mode == "deng" else LEVELS.index(level)
             if mode == "hongwu":
                 top = min(top, 1)
-            self.mingtang = [m for m in r.get("mingtang", []) if LEVELS.index(m["level"]) <= top]
+            self.mingtang = [
+                m for m in map(_mingtang_entry, r.get("mingtang", [])) if m["level"] <= top
+            ]
             self.combine = r.get("fan_combine", "add")
             self.by = r.get("decomposition", "huxi")
             hz = r.get("huangzhuang", {})
@@ -441,8 +462,8 @@ class Scoring:
         shaped = not w.shapeless  # 名堂 of the 门子 shape need one (not a mandatory 天胡)
         held: list[tuple[dict[str, Any], int]] = []
         for m in self.mingtang:
-            mid, fan, thr = m["id"], int(m["fan"]), int(m.get("threshold", 0))
-            upto, extra, top = (int(m.get(k, 0)) for k in ("upto", "per_extra", "max_fan"))
+            mid, fan, thr = m["id"], m["fan"], m["threshold"]
+            upto, extra, top = m["upto"], m["per_extra"], m["max_fan"]
 
             if mid in (*_RED_RANGE, "dazihu", "xiaozihu"):
                 n = red if mid in _RED_RANGE else big if mid == "dazihu" else small
@@ -482,12 +503,12 @@ class Scoring:
                 hs *= 2  # R35
         units = max(0, self.d_off + (hs - self.d_base) // self.d_step)
         units += self.zimo_bonus if w.self_drawn else 0
-        units += sum(v for m, v in held if m.get("effect", "fan") == "units")
-        base = [v for m, v in held if m.get("effect") == "base"]
+        units += sum(v for m, v in held if m["effect"] == "units")
+        base = [v for m, v in held if m["effect"] == "base"]
         if base:
             units = sum(base)
         units += w.xing
-        fans = [v for m, v in held if m.get("effect", "fan") == "fan"]
+        fans = [v for m, v in held if m["effect"] == "fan"]
         if self.combine == "add":
             fan = sum(fans) or 1
         else:
@@ -634,8 +655,9 @@ class Referee:
         try:
             self.scoring: Scoring | None = Scoring(r)
             self.unchecked = ""
-        except Unchecked as e:  # the walk goes on; the settlement is not judged
+        except Unchecked as e:  # the walk goes on; who may 胡 and the settlement are not judged
             self.scoring, self.unchecked = None, str(e)
+            self.bad("deal", "record", f"{e}: who may 胡 and the settlement are not judged")
         if not 2 <= self.players <= 4 or self.hand_size < 2 or (self.hand_size + 1) % 3:
             self.bad("deal", "record", f"cannot deal {self.players} players × {self.hand_size}")
             return False
@@ -1554,11 +1576,12 @@ class Referee:
         """R42: the cards turned after the win: (turned, 醒牌, 醒数, from the wall). 翻醒
         turns the next wall card (the winning card if the wall is empty), 跟醒 takes the
         winning card; 连翻 turns the next wall card again while the 醒牌 makes a four.
-        None: not determined by the spec (跟醒 on a mandatory 天胡 has no winning card)."""
+        A mandatory 天胡 has no winning card: 跟醒 turns the wall then, as 翻醒 (read).
+        None: nothing to turn."""
         if self.xing == "none":
             return []
         pos = self.wpos
-        if self.xing == "fan" and pos < len(self.wall):
+        if (self.xing == "fan" or c is None) and pos < len(self.wall):
             t, wall = self.wall[pos], True
             pos += 1
         elif c is not None:
@@ -1817,8 +1840,10 @@ class Referee:
         for key, tag_, want in checks:
             if key in st and st[key] != want:
                 self.bad("result", tag_, f"settlement {key} {st[key]!r}, the referee's {want}")
-        got_ids = sorted(str(m.get("id")) for m in st.get("mingtang", []) if isinstance(m, dict))
-        named = all(isinstance(m, dict) and "id" in m for m in st.get("mingtang", []))
+        listed = st.get("mingtang", [])
+        listed = listed if isinstance(listed, list) else [None]
+        got_ids = sorted(str(m.get("id")) for m in listed if isinstance(m, dict))
+        named = all(isinstance(m, dict) and "id" in m for m in listed)
         if named and got_ids != b["ids"]:
             self.bad("result", "R36", f"settlement 名堂 {got_ids}, the referee's {b['ids']}")
         self._recorded_groups(st, w, info)
@@ -1984,7 +2009,7 @@ def _lost_claims(actions: Any, events: list[Any]) -> Counter[tuple[str, Any, int
         for d in items:
             if isinstance(d, dict) and d.get("type") in ("chi", "peng"):
                 with contextlib.suppress(BadCard):
-                    out[(d["type"], d.get("seat"), card(d.get("card")))] += sign
+                    out[(d["type"], _key(d.get("seat")), card(d.get("card")))] += sign
     return +out
 
 
@@ -2000,7 +2025,12 @@ def _choice(d: Any) -> tuple[Any, ...] | None:
             groups = repr(d.get("groups"))
     # pass and hu may omit the card in an action (INTERFACES §4)
     c = d.get("card") if d["type"] in ("discard", "chi", "peng") else None
-    return d["type"], d.get("seat"), c, groups
+    return d["type"], _key(d.get("seat")), _key(c), groups
+
+
+def _key(v: Any) -> Any:
+    """``v`` as a dictionary key (a malformed record may hold lists or objects anywhere)."""
+    return v if v is None or isinstance(v, int | str) else repr(v)
 
 
 def check(rec: Any) -> list[str]:

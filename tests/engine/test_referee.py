@@ -876,13 +876,15 @@ def test_malformed_records_are_reported_not_raised(bad: Any) -> None:
 
 
 def test_random_mutations_never_crash_the_referee(records: list[Rec]) -> None:
-    """Deleted, duplicated, re-seated and re-carded events: always a list of problems."""
+    """Deleted, duplicated, re-seated and re-carded events, and odd values in the result,
+    the settlement, the actions and the rules (名堂, 等): always a list of problems."""
     rng = random.Random(11)
-    for _ in range(300):
+    odd = [None, 0, -1, 3, "x", [], {}, True, [1, 2], {"a": 1}, 2.5, "d10"]
+    for _ in range(400):
         rec = copy.deepcopy(rng.choice(records))
         ev = rec["events"]
         j = rng.randrange(len(ev))
-        how = rng.randrange(5)
+        how = rng.randrange(8)
         if how == 0:
             del ev[j]
         elif how == 1:
@@ -891,10 +893,21 @@ def test_random_mutations_never_crash_the_referee(records: list[Rec]) -> None:
             ev[j]["seat"] = rng.choice([0, 1, 2, 3, 7, "x", None])
         elif how == 3:
             ev[j]["card"] = rng.choice(["x1", "d10", "q3", 5, None])
-        else:
+        elif how == 4:
             ev[j] = rng.choice(
                 [{}, {"type": "chi", "seat": 0, "card": "x1", "groups": [["x1"]]}, "hu"]
             )
+        elif how == 5:
+            res = rec["result"]
+            d = res["settlement"] if res.get("settlement") and rng.random() < 0.7 else res
+            d[rng.choice(list(d))] = rng.choice(odd)
+        elif how == 6 and rec["actions"]:
+            a = rng.choice(rec["actions"])
+            a[rng.choice(list(a))] = rng.choice(odd)
+        else:
+            r = rec["rules"]
+            m = rng.choice([*r["mingtang"], r["deng"], r])
+            m[rng.choice(list(m))] = rng.choice(odd)
         problems = check(rec)  # may be empty: deleting a pass, say, breaks no rule
         assert all(isinstance(p, str) for p in problems)
         assert not [p for p in problems if p.startswith("referee:")], problems
