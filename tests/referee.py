@@ -60,13 +60,13 @@ melds, pile, the wall and the open card, and checks every step:
 Readings of the spec where it is silent or ambiguous (the engine agrees with all
 of them on the records the tests walk; each is reported to the lead):
 
-- R42 连翻 "if the 醒牌 makes a four-group in the winner's 门子": read as the
-  winner's 门子 holding all four of the 醒牌's kind (``XING_CHAIN =
-  "holds_four"``). With 翻醒 at offset 0 (桂林) a turned wall card can then never
-  chain (its kind's fourth card is the one turned), only the winning card turned
-  on an empty wall can. The other reading, the 醒牌 *completing* four with the
-  winner's three (``"completes_four"``), chains far more often. A chain stops
-  when the wall is empty.
+- R42 连翻 "if the 醒牌 makes a four-group in the winner's 门子": read as the 醒牌
+  *completing* four with the winner's cards (``XING_CHAIN = "completes_four"``): a
+  card turned from the wall with his three of its kind, or one of his own cards
+  when he holds all four. (The other reading, "holds all four" (``"holds_four"``),
+  can never chain a card turned at offset 0 — its kind's fourth card is the one
+  turned — which would leave 桂林's 连翻 dead; the engine took this reading after
+  the referee showed it.) A chain stops when the wall is empty.
 - R42 跟醒 after a mandatory 天胡 (no winning card): the next wall card is turned,
   as with 翻醒.
 - 天胡 and 自摸: R28 counts a mandatory 天胡 as 自摸, and the dealer's 天胡 on his
@@ -114,7 +114,7 @@ HAND = 20  # R7: cards dealt to each seat (the rules' hand_size)
 # R42 连翻 "if the 醒牌 makes a four-group in the winner's 门子": "holds_four" reads it
 # as the winner holding all four of the 醒牌's kind (醒数 = 4); "completes_four" as the
 # 醒牌 completing a four with his cards (a turned card: 醒数 = 3). See the docstring.
-XING_CHAIN = "holds_four"
+XING_CHAIN = "completes_four"
 
 
 class BadCard(ValueError):

@@ -824,23 +824,23 @@ def test_dihu_for_the_xiajia_only_where_the_rules_say_R24(dihu_any: Rec) -> None
 
 @pytest.fixture(scope="module")
 def chain() -> Rec:
-    """桂林 with 上醒 (+1): the dealer 提s 三 at the opening and wins on his 亮张 (天胡,
-    forced by 有胡必胡); the wall turns 二 → 醒牌 三, of which he holds four: 连翻
-    turns 五 → 醒牌 六 (R42)."""
+    """桂林: the dealer holds 坎五 and wins on his 亮张 (天胡, forced by 有胡必胡); 翻醒
+    turns the fourth 五 from the wall — it makes four with his three — so 连翻 turns
+    the next card too, 十 (R42)."""
     s = game(
-        {0: "三三三三四五六七八九壹贰叁肆伍陆柒捌玖十"},
-        liangzhang="十",
-        wall="x2 x5",
-        rules=PRESETS["guilin"].replace(xing_offset=1),
+        {0: "五五五一二三壹贰叁肆伍陆七八九六七八柒捌"},
+        liangzhang="玖",
+        wall="x5 x10",
+        rules=PRESETS["guilin"],
         avoid="一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾",
     )
     rec = _finish(s)
     xing = [e for e in rec["events"] if e["type"] == "xing"]
     assert [(e["turned"], e["card"], e["count"]) for e in xing] == [
-        ("x2", "x3", 4),
-        ("x5", "x6", 1),
+        ("x5", "x5", 3),
+        ("x10", "x10", 0),
     ]
-    assert rec["events"][_hu(rec)]["auto"] is True and rec["result"]["settlement"]["xing"] == 5
+    assert rec["events"][_hu(rec)]["auto"] is True and rec["result"]["settlement"]["xing"] == 3
     return rec
 
 
