@@ -26,8 +26,8 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from dataclasses import replace
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .core.actions import Action
