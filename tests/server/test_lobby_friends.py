@@ -58,7 +58,7 @@ def test_phrases_are_a_fixed_bilingual_list(client: TestClient) -> None:
     assert phrases.validate("nice").zh == "打得好！"  # type: ignore[union-attr]
     for bad in ("", "NICE", "<script>", None, 3, ["nice"]):
         assert phrases.validate(bad) is None
-    said = phrases.said(2, phrases.BY_ID["thumbs"])
+    said = phrases.said(2, phrases.BY_ID["thumbs"]).model_dump(mode="json")
     assert said == {
         "type": "said",
         "seat": 2,

@@ -1,18 +1,34 @@
-"""The server → client messages: the same bytes as before they were models (INTERFACES §5).
+"""The server → client messages: models, and the same bytes as before they were models.
 
 Three seeded games (``wire_scenario``: 准备, 托管, 快捷语, hints, a replaced connection,
 wins and 荒庄 in three presets, the match summary, 再来一场) are played on a room and
-every message it sends is compared with the messages main sent at adec119.
+every message it sends is compared with the messages main sent at adec119
+(INTERFACES §5 unchanged); every message a played match sends validates against its
+model (:mod:`paohuzi.server.messages`) and is written as the model writes itself.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
+from paohuzi.server.messages import (
+    ActionChoice,
+    ErrorMessage,
+    HintMessage,
+    PongMessage,
+    SaidMessage,
+    StateMessage,
+    encode,
+    server_message,
+)
+
+from .helpers import Player, create_room
 from .wire_scenario import SCENARIOS, Scenario, load_golden, play
 
 
@@ -42,3 +58,59 @@ def test_the_wire_is_unchanged(sc: Scenario, golden: dict[str, Any]) -> None:
     for i, (g, w) in enumerate(zip(got, want, strict=False)):
         assert g == w, f"{sc.name} message {i} differs:\n{_diff(g, w)}"
     assert len(got) == len(want)
+    _valid(got)
+
+
+KINDS = {
+    "state": StateMessage,
+    "hint": HintMessage,
+    "said": SaidMessage,
+    "error": ErrorMessage,
+    "pong": PongMessage,
+}
+
+
+def _valid(frames: list[str]) -> set[str]:
+    """Every frame validates as its type's model, views included (``ViewWire``), and
+    the model writes it back byte for byte, by the server's encoder and by pydantic."""
+    seen = set()
+    for raw in frames:
+        m = server_message.validate_json(raw)
+        assert isinstance(m, KINDS[json.loads(raw)["type"]])
+        assert encode(m) == raw
+        assert m.model_dump_json() == raw
+        seen.add(m.type)
+    return seen
+
+
+def test_every_message_of_a_played_match_is_its_model(client: TestClient) -> None:
+    r = create_room(client, bots=2, seed=4, hands=2, options={"ready_first": True})
+    with client.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
+        me = Player(ws)
+        ws.send_json({"type": "hints", "on": True})
+        ws.send_json({"type": "say", "phrase": "hello"})
+        ws.send_text("{")  # bad_json
+        me.ping()
+        me.play(random.Random(3), lambda s: s["phase"] == "finished")  # 准备 … 下一局 …
+        me.act("rematch")
+        me.until(lambda s: s["rematch"] is not None)
+        me.ping()
+    assert _valid(me.frames) == set(KINDS)
+    finished = [json.loads(f) for f in me.frames if '"phase":"finished"' in f]
+    assert finished and all("summary" in m and "result" in m for m in finished)
+
+
+def test_a_missing_or_unknown_field_is_not_the_model() -> None:
+    """The models hold the tests to the shape: a field dropped or added fails."""
+    good = ActionChoice.model_construct(id="pass", type="pass", label="过")
+    raw = encode(good)
+    assert raw == '{"id":"pass","type":"pass","label":"过"}'  # no card, groups, huxi
+    assert ActionChoice.model_validate_json(raw) == good
+    with pytest.raises(ValueError):
+        ActionChoice.model_validate_json('{"id":"pass","type":"pass"}')
+    with pytest.raises(ValueError):
+        ActionChoice.model_validate_json('{"id":"pass","type":"pass","label":"过","x":1}')
+    state = json.loads(load_golden()["luzhou"][0])
+    del state["view"]["wall"]  # the view is checked too (ViewWire)
+    with pytest.raises(ValueError):
+        server_message.validate_python(state)

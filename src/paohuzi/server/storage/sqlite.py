@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.userdata import data_dir
 
 
@@ -38,12 +39,13 @@ def default_db_path() -> Path:
     return data_dir() / "paohuzi.sqlite3"
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class SeatRow:
-    """One seat: ``kind`` is ``"human"``, ``"bot"`` or ``"free"``."""
+    """Who sits in a seat (what is stored of it): its index, kind, token, name and, for
+    a bot seat, its level."""
 
     seat: int
-    kind: str
+    kind: SeatKind
     token: str | None = None
     name: str = ""
     bot: str | None = None
@@ -100,7 +102,9 @@ class Storage(ABC):
     def update_seat(self, room_id: str, seat: SeatRow) -> None: ...
 
     @abstractmethod
-    def update_room(self, room_id: str, versions: list[int], ready: list[int], status: str) -> None:
+    def update_room(
+        self, room_id: str, versions: list[int], ready: list[int], status: RoomPhase
+    ) -> None:
         """Each seat's state version, the seats ready for the next hand, and the phase."""
 
     @abstractmethod
@@ -314,7 +318,7 @@ class SqliteStorage(Storage):
             return None
         rules, config, version, ready, versions = rows[0]
         seats = [
-            SeatRow(seat, kind, token, name, bot)
+            SeatRow(seat, SeatKind(kind), token, name, bot)
             for seat, kind, token, name, bot in self._query(
                 "SELECT seat, kind, token, name, bot FROM seats WHERE room_id = ? ORDER BY seat",
                 (room_id,),
@@ -363,7 +367,9 @@ class SqliteStorage(Storage):
             )
         )
 
-    def update_room(self, room_id: str, versions: list[int], ready: list[int], status: str) -> None:
+    def update_room(
+        self, room_id: str, versions: list[int], ready: list[int], status: RoomPhase
+    ) -> None:
         self._tx(
             (
                 "UPDATE rooms SET version = ?, versions = ?, ready = ?, status = ?, updated = ? "
@@ -380,7 +386,7 @@ class SqliteStorage(Storage):
             # (a match is created 'playing'; only its end changes that: one write per change less)
             *(
                 [("UPDATE matches SET status = 'finished' WHERE id = ?", (_match_id(room_id),))]
-                if status == "finished"
+                if status == RoomPhase.FINISHED
                 else []
             ),
         )
