@@ -16,6 +16,7 @@ from paohuzi.core.state import GameState
 from paohuzi.core.views import view
 from paohuzi.server.messages import Timer
 from paohuzi.server.present import state as present
+from paohuzi.server.present.choices import described
 from paohuzi.server.present.settlement import hand_settlement
 from paohuzi.server.present.snapshot import RoomSnapshot
 from paohuzi.server.room.levels import LEVELS
@@ -134,3 +135,22 @@ def test_presentation_reads_no_room() -> None:
     """present/ is given a snapshot: it imports nothing of the room but its levels."""
     for path in sorted(PRESENT.glob("*.py")):
         assert _server_imports(path) <= {"paohuzi.server.room.levels"}, path.name
+
+
+def test_listed_choices_show_each_actions_own_card() -> None:
+    """胡 and 过 name no card in their id; each listed choice still shows its own card,
+    and a 吃 its 胡息 under the rules it is offered under (choices are kept by action)."""
+    from paohuzi.core.actions import Action
+    from paohuzi.core.cards import Card
+    from paohuzi.core.rules import HUXI_ROWS, HuxiTable
+
+    rules = PRESETS["hunan"]
+    for card in (Card.X1, Card.D6, Card.X1):
+        (got,) = described({"pass": Action("pass", 0, card)}, rules, RoomPhase.PLAYING)
+        assert (got.id, got.card) == ("pass", card.code)
+    chi = Action("chi", 0, Card.X2, ((Card.X2, Card.X7, Card.X10),))
+    zero = HuxiTable(tuple((row, (0, 0, 0, 0)) for row in HUXI_ROWS))
+    other = rules.replace(huxi_table=zero)
+    (a,) = described({chi.id(): chi}, rules, RoomPhase.PLAYING)
+    (b,) = described({chi.id(): chi}, other, RoomPhase.PLAYING)
+    assert a.huxi != b.huxi and b.huxi == 0

@@ -21,8 +21,10 @@ from paohuzi.server.messages import (
     ActionChoice,
     ErrorMessage,
     HintMessage,
+    Out,
     PongMessage,
     SaidMessage,
+    SeatState,
     StateMessage,
     encode,
     server_message,
@@ -114,3 +116,40 @@ def test_a_missing_or_unknown_field_is_not_the_model() -> None:
     del state["view"]["wall"]  # the view is checked too (ViewWire)
     with pytest.raises(ValueError):
         server_message.validate_python(state)
+
+
+def _parts(value: Any) -> list[Out]:
+    """Every model inside ``value`` (itself included)."""
+    if isinstance(value, Out):
+        return [value, *(p for v in value.__dict__.values() for p in _parts(v))]
+    if isinstance(value, tuple | list):
+        return [p for v in value for p in _parts(v)]
+    return []
+
+
+def test_make_makes_what_model_construct_makes() -> None:
+    """Out.make (the hot path's constructor) builds the model model_construct builds: the
+    same fields in the same order, the same fields set, equal and written alike."""
+    classes = set()
+    for frames in load_golden().values():
+        for raw in frames:
+            for m in _parts(server_message.validate_json(raw)):
+                cls, given = type(m), dict(m.__dict__)
+                given = {k: v for k, v in given.items() if v is not None or k in m.model_fields_set}
+                a, b = cls.make(**given), cls.model_construct(**given)
+                assert list(a.__dict__.items()) == list(b.__dict__.items())
+                assert a.model_fields_set == b.model_fields_set and a == b
+                assert a.model_dump_json() == b.model_dump_json()
+                classes.add(cls)
+    assert len(classes) >= 15  # settlement and summary parts included
+    for raw in load_golden()["changde"]:
+        m = server_message.validate_json(raw)
+        if isinstance(m, StateMessage):  # StateMessage.of: every state sent is made so
+            content = {k: v for k, v in m.__dict__.items() if k in SeatState.model_fields}
+            state = SeatState.make(**content)
+            fast, slow = StateMessage.of(state, m.version, m.server_time), m
+            assert list(fast.__dict__.items()) == list(slow.__dict__.items())
+            assert fast == slow
+            assert encode(fast) == raw
+    with pytest.raises(KeyError):
+        PongMessage.make()  # a required field left out is a bug, not a model without it

@@ -53,7 +53,7 @@ def error(code: str, detail: str | None = None) -> ErrorMessage:
     """``{"type": "error", "code", "message", "message_zh", "message_en"}`` (``detail``:
     what the client sent wrong; ``message`` stays the Chinese text, as §5 had it)."""
     text = i18n_fields(code, detail)
-    return ErrorMessage.model_construct(
+    return ErrorMessage.make(
         code=code,
         message=text["message"],
         message_zh=text["message_zh"],

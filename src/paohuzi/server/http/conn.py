@@ -216,7 +216,7 @@ async def _receive(ws: WebSocket, room: Room, seat: Seat, conn: Conn) -> None:
 async def _dispatch(room: Room, seat: Seat, conn: Conn, m: ClientMessage) -> None:
     code: str | None = None
     if isinstance(m, Ping):
-        conn.send(PongMessage.model_construct(version=seat.shown.version))
+        conn.send(PongMessage.make(version=seat.shown.version))
     elif isinstance(m, Hints):
         await room.set_hints(seat, m.on)
     elif isinstance(m, Resume):

@@ -20,9 +20,11 @@ from paohuzi.server.messages import ActionChoice
 from paohuzi.server.vocab import RoomPhase, WebChoice
 
 _READY, _REMATCH = WebChoice.READY, WebChoice.REMATCH
-READY_CHOICE = ActionChoice.model_construct(id=_READY, type=_READY, label="下一局")
-START_CHOICE = ActionChoice.model_construct(id=_READY, type=_READY, label="准备")  # ready_first
-REMATCH_CHOICE = ActionChoice.model_construct(id=_REMATCH, type=_REMATCH, label="再来一场")
+_WAITING, _PLAYING = RoomPhase.WAITING, RoomPhase.PLAYING
+_SETTLEMENT, _FINISHED = RoomPhase.SETTLEMENT, RoomPhase.FINISHED
+READY_CHOICE = ActionChoice.make(id=_READY, type=_READY, label="下一局")
+START_CHOICE = ActionChoice.make(id=_READY, type=_READY, label="准备")  # ready_first
+REMATCH_CHOICE = ActionChoice.make(id=_REMATCH, type=_REMATCH, label="再来一场")
 
 
 def zh(cards: Any) -> str:
@@ -35,12 +37,11 @@ def seat_choices(
 ) -> dict[str, Action | None]:
     """A human seat's choices now, by id: its legal actions (from its view), or ready
     (None) — 准备 before a ``ready_first`` deal, 下一局 at a settlement — or 再来一场."""
-    if phase == RoomPhase.PLAYING and v is not None:
+    if phase == _PLAYING and v is not None:
         return {a.id(): a for a in v.legal}
-    waiting = phase == RoomPhase.WAITING and ready_first
-    if (waiting or phase == RoomPhase.SETTLEMENT) and not ready:
+    if ((phase == _WAITING and ready_first) or phase == _SETTLEMENT) and not ready:
         return {_READY: None}
-    if phase == RoomPhase.FINISHED:
+    if phase == _FINISHED:
         return {_REMATCH: None}  # same seats, a new match (Room.rematch)
     return {}
 
@@ -61,7 +62,7 @@ def action_choice(a: Action, rules: Rules | None = None) -> ActionChoice:
             label += " 比 " + " ".join(zh(g) for g in a.groups[1:])
         if rules is not None:
             huxi = sum(Group(GroupKind.CHI, tuple(g)).huxi(rules) for g in a.groups)
-    return ActionChoice.model_construct(
+    return ActionChoice.make(
         id=a.id(), type=a.type, card=card, groups=groups, huxi=huxi, label=label
     )
 
@@ -71,13 +72,30 @@ def action_choice_dict(a: Action, rules: Rules | None = None) -> dict[str, Any]:
     return action_choice(a, rules).model_dump(mode="json")
 
 
+# Every decision lists its actions again (one 打 per card kind, 碰, 过 …): each action's
+# choice is kept by its id and card (胡 and 过 name no card in their id, yet show it)
+# and, for a 吃 whose 胡息 the rules set, the rules object it was laid out under;
+# bounded to about what rooms in play offer.
+_LISTED: dict[tuple[str, int | None, int], tuple[Rules, ActionChoice]] = {}
+
+
+def _listed(aid: str, a: Action, rules: Rules) -> ActionChoice:
+    key = (aid, a.card, id(rules) if a.groups else 0)
+    hit = _LISTED.get(key)
+    if hit is None or (a.groups and hit[0] is not rules):
+        if len(_LISTED) > 4096:
+            _LISTED.clear()
+        hit = _LISTED[key] = (rules, action_choice(a, rules))
+    return hit[1]
+
+
 def described(
     legal: dict[str, Action | None], rules: Rules, phase: RoomPhase
 ) -> tuple[ActionChoice, ...]:
     """The seat's choices as the client lists them (``ready`` is 准备 before the deal)."""
-    ready = START_CHOICE if phase == RoomPhase.WAITING else READY_CHOICE
+    ready = START_CHOICE if phase == _WAITING else READY_CHOICE
     return tuple(
-        action_choice(a, rules) if a is not None else ready if i == _READY else REMATCH_CHOICE
+        _listed(i, a, rules) if a is not None else ready if i == _READY else REMATCH_CHOICE
         for i, a in legal.items()
     )
 

@@ -29,7 +29,7 @@ def hand_settlement(
     hands = tuple(tuple(CODES[c] for c in h) for h in v.reveal_hands or ()) if v else ()
     reveal = tuple(v.reveal_huxi or ()) if v else ()
     if result.winner is None or st is None or pos is None:  # 荒庄 (R32)
-        return HandSettlement.model_construct(
+        return HandSettlement.make(
             winner=None,
             huangzhuang=True,
             discarder=None,
@@ -53,7 +53,7 @@ def hand_settlement(
             hand_index=index,
             hands_total=total,
         )
-    return HandSettlement.model_construct(
+    return HandSettlement.make(
         winner=result.winner,
         huangzhuang=False,
         discarder=result.discarder,
@@ -61,7 +61,7 @@ def hand_settlement(
         tianhu=pos.tianhu,
         win_card=pos.win.code if pos.win is not None else None,
         groups=tuple(
-            GroupLine.model_construct(kind=g.kind.value, cards=g.zh, huxi=h)
+            GroupLine.make(kind=g.kind.value, cards=g.zh, huxi=h)
             for g, h in zip(st.groups, st.group_huxi, strict=True)
         ),
         huxi=st.huxi,
@@ -71,7 +71,7 @@ def hand_settlement(
         zimo=st.zimo,
         deng=st.deng,
         fan=st.fan,
-        mingtang=tuple(MingtangLine.model_construct(name=m.name, fan=m.fan) for m in st.mingtang),
+        mingtang=tuple(MingtangLine.make(name=m.name, fan=m.fan) for m in st.mingtang),
         di=st.di,
         payments=payments,
         hands=hands,

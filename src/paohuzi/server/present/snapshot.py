@@ -8,7 +8,7 @@ nothing of the room itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import Rules
@@ -17,8 +17,10 @@ from paohuzi.server.room.levels import Level
 from paohuzi.server.vocab import RoomPhase
 
 
-@dataclass(frozen=True, slots=True)
-class RoomSnapshot:
+class RoomSnapshot(NamedTuple):
+    """One per change: a named tuple, as immutable as a frozen dataclass and made at a
+    fraction of its cost (the reason :class:`~paohuzi.core.views.View` is one too)."""
+
     id: str
     rules: Rules
     level: Level  # its bots' level (and the 托管 stand-in's)

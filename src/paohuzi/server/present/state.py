@@ -11,14 +11,15 @@ match totals (R38) and, once the match is over, its summary.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from paohuzi.bots.hints import Hint
-from paohuzi.core.actions import Action
 from paohuzi.core.state import DISCARDING
 from paohuzi.core.tingpai import Ting, tingpai_of
 from paohuzi.core.views import View
 from paohuzi.server.messages import (
+    ActionChoice,
     HintInfo,
     HintMessage,
     Reason,
@@ -28,11 +29,11 @@ from paohuzi.server.messages import (
     TingInfo,
 )
 from paohuzi.server.present import tally
-from paohuzi.server.present.choices import described
 from paohuzi.server.present.settlement import hand_settlement
 from paohuzi.server.present.snapshot import RoomSnapshot
 from paohuzi.server.vocab import RoomPhase
 
+_PLAYING, _FINISHED = RoomPhase.PLAYING, RoomPhase.FINISHED
 _OVER = (RoomPhase.SETTLEMENT, RoomPhase.FINISHED)
 
 
@@ -40,22 +41,28 @@ def timers(snap: RoomSnapshot, seat: int) -> tuple[Timer, ...]:
     """The 托管 timers ``seat`` may know: its own and the discarding seat's — never who
     else is deciding on a claim (R16). None at a settlement: nobody reading the result
     is put on 托管."""
+    if not snap.timers:
+        return ()
     return tuple(t for t in snap.timers if t.seat == seat or t.seat == snap.discarding)
 
 
 def ting_info(t: Ting) -> TingInfo:
-    return TingInfo.model_construct(
-        card=t.card.code, zh=t.card.zh, huxi=t.huxi, huxi_zimo=t.huxi_zimo
-    )
+    return TingInfo.make(card=t.card.code, zh=t.card.zh, huxi=t.huxi, huxi_zimo=t.huxi_zimo)
+
+
+@lru_cache(maxsize=1024)
+def ting_infos(tings: tuple[Ting, ...]) -> tuple[TingInfo, ...]:
+    # a waiting seat's 听 is sent with every change until its hand changes (frozen values)
+    return tuple(ting_info(t) for t in tings)
 
 
 def tingpai(snap: RoomSnapshot, v: View | None) -> tuple[TingInfo, ...]:
     """听牌 of the seat's own hand while it waits (not while it must discard)."""
-    if v is None or snap.phase != RoomPhase.PLAYING:
+    if v is None or snap.phase != _PLAYING:
         return ()
     if v.phase == DISCARDING and v.current_player == v.seat:
         return ()
-    return tuple(ting_info(t) for t in tingpai_of(v))
+    return ting_infos(tingpai_of(v))
 
 
 def view_wire(v: View | None) -> dict[str, Any] | None:
@@ -68,17 +75,18 @@ def view_wire(v: View | None) -> dict[str, Any] | None:
 
 
 def seat_state(
-    snap: RoomSnapshot, seat: int, away: bool, legal: dict[str, Action | None], v: View | None
+    snap: RoomSnapshot, seat: int, away: bool, choices: tuple[ActionChoice, ...], v: View | None
 ) -> SeatState:
     """Seat ``seat``'s state without its version and clock (what may change): the room,
-    the seat's choices (``legal``), whether it is on 托管 (``away``) and its view."""
+    the seat's ``choices`` (:func:`~.choices.described`), whether it is on 托管 (``away``)
+    and its view."""
     ph = snap.phase
     over = ph in _OVER and snap.result is not None
-    return SeatState.model_construct(
+    return SeatState.make(
         phase=ph,
         room=snap.id,
         hand_id=snap.hand_id,
-        hand_index=snap.played + (1 if ph == RoomPhase.PLAYING else 0),
+        hand_index=snap.played + (1 if ph == _PLAYING else 0),
         hands=snap.hands_total,
         rules=snap.rules.name,
         bot=snap.level.id,
@@ -94,12 +102,12 @@ def seat_state(
         ),
         summary=(
             tally.summary(snap.results, snap.hand_ids, snap.rules.players)
-            if ph == RoomPhase.FINISHED
+            if ph == _FINISHED
             else None
         ),
         seat=seat,
         view=view_wire(v),
-        legal_actions=described(legal, snap.rules, ph),
+        legal_actions=choices,
         timers=timers(snap, seat),
         away=away,
         tingpai=tingpai(snap, v),
@@ -109,16 +117,14 @@ def seat_state(
 def state_message(state: SeatState, version: int, now: float) -> StateMessage:
     """The ``state`` message of INTERFACES.md §5: ``state`` as version ``version``, sent
     at ``now`` (server epoch seconds, so a client can correct its clock for the timers)."""
-    return StateMessage.model_construct(
-        version=version, server_time=round(now, 3), **state.__dict__
-    )
+    return StateMessage.of(state, version, round(now, 3))
 
 
 def hint_info(h: Hint) -> HintInfo:
-    return HintInfo.model_construct(
+    return HintInfo.make(
         seat=h.seat,
         action=h.action,
-        reason=Reason.model_construct(zh=h.reason.zh, en=h.reason.en),
+        reason=Reason.make(zh=h.reason.zh, en=h.reason.en),
         tingpai=tuple(ting_info(t) for t in h.tingpai),
         tingpai_after=h.tingpai_after.code if h.tingpai_after is not None else None,
         huxi=h.huxi,
@@ -128,7 +134,7 @@ def hint_info(h: Hint) -> HintInfo:
 
 def hint_message(version: int, hint: Hint) -> HintMessage:
     """提示 for the seat's state ``version`` (the state it belongs to)."""
-    return HintMessage.model_construct(version=version, hint=hint_info(hint))
+    return HintMessage.make(version=version, hint=hint_info(hint))
 
 
 __all__ = [
@@ -138,6 +144,7 @@ __all__ = [
     "state_message",
     "timers",
     "ting_info",
+    "ting_infos",
     "tingpai",
     "view_wire",
 ]

@@ -22,7 +22,7 @@ def summary(results: Sequence[HandResult], hand_ids: Sequence[str], players: int
     for i, r in enumerate(results):
         won = r.winner is not None
         hands.append(
-            HandLine.model_construct(
+            HandLine.make(
                 index=i + 1,
                 hand_id=hand_ids[i] if i < len(hand_ids) else None,
                 scores=tuple(r.scores),
@@ -35,14 +35,14 @@ def summary(results: Sequence[HandResult], hand_ids: Sequence[str], players: int
             totals[s] += v
             # strictly larger: ties keep the earlier hand, then the lower seat
             if v > 0 and (best is None or v > best.score):
-                best = BestHand.model_construct(index=i + 1, seat=s, score=v)
+                best = BestHand.make(index=i + 1, seat=s, score=v)
             mine = per_seat[s]
             if v > 0 and (mine is None or v > mine.score):
-                per_seat[s] = SeatBest.model_construct(index=i + 1, score=v)
+                per_seat[s] = SeatBest.make(index=i + 1, score=v)
     ranking = sorted(range(players), key=lambda s: (-totals[s], s))
     top = max(totals, default=0)
     big = [s for s in range(players) if totals[s] == top] if top > 0 else []
-    return MatchSummary.model_construct(
+    return MatchSummary.make(
         hands=tuple(hands),
         totals=tuple(totals),
         ranking=tuple(ranking),

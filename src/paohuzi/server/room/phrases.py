@@ -51,7 +51,7 @@ def validate(phrase_id: object) -> Phrase | None:
 
 def said(seat: int, phrase: Phrase) -> SaidMessage:
     """What every seat of the room receives when ``seat`` says ``phrase``."""
-    return SaidMessage.model_construct(
+    return SaidMessage.make(
         seat=seat, phrase=phrase.id, text_zh=phrase.zh, text_en=phrase.en, kind=phrase.kind
     )
 

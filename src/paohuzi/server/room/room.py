@@ -27,6 +27,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from functools import lru_cache
 
 from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action
@@ -34,9 +35,9 @@ from paohuzi.core.cards import CODES
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
-from paohuzi.server.messages import PlayerInfo, Timer
+from paohuzi.server.messages import PlayerInfo, Timer, same
 from paohuzi.server.present import state as present
-from paohuzi.server.present.choices import seat_choices
+from paohuzi.server.present.choices import described, seat_choices
 from paohuzi.server.present.options import TURN_CHOICES
 from paohuzi.server.present.snapshot import RoomSnapshot
 from paohuzi.server.room import levels, phrases, readiness
@@ -53,6 +54,12 @@ HAND_ID_BYTES = 12  # 16 url-safe characters: a replay link nobody can guess
 HUMAN, BOT, FREE = SeatKind.HUMAN, SeatKind.BOT, SeatKind.FREE
 WAITING, PLAYING = RoomPhase.WAITING, RoomPhase.PLAYING
 SETTLEMENT, FINISHED = RoomPhase.SETTLEMENT, RoomPhase.FINISHED
+
+
+@lru_cache(maxsize=1024)
+def _timers(deadlines: tuple[tuple[int, float], ...]) -> tuple[Timer, ...]:
+    # the same for a whole decision: one tuple, its wire form kept (messages._plain_parts)
+    return tuple(Timer.make(seat=seat, deadline=d) for seat, d in deadlines)
 
 
 class Room:
@@ -78,6 +85,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.driver = Driver(self, manager)
         self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
+        self._seen_players: tuple[object, tuple[PlayerInfo, ...]] = ((), ())
 
     # ------------------------------------------------------------------ state
     @property
@@ -134,23 +142,15 @@ class Room:
         timers: tuple[Timer, ...] = ()
         timeout = self.away_timeout
         if phase == PLAYING and self.humans_connected():
-            timers = tuple(
-                Timer.model_construct(seat=s.index, deadline=round(since + timeout, 1))
-                for s in self.seats
-                if s.kind == HUMAN and not s.away and (since := s.turn.pending_since) is not None
+            timers = _timers(
+                tuple(
+                    (s.index, round(since + timeout, 1))
+                    for s in self.seats
+                    if s.kind == HUMAN
+                    and not s.away
+                    and (since := s.turn.pending_since) is not None
+                )
             )
-        players = tuple(
-            PlayerInfo.model_construct(
-                seat=s.index,
-                kind=s.kind,
-                name=s.who.name,
-                bot=s.who.bot,
-                connected=s.link.conn is not None,
-                away=s.away,
-                ready=s.index in self.ready,
-            )
-            for s in self.seats
-        )
         over = st is not None and phase in (SETTLEMENT, FINISHED)
         return RoomSnapshot(
             id=self.id,
@@ -161,7 +161,7 @@ class Room:
             played=m.index,
             hands_total=m.hands,
             scores=tuple(m.scores),
-            players=players,
+            players=self._players(),
             away_timeout=timeout,
             rematch=self.next_room,
             timers=timers,
@@ -170,6 +170,27 @@ class Room:
             results=tuple(m.results),
             hand_ids=tuple(self.hand_ids),
         )
+
+    def _players(self) -> tuple[PlayerInfo, ...]:
+        """Every seat as anyone may see it: made again only when that changes."""
+        seen = tuple(
+            (s.who, s.link.conn is not None, s.away, s.index in self.ready) for s in self.seats
+        )
+        if seen != self._seen_players[0]:
+            players = tuple(
+                PlayerInfo.make(
+                    seat=who.seat,
+                    kind=who.kind,
+                    name=who.name,
+                    bot=who.bot,
+                    connected=connected,
+                    away=away,
+                    ready=ready,
+                )
+                for who, connected, away, ready in seen
+            )
+            self._seen_players = (seen, players)
+        return self._seen_players[1]
 
     # ------------------------------------------------------------------ the one path
     def commit(self, seat: int, choice: Action | None) -> None:
@@ -205,12 +226,13 @@ class Room:
             key = (self.hand_id, phase, n, tuple(legal)) if legal else None
             if key != s.turn.key:
                 s.turn.key, s.turn.pending_since = key, (now if key is not None else None)
+                s.turn.listed = described(legal, self.rules, phase)
                 fresh.add(s.index)
         snap = self.snapshot(phase)
         for s in humans:
-            c = present.seat_state(snap, s.index, s.away, s.turn.legal, views[s.index])
+            c = present.seat_state(snap, s.index, s.away, s.turn.listed, views[s.index])
             shown = s.shown
-            if c != shown.state:
+            if not same(shown.state, c):
                 shown.version, shown.state = shown.version + 1, c
                 if s.link.conn is not None:
                     s.link.conn.send(present.state_message(c, shown.version, time.time()))

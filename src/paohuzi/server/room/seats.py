@@ -24,7 +24,7 @@ from typing import Protocol
 from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action, IllegalAction
 from paohuzi.server.limits import Limits, TokenBucket
-from paohuzi.server.messages import SeatState, ServerMessage
+from paohuzi.server.messages import ActionChoice, SeatState, ServerMessage
 from paohuzi.server.storage.sqlite import SeatRow
 from paohuzi.server.vocab import SeatKind, WebChoice
 
@@ -60,9 +60,11 @@ class Link:
 @dataclass(slots=True)
 class Turn:
     """The decision in front of the seat: its choices by id (None: ready or rematch, the
-    web's own), what identifies the decision, and when it began (the 托管 timer)."""
+    web's own) and as the client lists them, what identifies the decision, and when it
+    began (the 托管 timer)."""
 
     legal: dict[str, Action | None] = field(default_factory=dict)
+    listed: tuple[ActionChoice, ...] = ()  # laid out once per decision, not per change
     key: DecisionKey | None = None  # None: nothing to decide
     pending_since: float | None = None  # epoch seconds
 

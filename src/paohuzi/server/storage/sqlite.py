@@ -378,7 +378,7 @@ class SqliteStorage(Storage):
                     max(versions, default=0),
                     json.dumps(versions),
                     json.dumps(sorted(ready)),
-                    status,
+                    status.value,  # the word itself: sqlite3 binds a str subclass slowly
                     time.time(),
                     room_id,
                 ),
