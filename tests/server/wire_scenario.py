@@ -5,8 +5,9 @@ computed inline (not in a thread) and the human acts only once the room is quiet
 (every bot move made), so the same code sends the same bytes. The wire-shape test
 (``test_wire.py``) compares every message, byte for byte, with ``GOLDEN``: the
 messages main sent before the server's messages became models (recorded at commit
-adec119), and validates each against its model. The games depend on the engine and
-the bots too: a deliberate change there re-records them (after reading the diff):
+adec119; hints aside, which main dropped at times), and validates each against its
+model. The games depend on the engine and the bots too: a deliberate change there
+re-records them (after reading the diff):
 
     PYTHONPATH=src python tests/server/wire_scenario.py
 """

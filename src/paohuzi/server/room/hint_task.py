@@ -38,7 +38,7 @@ class HintTask:
         advise: Advise,
     ) -> None:
         self.room_id, self.lock, self.state, self.advise = room_id, lock, state, advise
-        self.tasks: dict[int, asyncio.Task[Any]] = {}  # by seat: one computation at a time
+        self.tasks: dict[int, asyncio.Task[Any]] = {}  # by seat (kept referenced): one at a time
 
     def offer(self, seat: Seat) -> None:
         """Send the seat its hint if it wants one: cached, or once computed (lock held)."""
@@ -49,11 +49,12 @@ class HintTask:
         if cached is not None and cached[0] == seat.hint.key:
             conn.send(hint_message(seat.shown.version, cached[1]))
             return
-        if seat.index in self.tasks:
+        running = self.tasks.get(seat.index)
+        if running is not None and not running.done():
             return  # it sends the newest when done
-        task = asyncio.get_running_loop().create_task(self._compute(seat))
-        self.tasks[seat.index] = task
-        task.add_done_callback(lambda _: self.tasks.pop(seat.index, None))
+        # (a done task is replaced, not waited for: it may have sent its hint just now,
+        # for the decision before this one)
+        self.tasks[seat.index] = asyncio.get_running_loop().create_task(self._compute(seat))
 
     async def _compute(self, seat: Seat) -> None:
         while True:
