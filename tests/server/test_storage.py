@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from paohuzi.server.storage.sqlite import HandRow, RoomRow, SeatRow, SqliteStorage, default_db_path
+from paohuzi.server.storage.sqlite import (
+    HandRow,
+    RoomConfig,
+    RoomRow,
+    SeatRow,
+    SqliteStorage,
+    default_db_path,
+)
 from paohuzi.server.vocab import RoomPhase, SeatKind
 
 HUMAN, BOT, FREE = SeatKind.HUMAN, SeatKind.BOT, SeatKind.FREE
@@ -18,7 +26,7 @@ def _room(code: str = "ABC234") -> RoomRow:
         SeatRow(1, BOT, None, "机器人1", "normal"),
         SeatRow(2, FREE),
     ]
-    return RoomRow(code, {"name": "hunan"}, {"bot": "normal", "bots": 1}, seats, 42, 8)
+    return RoomRow(code, {"name": "hunan"}, RoomConfig("normal", 1), seats, 42, 8)
 
 
 def test_room_round_trip_survives_reopening(tmp_path: Path) -> None:
@@ -148,3 +156,16 @@ def test_full_synchronous_mode_is_a_choice(tmp_path: Path) -> None:
     st.close()
     with pytest.raises(ValueError):
         SqliteStorage(tmp_path / "x.sqlite3", synchronous="OFF")
+
+
+def test_room_config_is_stored_as_servers_always_wrote_it() -> None:
+    c = RoomConfig("hard", 2, "abc", 20, True, "ROOM01")
+    assert json.dumps(c.to_dict()) == (
+        '{"bot": "hard", "bots": 2, "owner": "abc", "turn_time": 20, "ready_first": true, '
+        '"rematch_of": "ROOM01"}'
+    )  # the keys and order create_room and rematch wrote as plain dicts
+    assert RoomConfig("normal", 1, "abc").to_dict() == {"bot": "normal", "bots": 1, "owner": "abc"}
+    assert RoomConfig.from_dict(c.to_dict()) == c
+    # an older server's row (a bot spec, no owner) or odd values load, never raise
+    odd = {"bot": "ismcts:iters=8", "bots": True, "turn_time": "20", "ready_first": 1, "x": 3}
+    assert RoomConfig.from_dict(odd) == RoomConfig(bot="ismcts:iters=8")

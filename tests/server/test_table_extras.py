@@ -4,6 +4,7 @@ a room's own 出牌时间, and the match-end summary (kept over a restart)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -159,9 +160,9 @@ def test_a_rooms_turn_time_is_its_away_timeout(make_client: Any) -> None:
     with connect(c, plain["room"], plain["token"]) as ws:
         assert Player(ws).next_state()["away_timeout"] == 1000
     room = c.app.state.manager.rooms[r["room"]]
-    room.config["turn_time"] = 10_000  # a stored value past the lobby's choices is bounded
+    room.config = replace(room.config, turn_time=10_000)  # a stored value past the choices
     assert room.away_timeout == max(TURN_CHOICES)
-    room.config["turn_time"] = 1
+    room.config = replace(room.config, turn_time=1)
     assert room.away_timeout == min(TURN_CHOICES)
 
 

@@ -49,7 +49,7 @@ def join_info(room: Room) -> dict[str, Any]:
     return {
         "status": phase,
         "status_label": {"zh": STATUS_ZH[phase], "en": STATUS_EN[phase]},
-        "summary": summary(room.rules, room.level.id, room.config.get("turn_time")),
+        "summary": summary(room.rules, room.level.id, room.config.turn_time),
         "seats": [
             {
                 "seat": s.index,

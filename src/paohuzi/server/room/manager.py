@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from paohuzi.bots.hints import hint
@@ -26,7 +27,7 @@ from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.restore import restore
 from paohuzi.server.room.room import Room
 from paohuzi.server.room.seats import Seat
-from paohuzi.server.storage.sqlite import RoomRow, SeatRow, Storage
+from paohuzi.server.storage.sqlite import RoomConfig, RoomRow, SeatRow, Storage
 from paohuzi.server.vocab import SeatKind
 from paohuzi.server.wire import CreateRoom, RoomError
 
@@ -113,11 +114,7 @@ class RoomManager:
         seed = req.seed if req.seed is not None and bots == n - 1 else secrets.randbits(63)
         given = req.options is not None and "hands" in req.options
         hands = chosen.hands if given else req.hands or rules.hands_per_match
-        config: dict[str, Any] = {"bot": bot, "bots": bots, "owner": owner}
-        if chosen.turn_time is not None:
-            config["turn_time"] = chosen.turn_time  # Room.away_timeout: the seat's 托管 timer
-        if chosen.ready_first:
-            config["ready_first"] = True  # Room.start: 准备 before the first hand
+        config = RoomConfig(bot, bots, owner, chosen.turn_time, chosen.ready_first)
         row = RoomRow(self.new_code(), rules.to_dict(), config, seats, seed, hands)
         room = self.open(row)
         return room, room.seats[0]
@@ -135,7 +132,7 @@ class RoomManager:
         self,
         of: str,
         rules: Rules,
-        config: dict[str, Any],
+        config: RoomConfig,
         seats: Sequence[SeatRow],
         hands: int,
     ) -> str:
@@ -144,7 +141,7 @@ class RoomManager:
         row = RoomRow(
             self.new_code(),
             rules.to_dict(),
-            {**config, "rematch_of": of},  # so a restart finds the link again
+            replace(config, rematch_of=of),  # so a restart finds the link again
             list(seats),
             secrets.randbits(63),
             hands,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Protocol
 
 from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action
@@ -22,7 +22,7 @@ from paohuzi.core.state import GameState
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import Level
 from paohuzi.server.room.seats import Seat
-from paohuzi.server.storage.sqlite import SeatRow, Storage
+from paohuzi.server.storage.sqlite import RoomConfig, SeatRow, Storage
 from paohuzi.server.vocab import RoomPhase
 from paohuzi.table import Table
 
@@ -80,7 +80,7 @@ class LobbyPort(BotSettings, Protocol):
         self,
         of: str,
         rules: Rules,
-        config: dict[str, Any],
+        config: RoomConfig,
         seats: Sequence[SeatRow],
         hands: int,
     ) -> str:

@@ -71,7 +71,7 @@ class Room:
         self.id = row.id
         self.rules = Rules.from_dict(row.rules)
         self.config = row.config
-        self.level = levels.level(row.config.get("bot"))
+        self.level = levels.level(row.config.bot)
         self.seats = [Seat(s) for s in row.seats]
         for s, v in zip(self.seats, row.versions, strict=False):
             s.shown.version = s.shown.since = v
@@ -79,7 +79,7 @@ class Room:
         self.table = Table(players, self.rules, row.match_seed, row.hands_total, stand_in=True)
         self.hand_id: str | None = None
         self.hand_ids: list[str] = []  # every dealt hand's, in order (restore() refills it)
-        self.ready_first = bool(row.config.get("ready_first"))
+        self.ready_first = row.config.ready_first
         self.ready: set[int] = set(row.ready)
         self.next_room: str | None = None  # the room 再来一场 opened (found again at a restart)
         self.lock = asyncio.Lock()
@@ -104,8 +104,8 @@ class Room:
     @property
     def away_timeout(self) -> float:
         """The room's 出牌时间 if it chose one (within the lobby's choices), else the server's."""
-        t = self.config.get("turn_time")
-        if isinstance(t, int | float) and not isinstance(t, bool):
+        t = self.config.turn_time
+        if t is not None:
             return float(min(max(t, min(TURN_CHOICES)), max(TURN_CHOICES)))
         return self.manager.away_timeout
 

@@ -65,13 +65,57 @@ class HandRow:
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, action id)
 
 
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """A room's settings beside its rules, stored as a JSON object: the bots' level,
+    how many seats bots took, the creator (a keyed hash: rooms per client are counted,
+    never traced), the 出牌时间 and 准备 options, and the room whose 再来一场 it is."""
+
+    bot: str | None = None  # a level id (a pre-level server stored a bot spec)
+    bots: int | None = None
+    owner: str | None = None
+    turn_time: float | None = None  # None: the server's --away-timeout
+    ready_first: bool = False
+    rematch_of: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored object: the keys a server has always written, in their order."""
+        d: dict[str, Any] = {"bot": self.bot, "bots": self.bots, "owner": self.owner}
+        if self.turn_time is not None:
+            d["turn_time"] = self.turn_time
+        if self.ready_first:
+            d["ready_first"] = True
+        if self.rematch_of is not None:
+            d["rematch_of"] = self.rematch_of
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RoomConfig:
+        """A stored object (any server's: what is missing takes its default, what is
+        not a setting's type is dropped — a stored room always loads)."""
+
+        def get(key: str, *types: type) -> Any:
+            v = d.get(key)
+            ok = isinstance(v, types) and not (isinstance(v, bool) and bool not in types)
+            return v if ok else None
+
+        return cls(
+            bot=get("bot", str),
+            bots=get("bots", int),
+            owner=get("owner", str),
+            turn_time=get("turn_time", int, float),
+            ready_first=d.get("ready_first") is True,
+            rematch_of=get("rematch_of", str),
+        )
+
+
 @dataclass
 class RoomRow:
     """A room with its seats, its match and the match's hands (in order)."""
 
     id: str
     rules: dict[str, Any]
-    config: dict[str, Any]
+    config: RoomConfig
     seats: list[SeatRow]
     match_seed: int
     hands_total: int
@@ -291,7 +335,7 @@ class SqliteStorage(Storage):
                     now,
                     now,
                     json.dumps(room.rules),
-                    json.dumps(room.config),
+                    json.dumps(room.config.to_dict()),
                     json.dumps(room.versions),
                 ),
             ),
@@ -329,7 +373,7 @@ class SqliteStorage(Storage):
         room = RoomRow(
             room_id,
             json.loads(rules),
-            json.loads(config),
+            RoomConfig.from_dict(json.loads(config)),
             seats,
             seed,
             total,
