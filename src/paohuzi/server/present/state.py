@@ -34,7 +34,6 @@ from paohuzi.server.present.snapshot import RoomSnapshot
 from paohuzi.server.vocab import RoomPhase
 
 _PLAYING, _FINISHED = RoomPhase.PLAYING, RoomPhase.FINISHED
-_OVER = (RoomPhase.SETTLEMENT, RoomPhase.FINISHED)
 
 
 def timers(snap: RoomSnapshot, seat: int) -> tuple[Timer, ...]:
@@ -80,8 +79,7 @@ def seat_state(
     """Seat ``seat``'s state without its version and clock (what may change): the room,
     the seat's ``choices`` (:func:`~.choices.described`), whether it is on 托管 (``away``)
     and its view."""
-    ph = snap.phase
-    over = ph in _OVER and snap.result is not None
+    ph, res = snap.phase, snap.result  # a result only at a settlement and the match's end
     return SeatState.make(
         phase=ph,
         room=snap.id,
@@ -96,8 +94,8 @@ def seat_state(
         away_timeout=snap.away_timeout,
         rematch=snap.rematch,
         result=(
-            hand_settlement(snap.result, v, snap.scores, snap.played, snap.hands_total)
-            if over and snap.result is not None
+            hand_settlement(res, v, snap.scores, snap.played, snap.hands_total)
+            if res is not None
             else None
         ),
         summary=(

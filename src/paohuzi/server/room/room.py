@@ -58,7 +58,7 @@ SETTLEMENT, FINISHED = RoomPhase.SETTLEMENT, RoomPhase.FINISHED
 
 @lru_cache(maxsize=1024)
 def _timers(deadlines: tuple[tuple[int, float], ...]) -> tuple[Timer, ...]:
-    # the same for a whole decision: one tuple, its wire form kept (messages._plain_parts)
+    # the same deadlines for a whole decision: made once, not per change
     return tuple(Timer.make(seat=seat, deadline=d) for seat, d in deadlines)
 
 
@@ -151,7 +151,7 @@ class Room:
                     and (since := s.turn.pending_since) is not None
                 )
             )
-        over = st is not None and phase in (SETTLEMENT, FINISHED)
+        over = phase in (SETTLEMENT, FINISHED)
         return RoomSnapshot(
             id=self.id,
             rules=self.rules,
@@ -166,7 +166,7 @@ class Room:
             rematch=self.next_room,
             timers=timers,
             discarding=st.current_player if st is not None and st.phase == DISCARDING else None,
-            result=st.result if over and st is not None else None,
+            result=st.result if st is not None and over else None,
             results=tuple(m.results),
             hand_ids=tuple(self.hand_ids),
         )
