@@ -1,6 +1,7 @@
 """Evaluator speed: µs per position through the Python API, in a fresh process.
 
     python benchmarks/evaluator.py [--corpus FILE.jsonl] [--n N] [--seed S] [--json]
+    python benchmarks/evaluator.py --against OLD/src [--rounds R]   # this checkout vs another
 
 Positions are parsed before timing (no JSON inside the timed loop). The timed
 call is ``HandEvaluator.best(position)``: does it form 7 门子, and with the most
@@ -8,7 +9,9 @@ call is ``HandEvaluator.best(position)``: does it form 7 门子, and with the mo
 first pass includes that cost (the shipped tables are decoded beforehand, with
 ``preload()``: the untimed "init"); a second (warm) pass and the full settlement
 (``settle``: groups, 等, 名堂, 底) are timed too, for scale. CPU time, cyclic GC
-off during the timing (as ``timeit`` does).
+off during the timing (as ``timeit`` does). ``--against DIR`` measures this
+checkout's sources and another checkout's ``src`` in fresh processes taking
+turns (a before/after in one run) and prints the medians and their ratios.
 """
 
 from __future__ import annotations
@@ -43,7 +46,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rules", default="hunan")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--against", metavar="SRC", help="compare with another checkout's src/")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds per side with --against")
     args = ap.parse_args()
+    if args.against:
+        return compare(args)
     positions = load(args.corpus) if args.corpus else corpus(args.n, args.seed)
     rules = preset(args.rules)
 
@@ -87,6 +94,40 @@ def main() -> None:
     else:
         for k, v in out.items():
             print(f"{k:>22}: {v}")
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Fresh processes of both trees, taking turns; medians of each measure and ratios."""
+    import os
+    import statistics
+    import subprocess
+
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    trees = {"this": here, "against": str(Path(args.against).resolve())}
+    runs: dict[str, list[dict[str, float]]] = {k: [] for k in trees}
+    cmd = [sys.executable, __file__, "--json", "--n", str(args.n), "--rules", args.rules]
+    for _ in range(args.rounds):
+        for name, src in trees.items():
+            env = {**os.environ, "PYTHONPATH": src, "PAOHUZI_PURE": "1"}
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            runs[name].append(json.loads(out.stdout))
+    keys = ("us_per_position", "us_per_position_warm", "us_per_settlement")
+    med = {n: {k: statistics.median(r[k] for r in rs) for k in keys} for n, rs in runs.items()}
+    result = {"rounds": args.rounds, **med}
+    result["ratio_this_over_against"] = {
+        k: round(med["this"][k] / med["against"][k], 3) for k in keys
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(
+        f"evaluator, {args.n} positions, {args.rounds} rounds per side (µs, medians; lower is faster)"
+    )
+    for k in keys:
+        r = result["ratio_this_over_against"][k]
+        print(
+            f"  {k:>22}: this {med['this'][k]:7.3f}  against {med['against'][k]:7.3f}  ratio {r:.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -45,9 +45,9 @@ import paohuzi
 from paohuzi.core.action_index import legal_by_index
 from paohuzi.core.rules import preset
 from paohuzi.core.views import view
+from paohuzi.encoding.observation import OBSERVATION_SIZE
 from paohuzi.rl import paohuzi_v0
 from paohuzi.rl._hand import ObservedHand, deal
-from paohuzi.rl.observation import OBSERVATION_SIZE
 
 
 def raw(rules_name: str, seeds: range, with_view: bool = False, indexed: bool = False) -> int:

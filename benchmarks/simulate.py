@@ -1,6 +1,7 @@
 """Self-play speed: complete random-bot hands per second on one core.
 
     python benchmarks/simulate.py [--games N] [--rounds R] [--rules P] [--profile] [--json]
+    python benchmarks/simulate.py --against OLD/src      # this checkout vs another, A/B
 
 Each round plays N new hands (seeds never repeat) through the same loop as
 ``paohuzi simulate`` (:func:`paohuzi.sim.selfplay.run_job`: deal, ask each bot
@@ -8,7 +9,10 @@ through its Observation, apply). The engine is timed twice, in two processes
 that take turns round by round so that both see the same machine load: as
 installed (mypyc-compiled after ``PAOHUZI_COMPILE=1 pip install -e .``, see
 setup.py; on a pure install both sides are the same) and as pure Python
-(``PAOHUZI_PURE=1``). A warm-up of 300 other hands comes first
+(``PAOHUZI_PURE=1``). With ``--against DIR`` the two sides are instead this
+checkout's sources and another checkout's ``src`` (a before/after of a change,
+e.g. ``git worktree add /tmp/old <commit>``), both pure Python.
+A warm-up of 300 other hands comes first
 in each process (table loading, caches). CPU time; the best round and the
 median are printed, with the compiled/pure ratio. ``--profile`` adds the
 pure engine's cProfile top entries.
@@ -23,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 WORKER = "worker"
 PROFILE = "profile"
@@ -66,13 +71,22 @@ def main() -> None:
     ap.add_argument("--rules", default="hunan")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--against", metavar="SRC", help="compare with another checkout's src/")
     args = ap.parse_args()
 
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    pairs = (
+        (("installed", False, None), ("pure", True, None))
+        if not args.against
+        else (("this", True, here), ("against", True, str(Path(args.against).resolve())))
+    )
     sides = {}
-    for name, pure in (("installed", False), ("pure", True)):
+    for name, pure, path in pairs:
         env = {k: v for k, v in os.environ.items() if k != "PAOHUZI_PURE"}
         if pure:
             env["PAOHUZI_PURE"] = "1"
+        if path is not None:
+            env["PYTHONPATH"] = path
         cmd = [sys.executable, __file__, WORKER, args.rules, str(args.games)]
         sides[name] = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
@@ -95,8 +109,9 @@ def main() -> None:
             "best_hands_per_second": round(args.games / min(ts), 1),
             "median_hands_per_second": round(args.games / statistics.median(ts), 1),
         }
-    ratio = statistics.median(times["pure"]) / statistics.median(times["installed"])
-    out["ratio_installed_over_pure"] = round(ratio, 2)
+    a, b = list(sides)
+    ratio = statistics.median(times[b]) / statistics.median(times[a])
+    out[f"ratio_{a}_over_{b}"] = round(ratio, 3)
     if args.json:
         print(json.dumps(out))
     else:
@@ -109,7 +124,7 @@ def main() -> None:
                 f"  {n:9s} ({kind:14s}) best {d['best_hands_per_second']:8.1f} hands/s/core"
                 f"   median {d['median_hands_per_second']:8.1f}"
             )
-        print(f"  ratio installed / pure (medians): {ratio:.2f}×")
+        print(f"  ratio {a} / {b} (hands per second, medians): {ratio:.3f}×")
     if args.profile:  # in a pure-Python process: cProfile cannot see inside compiled code
         env = {**os.environ, "PAOHUZI_PURE": "1"}
         cmd = [sys.executable, __file__, PROFILE, args.rules, str(args.games)]

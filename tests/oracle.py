@@ -91,6 +91,26 @@ def _loose_partitions(counts: Counter[int], rules: object) -> Iterator[tuple[int
             yield h + price(rules, set_row(s), s), n + 1, p
 
 
+def _loose_splits(counts: Counter[int]) -> Iterator[list[tuple[str, tuple[int, ...]]]]:
+    """Every partition of ``counts`` into 句/绞/对, as (R9 row, cards) lists (as above)."""
+    if not counts:
+        yield []
+        return
+    low = min(counts)
+    if counts[low] >= 2:
+        rest = _subtract(counts, (low, low))
+        assert rest is not None
+        for more in _loose_splits(rest):
+            yield [("pair", (low, low)), *more]
+    for s in SETS:
+        if low not in s:
+            continue
+        rest = _subtract(counts, s)
+        if rest is not None:
+            for more in _loose_splits(rest):
+                yield [(set_row(s), s), *more]
+
+
 def _win_placements(pos: Position) -> Iterator[tuple[list[tuple[str, tuple[int, ...]]], list[int]]]:
     """R25: (table groups as (row, cards), hand cards the winning card took) per placement."""
     assert pos.win is not None

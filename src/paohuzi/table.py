@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from dataclasses import replace
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,7 +36,7 @@ from .core.match import Match
 from .core.player import Bot, Observation, RandomBot
 from .core.records import HandRecord
 from .core.result import HandResult
-from .core.rules import HUNAN, Rules
+from .core.rules import HUNAN, MatchKind, Rules
 from .core.state import GameState
 
 
@@ -125,9 +126,19 @@ class Table:
         return st.result  # a hand dealt elsewhere is no part of the match
 
     def record(self, **extra: Any) -> HandRecord:
-        """The running (or finished) hand's record, naming each seat's bot (and ``extra``)."""
+        """The running (or finished) hand's record, naming each seat's bot (and ``extra``).
+
+        In a race (R45) a hand booked in the match carries the running totals after
+        it in its ``result`` (``totals``, INTERFACES §4)."""
+        st = self._running()
         bots = [p.name if p is not None else None for p in self.players]
-        return HandRecord.of(self._running(), bots=bots, **extra)
+        rec = HandRecord.of(st, bots=bots, **extra)
+        m = self._match
+        booked = m is not None and bool(m.results) and st.result is m.results[-1]
+        if rec.result is not None and self.rules.match == MatchKind.RACE and booked:
+            assert m is not None
+            rec = replace(rec, result={**rec.result, "totals": list(m.scores)})
+        return rec
 
     def resume(self, rec: HandRecord) -> GameState:
         """Play the recorded hand ``rec`` as the match's next hand, every recorded
@@ -227,10 +238,11 @@ class Table:
         return self.finish_hand()
 
     def play(self) -> list[int]:
-        """Play every remaining hand of the match between bots; the final scores (R38)."""
+        """Play every remaining hand of the match between bots; what each seat wins over
+        the match (R38; a race's pairwise settlement, R45)."""
         while not self.match.is_over():
             self.play_hand()
-        return list(self.match.scores)
+        return self.match.final()
 
 
 def playout(

@@ -59,9 +59,9 @@ def test_ready_gate_never_hides_a_win():
         winning = 0
         for state in states(rules.name, range(10), policy="random"):
             for s in state.seats:
-                if state.held[s] != state.need(s):
+                if state.held(s) != state.need(s):
                     continue
-                p, t = state.packed[s], state.tsum[s]
+                p, t = state.packed_hand(s), state.table_summary(s)
                 if any(ev.best_huxi(p, t, c, sd) >= 0 for c in range(20) for sd in (False, True)):
                     winning += 1
                     assert hv.near_ready(p, t.fours)

@@ -16,9 +16,9 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _expected_ting(state, seat, packed):
-    ev = state.ev
-    other = ev.tingpai(packed, state.tables[seat], self_drawn=False)
-    zimo = ev.tingpai(packed, state.tables[seat], self_drawn=True)
+    ev = state._ev
+    other = ev.tingpai(packed, state.table(seat), self_drawn=False)
+    zimo = ev.tingpai(packed, state.table(seat), self_drawn=True)
     return {Card(c).code: (other.get(c), zimo.get(c)) for c in set(other) | set(zimo)}
 
 
@@ -34,12 +34,12 @@ def test_hint_recommends_a_legal_action_and_the_evaluators_tingpai():
                 assert h.action in legal
                 assert h.ranking[0] == h.action and sorted(h.ranking) == sorted(legal)
                 assert CJK.search(h.reason.zh) and h.reason.en.isascii()
-            packed = state.packed[seat]
+            packed = state.packed_hand(seat)
             if h.action and h.action.startswith(DISCARD):
                 card = Action.from_id(seat, h.action).card
                 assert h.tingpai_after == card
                 packed -= BIT[int(card)]
-            elif state.held[seat] > state.need(seat):
+            elif state.held(seat) > state.need(seat):
                 continue
             got = {t.card.code: (t.huxi, t.huxi_zimo) for t in h.tingpai}
             want = _expected_ting(state, seat, packed)

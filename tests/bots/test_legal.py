@@ -99,6 +99,7 @@ def test_determinize_never_hands_over_the_true_state():
             worlds += 1
             others = [t for t in state.seats if t != seat]
             assert not (
-                world.wall == state.wall and all(world.hands[t] == state.hands[t] for t in others)
+                world._wall == state._wall
+                and all(world.hand_counts(t) == state.hand_counts(t) for t in others)
             )
     assert worlds > 200

@@ -13,8 +13,8 @@ from paohuzi.bots.neural import DEFAULT_MODEL, load
 from paohuzi.core.determinize import resample
 from paohuzi.core.records import record
 from paohuzi.core.rules import preset
+from paohuzi.encoding.features import ACTION_SIZE, FEATURE_VERSION, STATE_SIZE
 from paohuzi.table import Table
-from paohuzi.train.features import ACTION_SIZE, FEATURE_VERSION, STATE_SIZE
 
 from .helpers import reach
 

@@ -108,8 +108,8 @@ def pass_claims(state: GameState, keep: Iterable[int] = ()) -> list[Event]:
     """Pass the pending claims of seats not in ``keep`` in the current window only."""
     keep = set(keep)
     out: list[Event] = []
-    window = state.window
-    while state.phase == CLAIM and state.window is window:
+    window = state._window
+    while state.phase == CLAIM and state._window is window:
         seats = [s for s in state.to_act() if s not in keep]
         if not seats:
             break
@@ -144,8 +144,8 @@ def quiet_discard(state: GameState, seat: int, avoid: str = "") -> str:
         if c in bad:
             continue
         if any(
-            state.hands[t][c] >= 2
-            or any(g.cards[0] == c and len(set(g.cards)) == 1 for g in state.tables[t])
+            state.hand_counts(t)[c] >= 2
+            or any(g.cards[0] == c and len(set(g.cards)) == 1 for g in state.table(t))
             for t in state.seats
             if t != seat
         ):
@@ -157,7 +157,7 @@ def quiet_discard(state: GameState, seat: int, avoid: str = "") -> str:
 def discard_quietly(state: GameState, seat: int, avoid: str = "") -> list[Event]:
     """Discard a quiet card and pass every claim on that discard (only)."""
     out = list(act(state, seat, quiet_discard(state, seat, avoid)))
-    if state.phase == CLAIM and state.window.source == "discard" and state.window.owner == seat:
+    if state.phase == CLAIM and state._window.source == "discard" and state._window.owner == seat:
         out += pass_claims(state)
     return out
 
@@ -167,8 +167,8 @@ def window_on(state: GameState, card: str, owner: int | None = None) -> bool:
     c = Card.parse(card)
     return (
         state.phase == CLAIM
-        and state.window.card == c
-        and (owner is None or state.window.owner == owner)
+        and state._window.card == c
+        and (owner is None or state._window.owner == owner)
     )
 
 
@@ -178,11 +178,11 @@ def run_until(state: GameState, wall_pos: int, avoid: str = "") -> None:
     Stops as soon as the wall_pos-th card is turned up: if it opened a window the
     state waits in it, otherwise the card was already dealt with automatically.
     """
-    while state.wall_pos < wall_pos and not state.is_terminal():
+    while state._wall_pos < wall_pos and not state.is_terminal():
         if state.phase == CLAIM:
             pass_claims(state)
         else:
-            discard_quietly(state, state.turn, avoid)
+            discard_quietly(state, state._turn, avoid)
 
 
 def random_play(state: GameState, rng: random.Random, hu: float = 0.7) -> Action:
@@ -207,16 +207,16 @@ def all_cards(s: GameState) -> Counter:
     out: Counter = Counter()
     for t in range(s.n):
         for c in range(20):
-            out[c] += s.hands[t][c]
-        for g in s.tables[t]:
+            out[c] += s.hand_counts(t)[c]
+        for g in s.table(t):
             out.update(int(c) for c in g.cards)
-        out.update(s.piles[t])
-    out.update(s.wall[s.wall_pos :])
+        out.update(s._piles[t])
+    out.update(s._wall[s._wall_pos :])
     won = (
         s.result is not None and s.result.position is not None and s.result.position.win is not None
     )
     if s.phase == CLAIM or won:
-        out[s.window.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
+        out[s._window.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
     return out
 
 

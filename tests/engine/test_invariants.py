@@ -16,6 +16,7 @@ from paohuzi.core.records import check, record
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import view
+from presets.helpers import check_payments
 
 from .helpers import all_cards, random_play, try_resample
 
@@ -26,17 +27,17 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 def check_invariants(s: GameState) -> None:
     assert all_cards(s) == FULL
     for t in s.seats:
-        assert all(0 <= n <= 3 for n in s.hands[t])  # four in hand is always 提 (R8/R12)
-        assert s.nhand[t] == sum(s.hands[t])
-        assert s.held[t] == s.nhand[t] + sum(len(g.cards) for g in s.tables[t])
-        assert s.fours[t] == sum(1 for g in s.tables[t] if g.kind.is_four)
-        loose = sum(n for n in s.hands[t] if n < 3)  # cards outside 坎
-        if s.phase == DISCARDING and t == s.turn:
-            assert s.held[t] == s.need(t) + 1  # R17: exactly one too many
+        assert all(0 <= n <= 3 for n in s.hand_counts(t))  # four in hand is always 提 (R8/R12)
+        assert s._nhand[t] == sum(s.hand_counts(t))
+        assert s.held(t) == s._nhand[t] + sum(len(g.cards) for g in s.table(t))
+        assert s._fours[t] == sum(1 for g in s.table(t) if g.kind.is_four)
+        loose = sum(n for n in s.hand_counts(t) if n < 3)  # cards outside 坎
+        if s.phase == DISCARDING and t == s._turn:
+            assert s.held(t) == s.need(t) + 1  # R17: exactly one too many
             assert loose > 0  # ...and a card outside the 坎 to discard
         elif not s.is_terminal():
             # R17 while waiting; one over only when a forced step left nothing but 坎
-            assert s.held[t] <= s.need(t) or (s.held[t] == s.need(t) + 1 and loose == 0)
+            assert s.held(t) <= s.need(t) or (s.held(t) == s.need(t) + 1 and loose == 0)
     if not s.is_terminal():
         assert s.to_act() and s.current_player == s.to_act()[0]
         for t in s.to_act():
@@ -44,7 +45,7 @@ def check_invariants(s: GameState) -> None:
             assert acts
             for a in acts:  # R17: a 坎 is never broken, by a discard, 吃 or 碰
                 if a.type == "discard":
-                    assert 0 < s.hands[t][a.card] < 3
+                    assert 0 < s.hand_counts(t)[a.card] < 3
             chis = [a.groups for a in acts if a.type == "chi"]
             # R19 / §4: one action per multiset of groups, in canonical (sorted) order
             assert all(list(g) == sorted(g) for g in chis) and len(set(chis)) == len(chis)
@@ -57,7 +58,7 @@ def assert_illegal_changes_nothing(s: GameState, rng: random.Random) -> None:
     attempts = [
         Action("discard", pending[0], CARDS[c])
         for c in range(20)
-        if s.phase != DISCARDING or s.hands[pending[0]][c] == 0
+        if s.phase != DISCARDING or s._hands[pending[0]][c] == 0
     ]
     attempts += [Action("pass", t) for t in idle]
     attempts += [Action("peng", pending[0], CARDS[rng.randrange(20)])]
@@ -92,7 +93,7 @@ def test_random_hands_keep_invariants(seed: int, name: str, hu: float) -> None:
         assert [e.to_dict() for e in ev1] == [e.to_dict() for e in ev2]
         assert record(twin) == record(s)
         steps += 1
-    assert s.result is not None and sum(s.result.scores) == 0
+    check_payments(s)  # zero-sum, or a race's R45 gains and losses
     rec = json.loads(json.dumps(record(s)))
     assert check(rec) == []
 

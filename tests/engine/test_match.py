@@ -73,7 +73,7 @@ def test_R5_R38_sit_out_seat_neither_pays_nor_gets() -> None:
     while not m.is_over():
         s = m.new_hand()
         out = (s.dealer + 2) % 4
-        assert out not in s.seats and s.nhand[out] == 0
+        assert out not in s.seats and s._nhand[out] == 0
         while not s.is_terminal():
             s.apply(random_play(s, rng, 1.0))
         assert m.finish_hand(s).scores[out] == 0

@@ -4,13 +4,20 @@ The referee is written from the spec alone and imports nothing from paohuzi, so
 it can see a rule the engine gets wrong where ``records.check`` (a replay by the
 same engine) cannot. Two halves:
 
-- every simulated record — each preset (hunan, changde, luzhou) × 2, 3 and 4
-  players (4 = 坐底), random / greedy / mixed bots and a few ISMCTS hands — is
-  clean;
+- every simulated record — each preset of ``PRESETS`` × 2, 3 and 4 players (4 =
+  坐底 where four 20-card hands cannot be dealt, with 坐醒 where the preset has
+  醒; all four dealt in for 衡阳's 14-card hands), random / greedy / mixed bots, a
+  few option variants of the second wave (跟醒, 上醒/下醒, 双醒, 连翻, 有胡必胡 on
+  and off, 放炮必胡) and a few ISMCTS hands — is clean;
 - planted faults in real records are flagged, each with the rule it breaks:
   a missing forced 偎/提/跑 (R8, R11–R13), a discard from a 坎 (拆坎), a wrong
   discard count (R17), a 吃 without its 比 (R19), a lost card (R1), a missing or
-  ill-formed mandatory 天胡 (R28).
+  ill-formed mandatory 天胡 (R28); and for the second wave: a missing or wrong 醒
+  (R42), a 14-card deal miscounted (R43), a forced win chosen, passed or made
+  elective (R44), a discard win paid by all (R44), a race hand whose loser is not
+  the discarder or a 荒庄 without its penalty (R45), a settlement that is not the
+  best split (R46), a 明偎 hidden (R11), a 地胡 unflagged (R29), a possible 胡
+  never decided (R16), 坐醒 unpaid.
 """
 
 from __future__ import annotations
@@ -33,19 +40,37 @@ from paohuzi.core.records import record
 from paohuzi.core.rules import PRESETS, Rules
 from paohuzi.core.state import GameState
 from paohuzi.sim.runner import play_hand, run_tasks
-from referee import check, tag
+from referee import Referee, check, tag
 
 from .helpers import act, game, ids, pass_claims, play_out
 
 Rec = dict[str, Any]
-PER_TABLE = 100  # hands per (preset, player count): 9 tables → 900 records
+PER_TABLE = 60  # hands per (preset, player count): 6 presets × 3 → 1080 records
+PER_VARIANT = 16  # hands per (option variant, player count): 5 × 3 → 240 records
 # Seat s of hand k plays BOTS[bit s of k]: all random, all greedy and mixed tables.
 BOTS = ("random", "greedy")
-ISMCTS = (("hunan", 3, 1), ("changde", 2, 2), ("luzhou", 4, 3))  # slow: a handful only
+ISMCTS = (("hunan", 3, 1), ("changde", 2, 2), ("luzhou", 4, 3), ("hengyang", 4, 4))  # slow
+# Second-wave options the presets leave off (PRESETS.md "Second wave"), by the fields
+# R42/R44 name: each is played at 2, 3 and 4 players like a preset.
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "guilin:跟醒+上醒+双醒": ("guilin", {"xing": "gen", "xing_offset": 1, "xing_double": True}),
+    "guilin:有胡不必胡": ("guilin", {"forced_win": "none", "xing_offset": -1}),
+    "hengyang:有胡必胡+连翻+下醒": (
+        "hengyang",
+        {"forced_win": "any", "xing_chain": True, "xing_offset": -1},
+    ),
+    "hengyang:放炮必胡": ("hengyang", {"forced_win": "discard"}),
+    "loudi:封顶400": ("loudi", {"cap": 400}),
+}
 
 
 def _rules(name: str, players: int) -> Rules:
-    return PRESETS[name].replace(players=players, sit_out=players == 4)
+    """A preset at ``players`` seats: 坐底 where four 20-card hands cannot be dealt (R7),
+    all four dealt in with 14-card hands (R43); the sit-out seat collects 醒 (坐醒)."""
+    preset, options = VARIANTS.get(name, (name, {}))
+    r = PRESETS[preset].replace(**options)
+    sit = players == 4 and r.hand_size * 4 + 1 > 80
+    return r.replace(players=players, sit_out=sit, xing_seat=sit and r.xing != "none")
 
 
 def _play(task: tuple[str, int, int, tuple[str, ...]]) -> Rec:
@@ -53,20 +78,31 @@ def _play(task: tuple[str, int, int, tuple[str, ...]]) -> Rec:
     name, players, seed, bots = task
     seats = [make_bot(bots[s % len(bots)]) for s in range(players)]
     rec = play_hand(_rules(name, players), seed, seats, record=True).record
-    return json.loads(json.dumps(rec))
+    rec = json.loads(json.dumps(rec))
+    rec["table"] = name  # which table of the run (a variant keeps its preset's rules.name)
+    return rec
+
+
+def _tasks(names: list[str], per: int) -> list[tuple[str, int, int, tuple[str, ...]]]:
+    return [
+        (name, n, k, tuple(BOTS[k >> s & 1] for s in range(n)))
+        for name in names
+        for n in (2, 3, 4)
+        for k in range(per)
+    ]
 
 
 @pytest.fixture(scope="module")
 def records() -> list[Rec]:
-    """PER_TABLE hands of every preset × 2–4 players, plus a few ISMCTS ones, on 2 cores."""
-    tasks = [
-        (name, n, k, tuple(BOTS[k >> s & 1] for s in range(n)))
-        for name in PRESETS
-        for n in (2, 3, 4)
-        for k in range(PER_TABLE)
-    ]
+    """PER_TABLE hands of every preset × 2–4 players, PER_VARIANT of every option
+    variant, plus a few ISMCTS ones, on 2 cores."""
+    tasks = _tasks(list(PRESETS), PER_TABLE) + _tasks(list(VARIANTS), PER_VARIANT)
     tasks += [(name, n, seed, ("ismcts:iters=4", "greedy")) for name, n, seed in ISMCTS]
     return run_tasks(_play, tasks, workers=2)
+
+
+def _of(records: list[Rec], table: str) -> list[Rec]:
+    return [r for r in records if r["table"] == table]
 
 
 def _events(recs: list[Rec]) -> Iterator[tuple[Rec, int, dict[str, Any]]]:
@@ -91,12 +127,11 @@ def test_referee_imports_nothing_from_paohuzi() -> None:
 
 
 def test_simulated_records_pass_the_referee(records: list[Rec]) -> None:
-    """R1, R7–R19, R24, R28, R32, R37: every hand of every preset and table size is clean."""
-    tables = Counter((r["rules"]["name"], r["rules"]["players"]) for r in records)
-    assert set(tables) == {(name, n) for name in PRESETS for n in (2, 3, 4)}
-    bad = [
-        (r["rules"]["name"], r["rules"]["players"], r["seed"], p) for r in records for p in check(r)
-    ]
+    """R1, R7–R46 (but R39–R41): every hand of every preset, option variant and table
+    size is clean."""
+    tables = Counter((r["table"], r["rules"]["players"]) for r in records)
+    assert set(tables) == {(name, n) for name in [*PRESETS, *VARIANTS] for n in (2, 3, 4)}
+    bad = [(r["table"], r["rules"]["players"], r["seed"], p) for r in records for p in check(r)]
     assert not bad, f"{len(bad)} problems, e.g.\n" + "\n".join(map(str, bad[:12]))
 
 
@@ -207,7 +242,7 @@ def test_discard_from_a_kan_is_flagged(records: list[Rec]) -> None:
     """拆坎 (§3, R17): a 坎 is never broken, so a discard never comes out of one."""
     for rec in records:
         for i, a, st in _before_actions(rec):
-            kan = [c for c in range(20) if st.hands[a["seat"]][c] == 3]
+            kan = [c for c in range(20) if st.hand_counts(a["seat"])[c] == 3]
             if a["type"] == "discard" and kan:
                 rec = copy.deepcopy(rec)
                 code = CARDS[kan[0]].code
@@ -266,7 +301,7 @@ def test_unowed_discard_is_flagged_R17(records: list[Rec]) -> None:
     )
     seat = rec["events"][i - 1]["seat"]
     st = next(st for j, _, st in _before_actions(rec) if j >= i)  # his hand at that point
-    code = next(CARDS[c].code for c in range(20) if 0 < st.hands[seat][c] < 3)
+    code = next(CARDS[c].code for c in range(20) if 0 < st.hand_counts(seat)[c] < 3)
     rec["events"].insert(i, {"type": "discard", "seat": seat, "card": code, "source": "hand"})
     found = _at(check(rec), i, "R17")
     assert found and "owes no discard" in found[0]
@@ -287,7 +322,7 @@ def test_second_pao_needs_no_discard_R17(records: list[Rec]) -> None:
             if sum(x["type"] in ("pao", "ti") and x.get("seat") == seat for x in ev[: i + 1]) < 2:
                 continue
             st = next((st for j, _, st in _before_actions(rec) if j > i), None)
-            movable = [CARDS[c].code for c in range(20) if st and 0 < st.hands[seat][c] < 3]
+            movable = [CARDS[c].code for c in range(20) if st and 0 < st.hand_counts(seat)[c] < 3]
             if movable:
                 rec = copy.deepcopy(rec)
                 plant = {"type": "discard", "seat": seat, "card": movable[0], "source": "hand"}
@@ -407,6 +442,428 @@ def test_tianhu_without_the_holding_is_flagged_R28(records: list[Rec]) -> None:
     assert found and f"mandatory 天胡 by seat {seat}" in found[0]
 
 
+# ---------------------------------------------------------------- second wave (R42–R46)
+def test_second_wave_records_exercise_every_check(records: list[Rec]) -> None:
+    """The clean run of the second wave is not vacuous either: 14-card deals and 5-门子
+    wins (R43), 醒 (R42, counted, chained, doubled, 跟醒), automatic wins on draws and
+    discards (R44), discard wins paid by the discarder (R44) and in a race (R45), 荒庄
+    penalties (R45), 明偎, 坐醒 payments, and the 名堂 of each preset (R46)."""
+    seen: Counter[str] = Counter()
+    for rec in records:
+        r, res = rec["rules"], rec["result"]
+        xing = [e for e in rec["events"] if e["type"] == "xing"]
+        for e in rec["events"]:
+            t = e["type"]
+            if t == "deal" and e["count"] == 14:
+                seen["deal:14"] += 1
+            if t == "hu" and e.get("auto"):
+                seen[f"hu:auto:{e['source']}"] += 1
+            if t == "hu" and r["hand_size"] == 14:
+                seen["hu:5门子"] += 1
+            if t == "hu" and e.get("source") == "discard":
+                seen[f"hu:discard:{r['payment']}"] += 1
+            if t == "wei" and e["shown"]:
+                seen["wei:明偎"] += 1
+            if t == "xing" and e["count"]:
+                seen[f"xing:{r['xing']}:counted"] += 1
+        if len(xing) > 1:
+            seen["xing:连翻"] += 1
+        if xing and r["xing_double"] and xing[0]["count"]:
+            seen["xing:双醒"] += 1
+        if xing and r["xing_seat"] and res["settlement"]["xing"]:
+            seen["坐醒"] += 1
+        if res.get("winner") is None and r["match"] == "race":
+            seen["huangzhuang:race"] += 1
+        for m in res.get("mingtang", []) if r["decomposition"] == "di" else []:
+            seen[f"{r['name']}:{m['name']}"] += 1
+    want = [
+        "deal:14", "hu:5门子", "hu:auto:draw", "hu:auto:discard", "hu:discard:discarder",
+        "hu:discard:race", "wei:明偎", "xing:fan:counted", "xing:gen:counted", "xing:双醒",
+        "坐醒", "huangzhuang:race",
+        "guilin:自摸", "guilin:海底", "hengyang:小红", "hengyang:大红", "hengyang:一点红",
+        "hengyang:黑胡", "loudi:十红", "loudi:一块匾", "loudi:海底捞", "loudi:自摸",
+    ]  # fmt: skip
+    assert not [w for w in want if not seen[w]], seen
+
+
+def _hu(rec: Rec) -> int:
+    return next(j for j, e in enumerate(rec["events"]) if e["type"] == "hu")
+
+
+def _won(records: list[Rec], table: str, want: Callable[[Rec, dict[str, Any]], bool]) -> Rec:
+    """A copy of the first win of ``table`` whose 胡 event satisfies ``want``."""
+    for rec in _of(records, table):
+        if rec["result"].get("winner") is not None and want(rec, rec["events"][_hu(rec)]):
+            return copy.deepcopy(rec)
+    raise AssertionError(f"no such win on the {table} table")
+
+
+def test_missing_xing_is_flagged_R42(records: list[Rec]) -> None:
+    """R42: after a 翻醒 win, the 醒 event is missing: flagged before the settlement."""
+    rec = _won(records, "guilin", lambda r, e: True)
+    i = _hu(rec) + 1
+    assert rec["events"][i]["type"] == "xing"
+    found = _at(_drop(rec, i), i, "R42")
+    assert found and "missing" in found[0]
+
+
+@pytest.mark.parametrize("field", ["count", "card", "turned"])
+def test_wrong_xing_is_flagged_R42(records: list[Rec], field: str) -> None:
+    """R42: the 醒数 miscounted, the 醒牌 not the turned card moved by the offset, or the
+    turned card not the next wall card: flagged at the 醒 event."""
+    rec = _won(records, "guilin", lambda r, e: True)
+    i = _hu(rec) + 1
+    e = rec["events"][i]
+    if field == "count":
+        e["count"] += 1
+    else:
+        e[field] = "d10" if e[field] != "d10" else "x10"
+    found = _at(check(rec), i, "R42")
+    assert found and "醒" in found[0]
+
+
+def test_xing_total_in_the_settlement_R42(records: list[Rec]) -> None:
+    """R42 双醒: the settlement's 醒数 is twice the 醒 counted; a plain sum is flagged."""
+    rec = _won(
+        records,
+        "guilin:跟醒+上醒+双醒",
+        lambda r, e: any(x["type"] == "xing" and x["count"] for x in r["events"]),
+    )
+    count = next(e["count"] for e in rec["events"] if e["type"] == "xing")
+    assert rec["result"]["settlement"]["xing"] == 2 * count
+    rec["result"]["settlement"]["xing"] = count
+    assert [p for p in check(rec) if tag(p) == "R42" and "醒数" in p]
+
+
+def test_xing_with_no_xing_rule_is_flagged_R42(records: list[Rec]) -> None:
+    """R42: a 醒 event where the rules have no 醒 (娄底)."""
+    rec = _won(records, "loudi", lambda r, e: True)
+    i = _hu(rec) + 1
+    seat = rec["events"][i - 1]["seat"]
+    rec["events"].insert(
+        i, {"type": "xing", "seat": seat, "card": "x1", "count": 0, "turned": "x1"}
+    )
+    assert _at(check(rec), i, "R42")
+
+
+def test_fourteen_card_deal_miscounted_is_flagged_R43(records: list[Rec]) -> None:
+    """R43: 衡阳 deals 14 a seat; a deal event of 20 is flagged."""
+    rec = copy.deepcopy(_of(records, "hengyang")[0])
+    assert rec["events"][1]["type"] == "deal" and rec["events"][1]["count"] == 14
+    rec["events"][1]["count"] = 20
+    found = _at(check(rec), 1, "R43")
+    assert found and "not 14" in found[0]
+
+
+def test_fourteen_card_hand_needs_five_menzi_R43(records: list[Rec]) -> None:
+    """R43 / R22: a 14-card winner's settlement of 7 门子' worth of groups is no split of
+    his cards into 5: the referee re-counts 门子 by hand_size."""
+    rec = _won(records, "hengyang", lambda r, e: True)
+    groups = rec["result"]["settlement"]["groups"]
+    assert len(groups) == 5
+    groups.append(groups[-1])
+    assert [p for p in check(rec) if tag(p) == "R22" and "5 门子" in p]
+
+
+def test_hu_action_for_a_forced_win_is_flagged_R44(records: list[Rec]) -> None:
+    """R44 有胡必胡: the engine takes the win; a ``hu`` action for it is flagged."""
+    rec = _won(records, "guilin", lambda r, e: e.get("auto") is True)
+    e = rec["events"][_hu(rec)]
+    rec["actions"].append({"seat": e["seat"], "type": "hu", "card": e["card"]})
+    found = _at(check(rec), _hu(rec), "R44")
+    assert found and "automatic" in found[0]
+
+
+def test_forced_win_made_a_choice_is_flagged_R44(records: list[Rec]) -> None:
+    """R44: a forced win recorded as a player's choice (no ``auto``, a ``hu`` action)."""
+    rec = _won(records, "loudi", lambda r, e: e.get("source") == "discard")
+    i = _hu(rec)
+    e = rec["events"][i]
+    assert e["auto"] is True  # 放炮必胡
+    del e["auto"]
+    rec["actions"].append({"seat": e["seat"], "type": "hu", "card": e["card"]})
+    found = _at(check(rec), i, "R44")
+    assert found and "automatic" in found[0]
+
+
+def test_auto_win_where_none_is_forced_is_flagged_R44(records: list[Rec]) -> None:
+    """R44: 娄底's wins on turned-up cards may be passed: one marked ``auto`` is flagged."""
+    rec = _won(records, "loudi", lambda r, e: e.get("source") == "draw")
+    i = _hu(rec)
+    rec["events"][i]["auto"] = True
+    found = _at(check(rec), i, "R44")
+    assert found and "a choice" in found[0]
+
+
+def test_pass_of_a_forced_win_is_flagged_R44(records: list[Rec]) -> None:
+    """R44 放炮必胡: the winner passes the discard instead (the hand then goes on without
+    him): flagged at the pass."""
+    rec = _won(records, "loudi", lambda r, e: e.get("source") == "discard")
+    i = _hu(rec)
+    e = rec["events"][i]
+    rec["events"][i:] = [{k: e[k] for k in ("seat", "card", "source")} | {"type": "pass"}]
+    found = _at(check(rec), i, "R44")
+    assert found and "passes a win" in found[0] and "放炮必胡" in found[0]
+
+
+def test_missing_forced_win_is_flagged_R44(records: list[Rec]) -> None:
+    """R44 有胡必胡: the card the winner had to take goes to the pile instead."""
+    rec = _won(records, "guilin", lambda r, e: e.get("source") == "draw")
+    i = _hu(rec)
+    e = rec["events"][i]
+    rec["events"][i:] = [{"type": "pile", "seat": rec["events"][i - 1]["seat"], "card": e["card"]}]
+    found = _at(check(rec), i, "R44")
+    assert found and "有胡必胡" in found[0]
+
+
+def test_discard_win_paid_by_all_is_flagged_R44(records: list[Rec]) -> None:
+    """R44 包赔: a discard win is paid by the discarder alone, × (seats − 1); the same 底
+    paid by every seat is flagged."""
+    rec = _won(
+        records,
+        "hengyang",
+        lambda r, e: e.get("source") == "discard" and r["rules"]["players"] == 4,
+    )
+    res, winner = rec["result"], rec["result"]["winner"]
+    assert res["scores"][res["discarder"]] == -res["di"] * 3  # 包赔: × (4 − 1)
+    res["scores"] = [res["di"] * 3 if s == winner else -res["di"] for s in range(4)]
+    rec["events"][-1]["scores"] = res["scores"]
+    found = [p for p in check(rec) if tag(p) == "R44"]
+    assert found and "scores" in found[0]
+
+
+def test_race_loss_taken_from_a_non_discarder_is_flagged_R45(records: list[Rec]) -> None:
+    """R45: in a race only the discarder loses; the loss moved to another seat is flagged."""
+    rec = _won(
+        records,
+        "loudi",
+        lambda r, e: e.get("source") == "discard" and r["rules"]["players"] == 3,
+    )
+    res = rec["result"]
+    other = next(s for s in range(3) if s not in (res["winner"], res["discarder"]))
+    res["scores"][other], res["scores"][res["discarder"]] = res["scores"][res["discarder"]], 0
+    rec["events"][-1]["scores"] = res["scores"]
+    found = [p for p in check(rec) if tag(p) == "R45"]
+    assert found and "scores" in found[0]
+
+
+def test_race_huangzhuang_without_penalty_is_flagged_R45(records: list[Rec]) -> None:
+    """R45: a 荒庄 in 娄底's race costs the dealer 10; one that costs nothing is flagged."""
+    rec = copy.deepcopy(next(r for r in _of(records, "loudi") if r["result"].get("winner") is None))
+    assert rec["result"]["scores"][rec["dealer"]] == -10
+    rec["result"]["scores"] = [0] * rec["rules"]["players"]
+    found = [p for p in check(rec) if tag(p) == "R45"]
+    assert found and "荒庄" in found[0]
+
+
+def test_zuoxing_unpaid_is_flagged(records: list[Rec]) -> None:
+    """坐醒 (PRESETS 桂林 / 永州): the seat that sits out collects 番 × 醒数 from every
+    dealt-in seat but the winner; a hand that pays it nothing is flagged."""
+    rec = next(
+        copy.deepcopy(r)
+        for r in records
+        if r["table"] == "guilin" and r["rules"]["xing_seat"] and r["result"].get("settlement")
+        and r["result"]["settlement"]["xing"]
+    )  # fmt: skip
+    res = rec["result"]
+    out = (rec["dealer"] + 2) % 4
+    assert res["scores"][out] > 0
+    res["scores"] = [0 if s == out else v for s, v in enumerate(res["scores"])]
+    found = [p for p in check(rec) if "坐醒" in tag(p)]
+    assert found and "scores" in found[0]
+
+
+def test_hidden_mingwei_is_flagged_R11(records: list[Rec]) -> None:
+    """明偎 (衡阳, open_wei): a 偎 lies face up; one recorded hidden is flagged."""
+    rec, i = _first(
+        _of(records, "hengyang"), lambda r, i, e: e["type"] == "wei" and e["source"] == "draw"
+    )
+    assert rec["events"][i]["shown"] is True
+    rec["events"][i]["shown"] = False
+    found = _at(check(rec), i, "R11")
+    assert found and "open_wei" in found[0]
+
+
+def _groups(split: list[tuple[str, tuple[int, ...]]]) -> list[dict[str, Any]]:
+    """The referee's split in the settlement's words (kind, cards, 胡息)."""
+    kind = {"ju123": "ju", "ju2710": "ju", "pair": "jiang"}
+    return [
+        {"kind": kind.get(row, row), "cards": " ".join(CARDS[c].code for c in cs)}
+        for row, cs in split
+    ]
+
+
+@pytest.fixture(scope="module")
+def best_score() -> Rec:
+    """娄底: seat 1 wins a drawn 四 with 一二三四四五五五壹壹贰贰叁叁肆肆肆伍伍伍: the split with
+    the most 胡息 (31) is worth 31, the 一块匾 split (二贰贰 holds every red card) 16 × 2."""
+    s = game(
+        {0: "九", 1: "一二三四四五五五壹壹贰贰叁叁肆肆肆伍伍伍"},
+        wall="x6 x4",
+        rules=PRESETS["loudi"],
+        avoid="一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾",
+    )
+    act(s, 0, "discard:x9")
+    while not s.is_terminal():
+        p = s.to_act()[0]
+        act(s, p, "hu" if "hu" in map(str, ids(s, p)) else "pass")
+    rec = _finish(s)
+    assert rec["result"]["winner"] == 1 and rec["result"]["di"] == 32
+    assert check(rec) == []
+    return rec
+
+
+def test_settlement_not_the_best_split_is_flagged_R46(best_score: Rec) -> None:
+    """R46: 娄底 scores the split worth the most 底, not the most 胡息; the 31-胡息 split
+    settled instead (its own groups, 胡息 and 底, all consistent) is flagged."""
+    rec = copy.deepcopy(best_score)
+    ref = Referee(rec)
+    assert ref.run() == [] and ref.scoring is not None and ref.win is not None
+    w, sc = ref.win, ref.scoring
+    split = max(
+        sc.splits(w["hand_counts"], w["table_melds"], w["card"], False, ref.melds), key=sc.huxi
+    )
+    assert sc.huxi(split) == 31
+    res, st = rec["result"], rec["result"]["settlement"]
+    for d in (res, st):
+        d.update(huxi=31, deng=31, fan=1, di=31, mingtang=[])
+    st.update(
+        scored_huxi=31,
+        groups=[
+            g | {"huxi": sc.price(row, cs)}
+            for g, (row, cs) in zip(_groups(split), split, strict=True)
+        ],
+    )
+    res["scores"] = rec["events"][-1]["scores"] = [0, 31, 0]
+    rec["events"][-1].update(huxi=31, di=31)
+    found = [p for p in check(rec) if p.startswith("result:")]
+    assert [tag(p) for p in found] == ["R46"], found
+    assert "most 底 has 胡息 16" in found[0] and "底 32" in found[0]
+
+
+@pytest.fixture(scope="module")
+def passed_win() -> tuple[Rec, int, int]:
+    """娄底, the same hand: seat 1 passes the drawn 四 he could 胡 (a turned-up card:
+    elective), then the last 四 comes up again. Returns the record, the pass and the
+    second 四's draw."""
+    s = game(
+        {0: "九", 1: "一二三四四五五五壹壹贰贰叁叁肆肆肆伍伍伍"},
+        wall="x6 x4 x4",
+        rules=PRESETS["loudi"],
+        avoid="一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾",
+    )
+    act(s, 0, "discard:x9")
+    while not s.is_terminal():
+        p = s.to_act()[0]
+        act(s, p, "pass" if "pass" in map(str, ids(s, p)) else ids(s, p)[0])
+    rec = _finish(s)
+    assert check(rec) == []
+    ev = rec["events"]
+    draws = [j for j, e in enumerate(ev) if e["type"] == "draw" and e["card"] == "x4"]
+    i = next(j for j in range(draws[0], draws[1]) if ev[j]["type"] == "pass" and ev[j]["seat"] == 1)
+    return rec, i, draws[1]
+
+
+def test_undecided_win_is_flagged_R16(passed_win: tuple[Rec, int, int]) -> None:
+    """R16: a seat that can 胡 the open card decides before it goes anywhere else; with
+    seat 1's pass deleted, the card goes to the pile undecided."""
+    rec, i, _ = passed_win
+    found = [p for p in _drop(copy.deepcopy(rec), i) if tag(p) == "R16"]
+    assert found and "seat 1 can 胡 x4" in found[0] and "pile" in found[0]
+
+
+def test_win_on_a_chouhu_card_is_flagged_R30(passed_win: tuple[Rec, int, int]) -> None:
+    """R30: having passed a 胡 on 四, seat 1 may not 胡 四 again while his 胡息 stands; a
+    胡 planted on the second 四 is flagged."""
+    rec, _, j = copy.deepcopy(passed_win)
+    e = rec["events"][j]
+    assert e["seat"] != 1
+    rec["events"][j + 1 :] = [
+        {"type": "hu", "seat": 1, "card": "x4", "source": "draw", "self_drawn": False}
+    ]
+    found = _at(check(rec), j + 1, "R30")
+    assert found and "臭胡" in found[0]
+
+
+@pytest.fixture(scope="module")
+def dihu_any() -> Rec:
+    """娄底 (dihu = first_discard_any): seat 2, *not* the dealer's 下家, wins on the
+    dealer's first discard: 地胡 (R29), forced (放炮必胡, R44), paid by the dealer (R45)."""
+    s = game(
+        {0: "拾", 2: "一二三壹贰叁五五五伍伍伍七八九柒捌玖十拾"},
+        rules=PRESETS["loudi"],
+        avoid="一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾",
+    )
+    act(s, 0, "discard:d10")
+    rec = _finish(s)
+    hu = rec["events"][_hu(rec)]
+    assert hu["seat"] == 2 and hu["dihu"] is True and hu["auto"] is True
+    assert rec["result"]["scores"] == [-100, 0, 100]
+    return rec
+
+
+def test_dihu_by_any_non_dealer_is_clean_R29(dihu_any: Rec) -> None:
+    assert check(dihu_any) == []
+
+
+def test_dihu_unflagged_is_flagged_R29(dihu_any: Rec) -> None:
+    """R29 (first_discard_any): the 胡 event must say 地胡; one that does not is flagged."""
+    rec = copy.deepcopy(dihu_any)
+    i = _hu(rec)
+    rec["events"][i]["dihu"] = False
+    assert _at(check(rec), i, "R29")
+
+
+def test_dihu_for_the_xiajia_only_where_the_rules_say_R24(dihu_any: Rec) -> None:
+    """R29 as the seeds have it (first_discard): only the dealer's 下家 has 地胡, so seat
+    2's 胡 on the dealer's discard is no legal win in a hand without discard wins."""
+    rec = copy.deepcopy(dihu_any)
+    rec["rules"].update(dihu="first_discard", win_on_discard=False)
+    assert _at(check(rec), _hu(rec), "R24")
+
+
+@pytest.fixture(scope="module")
+def chain() -> Rec:
+    """桂林: the dealer holds 坎五 and wins on his 亮张 (天胡, forced by 有胡必胡); 翻醒
+    turns the fourth 五 from the wall — it makes four with his three — so 连翻 turns
+    the next card too, 十 (R42)."""
+    s = game(
+        {0: "五五五一二三壹贰叁肆伍陆七八九六七八柒捌"},
+        liangzhang="玖",
+        wall="x5 x10",
+        rules=PRESETS["guilin"],
+        avoid="一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾",
+    )
+    rec = _finish(s)
+    xing = [e for e in rec["events"] if e["type"] == "xing"]
+    assert [(e["turned"], e["card"], e["count"]) for e in xing] == [
+        ("x5", "x5", 3),
+        ("x10", "x10", 0),
+    ]
+    assert rec["events"][_hu(rec)]["auto"] is True and rec["result"]["settlement"]["xing"] == 3
+    return rec
+
+
+def test_xing_chain_is_clean_R42(chain: Rec) -> None:
+    assert check(chain) == []
+
+
+def test_xing_chain_cut_short_is_flagged_R42(chain: Rec) -> None:
+    """R42 连翻: the second 醒 dropped is missing; it was owed."""
+    rec = copy.deepcopy(chain)
+    i = _hu(rec) + 2
+    assert rec["events"][i]["type"] == "xing"
+    found = _at(_drop(rec, i), i, "R42")
+    assert found and "醒 #2 is missing" in found[0]
+
+
+def test_forced_tianhu_chosen_is_flagged_R44(chain: Rec) -> None:
+    """R44 有胡必胡 covers the dealer's 天胡 on the 亮张 too: a hu action for it is flagged."""
+    rec = copy.deepcopy(chain)
+    rec["actions"].append({"seat": 0, "type": "hu", "card": "x10"})
+    assert _at(check(rec), _hu(rec), "R44")
+
+
 # ---------------------------------------------------------------- robustness
 @pytest.mark.parametrize(
     "bad",
@@ -419,13 +876,15 @@ def test_malformed_records_are_reported_not_raised(bad: Any) -> None:
 
 
 def test_random_mutations_never_crash_the_referee(records: list[Rec]) -> None:
-    """Deleted, duplicated, re-seated and re-carded events: always a list of problems."""
+    """Deleted, duplicated, re-seated and re-carded events, and odd values in the result,
+    the settlement, the actions and the rules (名堂, 等): always a list of problems."""
     rng = random.Random(11)
-    for _ in range(300):
+    odd = [None, 0, -1, 3, "x", [], {}, True, [1, 2], {"a": 1}, 2.5, "d10"]
+    for _ in range(400):
         rec = copy.deepcopy(rng.choice(records))
         ev = rec["events"]
         j = rng.randrange(len(ev))
-        how = rng.randrange(5)
+        how = rng.randrange(8)
         if how == 0:
             del ev[j]
         elif how == 1:
@@ -434,10 +893,21 @@ def test_random_mutations_never_crash_the_referee(records: list[Rec]) -> None:
             ev[j]["seat"] = rng.choice([0, 1, 2, 3, 7, "x", None])
         elif how == 3:
             ev[j]["card"] = rng.choice(["x1", "d10", "q3", 5, None])
-        else:
+        elif how == 4:
             ev[j] = rng.choice(
                 [{}, {"type": "chi", "seat": 0, "card": "x1", "groups": [["x1"]]}, "hu"]
             )
+        elif how == 5:
+            res = rec["result"]
+            d = res["settlement"] if res.get("settlement") and rng.random() < 0.7 else res
+            d[rng.choice(list(d))] = rng.choice(odd)
+        elif how == 6 and rec["actions"]:
+            a = rng.choice(rec["actions"])
+            a[rng.choice(list(a))] = rng.choice(odd)
+        else:
+            r = rec["rules"]
+            m = rng.choice([*r["mingtang"], r["deng"], r])
+            m[rng.choice(list(m))] = rng.choice(odd)
         problems = check(rec)  # may be empty: deleting a pass, say, breaks no rule
         assert all(isinstance(p, str) for p in problems)
         assert not [p for p in problems if p.startswith("referee:")], problems

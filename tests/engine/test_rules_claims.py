@@ -17,7 +17,7 @@ def _tie():
     """Seat 1 (A) and seat 2 (B) both wait for 捌; seat 1 turns it up."""
     s = game({1: A, 2: B}, wall="捌", avoid="捌")
     discard_quietly(s, 0)
-    assert s.phase == CLAIM and s.window.card == Card.D8 and s.window.owner == 1
+    assert s.phase == CLAIM and s._window.card == Card.D8 and s._window.owner == 1
     return s
 
 
@@ -44,7 +44,7 @@ def test_R31_nearest_downstream_of_owner_wins() -> None:
     s = game({0: A, 2: B}, liangzhang="叁", wall="捌", avoid="捌")
     act(s, 0, "discard:d3")
     pass_claims(s)
-    assert s.window.owner == 1 and s.window.card == Card.D8
+    assert s._window.owner == 1 and s._window.card == Card.D8
     act(s, 0, "hu")
     assert s.phase == CLAIM and 2 in s.to_act()
     act(s, 2, "hu")
@@ -56,20 +56,20 @@ def test_R16_2_drawer_wei_hides_card_from_other_hu() -> None:
     s = game({1: "捌捌", 2: A}, wall="捌", avoid="捌")
     discard_quietly(s, 0)
     assert find(s.events, "wei", 1)
-    assert s.phase == DISCARDING and s.turn == 1
-    assert not s.chouhu[2]  # seat 2 was never offered the 胡
+    assert s.phase == DISCARDING and s._turn == 1
+    assert not s._chouhu[2]  # seat 2 was never offered the 胡
 
 
 def test_R16_1_drawer_may_hu_the_card_of_his_wei() -> None:
     """R16.1: the drawer may 胡 with a card that would make his 偎; decided in private."""
     s = game({1: P}, wall="捌", avoid="捌")
     discard_quietly(s, 0)
-    assert s.phase == CLAIM and not s.window.shown and s.to_act() == [1]
+    assert s.phase == CLAIM and not s._window.shown and s.to_act() == [1]
     assert ids(s, 1) == ["hu", "pass"]
     assert view(s, 2).open.card is None and view(s, 1).open.card == Card.D8
     t = s.clone()
     act(t, 1, "pass")  # → forced 偎
-    assert [g.code() for g in t.tables[1]] == ["wei:d8"]
+    assert [g.code() for g in t.table(1)] == ["wei:d8"]
     act(s, 1, "hu")
     assert s.result.winner == 1 and s.result.huxi == 21  # 偎 6 + 壹贰叁 6 + 坎拾 6 + 3
 
@@ -81,7 +81,7 @@ def test_R16_4_R27_hu_beats_pao_and_only_hu_is_asked() -> None:
     assert s.phase == CLAIM and s.to_act() == [2] and ids(s, 2) == ["hu", "pass"]
     t = s.clone()
     act(t, 2, "pass")
-    assert [g.code() for g in t.tables[0]] == ["pao:d8"]
+    assert [g.code() for g in t.table(0)] == ["pao:d8"]
     act(s, 2, "hu")
     assert s.result.winner == 2 and not find(s.events, "pao")
 
@@ -99,8 +99,8 @@ def test_R16_5_peng_beats_chi_and_loser_is_not_chou() -> None:
     act(s, 1, "chi:x5:x4x5x6")
     assert s.phase == CLAIM and s.current_player == 2  # the 碰 still outranks
     act(s, 2, "peng:x5")
-    assert [g.code() for g in s.tables[2]] == ["peng:x5"] and not s.tables[1]
-    assert not s.chou[1] >> Card.X5 & 1
+    assert [g.code() for g in s.table(2)] == ["peng:x5"] and not s.table(1)
+    assert not s._chou[1] >> Card.X5 & 1
 
 
 def test_R16_6_chi_after_refused_peng_makes_peng_chou() -> None:
@@ -108,14 +108,14 @@ def test_R16_6_chi_after_refused_peng_makes_peng_chou() -> None:
     s = _peng_vs_chi()
     act(s, 2, "pass")
     act(s, 1, "chi:x5:x4x5x6")
-    assert [g.code() for g in s.tables[1]] == ["chi:x4x5x6"]
-    assert s.chou[2] >> Card.X5 & 1
+    assert [g.code() for g in s.table(1)] == ["chi:x4x5x6"]
+    assert s._chou[2] >> Card.X5 & 1
 
 
 def _two_chi():
     s = game({1: "四六", 2: "四六"}, wall="五", avoid="五四六")
     discard_quietly(s, 0, avoid="四五六")
-    assert s.window.owner == 1 and s.window.card == Card.X5
+    assert s._window.owner == 1 and s._window.card == Card.X5
     return s
 
 
@@ -125,8 +125,8 @@ def test_R16_6_drawer_chi_before_xiajia() -> None:
     act(s, 2, "chi:x5:x4x5x6")
     assert s.phase == CLAIM
     act(s, 1, "chi:x5:x4x5x6")
-    assert s.tables[1] and not s.tables[2]
-    assert not s.chou[2] >> Card.X5 & 1
+    assert s.table(1) and not s.table(2)
+    assert not s._chou[2] >> Card.X5 & 1
 
 
 def test_R16_6_xiajia_chi_when_drawer_passes() -> None:
@@ -134,14 +134,14 @@ def test_R16_6_xiajia_chi_when_drawer_passes() -> None:
     s = _two_chi()
     act(s, 1, "pass")
     act(s, 2, "chi:x5:x4x5x6")
-    assert s.tables[2] and not s.tables[1]
-    assert s.chou[1] >> Card.X5 & 1
+    assert s.table(2) and not s.table(1)
+    assert s._chou[1] >> Card.X5 & 1
 
 
 def test_R16_illegal_actions_raise_and_change_nothing() -> None:
     """R16: a seat without a pending decision or an illegal action raises IllegalAction."""
     s = _peng_vs_chi()
-    before = (len(s.events), s.to_act(), dict(s.window.decisions))
+    before = (len(s.events), s.to_act(), dict(s._window.decisions))
     for bad in [
         Action.from_id(0, "pass"),
         Action.from_id(2, "chi:x5:x4x5x6"),
@@ -151,7 +151,7 @@ def test_R16_illegal_actions_raise_and_change_nothing() -> None:
     ]:
         with pytest.raises(IllegalAction):
             s.apply(bad)
-    assert (len(s.events), s.to_act(), dict(s.window.decisions)) == before
+    assert (len(s.events), s.to_act(), dict(s._window.decisions)) == before
     act(s, 2, "pass")
     with pytest.raises(IllegalAction):
         act(s, 2, "peng:x5")  # already decided
@@ -169,12 +169,12 @@ def test_R19_seed_example_2_in_play() -> None:
     )  # see test_chi.py for why these three
     assert [a.id() for a in chis if len(a.groups) == 3] == ["chi:x2:x1x2x3,x2x3x4,x2d2d2"]
     pass_claims(s, keep=[1])
-    held = s.held[1]
+    held = s.held(1)
     act(s, 1, "chi:x2:x2d2d2,x1x2x3,x2x3x4")  # the seeds' order: 吃 二贰贰 first
-    assert sorted(g.code() for g in s.tables[1]) == ["chi:x1x2x3", "chi:x2d2d2", "chi:x2x3x4"]
+    assert sorted(g.code() for g in s.table(1)) == ["chi:x1x2x3", "chi:x2d2d2", "chi:x2x3x4"]
     hand = s.hand(1)
     assert not any(c in hand for c in parse_cards("一二三四贰"))
-    assert s.held[1] == held + 1 and s.phase == DISCARDING
+    assert s.held(1) == held + 1 and s.phase == DISCARDING
 
 
 def test_R19_example_1_bi_required_and_impossible() -> None:
@@ -193,7 +193,7 @@ def test_R20_refused_peng_is_chou() -> None:
     act(s, 0, "discard:x7")
     assert "peng:x7" in ids(s, 2)
     pass_claims(s)
-    assert s.chou[2] >> Card.X7 & 1
+    assert s._chou[2] >> Card.X7 & 1
     run_until(s, 1)
     assert find(s.events, "draw")[0].card == Card.X7
     assert not window_on(s, "七", 1) or "peng:x7" not in ids(s, 2)
@@ -208,7 +208,7 @@ def test_R20_own_chou_card_drawn_is_chouwei() -> None:
     run_until(s, 2, avoid="七")
     cw = find(s.events, "chouwei", 2)
     assert len(cw) == 1 and cw[0].shown
-    assert [g.code() for g in s.tables[2]] == ["chouwei:x7"]
+    assert [g.code() for g in s.table(2)] == ["chouwei:x7"]
     assert view(s, 0).to_dict()["tables"][2] == [
         {"kind": "chouwei", "cards": ["x7", None, None], "huxi": 3}  # 臭偎 七 shows: 3 胡息
     ]
@@ -230,9 +230,9 @@ def test_R30_passed_hu_is_chouhu_until_huxi_changes() -> None:
     """R30: a passed 胡 on a kind blocks that kind while the seat's 当前胡息 is unchanged."""
     s = game({2: A}, wall="捌十叁捌", avoid="捌十叁")
     discard_quietly(s, 0)
-    assert s.window.owner == 1 and "hu" in ids(s, 2)
+    assert s._window.owner == 1 and "hu" in ids(s, 2)
     pass_claims(s)
-    assert Card.D8 in s.chouhu[2]
+    assert Card.D8 in s._chouhu[2]
     run_until(s, 4, avoid="捌")
     second = find(s.events, "draw")[3]
     assert second.card == Card.D8 and second.seat == 1
@@ -245,10 +245,10 @@ def test_R30_chouhu_lapses_when_huxi_changes() -> None:
     s = game({2: A}, wall="捌四", avoid="捌四")
     discard_quietly(s, 0)
     pass_claims(s)
-    assert Card.D8 in s.chouhu[2]
-    assert s.window.owner == 2 and s.window.card == Card.X4
+    assert Card.D8 in s._chouhu[2]
+    assert s._window.owner == 2 and s._window.card == Card.X4
     before = s.current_huxi(2)
     pass_claims(s, keep=[2])
     act(s, 2, "chi:x4:x2x3x4,x4x5x6")
     assert s.current_huxi(2) != before
-    assert Card.D8 not in s.chouhu[2]
+    assert Card.D8 not in s._chouhu[2]

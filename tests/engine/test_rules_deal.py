@@ -40,8 +40,8 @@ def test_R5_sit_out_seat_is_skipped() -> None:
     """R5 + 坐底 (luzhou): with 4 players the seat opposite the dealer is dealt nothing."""
     s = GameState(LUZHOU, seed=11, dealer=1)
     assert s.seats == (1, 2, 0)
-    assert s.nhand[3] == 0 and not s.tables[3]
-    assert s.nxt[0] == 1 and s.nxt[2] == 0
+    assert s._nhand[3] == 0 and not s.table(3)
+    assert s._nxt[0] == 1 and s._nxt[2] == 0
     assert 3 not in {e.seat for e in s.events if e.seat is not None}
 
 
@@ -61,7 +61,7 @@ def test_R7_deal_order_and_counts() -> None:
     assert sorted(s.hand(0)) == sorted([*d[:20], d[60]])
     assert sorted(s.hand(1)) == sorted(d[20:40])
     assert sorted(s.hand(2)) == sorted(d[40:60])
-    assert s.wall_left == 19 and list(s.wall) == [int(c) for c in d[61:]]
+    assert s.wall_left == 19 and list(s._wall) == [int(c) for c in d[61:]]
     lz = find(s.events, "liangzhang")[0]
     assert lz.card == Card.D10 and lz.shown
 
@@ -91,7 +91,7 @@ def test_R8_R12a_opening_ti_is_automatic() -> None:
     s = game({1: "四四四四"})
     ti = find(s.events, "ti", 1)
     assert len(ti) == 1 and ti[0].card == Card.X4 and ti[0].source == "hand"
-    assert [g.code() for g in s.tables[1]] == ["ti:x4"]
+    assert [g.code() for g in s.table(1)] == ["ti:x4"]
     assert Card.X4 not in s.hand(1)
     assert not s.actions  # nothing was chosen
 
@@ -99,13 +99,13 @@ def test_R8_R12a_opening_ti_is_automatic() -> None:
 def test_R8_dealer_one_ti_still_discards() -> None:
     """R8 + R17: a dealer with one 提 holds 21 = 20 + 1 > 20 and discards."""
     s = game({0: "四四四四"})
-    assert s.fours[0] == 1 and s.phase == DISCARDING and s.turn == 0
+    assert s._fours[0] == 1 and s.phase == DISCARDING and s._turn == 0
 
 
 def test_R8_dealer_two_ti_does_not_discard() -> None:
     """R8 + R17: two 提 → 21 ≤ 20 + (2 − 1): no discard, the 下家 draws (seeds)."""
     s = game({0: "四四四四伍伍伍伍"})
-    assert s.fours[0] == 2
+    assert s._fours[0] == 2
     assert not find(s.events, "discard")
     assert find(s.events, "draw")[0].seat == 1
 
@@ -114,7 +114,7 @@ def test_R8_liangzhang_makes_second_ti() -> None:
     """R8: the 亮张 completing a 坎 is the dealer's 提 too; with an earlier 提, no discard."""
     s = game({0: "四四四四伍伍伍"}, liangzhang="伍")
     assert [e.card for e in find(s.events, "ti", 0)] == [Card.X4, Card.D5]
-    assert s.fours[0] == 2 and not find(s.events, "discard")
+    assert s._fours[0] == 2 and not find(s.events, "discard")
     assert find(s.events, "draw")[0].seat == 1
 
 
@@ -125,7 +125,7 @@ def test_R8_non_dealer_two_ti_skips_first_discard() -> None:
     assert "peng:x6" in s.legal_action_ids(1)
     pass_claims(s, keep=[1])
     ev = act(s, 1, "peng:x6")
-    assert s.held[1] == 21 == s.need(1)
+    assert s.held(1) == 21 == s.need(1)
     assert not find(s.events, "discard", 1)
     assert find(ev, "draw")[0].seat == 2  # R18: the taker's 下家 draws
 

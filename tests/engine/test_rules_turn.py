@@ -26,10 +26,10 @@ def test_R10_drawn_card_shown_then_pile_and_next_draw() -> None:
     act(s, 0, "discard:x5")
     pass_claims(s)  # seat 1's 吃 on the discard
     assert (
-        s.phase == CLAIM and s.window.card == Card.D1 and s.window.shown
+        s.phase == CLAIM and s._window.card == Card.D1 and s._window.shown
     )  # seat 1 drew 壹 (吃 offers)
     pass_claims(s)
-    assert s.piles[1] == [Card.D1]
+    assert s._piles[1] == [Card.D1]
     d = find(s.events, "draw")
     assert [(e.seat, e.card, e.shown) for e in d[:2]] == [(1, Card.D1, True), (2, Card.D2, True)]
 
@@ -40,8 +40,8 @@ def test_R11_wei_is_forced_and_hidden() -> None:
     discard_quietly(s, 0, avoid="九")
     wei = find(s.events, "wei", 1)
     assert len(wei) == 1 and not wei[0].shown and wei[0].source == "draw"
-    assert [g.code() for g in s.tables[1]] == ["wei:x9"]
-    assert s.phase == DISCARDING and s.turn == 1  # R17: 21 cards > 20
+    assert [g.code() for g in s.table(1)] == ["wei:x9"]
+    assert s.phase == DISCARDING and s._turn == 1  # R17: 21 cards > 20
     other = view(s, 0).to_dict()
     assert other["tables"][1] == [{"kind": "wei", "cards": [None, None, None], "huxi": None}]
     assert all(
@@ -58,7 +58,7 @@ def test_R12b_kan_plus_draw_is_ti() -> None:
     discard_quietly(s, 0)
     ti = find(s.events, "ti", 1)
     assert len(ti) == 1 and ti[0].source == "draw" and ti[0].shown
-    assert s.fours[1] == 1 and s.phase == DISCARDING and s.turn == 1
+    assert s._fours[1] == 1 and s.phase == DISCARDING and s._turn == 1
     assert view(s, 2).to_dict()["tables"][1] == [
         {"kind": "ti", "cards": ["x9", None, None, None], "huxi": 9}  # 小提: 9 胡息 (R9)
     ]
@@ -68,14 +68,14 @@ def test_R12c_wei_plus_draw_is_ti() -> None:
     """R12(c): the 4th card of one's own 偎 turned up → 提."""
     s = game({1: "九九"}, wall="九壹贰九", avoid="九壹贰")
     discard_quietly(s, 0, avoid="九")
-    assert [g.code() for g in s.tables[1]] == ["wei:x9"]
+    assert [g.code() for g in s.table(1)] == ["wei:x9"]
     discard_quietly(s, 1, avoid="九")  # seat 1 discards after the 偎
-    while s.wall_pos < 4:  # 壹 to seat 2, 贰 to seat 0, then seat 1 turns up 九
+    while s._wall_pos < 4:  # 壹 to seat 2, 贰 to seat 0, then seat 1 turns up 九
         if s.phase == CLAIM:
             pass_claims(s)
         elif s.phase == DISCARDING:
-            discard_quietly(s, s.turn, avoid="九")
-    assert [g.code() for g in s.tables[1]] == ["ti:x9"]
+            discard_quietly(s, s._turn, avoid="九")
+    assert [g.code() for g in s.table(1)] == ["ti:x9"]
     assert find(s.events, "ti", 1)[0].get("base") == "table"
 
 
@@ -85,17 +85,17 @@ def test_R13a_discard_onto_kan_is_pao() -> None:
     act(s, 0, "discard:x9")
     pao = find(s.events, "pao", 1)
     assert len(pao) == 1 and pao[0].source == "discard" and pao[0].shown
-    assert [g.code() for g in s.tables[1]] == ["pao:x9"]
-    assert s.phase == DISCARDING and s.turn == 1  # first 跑: 21 > 20
+    assert [g.code() for g in s.table(1)] == ["pao:x9"]
+    assert s.phase == DISCARDING and s._turn == 1  # first 跑: 21 > 20
 
 
 def test_R13a_draw_onto_other_kan_is_pao_and_R18_next() -> None:
     """R13(a) for a turned-up card; R18: after the 跑 and its discard, the discarder's 下家."""
     s = game({2: "九九九"}, wall="九")
     discard_quietly(s, 0)
-    assert [g.code() for g in s.tables[2]] == ["pao:x9"]
+    assert [g.code() for g in s.table(2)] == ["pao:x9"]
     assert find(s.events, "pao", 2)[0].source == "draw"
-    assert s.turn == 2
+    assert s._turn == 2
     n = len(s.events)
     discard_quietly(s, 2)
     assert find(s.events[n:], "draw")[0].seat == 0
@@ -106,7 +106,7 @@ def _peng_x8(**kw):  # seat 1 碰s the dealer's 八 and discards
     act(s, 0, "discard:x8")
     pass_claims(s, keep=[1])
     act(s, 1, "peng:x8")
-    assert s.phase == DISCARDING and s.turn == 1  # R14 + R17
+    assert s.phase == DISCARDING and s._turn == 1  # R14 + R17
     discard_quietly(s, 1, avoid="八")
     return s
 
@@ -118,10 +118,10 @@ def test_R13b_own_draw_onto_peng_is_pao() -> None:
         if s.phase == CLAIM:
             pass_claims(s)
         else:
-            discard_quietly(s, s.turn, avoid="八")
+            discard_quietly(s, s._turn, avoid="八")
     pao = find(s.events, "pao", 1)[0]
     assert pao.source == "draw" and pao.get("from") == "peng"
-    assert [g.code() for g in s.tables[1]] == ["pao:x8"]
+    assert [g.code() for g in s.table(1)] == ["pao:x8"]
     draw = find(s.events, "draw", 1)[-1]
     assert draw.card == Card.X8 and draw.shown
 
@@ -129,7 +129,7 @@ def test_R13b_own_draw_onto_peng_is_pao() -> None:
 def test_R13b_others_draw_onto_peng_is_pao() -> None:
     """R13(b): anybody turning up the 4th card of my 碰 makes my 跑."""
     s = _peng_x8(wall="八", avoid="八")
-    assert [g.code() for g in s.tables[1]] == ["pao:x8"]
+    assert [g.code() for g in s.table(1)] == ["pao:x8"]
     assert find(s.events, "draw")[-1].seat == 2
 
 
@@ -147,22 +147,22 @@ def test_R13b_discard_onto_peng_is_not_pao() -> None:
     act(s, 2, chi[0])
     act(s, 2, "discard:x8")
     assert not find(s.events, "pao")
-    assert [g.code() for g in s.tables[1]] == ["peng:x8"]
+    assert [g.code() for g in s.table(1)] == ["peng:x8"]
 
 
 def test_R13c_other_card_onto_wei_is_pao() -> None:
     """R13(c): another player's discard/draw of the 4th card of my 偎 → 跑."""
     s = game({1: "九九"}, wall="九壹九", avoid="九壹")
     discard_quietly(s, 0, avoid="九")
-    assert [g.code() for g in s.tables[1]] == ["wei:x9"]
+    assert [g.code() for g in s.table(1)] == ["wei:x9"]
     discard_quietly(s, 1, avoid="九")
     while not find(s.events, "pao"):
         if s.phase == CLAIM:
             pass_claims(s)
         else:
-            discard_quietly(s, s.turn, avoid="九")
+            discard_quietly(s, s._turn, avoid="九")
     pao = find(s.events, "pao", 1)[0]
-    assert pao.get("from") == "wei" and [g.code() for g in s.tables[1]] == ["pao:x9"]
+    assert pao.get("from") == "wei" and [g.code() for g in s.table(1)] == ["pao:x9"]
 
 
 def test_R14_peng_any_seat_then_discard() -> None:
@@ -172,8 +172,8 @@ def test_R14_peng_any_seat_then_discard() -> None:
     assert "peng:x7" in ids(s, 2)
     pass_claims(s, keep=[2])
     act(s, 2, "peng:x7")
-    assert [g.code() for g in s.tables[2]] == ["peng:x7"]
-    assert s.phase == DISCARDING and s.turn == 2
+    assert [g.code() for g in s.table(2)] == ["peng:x7"]
+    assert s.phase == DISCARDING and s._turn == 2
     n = len(s.events)
     discard_quietly(s, 2)
     assert find(s.events[n:], "draw")[0].seat == 0  # R18: 2's 下家, seat 1 is skipped
@@ -191,7 +191,7 @@ def test_R15_drawer_and_his_xiajia_may_chi_a_drawn_card() -> None:
     """R15: a drawn card: the drawer and his 下家 may 吃 it, his 上家 not."""
     s = game({0: "四六", 1: "四六", 2: "四六"}, wall="五", avoid="五四六")
     discard_quietly(s, 0, avoid="四六五")
-    assert s.window.card == Card.X5 and s.window.owner == 1
+    assert s._window.card == Card.X5 and s._window.owner == 1
     assert any(a.startswith("chi:") for a in ids(s, 1))
     assert any(a.startswith("chi:") for a in ids(s, 2))
     assert not ids(s, 0)
@@ -201,7 +201,7 @@ def test_R17_second_pao_needs_no_discard() -> None:
     """R17: 重跑 — a second 跑/提 (k = 2) needs no discard; the 下家 draws (R18)."""
     s = game({0: "九", 1: "四四四四九九九"})
     act(s, 0, "discard:x9")
-    assert s.fours[1] == 2 and s.held[1] == 21 == s.need(1)
+    assert s._fours[1] == 2 and s.held(1) == 21 == s.need(1)
     assert not find(s.events, "discard", 1)
     assert find(s.events, "draw")[0].seat == 2
 
@@ -224,7 +224,7 @@ def test_R17_peng_leaving_only_kan_is_not_offered() -> None:
     act(s, 0, "discard:x1")
     assert "peng:x1" not in ids(s, 1)
     pass_claims(s)
-    assert not s.chou[1] >> Card.X1 & 1
+    assert not s._chou[1] >> Card.X1 & 1
     # Control: with a card to spare outside the 坎, the same 碰 is offered.
     s = game({0: "一", 1: SIX_KAN[:15] + "一一八九十"}, rules=NO_TIANHU, avoid="一八九十壹")
     act(s, 0, "discard:x1")
@@ -238,7 +238,7 @@ def test_R17_chi_and_bi_leaving_only_kan_is_not_offered() -> None:
     act(s, 0, "discard:x1")
     assert not [a for a in ids(s, 1) if a.startswith("chi")]
     pass_claims(s)
-    assert not s.chou[1] >> Card.X1 & 1
+    assert not s._chou[1] >> Card.X1 & 1
     # Control: with 壹贰叁 outside the 坎 the same package is offered and leaves them.
     kan4 = kan5[:12]
     s = game({0: "一", 1: kan4 + "一二三二三壹贰叁"}, rules=NO_TIANHU, avoid="一二三壹")
@@ -261,7 +261,7 @@ def test_R17_forced_wei_leaving_only_kan_owes_no_discard() -> None:
     wei = find(s.events, "wei")
     assert wei and wei[0].seat == 1 and wei[0].card == Card.X1
     assert not find(s.events, "discard")[1:]  # seat 1 discarded nothing
-    assert s.held[1] == 21 and all(n in (0, 3) for n in s.hands[1])
+    assert s.held(1) == 21 and all(n in (0, 3) for n in s.hand_counts(1))
     draws = [e.seat for e in find(s.events, "draw")]
     assert draws[:2] == [1, 2]  # seat 1's 偎, then his 下家 draws
 
@@ -271,7 +271,7 @@ def test_R18_untaken_discard_goes_to_pile() -> None:
     s = game([ALL, ALL, ALL], liangzhang="五")
     act(s, 0, "discard:x5")
     pass_claims(s)
-    assert s.piles[0] == [Card.X5]
+    assert s._piles[0] == [Card.X5]
 
 
 def test_R21_choices_only() -> None:

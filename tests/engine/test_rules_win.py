@@ -153,7 +153,7 @@ def test_R25_self_drawn_onto_kan_is_ti() -> None:
     s = game({2: P}, wall="十拾", avoid="十拾")
     discard_quietly(s, 0, avoid="拾")
     run_until(s, 2, avoid="拾")
-    assert s.window.owner == 2 and s.window.card == Card.D10 and not s.window.shown
+    assert s._window.owner == 2 and s._window.card == Card.D10 and not s._window.shown
     act(s, 2, "hu")
     assert s.result.huxi == 21 == brute_huxi(P, "拾", True)
     assert s.result.position.self_drawn is True
@@ -175,7 +175,7 @@ def test_R27_pao_card_won_keeping_the_kan() -> None:
     assert ids(s, 2) == ["hu", "pass"]
     t = s.clone()
     act(t, 2, "pass")
-    assert [g.code() for g in t.tables[2]] == ["pao:x2"]  # declined: the 跑 is forced
+    assert [g.code() for g in t.table(2)] == ["pao:x2"]  # declined: the 跑 is forced
     act(s, 2, "hu")
     assert s.result.huxi == 18
     kinds = [g.kind for g in s.result.settlement.groups]
@@ -194,7 +194,7 @@ def test_R28_mandatory_tianhu_three_ti() -> None:
     r = s.result.to_dict()
     assert r["winner"] == 1 and r["position"]["tianhu"] is True and "win" not in r["position"]
     assert r["di"] > 0 and r["scores"] == [-r["di"], 2 * r["di"], -r["di"]]
-    assert s.held[0] == 21  # the deal (亮张 included) completed before the win
+    assert s.held(0) == 21  # the deal (亮张 included) completed before the win
 
 
 def test_R28_mandatory_tianhu_five_kan_with_ti_counting() -> None:
@@ -257,7 +257,7 @@ def test_R29_only_the_first_discard() -> None:
     s = game({0: "捌四六", 1: A}, wall="十五", avoid="捌四五六十")
     discard_quietly(s, 0, avoid="捌四六")
     run_until(s, 2)
-    assert s.window.owner == 2 and s.window.card == Card.X5
+    assert s._window.owner == 2 and s._window.card == Card.X5
     pass_claims(s, keep=[0])
     act(s, 0, "chi:x5:x4x5x6")
     act(s, 0, "discard:d8")
@@ -282,7 +282,7 @@ def test_R32_huangzhuang_when_wall_runs_out() -> None:
         if s.phase == CLAIM:
             pass_claims(s)
         else:
-            discard_quietly(s, s.turn) if s.phase == DISCARDING else None
+            discard_quietly(s, s._turn) if s.phase == DISCARDING else None
     assert s.result.winner is None and s.returns() == [0, 0, 0]
     assert s.events[-1].type == "huangzhuang" and s.wall_left == 0
 
@@ -298,7 +298,7 @@ def _haidi(rules=HUNAN):
 def test_R32_haidi_last_card_win() -> None:
     """海底 (R35): winning on the last wall card sets last_card; it doubles 胡息."""
     s = _haidi()
-    assert s.wall_left == 0 and s.window.owner == 1 and s.window.card == Card.D8
+    assert s.wall_left == 0 and s._window.owner == 1 and s._window.card == Card.D8
     act(s, 1, "hu")
     r = s.result
     assert r.position.last_card is True and "haidi" in r.settlement.doubled

@@ -169,8 +169,8 @@ def _tinghu_game(rules=CHANGDE) -> GameState:
         pass_claims(s)
     act(s, 0, "discard:x10")
     pao = [e for e in s.events if e.type == "pao"]
-    assert len(pao) == 1 and pao[0].seat == 1 and s.held[1] == 21  # no discard (R17)
-    assert s.phase == CLAIM and s.window.owner == 2 and "hu" in s.legal_action_ids(1)
+    assert len(pao) == 1 and pao[0].seat == 1 and s.held(1) == 21  # no discard (R17)
+    assert s.phase == CLAIM and s._window.owner == 2 and "hu" in s.legal_action_ids(1)
     act(s, 1, "hu")
     return s
 

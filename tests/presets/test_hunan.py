@@ -46,7 +46,7 @@ def _huangzhuang(rules):
         if s.phase == CLAIM:
             pass_claims(s)
         else:
-            discard_quietly(s, s.turn)
+            discard_quietly(s, s._turn)
     return s
 
 

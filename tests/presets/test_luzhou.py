@@ -116,7 +116,7 @@ def test_two_and_three_players() -> None:
     assert payments(4, 1, [0, 1], two, discarder=0) == [-4, 4]
     assert payments(4, 1, [0, 1, 2], LUZHOU3) == [-4, 8, -4]
     s = GameState(two, seed=5)
-    assert s.seats == (s.dealer, 1 - s.dealer) and len(s.wall) == 80 - 41
+    assert s.seats == (s.dealer, 1 - s.dealer) and len(s._wall) == 80 - 41
 
 
 # -- the engine under luzhou -------------------------------------------------------------
@@ -125,9 +125,9 @@ def test_sit_out_seat_gets_nothing_and_is_skipped() -> None:
     for dealer in range(4):
         s = GameState(LUZHOU, seed=dealer, dealer=dealer)
         out = (dealer + 2) % 4
-        assert out not in s.seats and s.nhand[out] == 0
-        assert s.nxt[(dealer + 1) % 4] == (dealer + 3) % 4  # turn order skips the seat
-        assert len(s.wall) == 19  # 80 − 3 × 20 − 亮张
+        assert out not in s.seats and s._nhand[out] == 0
+        assert s._nxt[(dealer + 1) % 4] == (dealer + 3) % 4  # turn order skips the seat
+        assert len(s._wall) == 19  # 80 − 3 × 20 − 亮张
 
 
 def test_four_kan_is_a_mandatory_tianhu() -> None:
@@ -185,7 +185,7 @@ def test_liangzhang_hidden_and_red_bottom_moved_to_top() -> None:
     bottom = next(e for e in s.events if e.type == "bottom")
     assert bottom.card == Card.X4 and bottom.get("moved") == 2
     assert bottom.to_dict()["to_top"] == ["x2", "x7"]  # seen by all when they moved
-    assert s.wall[0] == Card.X2 and s.wall[1] == Card.X7 and s.wall[-1] == Card.X4
+    assert s._wall[0] == Card.X2 and s._wall[1] == Card.X7 and s._wall[-1] == Card.X4
     assert view(s, 3).bottom == Card.X4
 
 
@@ -198,7 +198,7 @@ def test_haidi_is_the_last_card_that_may_be_won() -> None:
     if s.phase == CLAIM:
         pass_claims(s)
     run_until(s, 18, avoid="捌壹贰")
-    assert s.wall_left == 1 and s.window.card == Card.D8
+    assert s.wall_left == 1 and s._window.card == Card.D8
     assert s.phase == CLAIM and "hu" in s.legal_action_ids(1)
     act(s, 1, "hu")
     r = s.result

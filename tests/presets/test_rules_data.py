@@ -78,7 +78,8 @@ def test_hunan_defaults_are_the_spec_table() -> None:
 def test_changde_is_hunan_except_the_listed_points() -> None:
     """PRESETS.md 常德: only 名堂, doubling, 地胡, 黄番 (and the split choice) differ."""
     diff = {k for k, v in CHANGDE.to_dict().items() if HUNAN.to_dict()[k] != v}
-    assert diff == {"name", "mingtang", "doubling", "dihu", "huangzhuang", "decomposition"}
+    rules = {"name", "mingtang", "doubling", "dihu", "huangzhuang", "decomposition"}
+    assert diff == rules | {"reward_scale"}  # RL's normalisation, no rule: bigger 番 here
     assert CHANGDE.doubling == () and CHANGDE.dihu == "liangzhang"
     assert CHANGDE.huangzhuang.fan == (2, 3)
     assert {m.id: (m.fan, m.per_extra, m.threshold, m.max_fan) for m in CHANGDE.mingtang} == {
@@ -128,6 +129,7 @@ VARIANTS = [
     LUZHOU.replace(players=2, sit_out=False, extra=(("note", "两人"), ("x", 1))),
     CHANGDE.replace(huangzhuang=HuangzhuangRule((2, 3, 4), cost=1, pass_after=0)),
     HUNAN.replace(name="house rules", mingtang=(), doubling=("haidi",), baopei=True),
+    LUZHOU.replace(name="luzhou", reward_scale=100),
 ]
 
 
@@ -155,11 +157,39 @@ def test_old_flat_huangzhuang_fan_key_still_reads() -> None:
     assert Rules.from_dict({"huangzhuang_fan": [2, 3]}).huangzhuang.fan == (2, 3)
 
 
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_records_from_before_reward_scale_read_as_their_preset(name: str) -> None:
+    """A record's rules written before the field existed: the scale RL then took by name."""
+    old = PRESETS[name].to_dict()
+    del old["reward_scale"]
+    assert Rules.from_dict(old) == PRESETS[name]
+    assert Rules.from_dict({**old, "name": "house"}).reward_scale == HUNAN.reward_scale
+
+
+def test_reward_scale_is_data() -> None:
+    assert [PRESETS[n].reward_scale for n in ("hunan", "changde", "luzhou")] == [48, 64, 8]
+    assert Rules.from_dict({"preset": "luzhou", "name": "mine"}).reward_scale == 8
+    assert Rules.from_dict({"preset": "luzhou", "reward_scale": 3}).reward_scale == 3
+
+
 BAD = [
     ({"players": 5}, "players must be 2–4"),
     ({"players": 4}, "sit_out"),  # 4 × 20 + 1 > 80
     ({"players": 3, "sit_out": True}, "sit_out needs 4 players"),
-    ({"hand_size": 14}, "hand_size must be 20"),
+    ({"hand_size": 13}, "hand_size must be 14, 17 or 20"),  # R43
+    ({"xing_offset": 5}, "xing_offset must be -1, 0 or 1, got 5"),  # R42
+    ({"xing": "shuang"}, "xing must be one of"),
+    ({"xing_double": "yes"}, "xing_double"),
+    ({"xing_seat": True}, "xing_seat needs sit_out"),
+    ({"forced_win": "always"}, "forced_win must be one of"),  # R44
+    ({"race": {"target": 0}}, "race.target must be ≥ 1, got 0"),  # R45
+    ({"race": {"goal": 100}}, "race has unknown keys"),
+    ({"match": "race"}, "match = race and payment = race go together"),
+    ({"payment": "race"}, "match = race and payment = race go together"),
+    ({"unit": ""}, "unit must be a short name"),
+    ({"deng": {"from_min": 1}}, "deng.from_min must be true or false"),
+    ({"mingtang": [{"id": "wuhu", "fan": 2, "effect": "double"}]}, "wuhu.effect must be one of"),
+    ({"mingtang": [{"id": "xiaohong", "fan": 2, "upto": -1}]}, "xiaohong.upto must be ≥ 0"),
     ({"min_huxi": -1}, "min_huxi must be ≥ 0"),
     ({"min_huxi": "15"}, "must be an integer"),
     ({"sit_out": 1}, "true/false"),
@@ -177,8 +207,10 @@ BAD = [
     ({"mingtang": [{"id": "wuhu", "fan": 2}, {"id": "wuhu", "fan": 3}]}, "more than once"),
     ({"huangzhuang": {"fan": [0]}}, "huangzhuang.fan entries must be ≥ 1"),
     ({"huangzhuang": {"cost": -2}}, "huangzhuang.cost"),
-    ({"preset": "guilin"}, "unknown preset 'guilin'"),
+    ({"preset": "zunyi"}, "unknown preset 'zunyi'"),
     ({"colour": "red"}, "unknown rules fields"),
+    ({"reward_scale": 0}, "reward_scale must be ≥ 1"),
+    ({"reward_scale": 8.5}, "rules field 'reward_scale' must be an integer"),
 ]
 
 

@@ -13,8 +13,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import paohuzi.rl  # noqa: E402  (registers paohuzi/Paohuzi-v0)
 from paohuzi.core.action_index import ACTION_COUNT, index_of  # noqa: E402
+from paohuzi.encoding.observation import OBSERVATION_SIZE  # noqa: E402
 from paohuzi.rl.gym_env import PaohuziEnv  # noqa: E402
-from paohuzi.rl.observation import OBSERVATION_SIZE  # noqa: E402
 
 
 def test_registered_and_checked() -> None:

@@ -12,7 +12,7 @@ from paohuzi.core.determinize import NoConsistentWorld, hidden_from, resample  #
 from paohuzi.core.rules import PRESETS, preset  # noqa: E402
 from paohuzi.core.state import GameState  # noqa: E402
 from paohuzi.core.views import view  # noqa: E402
-from paohuzi.rl.observation import LAYOUT, OBSERVATION_SIZE, blocks, encode  # noqa: E402
+from paohuzi.encoding.observation import LAYOUT, OBSERVATION_SIZE, blocks, encode  # noqa: E402
 
 from .helpers import random_states  # noqa: E402
 

@@ -10,7 +10,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import paohuzi.rl.openspiel  # noqa: E402, F401  (registers python_paohuzi)
 from paohuzi.core.action_index import ACTION_COUNT  # noqa: E402
-from paohuzi.rl.observation import HISTORY_SIZE, OBSERVATION_SIZE  # noqa: E402
+from paohuzi.encoding.observation import HISTORY_SIZE, OBSERVATION_SIZE  # noqa: E402
 
 
 def deal(game, rng: random.Random):

@@ -13,8 +13,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from paohuzi.core.action_index import ACTION_COUNT, index_of  # noqa: E402
 from paohuzi.core.rules import PRESETS  # noqa: E402
+from paohuzi.encoding.observation import OBSERVATION_SIZE, blocks  # noqa: E402
 from paohuzi.rl import paohuzi_v0  # noqa: E402
-from paohuzi.rl.observation import OBSERVATION_SIZE, blocks  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # api_test's dict-obs notes
 
@@ -76,6 +76,20 @@ def test_normalized_rewards() -> None:
             assert final[f"player_{s}"] == max(-1.0, min(1.0, r / 2.0))
         seen += final.values()
     assert max(seen) == 1.0 and min(seen) < 0  # payments do get scaled and clipped
+
+
+def test_the_reward_scale_is_the_rules_field() -> None:
+    """Without ``reward_scale=``, rewards divide by ``Rules.reward_scale``, whatever the name."""
+    from paohuzi.core.rules import HUNAN
+
+    env = paohuzi_v0.env(rules=HUNAN.replace(name="house", reward_scale=5), normalize_rewards=True)
+    paid = 0
+    for seed in range(40):
+        final = play(env, seed)
+        scores = env.unwrapped.hand.state.returns()
+        assert final == {f"player_{s}": max(-1.0, min(1.0, r / 5)) for s, r in enumerate(scores)}
+        paid += any(scores)
+    assert paid > 0
 
 
 def test_agents_act_in_engine_priority_order() -> None:

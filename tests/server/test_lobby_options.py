@@ -54,6 +54,13 @@ def test_options_come_from_the_preset_data() -> None:
     hn = {o["id"]: o for o in options.schema(PRESETS["hunan"])}
     assert lz["players"]["default"] == 4 and hn["players"]["default"] == 3
     assert [v["zh"] for v in hn["players"]["values"]] == ["2人", "3人", "4人坐底"]
+    # 坐底 as data (the lobby reads it): 4 seats with one sitting out, where the deck is short
+    assert [(v["value"], v["sit_out"]) for v in hn["players"]["values"]] == [
+        (2, False),
+        (3, False),
+        (4, True),
+    ]
+    assert [v["sit_out"] for v in lz["players"]["values"] if v["value"] == 4] == [True]
     # 泸州 lists all its 名堂 but counts only 红/乌/天/地 (scoring_mode hongwu) by default
     assert [v["value"] for v in lz["mingtang"]["values"]] == [
         m.id for m in PRESETS["luzhou"].mingtang

@@ -380,6 +380,8 @@ def test_a_seats_replay_is_what_that_seat_saw(client: TestClient) -> None:
             assert f["view"]["hand"] == [c.code for c in m.view.hand]
             assert f["events"] == [e.to_dict() for e in m.events]
             assert all(e["seat"] == seat for e in f["events"] if e["type"] == "pass")
+            a = f["action"]
+            assert a is None or a["type"] != "pass" or a["seat"] == seat
         log = [e for f in rp["frames"] for e in f["events"]]
         assert log == [e.to_dict() for e in mine[-1].view.log]
     bad = client.get(f"/api/replays/{end['hand_id']}?seat=3")

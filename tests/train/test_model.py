@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from paohuzi.bots import make_bot
+from paohuzi.bots.greedy import greedy_choice, greedy_values
 from paohuzi.bots.neural import NeuralBot, QNet
 from paohuzi.core.player import Observation
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
-from paohuzi.train.features import ACTION_SIZE, STATE_SIZE, action_features, state_features
+from paohuzi.encoding.features import ACTION_SIZE, STATE_SIZE, action_features, state_features
 
 torch = pytest.importorskip("torch")
 from paohuzi.train.model import TorchQNet, from_numpy, to_numpy  # noqa: E402
@@ -36,7 +37,8 @@ def test_numpy_q_equals_torch_q_and_decisions_agree():
     net = TorchQNet((32, 16, 8))
     bot = NeuralBot(net=QNet(to_numpy(net)))
     for obs in _positions():
-        s, a = state_features(obs), action_features(obs)
+        values = greedy_values(obs)
+        s, a = state_features(obs), action_features(obs, values, greedy_choice(obs.legal, values))
         assert s.shape == (STATE_SIZE,) and a.shape == (len(obs.legal), ACTION_SIZE)
         with torch.no_grad():
             tq = net(torch.from_numpy(s)[None], torch.from_numpy(a)[None])[0].numpy()

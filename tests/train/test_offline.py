@@ -13,12 +13,13 @@ import sys
 import numpy as np
 import pytest
 
+from paohuzi.bots.greedy import greedy_values
 from paohuzi.bots.neural import NeuralBot, QNet
 from paohuzi.core.player import Observation
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
+from paohuzi.encoding.features import ACTION_SIZE, STATE_SIZE
 from paohuzi.train.actor import Sample
-from paohuzi.train.features import ACTION_SIZE, STATE_SIZE, greedy_values
 
 torch = pytest.importorskip("torch")
 from paohuzi.train import offline  # noqa: E402

@@ -14,8 +14,8 @@ from paohuzi.bots import make_bot
 from paohuzi.core.player import Observation
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
+from paohuzi.encoding.features import ACTION_SIZE, STATE_SIZE
 from paohuzi.train.actor import IMITATE, SELF, ActorTask, Sample, run_task
-from paohuzi.train.features import ACTION_SIZE, STATE_SIZE
 
 torch = pytest.importorskip("torch")
 from paohuzi.train.config import TrainConfig  # noqa: E402
@@ -43,6 +43,39 @@ def test_actor_records_decisions_with_returns():
     # a task is a pure function of its inputs
     assert [s.taken for s in res.samples] == [s.taken for s in again.samples]
     assert [s.ret for s in res.samples] == [s.ret for s in again.samples]
+
+
+def _fingerprint(res):
+    return [
+        (s.state.tobytes(), s.actions.tobytes(), s.taken, s.label, s.ret,
+         None if s.gains is None else s.gains.tobytes())
+        for s in res.samples
+    ]  # fmt: skip
+
+
+def test_samples_depend_on_the_task_alone():
+    """Same task → same samples: whatever ran before in the process, whichever
+    worker process runs it, however many workers there are."""
+    from paohuzi.train.workers import LocalWorkers
+
+    torch.manual_seed(1)
+    w = to_numpy(TorchQNet((16, 8, 4)))
+    mixed = ((SELF, "pool:0", "random"), (IMITATE, SELF, "greedy"), ("random", IMITATE, SELF))
+    tasks = [
+        ActorTask(HUNAN, seed=21, lineups=mixed, weights=w, pool=(w,), eps=0.3),
+        ActorTask(HUNAN, seed=22, lineups=mixed[1:], weights=w, expert="ismcts:iters=2,top=2"),
+    ]
+    first = [_fingerprint(run_task(t)) for t in tasks]
+    assert all(first) and first[0] != first[1]
+    assert [_fingerprint(run_task(t)) for t in reversed(tasks)] == first[::-1]
+    workers = LocalWorkers(2)
+    try:
+        for t in tasks:
+            workers.submit(t)
+        remote = {r.hands: _fingerprint(r) for r in (workers.next() for _ in tasks)}
+    finally:
+        workers.close()
+    assert remote == {3: first[0], 2: first[1]}  # the tasks play 3 and 2 hands
 
 
 def test_distillation_labels_are_the_experts_choices():

@@ -1,5 +1,6 @@
-"""The table in English (issue 15): every key of store.js's ``T`` has an English entry
-(and the other way round, down to the nested tables, with the same kinds of values),
+"""The client in English (issue 15): every key of the one string table, strings.zh.js, has
+an English entry in strings.en.js (and the other way round, down to the nested tables, with
+the same kinds of values), no module but those two defines a string table,
 the language switch of the lobby applies to the table and survives a reload, a legal
 choice before the match starts (准备) is a button, and "said" shows as a bubble."""
 
@@ -25,11 +26,12 @@ from .helpers import (
 
 pytestmark = pytest.mark.browser
 
-STORE = ROOT / "src" / "paohuzi" / "server" / "client" / "store.js"
+CLIENT = ROOT / "src" / "paohuzi" / "server" / "client"
 
-# every key of T_ZH / T_EN, with the shape of its value, nested tables walked
+# every key of the two tables (as i18n.js serves them), with the shape of its value, nested
+# tables walked
 SHAPE_JS = """async () => {
-  const m = await import('/static/store.js');
+  const { TABLES } = await import('/static/i18n.js');
   const shape = (o) => {
     const out = {};
     for (const k of Object.keys(o)) {
@@ -40,7 +42,7 @@ SHAPE_JS = """async () => {
     }
     return out;
   };
-  return { zh: shape(m.T_ZH), en: shape(m.T_EN) };
+  return { zh: shape(TABLES.zh), en: shape(TABLES.en) };
 }"""
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -62,15 +64,21 @@ def test_every_key_of_t_has_english_and_back(server: str, browser: Any) -> None:
                 bad.append(f"{path}.{k}: {a[k]} vs {b[k]}")
         return bad
 
-    assert len(zh) > 100
+    assert len(zh) > 150
     assert diff(zh, en) == []
-    # the source agrees: T is the bilingual view of the two tables
-    src = STORE.read_text(encoding="utf-8")
-    assert "export const T = bilingual(T_ZH, T_EN)" in src
-    top_zh = re.findall(
-        r"^  (\w+):", src.split("export const T_ZH")[1].split("export const T_EN")[0], re.M
-    )
-    assert set(top_zh) <= set(zh), "every key written in T_ZH is seen in the browser"
+    # the source agrees: every key written in strings.zh.js is seen in the browser, and
+    # i18n.js's tables are those two files, nothing else (one table per language)
+    src = (CLIENT / "strings.zh.js").read_text(encoding="utf-8")
+    top_zh = re.findall(r"^  (\w+):", src, re.M)
+    assert len(top_zh) > 100 and set(top_zh) <= set(zh), "every key of strings.zh.js is seen"
+    i18n = (CLIENT / "i18n.js").read_text(encoding="utf-8")
+    assert 'import ZH from "./strings.zh.js"' in i18n and 'import EN from "./strings.en.js"' in i18n
+    # no other module holds a table of its own: no object literal of zh/en strings
+    for js in CLIENT.glob("*.js"):
+        if js.name.startswith("strings."):
+            continue
+        text = js.read_text(encoding="utf-8")
+        assert not re.search(r"\b(T_ZH|T_EN|STR)\b|^\s*(zh|en):\s*\{", text, re.M), js.name
     page.close()
 
 
@@ -172,7 +180,7 @@ def test_waiting_choices_are_buttons_and_said_is_a_bubble(server: str, browser: 
     # ... and the server's "said" shows as a bubble by the seat for about 3 s
     page.wait_for_selector(".said-bubble[data-seat='0']", timeout=5000)
     assert page.inner_text(".said-bubble[data-seat='0']")
-    page.evaluate("""async () => (await import('/static/app.js')).dispatchSaid(
+    page.evaluate("""async () => (await import('/static/store.js')).dispatchSaid(
       { type: 'said', seat: 1, phrase: 'x', text_zh: '快点吧', text_en: 'Hurry up' })""")
     page.wait_for_selector(".said-bubble[data-seat='1']")
     assert page.inner_text(".said-bubble[data-seat='1']") == "快点吧"

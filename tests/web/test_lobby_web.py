@@ -45,7 +45,7 @@ def test_strings_in_both_languages(browser: Any, server: str) -> None:
     try:
         page.goto(server + "/")
         missing = page.evaluate("""async () => {
-          const { STR } = await import('/static/i18n.js');
+          const { TABLES } = await import('/static/i18n.js');
           const out = [];
           const walk = (a, b, path) => {
             for (const k of Object.keys(a)) {
@@ -56,8 +56,8 @@ def test_strings_in_both_languages(browser: Any, server: str) -> None:
               else if (typeof x !== typeof y) out.push(path + k + ' (type)');
             }
           };
-          walk(STR.zh, STR.en, 'en lacks ');
-          walk(STR.en, STR.zh, 'zh lacks ');
+          walk(TABLES.zh, TABLES.en, 'en lacks ');
+          walk(TABLES.en, TABLES.zh, 'zh lacks ');
           return out;
         }""")
         assert missing == []
@@ -288,7 +288,7 @@ def test_tutorial_by_its_prompts(browser: Any, server: str, size: str) -> None:
                 wrong_tried = True
             card = want[8:] if want.startswith("discard:") else None
             if card and size == "phone":  # tap the card in the hand, as a player would
-                page.click(f"#tut-hand .card.legal[data-card='{card}']")
+                page.click(f"#tutorial .board .hand .card.legal[data-card='{card}']")
             else:
                 page.click(f"#tut-choices [data-action='{want}']")
             if at == 7 and size == "phone":

@@ -198,28 +198,30 @@ def test_replay_controls(server: str, browser: Any) -> None:
     assert page.inner_text("#replay-pos") == f"第 2/{n} 步"
     assert page.inner_text("#replay-step") == seen[1] and seen[1]
     # the step's log names the seats: the viewer as 我, the others by their names
-    names = page.eval_on_selector_all(
-        "#replay-table .seat[data-replay-seat] .name",
-        "xs => xs.map((x) => x.firstChild.textContent)",
-    )
+    names = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#replay-table .seat[data-seat] .name')].map((x) => [x.closest('.seat').dataset.seat, x.textContent]))""")
+    names = [names[str(s)] for s in range(len(names))]
     assert names[0] == "小明" and all(not re.fullmatch(r"玩家\d", x) for x in names), names
     mine = page.query_selector_all("#replay-table .seat.mine")
-    assert len(mine) == 1 and mine[0].get_attribute("data-replay-seat") == "0"
+    assert len(mine) == 1 and mine[0].get_attribute("data-seat") == "0"
     assert "我" in mine[0].inner_text()
     first_events = [e for f in data["frames"][1:3] for e in f["events"] if e["type"] != "deal"]
     if first_events:
         assert any(w in "".join(seen[:2]) for w in ["我", *names[1:]]), seen
     page.wait_for_timeout(200)
     shot(page, "replay-desktop.png")
-    # one seat's view: only its hand open
+    # one seat's view: what seat 1 saw, seat 1 at the bottom, the others' hands face down
     page.select_option("#replay-seat", "1")
-    assert page.query_selector("#replay-table .seat[data-replay-seat='0'] .hand.closed .card.back")
-    assert not page.query_selector("#replay-table .seat[data-replay-seat='1'] .hand.closed")
-    assert page.query_selector_all(
-        "#replay-table .seat[data-replay-seat='1'] .hand .card:not(.back)"
-    )
+    page.wait_for_selector("#replay-table[data-view='1']")
+    assert page.get_attribute("#replay", "data-step") == "2"  # the same step, seen so
+    assert page.query_selector("#replay-table .seat[data-seat='0'] .seat-hand.closed .card.back")
+    assert not page.query_selector("#replay-table .seat-hand.reveal")
+    assert page.get_attribute("#replay-table .seat.me", "data-seat") == "1"
+    assert page.query_selector_all("#replay-table .hand .card:not(.back)")
     page.select_option("#replay-seat", "all")
-    assert not page.query_selector("#replay-table .hand.closed")
+    page.wait_for_selector("#replay-table[data-view='all']")
+    assert not page.query_selector("#replay-table .seat-hand.closed")
+    assert len(page.query_selector_all("#replay-table .seat-hand.reveal")) == 2
     # 2× and play: it moves on by itself, and pauses
     page.select_option("#replay-speed", "2")
     page.click("#replay-play")
@@ -253,7 +255,7 @@ def test_replay_controls(server: str, browser: Any) -> None:
     page.goto(f"{server}/#/")
     page.click(f"#my-matches a.hand-link[href='#/replay/{hand}']")
     page.wait_for_selector("#replay:not(.hidden) #replay-table .seat.mine")
-    assert page.get_attribute("#replay-table .seat.mine", "data-replay-seat") == "0"
+    assert page.get_attribute("#replay-table .seat.mine", "data-seat") == "0"
     assert "小明" in page.inner_text("#replay-table .seat.mine .name")
     assert errors == []
     ctx.close()

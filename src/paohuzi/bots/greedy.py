@@ -21,8 +21,8 @@ from ..core.evaluator import BIT, TableSummary
 from ..core.player import Bot, Observation
 from ..core.rules import Rules
 from . import register
-from .features import Knowledge, knowledge
 from .heuristics import HandValue, Weights, meld_key
+from .knowledge import Knowledge, knowledge
 
 WIN = 1e9  # the value of 胡: always taken
 
@@ -179,4 +179,22 @@ class GreedyBot(Bot):
         return obvious(obs.legal) or self.ranked(obs)[0].action
 
 
-__all__ = ["Choice", "GreedyBot", "Scorer", "discard_kinds"]
+_GREEDY = GreedyBot()
+
+
+def greedy_values(obs: Observation) -> list[float]:
+    """The default greedy's value of each legal action (``obs.legal`` order; 胡 is huge)."""
+    if len(obs.legal) == 1:
+        return [0.0]
+    return [ch.value for ch in _GREEDY.choices(obs)]
+
+
+def greedy_choice(legal: list[Action], values: list[float]) -> int:
+    """The index greedy plays: 胡 when offered, else its best value (first on ties)."""
+    for i, a in enumerate(legal):
+        if a.type == HU:
+            return i
+    return max(range(len(values)), key=lambda i: (values[i], -i))
+
+
+__all__ = ["Choice", "GreedyBot", "Scorer", "discard_kinds", "greedy_choice", "greedy_values"]

@@ -20,8 +20,8 @@ from ..core.evaluator import BIT, evaluator_for
 from ..core.player import Observation
 from ..core.state import GameState
 from ..core.tingpai import Ting, tingpai_of
-from .features import knowledge
 from .greedy import Choice, GreedyBot
+from .knowledge import knowledge
 
 _GREEDY = GreedyBot()
 

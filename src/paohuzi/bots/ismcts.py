@@ -68,7 +68,7 @@ class RolloutPolicy:
             if a.type == HU:
                 return a
         hv = self.hv
-        packed, tsum = st.packed[seat], st.tsum[seat]
+        packed, tsum = st.packed_hand(seat), st.table_summary(seat)
         best, best_v = legal[0], -1e18
         if st.phase == DISCARDING:
             for a in legal:
@@ -76,7 +76,7 @@ class RolloutPolicy:
                 if v > best_v:
                     best, best_v = a, v
             return best
-        must = st.held[seat] + 1 > st.need(seat)
+        must = st.held(seat) + 1 > st.need(seat)
         keys: tuple[int, ...] | None = None
         for a in legal:
             if a.type == PASS:
@@ -84,7 +84,7 @@ class RolloutPolicy:
             else:
                 c = int(a.card)  # type: ignore[arg-type]
                 if keys is None:
-                    keys = tuple(_key(g) for g in st.tables[seat])
+                    keys = tuple(_key(g) for g in st.table(seat))
                 if a.type == PENG:
                     p2, k2 = packed - 2 * BIT[c], (*keys, meld_key("peng", (c, c, c)))
                 else:

@@ -21,7 +21,15 @@ import numpy as np
 
 from ..core.actions import Action
 from ..core.player import Bot, Observation
+from ..encoding.features import (
+    ACTION_SIZE,
+    FEATURE_VERSION,
+    STATE_SIZE,
+    action_features,
+    state_features,
+)
 from . import register
+from .greedy import greedy_choice, greedy_values
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODEL_DIR / "neural.npz"
@@ -56,8 +64,6 @@ class QNet:
 
 def load(path: str | Path = DEFAULT_MODEL) -> tuple[QNet, dict[str, Any]]:
     """The network at ``path`` (.npz) and its config (the .json beside it), checked."""
-    from ..train.features import ACTION_SIZE, FEATURE_VERSION, STATE_SIZE
-
     p = Path(path)
     cfg_path = p.with_suffix(".json")
     cfg: dict[str, Any] = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
@@ -117,9 +123,7 @@ class NeuralBot(Bot):
 
     def scores(self, obs: Observation) -> np.ndarray:
         """Q of each of ``obs.legal``."""
-        from ..train.features import action_features, state_features
-
-        return self.net.q(state_features(obs), action_features(obs))
+        return self._q(obs, greedy_values(obs))
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
         legal = obs.legal
@@ -136,8 +140,6 @@ class NeuralBot(Bot):
 
     def _gated(self, obs: Observation) -> int:
         """Greedy's choice unless another of its candidates scores ``gate`` more."""
-        from ..train.features import action_features, greedy_values, state_features
-
         assert self.policy is not None
         values = greedy_values(obs)
         order = sorted(range(len(values)), key=lambda i: -values[i])  # stable, as greedy's
@@ -145,9 +147,14 @@ class NeuralBot(Bot):
         cands = [i for i in order[:top] if values[i] >= values[order[0]] - margin]
         if gate is None or len(cands) == 1:
             return cands[0]
-        q = self.net.q(state_features(obs), action_features(obs, values))
+        q = self._q(obs, values)
         best = max(cands, key=lambda i: q[i])
         return best if q[best] - q[cands[0]] > gate else cands[0]
+
+    def _q(self, obs: Observation, values: list[float]) -> np.ndarray:
+        """Q of each of ``obs.legal``, given greedy's ``values`` of them."""
+        acts = action_features(obs, values, greedy_choice(obs.legal, values))
+        return self.net.q(state_features(obs), acts)
 
 
 __all__ = ["DEFAULT_MODEL", "LAYERS", "NeuralBot", "QNet", "load"]

@@ -58,6 +58,12 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument("--rules", default=None, help="preset name or rules file (default hunan)")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats 2–4 (default: the rules'; 4 with 坐底 where needed)",
+    )
     p.add_argument("--json", action="store_true", help="print the §6 JSON object only")
     p.add_argument("--plot", default=None, metavar="FILE.png", help="score distributions")
     p.add_argument("--ray", default=None, metavar="ADDRESS", help="run on a Ray cluster")
@@ -71,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     js = bool(args.json)
     try:
         rules = load_rules(args.rules)
+        if args.players is not None:
+            rules = rules.with_players(args.players)
     except RulesError as e:
         return fail(COMMAND, e, js)
     if args.hands < 1:

@@ -1,18 +1,26 @@
-"""``paohuzi replay FILE [--check]`` (INTERFACES.md §3)."""
+"""``paohuzi replay FILE [--check]`` (INTERFACES.md §3).
+
+Extension: several files, or directories (every ``*.json`` in them), at once —
+``--check`` then verifies them all and reports each failure, so a self-play run
+of thousands of records is checked by one process.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 
-from ..core.describe import describe, describe_result
+from ..core.narrate import narrate_event, narrate_result
 from ..core.records import check
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="print a game record step by step; --check re-executes it")
-    p.add_argument("file", help="a game record (JSON, INTERFACES.md §4)")
+    p.add_argument(
+        "file", nargs="+", help="a game record (JSON, INTERFACES.md §4); several, or directories"
+    )
     p.add_argument(
         "--check", action="store_true", help="re-execute and verify; exit 1 on a mismatch"
     )
@@ -32,23 +40,49 @@ def _load(path: str) -> dict | None:
     return rec
 
 
-def run(args: argparse.Namespace) -> int:
-    rec = _load(args.file)
+def _paths(given: list[str]) -> list[str]:
+    out: list[str] = []
+    for g in given:
+        p = Path(g)
+        out += sorted(str(f) for f in p.glob("*.json")) if p.is_dir() else [g]
+    return out
+
+
+def _check(path: str) -> int:
+    rec = _load(path)
     if rec is None:
         return 2
-    if args.check:
-        problems = check(rec)
-        if problems:
-            print(f"{args.file}: {problems[0]}", file=sys.stderr)
-            return 1
-        print(f"{args.file}: ok ({len(rec.get('actions', []))} actions replayed)")
-        return 0
-    dealer = rec.get("dealer")
-    rules = rec.get("rules", {}).get("name", "?")
-    print(f"牌谱 record · 规则 {rules} · seed {rec.get('seed')} · 庄家 {dealer}号")
-    for i, e in enumerate(rec.get("events", []), 1):
-        if isinstance(e, dict):
-            print(f"{i:>4}  {describe(e, dealer)}")
-    for line in describe_result(rec.get("result"), dealer):
-        print(line)
+    problems = check(rec)
+    if problems:
+        print(f"{path}: {problems[0]}", file=sys.stderr)
+        return 1
+    print(f"{path}: ok ({len(rec.get('actions', []))} actions replayed)")
     return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = _paths(args.file)
+    if not paths:
+        print("paohuzi replay: no records found", file=sys.stderr)
+        return 2
+    if args.check:
+        codes = [_check(p) for p in paths]
+        if len(paths) > 1:
+            bad = sum(1 for c in codes if c)
+            print(f"{len(paths) - bad} of {len(paths)} records ok")
+        return max(codes)
+    status = 0
+    for path in paths:
+        rec = _load(path)
+        if rec is None:
+            status = 2
+            continue
+        dealer = rec.get("dealer")
+        rules = rec.get("rules", {}).get("name", "?")
+        print(f"牌谱 record · 规则 {rules} · seed {rec.get('seed')} · 庄家 {dealer}号")
+        for i, e in enumerate(rec.get("events", []), 1):
+            if isinstance(e, dict):
+                print(f"{i:>4}  {narrate_event(e, dealer)}")
+        for line in narrate_result(rec.get("result"), dealer):
+            print(line)
+    return status

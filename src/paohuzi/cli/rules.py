@@ -30,7 +30,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "name": ("规则名", "preset name"),
     "players": ("人数", "seats at the table (2–4)"),
     "sit_out": ("坐底 / 数底", "with 4 players the seat opposite the dealer sits the hand out"),
-    "hand_size": ("手牌数", "cards dealt to each seat (R7; always 20)"),
+    "hand_size": ("手牌数", "cards dealt to each seat (R7: 20; R43: 14 wins with 5 门子)"),
     "min_huxi": ("起胡胡息", "minimum 胡息 (huxi points) to win (R23)"),
     "huxi_table": ("胡息表", "huxi points per group, by size and colour (R9)"),
     "win_on_discard": ("可胡打出的牌", "may a discard be won on (R24)"),
@@ -43,11 +43,15 @@ FIELDS: dict[str, tuple[str, str]] = {
     "decomposition": ("组牌取法", "which split into 7 门子 is scored (R26)"),
     "dihu": ("地胡", "what the earth win 地胡 means (R29)"),
     "payment": ("付分", "who pays the winner (R37)"),
-    "baopei": ("包赔", "on 地胡 the discarder pays for everyone (R37)"),
+    "baopei": (
+        "包赔",
+        "the discarder pays for everyone: on 地胡 (R37), on every discard win (R44)",
+    ),
     "huangzhuang": ("荒庄", "黄番 after 荒庄 in a row, the dealer's cost, dealer rule (R6, R32)"),
     "hands_per_match": ("每场局数", "hands in a match (R38)"),
     "base_score": ("底分", "points per 底 (a house option)"),
     "cap": ("封顶", "most one seat pays or is paid per hand; 0 = no cap (a house option)"),
+    "reward_scale": ("奖励缩放", "a typical big payment: RL rewards are divided by it (no rule)"),
     "show_liangzhang": ("亮张", "the dealer's 21st card is shown (R7)"),
     "show_wall_bottom": ("示底牌", "the bottom wall card is shown (泸州)"),
     "tianhu_ti": ("天胡提数", "提 that make a mandatory 天胡 (R28)"),
@@ -56,11 +60,34 @@ FIELDS: dict[str, tuple[str, str]] = {
         "计分方式",
         "score by 等 only (deng), 等 × basic 名堂 番 (hongwu), 等 × 名堂 番 (mingtang)",
     ),
+    "unit": ("单位", "what 等 is called here: 囤, 子, 息 … (the settlement's label)"),
+    "xing": ("醒", "the bonus card after a win: none, 跟醒 gen, 翻醒 fan (R42)"),
+    "xing_offset": ("上醒 / 本醒 / 下醒", "the 醒牌 is the card turned moved −1, 0 or +1 (R42)"),
+    "xing_double": ("双醒", "醒数 counts twice (R42)"),
+    "xing_chain": ("连翻", "a 醒牌 that makes a four-group turns again (R42)"),
+    "xing_seat": ("坐醒 / 数醒", "the seat that sits out collects 番 × 醒数 from each loser"),
+    "forced_win": ("有胡必胡 / 放炮必胡", "wins taken by the rules: none, any, discard (R44)"),
+    "open_wei": ("明偎", "a 偎 lies face up, its card public (衡阳)"),
+    "match": ("赛制", "a match of N hands, or a race to a target (R38, R45)"),
+    "race": ("放炮罚", "the race: target, rounding, discarder's cap, 荒庄 penalty (R45)"),
     "extra": ("其他", "preset-specific extras"),
+}
+# (field, value) → label where a value means different things in different fields
+FIELD_VALUE_ZH = {
+    ("xing", "none"): "无醒 none",
+    ("xing", "gen"): "跟醒 the winning card",
+    ("xing", "fan"): "翻醒 the next wall card",
+    ("forced_win", "none"): "可以不胡 a win may be passed",
+    ("forced_win", "any"): "有胡必胡 every win is taken",
+    ("forced_win", "discard"): "放炮必胡 discard wins are taken",
+    ("match", "hands"): "局数 N hands",
+    ("match", "race"): "放炮罚 a race to the target",
+    ("payment", "race"): "赢家得分，放炮者扣 the winner scores, a discarder loses",
 }
 VALUE_ZH = {
     **DOUBLING_ZH,  # the values of ``doubling``
     "first_discard": "下家胡庄家第一张打出的牌 first discard",
+    "first_discard_any": "闲家胡庄家第一张打出的牌 any non-dealer, first discard",
     "liangzhang": "闲家胡亮张 a non-dealer wins on the 亮张",
     "all": "每家付底 every other player",
     "discarder": "放炮者付 the discarder (discard wins)",
@@ -156,9 +183,18 @@ def _value(key: str, value: Any) -> Text | Table | str:
     if key == "mingtang":
         return Text(f"{len(value)} 名堂, below" if value else "—")
     if key == "deng":
-        base, step, offset = value["base"], value["step"], value["offset"]
+        base = "起胡" if value.get("from_min") else value["base"]
+        step, offset = value["step"], value["offset"]
         lead = f"{offset} + " if offset else ""
         return f"等 = {lead}⌊(胡息 − {base}) / {step}⌋"
+    if key == "race":
+        return (
+            f"目标 target {value['target']} · 取整 round to {value['round_to']} · "
+            f"放炮者每局最多扣 discarder's cap {value['discarder_cap'] or '—'} · "
+            f"荒庄庄家扣 dealer's 荒庄 penalty {value['huangzhuang_penalty']}"
+        )
+    if (key, str(value)) in FIELD_VALUE_ZH:
+        return FIELD_VALUE_ZH[key, str(value)]
     if key == "huangzhuang":
         fan = ", ".join(f"×{f}" for f in value["fan"]) or "—"
         after = value["pass_after"]
@@ -200,13 +236,21 @@ def _mingtang(items: list[dict[str, Any]], level: str) -> Table:
         pattern = PATTERNS[m["id"]]  # Rules validates the ids
         if pattern.per_occurrence:
             extra.append("each 每个")
-        if m.get("threshold"):
+        if m.get("threshold") and pattern.exact:
+            extra.append(f"={m['threshold']}")
+        elif m.get("threshold") and m.get("upto"):
+            extra.append(f"{m['threshold']}–{m['upto']}")
+        elif m.get("threshold"):
             extra.append(f"≥{m['threshold']}")
         if m.get("per_extra"):
             extra.append(f"+{m['per_extra']} each")
         if m.get("max_fan"):
             extra.append(f"≤{m['max_fan']}")
-        name = Text.assemble(pattern.name, (f" {m['id']}", "dim"))
+        if m.get("effect") == "units":
+            extra.append("加单位 adds units")
+        elif m.get("effect") == "base":
+            extra.append("底分 sets the base")
+        name = Text.assemble(m.get("name") or pattern.name, (f" {m['id']}", "dim"))
         counts = LEVELS.index(m["level"]) <= top
         t.add_row(
             name,

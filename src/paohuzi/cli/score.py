@@ -83,6 +83,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--dihu", action="store_true", help="地胡 (R29): won on the dealer's first discard"
     )
+    p.add_argument(
+        "--xing",
+        action="append",
+        default=[],
+        metavar="CARD",
+        help="醒牌 (R42): the bonus card after the win; repeat for 连翻 (presets with 醒)",
+    )
     p.add_argument("--rules", default="hunan", metavar="P", help="preset name or .json/.toml file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -126,6 +133,8 @@ def _run(args: argparse.Namespace, json_mode: bool) -> int:
     }
     if args.win is not None:
         line["win"] = args.win
+    if args.xing:
+        line["xing"] = list(args.xing)
     try:
         position = Position.from_dict(line, hand_size=rules.hand_size)
     except ValueError as e:
@@ -212,16 +221,19 @@ def render(settlement: Settlement, position: Position, rules: Rules, console: Co
         reason = reason.format(huxi=settlement.huxi, min_huxi=rules.min_huxi)
         console.print(Text.assemble(("不胡 not a win: ", "bold yellow"), reason))
         return
-    console.print(_summary_table(settlement, rules))
+    console.print(_summary_table(settlement, rules, position))
     # A position does not say whether the card was discarded or turned up from the
     # wall, so under discarder-pays rules both payers are named (R37, PRESETS 泸州).
-    who = (
-        "the discarder (on a discard win) or each other player"
-        if rules.payment == "discarder" and not settlement.zimo
-        else "each other player"
-    )
+    if rules.payment == "race":  # R45: the winner scores; only a discarder loses it
+        who = "the winner's running total gains (a discarder loses it, capped)"
+    elif rules.payment == "discarder" and not settlement.zimo:
+        who = "the discarder (for everyone, 包赔, on a discard win) or each other player"
+        if not rules.baopei:
+            who = "the discarder (on a discard win) or each other player"
+    else:
+        who = "each other player"
     console.print(
-        Text.assemble(("胡 win", "bold green"), f" — {who} pays 底 ", (str(settlement.di), "bold"))
+        Text.assemble(("胡 win", "bold green"), f" — {who}: 底 ", (str(settlement.di), "bold"))
     )
 
 
@@ -255,7 +267,10 @@ def _groups_table(s: Settlement) -> Table:
     return table
 
 
-def _summary_table(s: Settlement, rules: Rules) -> Table:
+UNIT_EN = {"等": "deng", "囤": "tun", "子": "zi", "息": "xi"}
+
+
+def _summary_table(s: Settlement, rules: Rules, position: Position) -> Table:
     t = Table(box=None, show_header=False, pad_edge=False)
     t.add_column(style="bold")
     t.add_column()
@@ -265,17 +280,29 @@ def _summary_table(s: Settlement, rules: Rules) -> Table:
             "翻倍 doubled", f"{doubling_zh(s.doubled)} (R35): {s.huxi} → {s.scored_huxi} 胡息"
         )
     bonus = rules.zimo_bonus if s.zimo else 0
-    deng = str(s.deng)
+    parts = []
     if bonus:
-        deng += f"  ({s.deng - bonus} + {bonus} 自摸 self-drawn)"
-    t.add_row("等 deng", deng)
-    if s.mingtang:
-        for hit in s.mingtang:
+        parts.append(f"{bonus} 自摸 self-drawn")
+    parts += [f"{h.fan} {h.name}" for h in s.mingtang if h.effect == "units"]
+    if s.xing:
+        parts.append(f"{s.xing} 醒")
+    deng = str(s.deng)
+    if parts:
+        deng += f"  (incl. {' + '.join(parts)})"
+    unit = s.unit
+    t.add_row(f"{unit} {UNIT_EN.get(unit, 'units')}", deng)
+    if s.xing or rules.xing != "none":
+        shown = " ".join(x.zh for x in position.xing) or "—"
+        t.add_row("醒 xing", f"{s.xing}  (醒牌 {shown})")
+    for hit in s.mingtang:
+        if hit.effect == "base":
+            t.add_row("名堂 mingtang", f"{hit.name} +{hit.fan} (base)")
+        elif hit.effect == "fan":
             t.add_row("名堂 mingtang", f"{hit.name} {hit.fan} 番")
-    else:
+    if not any(h.effect == "fan" for h in s.mingtang):
         t.add_row("名堂 mingtang", Text("平胡 none", style="dim"))
     t.add_row("番 fan", str(s.fan))
     # 黄番 and other preset multipliers break 底 = 等 × 番; only show the formula when it holds.
-    formula = f"  (= {s.deng} 等 × {s.fan} 番)" if s.di == s.deng * s.fan else ""
+    formula = f"  (= {s.deng} {unit} × {s.fan} 番)" if s.di == s.deng * s.fan else ""
     t.add_row("底 di", Text(f"{s.di}{formula}", style="bold"))
     return t

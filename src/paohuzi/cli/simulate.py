@@ -34,6 +34,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument("--records", metavar="DIR", help="write one JSON game record per hand here")
     p.add_argument("--rules", default="hunan", help="preset name or rules file (.json/.toml)")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats 2–4 (default: the rules'; 4 with 坐底 where needed)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON summary object")
     p.add_argument(
         "--match",
@@ -58,6 +64,8 @@ def _fail(msg: str) -> int:
 def run(args: argparse.Namespace) -> int:
     try:
         rules = load_rules(args.rules)
+        if args.players is not None:
+            rules = rules.with_players(args.players)
     except ValueError as e:
         return _fail(str(e))
     if args.games < 1:

@@ -2,10 +2,15 @@
 
 ```
 paohuzi train --run DIR [--minutes M] [--hands N] [--actors A] [--ray ADDRESS] [--resume]
-paohuzi train --export DIR/snapshots/h000123456.npz [--out src/paohuzi/models/neural.npz]
+paohuzi train --export DIR/snapshots/h000123456.npz [--out MODEL.npz]
 paohuzi train --collect DATA --shards N [--expert ismcts] [--hands-per-shard K] [--actors A]
 paohuzi train --fit DATA --out MODEL.npz [--epochs E] [--folds 5] [--hidden 64,64,32] [--weight-decay W]
 ```
+
+``--export`` copies a snapshot (and its ``.json``) to ``--out``, by default
+``neural.npz`` in the current directory, and checks that the bot loads it. It
+never writes into the installed package: shipping a model is a deliberate copy
+into ``src/paohuzi/models/`` in a checkout.
 
 ``--collect``/``--fit`` distil the search bot offline (:mod:`paohuzi.train.offline`):
 stored labels, several epochs, and a departure threshold chosen on held-out data.
@@ -24,6 +29,8 @@ from paohuzi.core.rules import RulesError
 from .common import EXIT_OK, fail, load_rules
 
 COMMAND = "train"
+EXPORT_DEFAULT = "neural.npz"  # in the current directory
+PACKAGE = Path(__file__).resolve().parents[1]  # the installed paohuzi package
 
 
 def register(sub: Any) -> None:
@@ -50,7 +57,11 @@ def register(sub: Any) -> None:
         "--set", action="append", default=[], metavar="KEY=JSON", help="any config field"
     )
     p.add_argument("--export", default=None, metavar="SNAPSHOT.npz", help="ship these weights")
-    p.add_argument("--out", default=None, help="export target (default: the package's model)")
+    p.add_argument(
+        "--out",
+        default=None,
+        help=f"--export: target (default ./{EXPORT_DEFAULT}; never inside the installed package)",
+    )
     p.add_argument("--collect", default=None, metavar="DATA", help="store search labels in DATA")
     p.add_argument("--shards", type=int, default=100, help="shards to have in DATA (resumes)")
     p.add_argument("--hands-per-shard", type=int, default=10)
@@ -69,12 +80,24 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _inside_package(out: Path) -> str | None:
+    """Why ``out`` may not be written (None: it may): models never go into the installed package."""
+    if not out.resolve().is_relative_to(PACKAGE):
+        return None
+    return (
+        f"--out {out} is inside the installed package ({PACKAGE}); write it elsewhere "
+        "(to ship a model, copy the .npz and .json into src/paohuzi/models/ of a checkout)"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     if args.export:
-        from paohuzi.bots.neural import DEFAULT_MODEL, load
+        from paohuzi.bots.neural import load
         from paohuzi.train.evaluate import export
 
-        out = Path(args.out) if args.out else DEFAULT_MODEL
+        out = Path(args.out or EXPORT_DEFAULT)
+        if (why := _inside_package(out)) is not None:
+            return fail(COMMAND, why, False)
         export(Path(args.export), out)
         load(out)  # refuses weights that do not match this code
         print(f"exported {args.export} → {out}")
@@ -152,6 +175,8 @@ def _offline(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.out:
         return fail(COMMAND, "--fit needs --out MODEL.npz", False)
+    if (why := _inside_package(Path(args.out))) is not None:
+        return fail(COMMAND, why, False)
     try:
         hidden = tuple(int(x) for x in args.hidden.split(","))
         if len(hidden) != 3 or min(hidden) < 1:

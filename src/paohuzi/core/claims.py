@@ -14,10 +14,24 @@ Everything but ``decisions`` is fixed when the window opens.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NamedTuple
 
 from .actions import Action
-from .vocab import ActionType, Source
+from .vocab import ActionType, Base, Fallback, Source
+
+
+class Otherwise(NamedTuple):
+    """What becomes of the open card if nobody claims it: the window's fallback.
+
+    ``seat`` makes the 偎/提 (``FORCED``) or the 跑 (``PAO``) from ``base``."""
+
+    kind: Fallback
+    seat: int = -1
+    base: Base | None = None
+
+
+PILE = Otherwise(Fallback.PILE)
+LIANGZHANG_IN = Otherwise(Fallback.LIANGZHANG)
 
 
 class ClaimWindow:
@@ -46,7 +60,7 @@ class ClaimWindow:
         last: bool,
         entries: tuple[tuple[int, ActionType], ...],
         options: dict[int, tuple[Action, ...]],
-        fallback: tuple[Any, ...],
+        fallback: Otherwise,
         hu_flags: dict[int, tuple[bool, bool]],
     ) -> None:
         self.card = card

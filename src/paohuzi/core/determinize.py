@@ -2,19 +2,25 @@
 
 :func:`resample` is the inverse of :func:`paohuzi.core.views.view`: it re-deals
 every card hidden from a seat (:func:`hidden_from`) at random, keeping all the
-seat sees, and reopens a claim window through the state's public
-:meth:`~paohuzi.core.state.GameState.reopen_claim`. It never returns the true
-state: after too many failed draws it raises :class:`NoConsistentWorld`.
+seat sees (:func:`_set_hidden`), and opens the claim window afresh in the new
+world (:func:`_reopen_claim`). It never returns the true state: after too many
+failed draws it raises :class:`NoConsistentWorld`.
+
+These are the engine's search hooks: they rewrite a clone's private fields and
+drive its private claim machinery, and live here so that ``GameState``'s public
+verbs stay the game's (``apply``, ``legal_actions``, ``clone`` …).
 """
 
 from __future__ import annotations
 
 import random
 
-from .evaluator import LOW
+from .actions import HU
+from .claims import Otherwise
+from .evaluator import BIT, LOW
 from .melds import GroupKind
-from .state import GameState
-from .vocab import Phase
+from .state import GameState, _four
+from .vocab import Fallback, Phase, Source
 
 
 def hidden_from(state: GameState, seat: int) -> list[int]:
@@ -25,15 +31,15 @@ def hidden_from(state: GameState, seat: int) -> list[int]:
         if t == seat:
             continue
         for c in range(20):
-            out += [c] * s.hands[t][c]
-        for g in s.tables[t]:
-            if g.kind is GroupKind.WEI:
+            out += [c] * s._hands[t][c]
+        for g in s._tables[t]:
+            if g.kind is GroupKind.WEI and not s.rules.open_wei:
                 out += [int(x) for x in g.cards]
-    wall = list(s.wall[s.wall_pos :])
+    wall = list(s._wall[s._wall_pos :])
     if s.rules.show_wall_bottom and wall:
         wall.pop()
     out += wall
-    w = s.window
+    w = s._window
     if s.phase == Phase.CLAIM and w is not None and not w.shown and w.owner != seat:
         out.append(w.card)
     return sorted(out)
@@ -64,12 +70,15 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
         return s.clone()
     others = [t for t in s.seats if t != seat]
     wei_slots = [
-        (t, i) for t in others for i, g in enumerate(s.tables[t]) if g.kind is GroupKind.WEI
+        (t, i)
+        for t in others
+        for i, g in enumerate(s._tables[t])
+        if g.kind is GroupKind.WEI and not s.rules.open_wei
     ]
-    w = s.window
+    w = s._window
     hidden_card = s.phase == Phase.CLAIM and w is not None and not w.shown and w.owner != seat
     piled = 0
-    for p in s.piles:
+    for p in s._piles:
         for c in p:
             piled |= 1 << c
     pool0 = hidden_from(s, seat)
@@ -100,9 +109,9 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
         pos = 0
         for t in others:
             h = [0] * 20
-            for c in pool[pos : pos + s.nhand[t]]:
+            for c in pool[pos : pos + s._nhand[t]]:
                 h[c] += 1
-            pos += s.nhand[t]
+            pos += s._nhand[t]
             if any(n == 4 or (n == 3 and piled >> c & 1) for c, n in enumerate(h)):
                 ok = False
                 break
@@ -115,7 +124,7 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
             pos += 1
         wall = pool[pos:]
         if keep_bottom:
-            wall.append(s.wall[-1])
+            wall.append(s._wall[-1])
         new = _rebuild(s, seat, hands, wei_slots, weis, card, wall)
         if new is None or (
             my_ids is not None
@@ -143,12 +152,75 @@ def _rebuild(
     for (t, i), k in zip(wei_slots, weis, strict=True):
         by_seat[t][i] = k
     for t, h in hands.items():
-        new.set_hidden(t, h, by_seat[t])
-    new.wall = (*s.wall[: s.wall_pos], *wall)
-    assert not any((p >> 2) & LOW for p in new.packed)
-    if s.phase == Phase.CLAIM and not new.reopen_claim(card, seat):
+        _set_hidden(new, t, h, by_seat[t])
+    new._wall = (*s._wall[: s._wall_pos], *wall)
+    assert not any((p >> 2) & LOW for p in new._packed)
+    if s.phase == Phase.CLAIM and not _reopen_claim(new, card, seat):
         return None
     return new
+
+
+def _set_hidden(s: GameState, seat: int, counts: list[int], weis: dict[int, int]) -> None:
+    """Give ``seat`` another concealed hand (``counts`` per kind) and other kinds for
+    its face-down 偎 (``weis``: table index → kind). Its 臭胡 marks go: they hung
+    on the old hand."""
+    s._hands[seat] = counts[:]
+    s._packed[seat] = sum(BIT[c] * n for c, n in enumerate(counts))
+    if weis:
+        tab = list(s._tables[seat])
+        for i, k in weis.items():
+            old = int(tab[i].cards[0])
+            tab[i] = _four(GroupKind.WEI, k)
+            s._wei_mask[seat] = (s._wei_mask[seat] & ~(1 << old)) | (1 << k)
+        s._tables[seat] = tuple(tab)
+        s._tsum[seat] = s._ev.summarize(s._tables[seat])
+    s._chouhu[seat] = {}
+    s._hucache[seat] = {}
+    s._chi_memo = {}
+
+
+def _reopen_claim(s: GameState, card: int, strict: int) -> bool:
+    """Open the current claim window afresh on ``card`` after :func:`_set_hidden`.
+
+    Seats that had decided stay decided: on the same action where it is still
+    legal, else they pass — except ``strict``, whose decision must survive.
+    False when the world cannot be the true one: the window would not open,
+    would have resolved already, or ``strict`` lost its decision.
+    """
+    w = s._window
+    if w is None or s.phase != Phase.CLAIM:
+        return False
+    old = w.decisions
+    if w.source == Source.DRAW and not w.shown:
+        forced = s._forced_kind(w.owner, card)
+        if not forced or not s._can_hu(w.owner, card, True):
+            return False
+        s._open(
+            card,
+            w.owner,
+            w.source,
+            False,
+            w.last,
+            [(w.owner, HU)],
+            Otherwise(Fallback.FORCED, w.owner, forced),
+        )
+    else:
+        if w.source == Source.LIANGZHANG:
+            s._liangzhang = card
+        entries, flags, fb = s._offer(card, w.owner, w.source, w.last, s._dihu_seats)
+        if not entries:
+            return False
+        s._open(card, w.owner, w.source, w.shown, w.last, entries, fb, flags)
+    new = s._window
+    if new is None or s.phase != Phase.CLAIM:
+        return False  # a win the rules take at once (R44): in truth no window was open
+    for t, d in old.items():
+        legal = new.options.get(t, ())
+        keep = [a for a in legal if d.matches(a)]
+        if not legal or (not keep and t == strict):
+            return False
+        new.decisions[t] = keep[0] if keep else legal[-1]  # else: pass
+    return new.outcome() is None  # still waiting, as it is in truth
 
 
 __all__ = ["NoConsistentWorld", "hidden_from", "resample"]

@@ -266,6 +266,7 @@ class HandEvaluator:
 
     def __init__(self, rules: Rules, sizes: tuple[_SizeTable, _SizeTable] | None = None):
         self.rules = rules
+        self.target = rules.melds_to_win  # 门子 of a win (R22, R43)
         g = rules.huxi_table.grid()
         self.grid = g
         self.sizes: tuple[_SizeTable, _SizeTable] = sizes or (_size_table(g, 0), _size_table(g, 10))
@@ -478,7 +479,7 @@ class HandEvaluator:
         """Best 胡息 over every completion (R25–R27), or −1 with no 7-门子 shape."""
         t = table if isinstance(table, TableSummary) else self.summarize(table)
         up = (t.up_ti if self_drawn else t.up_pao)[win]
-        shape = shape_flags(card_count(packed), t.melds, t.fours)
+        shape = shape_flags(card_count(packed), t.melds, t.fours, self.target)
         return self._best(packed, t.huxi, shape, up, win, self_drawn)
 
     def best(self, pos: Position) -> int:
@@ -530,7 +531,7 @@ class HandEvaluator:
         """
         t = self.summarize(table)
         seen = packed + pack(c for m in table for c in m.cards)
-        shape = shape_flags(card_count(packed), t.melds, t.fours)
+        shape = shape_flags(card_count(packed), t.melds, t.fours, self.target)
         out = {}
         for c in range(20):
             if (seen >> (3 * c)) & 7 >= 4:

@@ -28,6 +28,7 @@ PASS = EventType.PASS
 PILE = EventType.PILE
 HU = EventType.HU
 HUANGZHUANG = EventType.HUANGZHUANG
+XING = EventType.XING
 SETTLE = EventType.SETTLE
 
 

@@ -1,5 +1,9 @@
 """房间 (fángjiān): a match of N hands with dealer rotation and running scores (R6, R38).
 
+A race preset (R45 放炮罚, ``Rules.match = race``) plays until a running total
+reaches ``race.target`` (or ``hands_per_match`` hands, a safety cap); its
+:meth:`Match.final` is the pairwise settlement of the rounded totals.
+
 Per-hand seeds come from the match seed alone, so a match replays exactly.
 The dealer of the first hand is drawn from the match RNG (R6); afterwards the
 winner deals; after a 荒庄 the dealer stays, and after
@@ -15,7 +19,7 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .result import HandResult
-from .rules import HUNAN, Rules
+from .rules import HUNAN, MatchKind, Rules
 from .state import GameState
 
 
@@ -41,7 +45,19 @@ class Match:
         return len(self.results)
 
     def is_over(self) -> bool:
-        return self.index >= self.hands
+        if self.index >= self.hands:
+            return True
+        race = self.rules.race
+        return self.rules.match == MatchKind.RACE and max(self.scores) >= race.target
+
+    def final(self) -> list[int]:
+        """What each seat wins or loses over the match: the running scores (R38) or, in a
+        race (R45), each total rounded to ``race.round_to`` and settled pairwise —
+        a seat receives Σ over every other seat of (own − other)."""
+        if self.rules.match != MatchKind.RACE:
+            return list(self.scores)
+        r = [self.rules.race.rounded(x) for x in self.scores]
+        return [len(r) * x - sum(r) for x in r]
 
     def new_hand(self, deck: Sequence[Card] | None = None) -> GameState:
         """Deal the next hand (raises when the match is over or a hand is running);

@@ -14,7 +14,7 @@ from typing import ClassVar
 from .cards import Card
 from .melds import Group, GroupKind
 from .position import Position
-from .rules import LEVELS, MINGTANG_IDS, MingtangRule, Rules
+from .rules import LEVELS, MINGTANG_IDS, Effect, MingtangRule, Rules
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,7 @@ class Mingtang:
     name: ClassVar[str]
     per_occurrence: ClassVar[bool] = False
     structural: ClassVar[bool] = False
+    exact: ClassVar[bool] = False  # ``threshold`` is an exact value, not a minimum
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         raise NotImplementedError
@@ -76,12 +77,68 @@ class Mingtang:
 
 
 class HongHu(Mingtang):
-    """红胡: at least ``threshold`` (10) red cards among the 7 门子; +番 per extra red."""
+    """红胡: at least ``threshold`` (10) red cards among the 门子 (and at most ``upto``,
+    when set: 红转朱黑); +番 per extra red."""
 
     id, name = "honghu", "红胡"
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        return ctx.red if ctx.red >= rule.threshold else None
+        n = ctx.red
+        return n if n >= rule.threshold and (not rule.upto or n <= rule.upto) else None
+
+
+class XiaoHong(HongHu):
+    """小红 (衡阳): ``threshold``–``upto`` red cards (8–9)."""
+
+    id, name = "xiaohong", "小红"
+
+
+class DaHong(HongHu):
+    """大红 (衡阳): at least ``threshold`` red cards (10)."""
+
+    id, name = "dahong", "大红"
+
+
+class ShiHong(HongHu):
+    """十红 (娄底): ``threshold``–``upto`` red cards (10–12)."""
+
+    id, name = "shihong", "十红"
+
+
+class ShiSanHong(HongHu):
+    """十三红 (娄底): at least ``threshold`` red cards (13)."""
+
+    id, name = "shisanhong", "十三红"
+
+
+class YiKuaiBian(Mingtang):
+    """一块匾 (娄底): two or more red cards, every one of them in a single 门子."""
+
+    id, name = "yikuaibian", "一块匾"
+    structural = True
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        if ctx.position.win is None or ctx.red < 2:
+            return None
+        holders = [g for g in ctx.groups if any(c.is_red for c in g.cards)]
+        return 0 if len(holders) == 1 else None
+
+
+class ErShiKa(Mingtang):
+    """二十卡 (娄底): the scored split has exactly ``threshold`` (20) 胡息."""
+
+    id, name = "ershika", "二十卡"
+    structural = True
+    exact = True
+
+    def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
+        return 0 if ctx.position.win is not None and sum(ctx.group_huxi) == rule.threshold else None
+
+
+class SanShiKa(ErShiKa):
+    """三十卡 (娄底): the scored split has exactly ``threshold`` (30) 胡息."""
+
+    id, name = "sanshika", "三十卡"
 
 
 class DianHu(Mingtang):
@@ -276,6 +333,13 @@ PATTERNS: dict[str, Mingtang] = {
         SiQiHong(),
         ZiMo(),
         Gui(),
+        XiaoHong(),
+        DaHong(),
+        ShiHong(),
+        ShiSanHong(),
+        YiKuaiBian(),
+        ErShiKa(),
+        SanShiKa(),
     )
 }
 if set(PATTERNS) != set(MINGTANG_IDS):  # pragma: no cover - a developer's slip
@@ -284,11 +348,12 @@ if set(PATTERNS) != set(MINGTANG_IDS):  # pragma: no cover - a developer's slip
 
 @dataclass(frozen=True, slots=True)
 class MingtangHit:
-    """One 名堂 a hand earned."""
+    """One 名堂 a hand earned: its 番, or (``effect``) the units or base score it brings."""
 
     id: str
     name: str
     fan: int
+    effect: Effect = Effect.FAN
 
 
 def find(ctx: Context, rules: Rules) -> tuple[MingtangHit, ...]:
@@ -305,5 +370,5 @@ def find(ctx: Context, rules: Rules) -> tuple[MingtangHit, ...]:
         pattern = PATTERNS[rule.id]  # Rules validates the ids
         f = pattern.fan(ctx, rule, rules.fan_combine)
         if f:
-            hits.append(MingtangHit(rule.id, pattern.name, f))
+            hits.append(MingtangHit(rule.id, rule.name or pattern.name, f, rule.effect))
     return tuple(hits)

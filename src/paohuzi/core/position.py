@@ -41,13 +41,14 @@ class Position:
     dihu: bool = False
     hand_size: int = 20
     extra: tuple[tuple[str, Any], ...] = field(default=())
+    xing: tuple[Card, ...] = ()  # R42: the 醒牌 of each card turned (连翻 turns more)
 
     # Derived once, so that evaluating many positions does no parsing (not compared).
     packed: int = field(init=False, repr=False, compare=False, default=0)
     table_keys: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
     # Key of the table 碰/偎/臭偎 the winning card would upgrade to 跑/提 (−1: none).
     up_key: int = field(init=False, repr=False, compare=False, default=-1)
-    # evaluator.shape_flags of the holding: which completions can make 7 门子.
+    # evaluator.shape_flags of the holding: which completions make the 门子 of a win.
     shape: tuple[bool, bool, bool] = field(
         init=False, repr=False, compare=False, default=(False, False, False)
     )
@@ -57,6 +58,7 @@ class Position:
         object.__setattr__(self, "table", tuple(self.table))
         if self.win is not None:
             object.__setattr__(self, "win", Card(self.win))
+        object.__setattr__(self, "xing", tuple(Card(c) for c in self.xing))
         self._validate()
         object.__setattr__(self, "packed", sum(1 << (3 * c) for c in self.hand))
         object.__setattr__(self, "table_keys", tuple(g.key for g in self.table))
@@ -64,10 +66,17 @@ class Position:
             if k < 60 and k % 20 == self.win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
                 object.__setattr__(self, "up_key", k)
         object.__setattr__(
-            self, "shape", shape_flags(len(self.hand), len(self.table), self.four_count)
+            self,
+            "shape",
+            shape_flags(len(self.hand), len(self.table), self.four_count, self.melds_to_win),
         )
 
     # -- derived facts --------------------------------------------------------
+    @property
+    def melds_to_win(self) -> int:
+        """门子 of a winning hand: 7 with 20-card hands, 5 with 14 (R43)."""
+        return (self.hand_size + 1) // 3
+
     @property
     def four_count(self) -> int:
         """k of R17: 跑/提 melds on the table (before the winning card)."""
@@ -77,6 +86,13 @@ class Position:
     def held(self) -> int:
         """Cards held: concealed hand plus table melds (R17)."""
         return len(self.hand) + sum(len(g.cards) for g in self.table)
+
+    def xing_count(self) -> int:
+        """醒数 (R42): how many of the winner's cards are of each 醒牌's kind, summed."""
+        if not self.xing:
+            return 0
+        cards = self.all_cards()
+        return sum(cards.count(x) for x in self.xing)
 
     def all_cards(self) -> list[Card]:
         cards = list(self.hand) + [c for g in self.table for c in g.cards]
@@ -111,7 +127,12 @@ class Position:
             raise PositionError(
                 f"hand size cannot occur: {len(self.hand)} in hand + "
                 f"{self.held - len(self.hand)} on the table = {self.held} cards held, "
-                f"but with {k} 跑/提 a waiting player holds {expected} (R17)"
+                f"but with {k} 跑/提 a waiting player holds {expected} (R17"
+                + (
+                    f"; {self.hand_size}-card hands win with {self.melds_to_win} 门子, R43)"
+                    if self.hand_size != 20
+                    else ")"
+                )
             )
 
     # -- plain-data round trip (score --batch / record result.position) --------
@@ -120,7 +141,17 @@ class Position:
         """Read the ``score --batch`` line form; raises :class:`PositionError`."""
         if not isinstance(d, dict):
             raise PositionError("a position must be a JSON object")
-        known = {"hand", "table", "win", "self_drawn", "last_card", "tianhu", "dihu", "extra"}
+        known = {
+            "hand",
+            "table",
+            "win",
+            "self_drawn",
+            "last_card",
+            "tianhu",
+            "dihu",
+            "extra",
+            "xing",
+        }
         unknown = set(d) - known
         if unknown:
             raise PositionError(f"unknown position fields {sorted(unknown)}")
@@ -132,6 +163,12 @@ class Position:
             table = tuple(Group.parse(t) for t in table_in)
             win_s = _str(d, "win", required=False)
             win = Card.parse(win_s) if win_s else None
+            xing_in = d.get("xing", [])
+            if isinstance(xing_in, str):
+                xing_in = [xing_in]
+            if not isinstance(xing_in, list) or not all(isinstance(x, str) for x in xing_in):
+                raise PositionError("xing must be a card or a list of cards (the 醒牌)")
+            xing = tuple(Card.parse(x) for x in xing_in)
         except (CardError, MeldError) as e:
             raise PositionError(str(e)) from None
         flags = {}
@@ -149,6 +186,7 @@ class Position:
             win,
             hand_size=hand_size,
             extra=tuple(sorted(extra.items())),
+            xing=xing,
             **flags,
         )
 
@@ -167,6 +205,8 @@ class Position:
             d["dihu"] = True
         if self.extra:
             d["extra"] = dict(self.extra)
+        if self.xing:
+            d["xing"] = [x.code for x in self.xing]
         return d
 
     @classmethod
@@ -191,17 +231,18 @@ class Position:
         return " ".join(parts)
 
 
-def shape_flags(n_hand: int, melds: int, fours: int) -> tuple[bool, bool, bool]:
-    """Which completions can give exactly 7 门子 (R22), from card counts alone.
+def shape_flags(n_hand: int, melds: int, fours: int, target: int = 7) -> tuple[bool, bool, bool]:
+    """Which completions can give exactly ``target`` 门子 (R22: 7; R43: 5 with 14-card
+    hands), from card counts alone.
 
     Returns (将 needed, the winning card may join the hand, it may make a 跑/提
     of a 坎 or table meld). 坎 cancel out of the count: each is one 门子 of 3.
     """
     pair = fours > 0
     m = n_hand + 1 - 2 * pair
-    hand_ok = m % 3 == 0 and melds + m // 3 + pair == 7
+    hand_ok = m % 3 == 0 and melds + m // 3 + pair == target
     # With the card in a 跑/提 the four needs a 将: the rest is n_hand − 2 in triples.
-    four_ok = (n_hand - 2) % 3 == 0 and melds + (n_hand - 2) // 3 + 1 == 7
+    four_ok = (n_hand - 2) % 3 == 0 and melds + (n_hand - 2) // 3 + 1 == target
     return pair, hand_ok, four_ok
 
 

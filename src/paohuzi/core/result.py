@@ -64,7 +64,7 @@ class HandResult:
                 "scores": list(self.scores),
             }
         st = self.settlement
-        return {
+        out = {
             "winner": self.winner,
             "huxi": st.huxi,
             "deng": st.deng,
@@ -76,6 +76,9 @@ class HandResult:
             "position": self.position.to_dict(),
             "settlement": st.to_dict(),
         }
+        if self.position.xing:  # R42, INTERFACES §4: 醒数 (presets with 醒 only)
+            out["xing"] = st.xing
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], rules: Rules, huang: int = 0) -> HandResult:

@@ -12,13 +12,97 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 from .cards import Card
 
 HUXI_ROWS = ("peng", "kan", "wei", "pao", "ti", "ju123", "ju2710", "ju", "jiao", "pair")
-LEVELS = ("none", "basic", "half", "full")
+
+
+class Level(StrEnum):
+    """花样层次 (R36): which 名堂 count — none, 基本, 半 (基本 + 半) or 全 (all)."""
+
+    NONE = "none"
+    BASIC = "basic"
+    HALF = "half"
+    FULL = "full"
+
+
+class FanCombine(StrEnum):
+    """How the 番 of several 名堂 combine (R36: added; some regions multiply)."""
+
+    ADD = "add"
+    MULTIPLY = "multiply"
+
+
+class Decomposition(StrEnum):
+    """Which split into 门子 is scored: the most 胡息 (R26) or the highest 底."""
+
+    HUXI = "huxi"
+    DI = "di"
+
+
+class Dihu(StrEnum):
+    """What 地胡 is (R29): the 下家 wins on the dealer's first discard; any non-dealer
+    does (discard-win presets: 衡阳, 娄底); or a non-dealer wins on the 亮张 (常德)."""
+
+    FIRST_DISCARD = "first_discard"
+    FIRST_DISCARD_ANY = "first_discard_any"
+    LIANGZHANG = "liangzhang"
+
+
+class Payment(StrEnum):
+    """Who pays a win (R37, R44, R45): every other seat; on a discard win the discarder
+    alone (× the others with ``baopei``); or, in a race, only a discarder loses."""
+
+    ALL = "all"
+    DISCARDER = "discarder"
+    RACE = "race"
+
+
+class ScoringMode(StrEnum):
+    """泸州's scoring modes: 等 only, 红乌 (红胡/乌胡 番 only) or full 名堂."""
+
+    DENG = "deng"
+    HONGWU = "hongwu"
+    MINGTANG = "mingtang"
+
+
+class Xing(StrEnum):
+    """醒 (R42): no 醒牌, 跟醒 (the winning card) or 翻醒 (the next wall card turned)."""
+
+    NONE = "none"
+    GEN = "gen"
+    FAN = "fan"
+
+
+class Effect(StrEnum):
+    """How a 名堂 counts: its 番 (added or multiplied, ``fan_combine``), units added to
+    等/囤/子 (桂林 海底 +2 子), or the hand's base score (娄底: 100 × how many hold)."""
+
+    FAN = "fan"
+    UNITS = "units"
+    BASE = "base"
+
+
+class ForcedWin(StrEnum):
+    """R44: no forced win, 有胡必胡 (every win is taken) or 放炮必胡 (discard wins are)."""
+
+    NONE = "none"
+    ANY = "any"
+    DISCARD = "discard"
+
+
+class MatchKind(StrEnum):
+    """R38 a match of N hands, or R45 a race to a target (放炮罚)."""
+
+    HANDS = "hands"
+    RACE = "race"
+
+
+LEVELS = tuple(Level)  # in order: an index compares levels
 # Every 名堂 id :mod:`.mingtang` implements (it checks that the two lists agree).
 MINGTANG_IDS = (
     "honghu",
@@ -38,10 +122,18 @@ MINGTANG_IDS = (
     "siqihong",
     "zimo",
     "gui",
+    "xiaohong",
+    "dahong",
+    "shihong",
+    "shisanhong",
+    "yikuaibian",
+    "ershika",
+    "sanshika",
 )
 DOUBLING_EVENTS = ("tianhu", "dihu", "haidi")
 DECK = 80
 WIN_HAND = 20  # R7/R22: 20 cards + the winning card make the 7 门子
+HAND_SIZES = (14, 17, 20)  # R43: hand_size + 1 cards make 5, 6 or 7 门子 of three
 
 
 class RulesError(ValueError):
@@ -170,23 +262,32 @@ class DengRule:
     base: int = 12
     step: int = 3
     offset: int = 0
+    from_min: bool = False  # the base is the rules' 起胡 (min_huxi), whatever it is set to
 
     def __post_init__(self) -> None:
         _int("deng.base", self.base, None)
         _int("deng.step", self.step, 1)
         _int("deng.offset", self.offset, None)
+        if not isinstance(self.from_min, bool):
+            raise RulesError(f"deng.from_min must be true or false, got {self.from_min!r}")
 
-    def __call__(self, h: int) -> int:
-        return max(0, self.offset + (h - self.base) // self.step)
+    def __call__(self, h: int, min_huxi: int | None = None) -> int:
+        base = min_huxi if self.from_min and min_huxi is not None else self.base
+        return max(0, self.offset + (h - base) // self.step)
 
     @classmethod
     def from_dict(cls, d: Any) -> DengRule:
         d = _obj("deng", d)
-        _keys("deng", d, {"base", "step", "offset"})
+        _keys("deng", d, {"base", "step", "offset", "from_min"})
         return cls(**d)
 
-    def to_dict(self) -> dict[str, int]:
-        return {"base": self.base, "step": self.step, "offset": self.offset}
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "step": self.step,
+            "offset": self.offset,
+            "from_min": self.from_min,
+        }
 
 
 @dataclass(frozen=True)
@@ -198,17 +299,28 @@ class MingtangRule:
     per_extra: int = 0  # +番 per card beyond the threshold
     threshold: int = 0  # e.g. 10 red cards, 18 大字
     max_fan: int = 0  # 0 = no cap
-    level: str = "basic"  # basic | half | full (R36)
+    level: Level = Level.BASIC  # basic | half | full (R36)
+    upto: int = 0  # the most cards a count pattern allows (衡阳 小红: 8–9 red); 0 = no bound
+    effect: Effect = Effect.FAN  # how ``fan`` counts: 番, units (等/囤/子) or the base score
+    name: str = ""  # the region's own name for it (一点朱, 黑胡 …); "" = the pattern's
 
     def __post_init__(self) -> None:
         if self.id not in MINGTANG_IDS:
             raise RulesError(f"unknown 名堂 {self.id!r} (one of {', '.join(MINGTANG_IDS)})")
-        for k in ("fan", "per_extra", "threshold", "max_fan"):
+        for k in ("fan", "per_extra", "threshold", "max_fan", "upto"):
             _int(f"mingtang {self.id}.{k}", getattr(self, k))
-        if self.level not in LEVELS[1:]:
+        if self.effect not in tuple(Effect):
+            names = tuple(e.value for e in Effect)
             raise RulesError(
-                f"mingtang {self.id}.level must be one of {LEVELS[1:]}, got {self.level!r}"
+                f"mingtang {self.id}.effect must be one of {names}, got {self.effect!r}"
             )
+        object.__setattr__(self, "effect", Effect(self.effect))
+        if not isinstance(self.name, str) or len(self.name) > 12:
+            raise RulesError(f"mingtang {self.id}.name must be a short string, got {self.name!r}")
+        if self.level not in LEVELS[1:]:
+            names = tuple(lv.value for lv in LEVELS[1:])
+            raise RulesError(f"mingtang {self.id}.level must be one of {names}, got {self.level!r}")
+        object.__setattr__(self, "level", Level(self.level))
 
     @classmethod
     def from_dict(cls, d: Any) -> MingtangRule:
@@ -219,7 +331,9 @@ class MingtangRule:
         return cls(**d)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["level"], d["effect"] = self.level.value, self.effect.value
+        return d
 
 
 @dataclass(frozen=True)
@@ -264,44 +378,82 @@ class HuangzhuangRule:
         return {"fan": list(self.fan), "cost": self.cost, "pass_after": self.pass_after}
 
 
+@dataclass(frozen=True)
+class RaceRule:
+    """R45 放炮罚: a race to ``target`` (娄底: 100 息).
+
+    Each hand's score goes to the winner's running total and, on a discard
+    win, comes off the discarder's (at most ``discarder_cap``, 0 = no cap); a
+    荒庄 costs the dealer ``huangzhuang_penalty``. The match ends after the
+    hand in which a total reaches the target (or after ``hands_per_match``, a
+    safety cap); totals are rounded to ``round_to`` and settled pairwise.
+    """
+
+    target: int = 100
+    round_to: int = 10
+    discarder_cap: int = 100
+    huangzhuang_penalty: int = 10
+
+    def __post_init__(self) -> None:
+        _int("race.target", self.target, 1)
+        _int("race.round_to", self.round_to, 1)
+        _int("race.discarder_cap", self.discarder_cap)
+        _int("race.huangzhuang_penalty", self.huangzhuang_penalty)
+
+    def rounded(self, total: int) -> int:
+        """A running total rounded to the nearest ``round_to`` (halves away from 0)."""
+        q, r = divmod(abs(total), self.round_to)
+        v = (q + (2 * r >= self.round_to)) * self.round_to
+        return v if total >= 0 else -v
+
+    @classmethod
+    def from_dict(cls, d: Any) -> RaceRule:
+        d = _obj("race", d)
+        _keys("race", d, set(cls.__dataclass_fields__))
+        return cls(**d)
+
+    def to_dict(self) -> dict[str, int]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
 HUNAN_MINGTANG = (
-    MingtangRule("honghu", fan=2, per_extra=1, threshold=10, level="basic"),
-    MingtangRule("dianhu", fan=4, level="basic"),
-    MingtangRule("wuhu", fan=5, level="basic"),
-    MingtangRule("duizihu", fan=5, level="half"),
-    MingtangRule("dazihu", fan=6, per_extra=1, threshold=18, max_fan=14, level="half"),
-    MingtangRule("xiaozihu", fan=8, per_extra=1, threshold=16, max_fan=16, level="half"),
-    MingtangRule("shuahou", fan=8, level="full"),
+    MingtangRule("honghu", fan=2, per_extra=1, threshold=10, level=Level.BASIC),
+    MingtangRule("dianhu", fan=4, level=Level.BASIC),
+    MingtangRule("wuhu", fan=5, level=Level.BASIC),
+    MingtangRule("duizihu", fan=5, level=Level.HALF),
+    MingtangRule("dazihu", fan=6, per_extra=1, threshold=18, max_fan=14, level=Level.HALF),
+    MingtangRule("xiaozihu", fan=8, per_extra=1, threshold=16, max_fan=16, level=Level.HALF),
+    MingtangRule("shuahou", fan=8, level=Level.FULL),
 )
 
 CHANGDE_MINGTANG = (
-    MingtangRule("honghu", fan=3, per_extra=1, threshold=10, level="basic"),
-    MingtangRule("dianhu", fan=6, level="basic"),
-    MingtangRule("wuhu", fan=8, level="basic"),
-    MingtangRule("duizihu", fan=8, level="half"),
-    MingtangRule("dazihu", fan=8, per_extra=1, threshold=18, level="half"),
-    MingtangRule("xiaozihu", fan=10, per_extra=1, threshold=16, level="half"),
-    MingtangRule("haihu", fan=6, level="full"),
-    MingtangRule("tianhu", fan=6, level="full"),
-    MingtangRule("dihu", fan=6, level="full"),
-    MingtangRule("tinghu", fan=6, level="full"),
-    MingtangRule("shuahou", fan=8, level="full"),
-    MingtangRule("tuanyuan", fan=8, level="full"),
-    MingtangRule("hanghangxi", fan=8, level="full"),
-    MingtangRule("jiahanghang", fan=4, level="full"),
-    MingtangRule("siqihong", fan=2, level="full"),
+    MingtangRule("honghu", fan=3, per_extra=1, threshold=10, level=Level.BASIC),
+    MingtangRule("dianhu", fan=6, level=Level.BASIC),
+    MingtangRule("wuhu", fan=8, level=Level.BASIC),
+    MingtangRule("duizihu", fan=8, level=Level.HALF),
+    MingtangRule("dazihu", fan=8, per_extra=1, threshold=18, level=Level.HALF),
+    MingtangRule("xiaozihu", fan=10, per_extra=1, threshold=16, level=Level.HALF),
+    MingtangRule("haihu", fan=6, level=Level.FULL),
+    MingtangRule("tianhu", fan=6, level=Level.FULL),
+    MingtangRule("dihu", fan=6, level=Level.FULL),
+    MingtangRule("tinghu", fan=6, level=Level.FULL),
+    MingtangRule("shuahou", fan=8, level=Level.FULL),
+    MingtangRule("tuanyuan", fan=8, level=Level.FULL),
+    MingtangRule("hanghangxi", fan=8, level=Level.FULL),
+    MingtangRule("jiahanghang", fan=4, level=Level.FULL),
+    MingtangRule("siqihong", fan=2, level=Level.FULL),
 )
 
 # 泸州: the 基本 entries are what scoring_mode "hongwu" counts (红胡 2, 乌胡 4, and
 # the seeds' "天地胡均算两番"); scoring_mode "mingtang" adds the 大二名堂 at 全.
 LUZHOU_MINGTANG = (
-    MingtangRule("honghu", fan=2, threshold=10, level="basic"),
-    MingtangRule("wuhu", fan=4, level="basic"),
-    MingtangRule("tianhu", fan=2, level="basic"),
-    MingtangRule("dihu", fan=2, level="basic"),
-    MingtangRule("zimo", fan=2, level="full"),
-    MingtangRule("haihu", fan=2, level="full"),
-    MingtangRule("gui", fan=2, level="full"),
+    MingtangRule("honghu", fan=2, threshold=10, level=Level.BASIC),
+    MingtangRule("wuhu", fan=4, level=Level.BASIC),
+    MingtangRule("tianhu", fan=2, level=Level.BASIC),
+    MingtangRule("dihu", fan=2, level=Level.BASIC),
+    MingtangRule("zimo", fan=2, level=Level.FULL),
+    MingtangRule("haihu", fan=2, level=Level.FULL),
+    MingtangRule("gui", fan=2, level=Level.FULL),
 )
 
 
@@ -320,11 +472,11 @@ class Rules:
     zimo_bonus: int = 1
     doubling: tuple[str, ...] = ("tianhu", "dihu", "haidi")
     mingtang: tuple[MingtangRule, ...] = HUNAN_MINGTANG
-    mingtang_level: str = "full"
-    fan_combine: str = "add"
-    decomposition: str = "huxi"  # huxi (R26) | di: the 7 门子 split that is scored
-    dihu: str = "first_discard"  # first_discard | liangzhang
-    payment: str = "all"  # all | discarder (a discard win: only the discarder pays)
+    mingtang_level: Level = Level.FULL
+    fan_combine: FanCombine = FanCombine.ADD
+    decomposition: Decomposition = Decomposition.HUXI  # the 7 门子 split that is scored
+    dihu: Dihu = Dihu.FIRST_DISCARD
+    payment: Payment = Payment.ALL
     baopei: bool = False  # R37 包赔: on 地胡 the discarder pays for everyone
     huangzhuang: HuangzhuangRule = HuangzhuangRule()
     hands_per_match: int = 8
@@ -332,46 +484,78 @@ class Rules:
     show_wall_bottom: bool = False
     tianhu_ti: int = 3  # R28: 提 count that makes a mandatory 天胡
     tianhu_kan: int = 5  # R28: 坎 (提 counting as 坎) that makes a mandatory 天胡
-    scoring_mode: str = "mingtang"  # deng | hongwu | mingtang
+    scoring_mode: ScoringMode = ScoringMode.MINGTANG
     base_score: int = 1  # 底分: points per 底 (a house option; 1 in every region's text)
     cap: int = 0  # 封顶: the most one seat pays or is paid per hand (0: no cap)
+    unit: str = "等"  # what 等 is called here: 囤, 子, 息 … (the settlement's label)
+    xing: Xing = Xing.NONE  # R42 醒: none | gen (跟醒) | fan (翻醒)
+    xing_offset: int = 0  # the 醒牌 is the card turned moved by −1, 0 or +1 point (same size)
+    xing_double: bool = False  # 双醒: 醒数 × 2
+    xing_chain: bool = False  # 连翻: a 醒牌 that makes a four-group turns again
+    xing_seat: bool = False  # the 坐醒/数醒 seat (sit_out) collects 番 × 醒数 from each loser
+    forced_win: ForcedWin = ForcedWin.NONE  # R44: 有胡必胡 (any) / 放炮必胡 (discard)
+    open_wei: bool = False  # 明偎: a 偎 lies face up, its card public (衡阳)
+    match: MatchKind = MatchKind.HANDS  # R38 N hands, or R45 a race (race.*)
+    race: RaceRule = RaceRule()
+    # A typical big payment (≈ the 99th percentile of |payment| per seat in greedy
+    # self-play): RL rewards are divided by it; play and scoring never read it.
+    reward_scale: int = 48
     extra: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
-        _choice = {
-            "mingtang_level": LEVELS,
-            "fan_combine": ("add", "multiply"),
-            "decomposition": ("huxi", "di"),
-            "dihu": ("first_discard", "liangzhang"),
-            "payment": ("all", "discarder"),
-            "scoring_mode": ("deng", "hongwu", "mingtang"),
+        _choice: dict[str, type[StrEnum]] = {
+            "mingtang_level": Level,
+            "fan_combine": FanCombine,
+            "decomposition": Decomposition,
+            "dihu": Dihu,
+            "payment": Payment,
+            "scoring_mode": ScoringMode,
+            "xing": Xing,
+            "forced_win": ForcedWin,
+            "match": MatchKind,
         }
         for k in ("doubling", "mingtang", "extra"):  # lists from code: keep Rules hashable
             if isinstance(getattr(self, k), list):
                 object.__setattr__(self, k, tuple(getattr(self, k)))
         if not isinstance(self.name, str) or not self.name:
             raise RulesError(f"name must be a non-empty string, got {self.name!r}")
-        for k in ("sit_out", "win_on_discard", "baopei", "show_liangzhang", "show_wall_bottom"):
+        bools = ("sit_out", "win_on_discard", "baopei", "show_liangzhang", "show_wall_bottom")
+        for k in (*bools, "xing_double", "xing_chain", "xing_seat", "open_wei"):
             if not isinstance(getattr(self, k), bool):
                 raise RulesError(f"{k} must be true or false, got {getattr(self, k)!r}")
         for k, lo in (
-            ("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1), ("base_score", 1), ("cap", 0)
+            ("min_huxi", 0), ("zimo_bonus", 0), ("hands_per_match", 1), ("base_score", 1), ("cap", 0),
+            ("reward_scale", 1),
         ):  # fmt: skip
             _int(k, getattr(self, k), lo)
-        _int("tianhu_ti", self.tianhu_ti, 1)
-        _int("tianhu_kan", self.tianhu_kan, 1)
-        for k, allowed in _choice.items():
-            if getattr(self, k) not in allowed:
-                raise RulesError(f"{k} must be one of {allowed}, got {getattr(self, k)!r}")
+        _int("tianhu_ti", self.tianhu_ti)  # 0: no mandatory 天胡 by 提 count
+        _int("tianhu_kan", self.tianhu_kan)  # 0: none by 坎 count (R43)
+        for k, enum in _choice.items():
+            v = getattr(self, k)
+            if not isinstance(v, str) or v not in enum.__members__.values():
+                allowed = tuple(m.value for m in enum)
+                raise RulesError(f"{k} must be one of {allowed}, got {v!r}")
+            object.__setattr__(self, k, enum(v))
         _int("players", self.players)
         if not 2 <= self.players <= 4:
             raise RulesError(f"players must be 2–4, got {self.players}")
         if self.sit_out and self.players != 4:
             raise RulesError(f"sit_out needs 4 players, got {self.players}")
-        if self.hand_size != WIN_HAND:
+        if self.hand_size not in HAND_SIZES or isinstance(self.hand_size, bool):
             raise RulesError(
-                f"hand_size must be {WIN_HAND} (R7: 7 门子 are 20 cards + the winning card), "
-                f"got {self.hand_size!r}"
+                f"hand_size must be 14, 17 or 20 (R43: hand_size + 1 cards make whole 门子 "
+                f"of three), got {self.hand_size!r}"
+            )
+        if self.xing_offset not in (-1, 0, 1) or isinstance(self.xing_offset, bool):
+            raise RulesError(f"xing_offset must be -1, 0 or 1, got {self.xing_offset!r}")
+        if self.xing_seat and not self.sit_out:
+            raise RulesError("xing_seat needs sit_out = true (the seat that sits out collects 醒)")
+        if not isinstance(self.unit, str) or not 1 <= len(self.unit) <= 4:
+            raise RulesError(f"unit must be a short name (等, 囤, 子 …), got {self.unit!r}")
+        if (self.match == MatchKind.RACE) != (self.payment == Payment.RACE):
+            raise RulesError(
+                f"match = race and payment = race go together (R45), got match = "
+                f"{self.match.value!r}, payment = {self.payment.value!r}"
             )
         if self.seated * self.hand_size + 1 > DECK:
             raise RulesError(
@@ -383,6 +567,7 @@ class Rules:
             ("huxi_table", HuxiTable),
             ("deng", DengRule),
             ("huangzhuang", HuangzhuangRule),
+            ("race", RaceRule),
         ):
             if not isinstance(getattr(self, name), kind):
                 raise RulesError(f"{name} must be a {kind.__name__}")
@@ -401,17 +586,33 @@ class Rules:
         """Players dealt in each hand: one fewer when a seat sits out (坐底)."""
         return self.players - 1 if self.sit_out else self.players
 
+    def with_players(self, n: int) -> Rules:
+        """These rules at ``n`` seats: with 坐底 (one seat sits out) where four hands would
+        not fit in the deck (R7: 4 × 20 + 1 > 80), all dealt in otherwise (R43: 4 × 14).
+        With 醒, the seat that sits out is the 坐醒/数醒 seat that collects it."""
+        sit = n == 4 and n * self.hand_size + 1 > DECK
+        return self.replace(players=n, sit_out=sit, xing_seat=sit and self.xing != Xing.NONE)
+
+    @property
+    def melds_to_win(self) -> int:
+        """门子 of a winning hand (R22, R43): 7 with 20-card hands, 5 with 14."""
+        return (self.hand_size + 1) // 3
+
+    def deng_of(self, h: int) -> int:
+        """等/囤/子 of a (doubled) 胡息 ``h`` (R34; ``deng.from_min``: counted from 起胡)."""
+        return self.deng(h, self.min_huxi)
+
     def uses(self, mingtang_id: str) -> bool:
         """Does a 名堂 of this id count under these rules (mode and level)?"""
         top = LEVELS.index(self.effective_level)
         return any(m.id == mingtang_id and LEVELS.index(m.level) <= top for m in self.mingtang)
 
     @property
-    def effective_level(self) -> str:
+    def effective_level(self) -> Level:
         """The 名堂 level that counts: ``deng`` counts none, ``hongwu`` at most 基本."""
-        if self.scoring_mode == "deng":
-            return "none"
-        if self.scoring_mode == "hongwu":
+        if self.scoring_mode == ScoringMode.DENG:
+            return Level.NONE
+        if self.scoring_mode == ScoringMode.HONGWU:
             return LEVELS[min(LEVELS.index(self.mingtang_level), 1)]
         return self.mingtang_level
 
@@ -423,7 +624,7 @@ class Rules:
         d: dict[str, Any] = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            if isinstance(v, HuxiTable | DengRule | HuangzhuangRule):
+            if isinstance(v, HuxiTable | DengRule | HuangzhuangRule | RaceRule):
                 v = v.to_dict()
             elif f.name == "mingtang":
                 v = [m.to_dict() for m in v]
@@ -431,13 +632,17 @@ class Rules:
                 v = dict(v)
             elif isinstance(v, tuple):
                 v = list(v)
+            elif isinstance(v, StrEnum):
+                v = v.value
             d[f.name] = v
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Rules:
         """Rules from plain data; a ``preset`` key starts from that preset, others
-        from the default; every key given replaces that field whole."""
+        from the default; every key given replaces that field whole. Data without
+        ``reward_scale`` (records written before it existed) takes the scale of the
+        preset it is named after, if any."""
         if not isinstance(d, dict):
             raise RulesError("rules must be a JSON/TOML object")
         d = dict(d)
@@ -445,6 +650,10 @@ class Rules:
         if start is not None and not isinstance(start, str):
             raise RulesError(f"preset must be a preset name, got {start!r}")
         base = preset(start) if start is not None else Rules()
+        name = d.get("name")
+        if start is None and "reward_scale" not in d and isinstance(name, str) and name in PRESETS:
+            # written before the field existed, when the scale was the named preset's
+            d["reward_scale"] = PRESETS[name].reward_scale
         if "huangzhuang_fan" in d:  # the field's earlier, flat name
             old = d.pop("huangzhuang_fan")
             hz = dict(d.get("huangzhuang", base.huangzhuang.to_dict()))
@@ -463,6 +672,8 @@ class Rules:
                     kw[k] = DengRule.from_dict(v)
                 elif k == "huangzhuang":
                     kw[k] = HuangzhuangRule.from_dict(v)
+                elif k == "race":
+                    kw[k] = RaceRule.from_dict(v)
                 elif k == "mingtang":
                     if not isinstance(v, list | tuple):
                         raise RulesError(f"mingtang must be a list of entries, got {v!r}")
@@ -479,7 +690,7 @@ class Rules:
                         raise RulesError(f"rules field {k!r} must be true/false, got {v!r}")
                     if want is int and (isinstance(v, bool) or not isinstance(v, int)):
                         raise RulesError(f"rules field {k!r} must be an integer, got {v!r}")
-                    if want is str and not isinstance(v, str):
+                    if issubclass(want, str) and not isinstance(v, str):
                         raise RulesError(f"rules field {k!r} must be a string, got {v!r}")
                     kw[k] = v
             return replace(base, **kw)
@@ -535,9 +746,10 @@ CHANGDE = Rules(
     name="changde",
     mingtang=CHANGDE_MINGTANG,
     doubling=(),
-    decomposition="di",
-    dihu="liangzhang",
+    decomposition=Decomposition.DI,
+    dihu=Dihu.LIANGZHANG,
     huangzhuang=HuangzhuangRule(fan=(2, 3)),
+    reward_scale=64,
 )
 
 LUZHOU = Rules(
@@ -551,20 +763,126 @@ LUZHOU = Rules(
     zimo_bonus=0,
     doubling=(),
     mingtang=LUZHOU_MINGTANG,
-    fan_combine="multiply",
-    scoring_mode="hongwu",
-    payment="discarder",
+    fan_combine=FanCombine.MULTIPLY,
+    scoring_mode=ScoringMode.HONGWU,
+    payment=Payment.DISCARDER,
     show_liangzhang=False,
     show_wall_bottom=True,
     tianhu_ti=3,
     tianhu_kan=4,
+    reward_scale=8,
 )
 
-PRESETS: dict[str, Rules] = {"hunan": HUNAN, "changde": CHANGDE, "luzhou": LUZHOU}
+_FAN, _UNITS, _BASE = Effect.FAN, Effect.UNITS, Effect.BASE
+
+# 桂林字牌 (PRESETS.md "Second wave"): 油 = 胡息, 子 the unit; discard wins paid by the
+# discarder for all; 有胡必胡; 自摸 ×2 (天胡 is 自摸), 地胡 ×2, 海底 +2 子; 翻醒 with 连翻.
+GUILIN = Rules(
+    name="guilin",
+    min_huxi=10,
+    win_on_discard=True,
+    deng=DengRule(base=10, step=3, offset=1, from_min=True),
+    zimo_bonus=0,
+    doubling=(),
+    mingtang=(
+        MingtangRule("zimo", fan=2),
+        MingtangRule("tianhu", fan=2, name="天胡(自摸)"),
+        MingtangRule("dihu", fan=2),
+        MingtangRule("haihu", fan=2, effect=_UNITS, name="海底"),
+    ),
+    fan_combine=FanCombine.MULTIPLY,
+    decomposition=Decomposition.DI,
+    dihu=Dihu.FIRST_DISCARD_ANY,
+    payment=Payment.DISCARDER,
+    baopei=True,
+    huangzhuang=HuangzhuangRule(pass_after=1),
+    unit="子",
+    xing=Xing.FAN,
+    xing_chain=True,
+    forced_win=ForcedWin.ANY,
+    reward_scale=16,
+)
+
+# 衡阳六胡抢: four seats, 14 cards, 5 门子 (R43), 起胡 6, 明偎; 红黑点 番 multiplied.
+HENGYANG = Rules(
+    name="hengyang",
+    players=4,
+    hand_size=14,
+    min_huxi=6,
+    win_on_discard=True,
+    deng=DengRule(base=6, step=3, offset=1, from_min=True),
+    zimo_bonus=0,
+    doubling=(),
+    mingtang=(
+        MingtangRule("xiaohong", fan=2, threshold=8, upto=9),
+        MingtangRule("dahong", fan=4, threshold=10),
+        MingtangRule("dianhu", fan=3, name="一点红"),
+        MingtangRule("wuhu", fan=5, name="黑胡"),
+        MingtangRule("zimo", fan=2),
+        MingtangRule("tianhu", fan=2),
+        MingtangRule("dihu", fan=2),
+    ),
+    fan_combine=FanCombine.MULTIPLY,
+    decomposition=Decomposition.DI,
+    dihu=Dihu.FIRST_DISCARD_ANY,
+    payment=Payment.DISCARDER,
+    baopei=True,
+    huangzhuang=HuangzhuangRule(pass_after=1),
+    tianhu_ti=0,
+    tianhu_kan=0,
+    unit="囤",
+    xing=Xing.FAN,
+    open_wei=True,
+    reward_scale=24,
+)
+
+# 娄底放炮罚: a score in 息, "+100" 名堂 and ×2 名堂, a race to 100 (R45).
+LOUDI = Rules(
+    name="loudi",
+    win_on_discard=True,
+    deng=DengRule(base=0, step=1, offset=0),
+    zimo_bonus=0,
+    doubling=(),
+    mingtang=(
+        MingtangRule("tianhu", fan=100, effect=_BASE),
+        MingtangRule("dihu", fan=100, effect=_BASE),
+        MingtangRule("shisanhong", fan=100, threshold=13, effect=_BASE),
+        MingtangRule("wuhu", fan=100, effect=_BASE),
+        MingtangRule("sanshika", fan=100, threshold=30, effect=_BASE),
+        MingtangRule("dianhu", fan=2, name="一点朱"),
+        MingtangRule("shihong", fan=2, threshold=10, upto=12),
+        MingtangRule("yikuaibian", fan=2),
+        MingtangRule("haihu", fan=2, name="海底捞"),
+        MingtangRule("ershika", fan=2, threshold=20),
+        MingtangRule("zimo", fan=2),
+    ),
+    fan_combine=FanCombine.MULTIPLY,
+    decomposition=Decomposition.DI,
+    dihu=Dihu.FIRST_DISCARD_ANY,
+    payment=Payment.RACE,
+    huangzhuang=HuangzhuangRule(pass_after=0),
+    hands_per_match=30,
+    cap=200,
+    unit="息",
+    forced_win=ForcedWin.DISCARD,
+    match=MatchKind.RACE,
+    race=RaceRule(target=100, round_to=10, discarder_cap=100, huangzhuang_penalty=10),
+    reward_scale=100,
+)
+
+PRESETS: dict[str, Rules] = {
+    "hunan": HUNAN,
+    "changde": CHANGDE,
+    "luzhou": LUZHOU,
+    "guilin": GUILIN,
+    "hengyang": HENGYANG,
+    "loudi": LOUDI,
+}
 
 
 def preset(name: str) -> Rules:
-    """A named preset: ``hunan`` (default), ``changde`` or ``luzhou``."""
+    """A named preset: ``hunan`` (default), ``changde``, ``luzhou``, ``guilin``,
+    ``hengyang`` or ``loudi``."""
     try:
         return PRESETS[name]
     except KeyError:

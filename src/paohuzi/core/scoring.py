@@ -1,5 +1,10 @@
 """算分 (suànfēn): settle a winning hand — 胡息 → 等 → 名堂/番 → 底 → payments (R34–R37).
 
+The units (等, or a region's 囤/子/息, ``Rules.unit``) are ``Rules.deng`` of the
+doubled 胡息, plus the 自摸 bonus, plus any 名堂 that adds units (桂林 海底 +2 子),
+plus 醒数 (R42, × 2 with 双醒); a 名堂 that sets the base (娄底's +100 名堂)
+replaces the 胡息-derived part. 底 = units × 番 (番 added or multiplied).
+
 :func:`settle` never raises for a hand that does not win: the result carries
 ``error`` = ``"not_winning"`` or ``"below_min_huxi"`` (like the mahjong
 package's result objects), so batch scoring can go on.
@@ -23,7 +28,7 @@ from .evaluator import evaluator_for
 from .melds import Group, GroupKind
 from .mingtang import Context, MingtangHit, find
 from .position import Position
-from .rules import HUNAN, Rules
+from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules
 
 _K = GroupKind
 
@@ -45,6 +50,8 @@ class Settlement:
     doubled: tuple[str, ...] = ()
     zimo: bool = False
     huang_multiplier: int = 1
+    xing: int = 0  # 醒数 as counted in the units (R42; doubled with 双醒)
+    unit: str = "等"
 
     def to_dict(self) -> dict[str, Any]:
         """The ``paohuzi score --json`` object (INTERFACES.md §1), plus extra keys."""
@@ -64,6 +71,8 @@ class Settlement:
             "doubled": list(self.doubled),
             "zimo": self.zimo,
             "huang_multiplier": self.huang_multiplier,
+            "xing": self.xing,
+            "unit": self.unit,
         }
 
 
@@ -74,7 +83,7 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
         group_huxi = tuple(g.huxi(rules) for g in a.groups)
         return Settlement(False, a.huxi, a.huxi, 0, 0, 0, (), a.groups, group_huxi, a.error)
     best = _settle_groups(position, rules, huang, a.huxi, a.groups)
-    if rules.decomposition == "di" and position.win is not None:
+    if rules.decomposition == Decomposition.DI and position.win is not None:
         for groups in decompositions(position):
             gh = tuple(g.huxi(rules) for g in groups)
             if sum(gh) < rules.min_huxi:
@@ -100,14 +109,20 @@ def _settle_groups(
     doubled = tuple(e for e in rules.doubling if flags[e])
     h2 = huxi * 2 ** len(doubled)
     zimo = position.self_drawn or position.tianhu  # 天胡为自摸 (seeds)
-    deng = rules.deng(h2) + (rules.zimo_bonus if zimo else 0)
     hits = find(Context(position, groups, group_huxi), rules)
-    if not hits:
+    base = [m.fan for m in hits if m.effect == Effect.BASE]
+    deng = sum(base) if base else rules.deng_of(h2)
+    deng += rules.zimo_bonus if zimo else 0
+    deng += sum(m.fan for m in hits if m.effect == Effect.UNITS)
+    xing = position.xing_count() * (2 if rules.xing_double else 1)
+    deng += xing
+    fans = [m.fan for m in hits if m.effect == Effect.FAN]
+    if not fans:
         fan = 1  # 平胡
-    elif rules.fan_combine == "add":
-        fan = sum(m.fan for m in hits)
+    elif rules.fan_combine == FanCombine.ADD:
+        fan = sum(fans)
     else:
-        fan = math.prod(m.fan for m in hits)
+        fan = math.prod(fans)
     mult = rules.huangzhuang.multiplier(huang)
     return Settlement(
         True,
@@ -123,6 +138,8 @@ def _settle_groups(
         doubled,
         zimo,
         mult,
+        xing,
+        rules.unit,
     )
 
 
@@ -165,7 +182,7 @@ def decompositions(position: Position) -> Iterator[tuple[Group, ...]]:
             break
     for fixed, r, pair in plans:
         n = sum(r)
-        if (n - 2 * pair) % 3 or len(fixed) + (n - 2 * pair) // 3 + pair != 7:
+        if (n - 2 * pair) % 3 or len(fixed) + (n - 2 * pair) // 3 + pair != position.melds_to_win:
             continue
         for split in _splits(r, pair):
             yield tuple(fixed + split)
@@ -211,13 +228,17 @@ def payments(
     rules: Rules = HUNAN,
     discarder: int | None = None,
     dihu: bool = False,
+    xing_seat: int | None = None,
+    xing_pay: int = 0,
 ) -> list[int]:
-    """Net score change per seat (R37). Seats not dealt in (坐底) neither pay nor get.
+    """Net score change per seat (R37, R44, R45). Seats not dealt in (坐底) neither pay
+    nor get — except a 坐醒/数醒 seat (``xing_seat``), which each loser pays ``xing_pay``.
 
-    Default: each other dealt-in seat pays 底. ``payment == "discarder"``: on a win
-    on a discard only the discarder pays. 包赔: on 地胡 the discarder pays for all.
-    底分 (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps
-    each seat's share of the hand.
+    Default: each other dealt-in seat pays 底. ``payment = discarder``: on a win on a
+    discard only the discarder pays, for everyone with 包赔 (R44). 包赔 also makes the
+    discarder pay for all on 地胡 (R37). ``payment = race`` (R45): the winner scores
+    底 and only a discarder loses it (at most ``race.discarder_cap``). 底分
+    (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps it.
     """
     di *= rules.base_score
     if rules.cap:
@@ -225,20 +246,35 @@ def payments(
     n = max([*dealt_in, winner]) + 1 if dealt_in else winner + 1
     out = [0] * max(n, rules.players)
     payers = [s for s in dealt_in if s != winner]
-    if discarder is not None and (rules.payment == "discarder" or (dihu and rules.baopei)):
-        share = di if rules.payment == "discarder" else di * len(payers)
+    if rules.payment == Payment.RACE:
+        out[winner] += di
+        if discarder is not None:
+            cap = rules.race.discarder_cap
+            out[discarder] -= min(di, cap) if cap else di
+        return out
+    if discarder is not None and (rules.payment == Payment.DISCARDER or (dihu and rules.baopei)):
+        alone = rules.payment == Payment.DISCARDER and not rules.baopei
+        share = di if alone else di * len(payers)
         out[discarder] -= share
         out[winner] += share
-        return out
-    for s in payers:
-        out[s] -= di
-        out[winner] += di
+    else:
+        for s in payers:
+            out[s] -= di
+            out[winner] += di
+    if xing_seat is not None and xing_pay:
+        for s in payers:
+            out[s] -= xing_pay
+            out[xing_seat] += xing_pay
     return out
 
 
 def huangzhuang_payments(dealer: int, dealt_in: list[int], rules: Rules = HUNAN) -> list[int]:
-    """R32 荒庄: the dealer pays ``huangzhuang.cost`` to every other dealt-in seat."""
+    """R32 荒庄: the dealer pays ``huangzhuang.cost`` to every other dealt-in seat; in a
+    race (R45) he loses ``race.huangzhuang_penalty`` from his running total."""
     out = [0] * rules.players
+    if rules.payment == Payment.RACE:
+        out[dealer] -= rules.race.huangzhuang_penalty
+        return out
     cost = rules.huangzhuang.cost
     for s in dealt_in:
         if s != dealer:

@@ -38,20 +38,21 @@ from . import events as E
 from .actions import CHI, DISCARD, HU, PASS, PENG, Action, IllegalAction
 from .cards import CARDS, DECK_SIZE, Card, CardError, full_deck, parse_cards
 from .chi import packages_packed
-from .claims import ClaimWindow
-from .evaluator import BIT, LOW, evaluator_for, unpack
+from .claims import LIANGZHANG_IN, PILE, ClaimWindow, Otherwise
+from .evaluator import BIT, LOW, TableSummary, evaluator_for, unpack
 from .events import Event
 from .melds import Group, GroupKind
 from .position import Position, shape_flags
 from .result import HandResult
-from .rules import HUNAN, Rules
+from .rules import HUNAN, Dihu, ForcedWin, Rules, Xing
 from .scoring import huangzhuang_payments, payments, settle
-from .vocab import ActionType, Phase, Source
+from .vocab import ActionType, Base, Fallback, Phase, Source
 
 CLAIM = Phase.CLAIM
 DISCARDING = Phase.DISCARD
 OVER = Phase.OVER
 _DRAW, _DISCARD, _LZ, _HAND = Source.DRAW, Source.DISCARD, Source.LIANGZHANG, Source.HAND
+PILE_IT, FORCED, PAO = Fallback.PILE, Fallback.FORCED, Fallback.PAO
 TERMINAL = -1  # current_player once the hand is over
 
 _KIND = GroupKind
@@ -123,43 +124,43 @@ _FIELDS = (
     "_chi_memo",
     "_dcache",
     "actions",
-    "chou",
-    "chouhu",
+    "_chou",
+    "_chouhu",
     "dealer",
-    "dealer_discarded",
+    "_dealer_discarded",
     "deck",
-    "dihu_seat",
-    "discarded",
-    "down",
-    "ev",
+    "_dihu_seats",
+    "_discarded",
+    "_down",
+    "_ev",
     "events",
-    "fours",
-    "hands",
-    "held",
+    "_fours",
+    "_hands",
+    "_held",
     "huang",
-    "hucache",
-    "liangzhang",
+    "_hucache",
+    "_liangzhang",
     "n",
-    "needs",
-    "nhand",
-    "nxt",
-    "packed",
-    "peng_mask",
+    "_needs",
+    "_nhand",
+    "_nxt",
+    "_packed",
+    "_peng_mask",
     "phase",
-    "piles",
+    "_piles",
     "result",
     "rules",
     "seats",
     "seed",
-    "shape",
-    "tables",
-    "took_in",
-    "tsum",
-    "turn",
-    "wall",
-    "wall_pos",
-    "wei_mask",
-    "window",
+    "_shape",
+    "_tables",
+    "_took_in",
+    "_tsum",
+    "_turn",
+    "_wall",
+    "_wall_pos",
+    "_wei_mask",
+    "_window",
 )
 
 
@@ -197,7 +198,7 @@ class GameState:
         if not isinstance(dealer, int) or not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat 0–{n - 1}, got {dealer!r}")
         self.rules = rules
-        self.ev = evaluator_for(rules)
+        self._ev = evaluator_for(rules)
         self.n = n
         self.dealer = dealer
         self.seed = seed
@@ -206,25 +207,25 @@ class GameState:
         out = (dealer + n // 2) % n if rules.sit_out else -1  # 坐底: opposite the dealer
         seats = tuple((dealer + i) % n for i in range(n) if (dealer + i) % n != out)
         self.seats = seats
-        self.nxt = [-1] * n
-        self.down: list[tuple[int, ...]] = [()] * n
+        self._nxt = [-1] * n
+        self._down: list[tuple[int, ...]] = [()] * n
         for i, s in enumerate(seats):
-            self.nxt[s] = seats[(i + 1) % len(seats)]
-            self.down[s] = tuple(seats[(i + j) % len(seats)] for j in range(1, len(seats)))
+            self._nxt[s] = seats[(i + 1) % len(seats)]
+            self._down[s] = tuple(seats[(i + j) % len(seats)] for j in range(1, len(seats)))
         size = rules.hand_size
         if size * len(seats) + 1 > DECK_SIZE:
             raise ValueError(f"{len(seats)} seats × {size} cards + 亮张 exceed the deck")
-        self.hands = [[0] * 20 for _ in range(n)]
-        self.packed = [0] * n
-        self.nhand = [0] * n
+        self._hands = [[0] * 20 for _ in range(n)]
+        self._packed = [0] * n
+        self._nhand = [0] * n
         pos = 0
         for s in seats:
             for c in d[pos : pos + size]:
-                self.hands[s][c] += 1
-                self.packed[s] += BIT[c]
-            self.nhand[s] = size
+                self._hands[s][c] += 1
+                self._packed[s] += BIT[c]
+            self._nhand[s] = size
             pos += size
-        self.liangzhang = d[pos]
+        self._liangzhang = d[pos]
         wall = d[pos + 1 :]
         moved = 0
         if rules.show_wall_bottom:
@@ -232,30 +233,32 @@ class GameState:
             while wall and wall[-1] in _RED and moved < len(wall):
                 wall.insert(0, wall.pop())
                 moved += 1
-        self.wall = tuple(wall)
-        self.wall_pos = 0
-        self.held = list(self.nhand)
-        self.fours = [0] * n
-        self.tables: list[tuple[Group, ...]] = [()] * n
-        self.tsum = [self.ev.summarize(())] * n
-        self.needs = [size] * n  # R17 count of a waiting seat, kept by _changed
-        self.shape = [shape_flags(size, 0, 0)] * n  # evaluator shape flags, kept by _changed
-        self.wei_mask = [0] * n
-        self.peng_mask = [0] * n
-        self.piles: list[list[int]] = [[] for _ in range(n)]
-        self.chou = [0] * n
-        self.discarded = [0] * n
-        self.chouhu: list[dict[int, int]] = [{} for _ in range(n)]
-        self.hucache: list[dict[int, int]] = [{} for _ in range(n)]
-        self.took_in = [False] * n  # 进牌 in play, 重跑 aside (常德 听胡)
+        self._wall = tuple(wall)
+        self._wall_pos = 0
+        self._held = list(self._nhand)
+        self._fours = [0] * n
+        self._tables: list[tuple[Group, ...]] = [()] * n
+        self._tsum = [self._ev.summarize(())] * n
+        self._needs = [size] * n  # R17 count of a waiting seat, kept by _changed
+        self._shape = [
+            shape_flags(size, 0, 0, rules.melds_to_win)
+        ] * n  # evaluator shape flags, kept by _changed
+        self._wei_mask = [0] * n
+        self._peng_mask = [0] * n
+        self._piles: list[list[int]] = [[] for _ in range(n)]
+        self._chou = [0] * n
+        self._discarded = [0] * n
+        self._chouhu: list[dict[int, int]] = [{} for _ in range(n)]
+        self._hucache: list[dict[int, int]] = [{} for _ in range(n)]
+        self._took_in = [False] * n  # 进牌 in play, 重跑 aside (常德 听胡)
         self.events: list[Event] = []
         self.actions: list[Action] = []
         self.result: HandResult | None = None
         self.phase = CLAIM
-        self.turn = -1
-        self.window: ClaimWindow | None = None  # the open card's claims (kept after a 胡)
-        self.dealer_discarded = False
-        self.dihu_seat = -1
+        self._turn = -1
+        self._window: ClaimWindow | None = None  # the open card's claims (kept after a 胡)
+        self._dealer_discarded = False
+        self._dihu_seats = 0  # bit per seat that wins 地胡 on the open discard (R29)
         self._dcache: tuple[Action, ...] | None = None
         self._chi_memo: dict[int, tuple[Action, ...]] = {}
         self._opening(moved)
@@ -265,27 +268,27 @@ class GameState:
     def current_player(self) -> int:
         """The seat to act (highest-priority undecided claimant), or ``TERMINAL``."""
         if self.phase == DISCARDING:
-            return self.turn
-        if self.phase == CLAIM and self.window is not None:
-            return self.window.current()
+            return self._turn
+        if self.phase == CLAIM and self._window is not None:
+            return self._window.current()
         return TERMINAL
 
     def to_act(self) -> list[int]:
         """Every seat with a pending decision, highest priority first."""
         if self.phase == DISCARDING:
-            return [self.turn]
-        if self.phase != CLAIM or self.window is None:
+            return [self._turn]
+        if self.phase != CLAIM or self._window is None:
             return []
-        return self.window.pending()
+        return self._window.pending()
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions ``seat`` (default: :attr:`current_player`) may take now."""
         if seat is None:
             seat = self.current_player
         if self.phase == DISCARDING:
-            return list(self._discard_actions()) if seat == self.turn else []
-        if self.phase == CLAIM and self.window is not None:
-            return list(self.window.legal(seat))
+            return list(self._discard_actions()) if seat == self._turn else []
+        if self.phase == CLAIM and self._window is not None:
+            return list(self._window.legal(seat))
         return []
 
     def legal_action_ids(self, seat: int | None = None) -> list[str]:
@@ -301,22 +304,55 @@ class GameState:
         return list(self.result.scores)
 
     def hand(self, seat: int) -> list[Card]:
-        return unpack(self.packed[seat])
+        return unpack(self._packed[seat])
 
     def table(self, seat: int) -> tuple[Group, ...]:
-        return self.tables[seat]
+        return self._tables[seat]
 
     def current_huxi(self, seat: int) -> int:
         """当前总息数 (R33) of ``seat``."""
-        return self.ev.current_huxi(self.packed[seat], self.tsum[seat])
+        return self._ev.current_huxi(self._packed[seat], self._tsum[seat])
 
     @property
     def wall_left(self) -> int:
-        return len(self.wall) - self.wall_pos
+        return len(self._wall) - self._wall_pos
 
     def need(self, seat: int) -> int:
         """R17: cards a waiting player holds, 20 + max(0, k − 1)."""
-        return self.needs[seat]
+        return self._needs[seat]
+
+    def held(self, seat: int) -> int:
+        """Cards ``seat`` holds: concealed hand plus table melds (R17)."""
+        return self._held[seat]
+
+    def hand_counts(self, seat: int) -> list[int]:
+        """The concealed hand of ``seat`` as a count per card kind (a copy)."""
+        return self._hands[seat][:]
+
+    def packed_hand(self, seat: int) -> int:
+        """The concealed hand of ``seat`` in the evaluator's packed form."""
+        return self._packed[seat]
+
+    def table_summary(self, seat: int) -> TableSummary:
+        """The evaluator's summary of ``seat``'s table melds (胡息, 门子, fours)."""
+        return self._tsum[seat]
+
+    def pile(self, seat: int) -> tuple[Card, ...]:
+        """The open cards nobody took from ``seat`` (its pile), in order."""
+        return tuple([CARDS[c] for c in self._piles[seat]])
+
+    @property
+    def liangzhang(self) -> Card:
+        """The dealer's 亮张 (R7) — shown to all unless the rules hide it."""
+        return CARDS[self._liangzhang]
+
+    @property
+    def open_card(self) -> tuple[Card, int, Source] | None:
+        """The card open to claims, its owner and where it came from (None: none open)."""
+        w = self._window
+        if self.phase != CLAIM or w is None:
+            return None
+        return CARDS[w.card], w.owner, w.source
 
     # ------------------------------------------------------------------ actions
     def apply(self, action: Action) -> tuple[Event, ...]:
@@ -333,7 +369,7 @@ class GameState:
         if self.phase == DISCARDING:
             self._discard(legal.seat, int(legal.card))  # type: ignore[arg-type]
         else:
-            self.window.decisions[legal.seat] = legal  # type: ignore[union-attr]
+            self._window.decisions[legal.seat] = legal  # type: ignore[union-attr]
             self._resolve()
         return tuple(self.events[start:])
 
@@ -349,12 +385,12 @@ class GameState:
         # Fast path: bots hand back one of the very objects legal_actions() gave out.
         seat = action.seat
         if self.phase == DISCARDING:
-            if seat == self.turn:
+            if seat == self._turn:
                 for a in self._discard_actions():
                     if a is action:
                         return a
-        elif self.phase == CLAIM and self.window is not None:
-            for a in self.window.legal(seat):
+        elif self.phase == CLAIM and self._window is not None:
+            for a in self._window.legal(seat):
                 if a is action:
                     return a
         if self.phase == OVER:
@@ -382,83 +418,32 @@ class GameState:
             object.__setattr__(new, name, v)
         return new
 
-    # ------------------------------------------------------------- determinization
-    def set_hidden(self, seat: int, counts: list[int], weis: dict[int, int]) -> None:
-        """Give ``seat`` another concealed hand (``counts`` per kind) and other kinds for
-        its face-down 偎 (``weis``: table index → kind) — worlds for search
-        (:mod:`paohuzi.core.determinize`). Its 臭胡 marks go: they hung on the old hand."""
-        self.hands[seat] = counts[:]
-        self.packed[seat] = sum(BIT[c] * n for c, n in enumerate(counts))
-        if weis:
-            tab = list(self.tables[seat])
-            for i, k in weis.items():
-                old = int(tab[i].cards[0])
-                tab[i] = _four(_KIND.WEI, k)
-                self.wei_mask[seat] = (self.wei_mask[seat] & ~(1 << old)) | (1 << k)
-            self.tables[seat] = tuple(tab)
-            self.tsum[seat] = self.ev.summarize(self.tables[seat])
-        self.chouhu[seat] = {}
-        self.hucache[seat] = {}
-        self._chi_memo = {}
-
-    def reopen_claim(self, card: int, strict: int) -> bool:
-        """Open the current claim window afresh on ``card`` after :meth:`set_hidden`.
-
-        Seats that had decided stay decided: on the same action where it is still
-        legal, else they pass — except ``strict``, whose decision must survive.
-        False when the world cannot be the true one: the window would not open,
-        would have resolved already, or ``strict`` lost its decision.
-        """
-        w = self.window
-        if w is None or self.phase != CLAIM:
-            return False
-        old = w.decisions
-        if w.source == _DRAW and not w.shown:
-            forced = self._forced_kind(w.owner, card)
-            if not forced or not self._can_hu(w.owner, card, True):
-                return False
-            self._open(card, w.owner, w.source, False, w.last, [(w.owner, HU)], ("forced", forced))
-        else:
-            if w.source == _LZ:
-                self.liangzhang = card
-            entries, flags, fb = self._offer(card, w.owner, w.source, w.last, self.dihu_seat)
-            if not entries:
-                return False
-            self._open(card, w.owner, w.source, w.shown, w.last, entries, fb, flags)
-        new = self.window
-        assert new is not None
-        for t, d in old.items():
-            legal = new.options.get(t, ())
-            keep = [a for a in legal if d.matches(a)]
-            if not legal or (not keep and t == strict):
-                return False
-            new.decisions[t] = keep[0] if keep else legal[-1]  # else: pass
-        return new.outcome() is None  # still waiting, as it is in truth
-
     # ------------------------------------------------------------------ the deal
     def _opening(self, moved: int) -> None:
         """R7 deal, R8 opening 提, R28 天胡, R29 地胡 on the 亮张, then the dealer."""
-        rules, d, lz = self.rules, self.dealer, self.liangzhang
+        rules, d, lz = self.rules, self.dealer, self._liangzhang
         ev = self.events
         for s in self.seats:
-            ev.append(Event(E.DEAL, s, data=(("count", self.nhand[s]),)))
+            ev.append(Event(E.DEAL, s, data=(("count", self._nhand[s]),)))
         ev.append(Event(E.LIANGZHANG, d, CARDS[lz], Source.DEAL, shown=rules.show_liangzhang))
-        if rules.show_wall_bottom and self.wall:
+        if rules.show_wall_bottom and self._wall:
             # Red bottom cards went to the top in view of everybody: the event names them.
-            top = tuple(CARDS[c].code for c in self.wall[:moved])
+            top = tuple(CARDS[c].code for c in self._wall[:moved])
             data = (("moved", moved), ("to_top", top))
-            ev.append(Event(E.BOTTOM, None, CARDS[self.wall[-1]], Source.WALL, data=data))
+            ev.append(Event(E.BOTTOM, None, CARDS[self._wall[-1]], Source.WALL, data=data))
         for s in self.seats:  # R8: the dealt cards only; the 亮张 joins after R28/R29
             for c in range(20):
-                if self.hands[s][c] == 4:
+                if self._hands[s][c] == 4:
                     self._ti_hand(s, c)
         for s in self.seats:  # R28 mandatory 天胡: dealer first, then downstream
-            cnt = self.hands[s][:]
+            cnt = self._hands[s][:]
             if s == d:
                 cnt[lz] += 1
-            ti = self.fours[s] + cnt.count(4)
+            ti = self._fours[s] + cnt.count(4)
             kan = cnt.count(3)
-            if ti >= rules.tianhu_ti or ti + kan >= rules.tianhu_kan:
+            # 0 switches a count off (R43: short hands have no count rule)
+            by_ti = rules.tianhu_ti and ti >= rules.tianhu_ti
+            if by_ti or (rules.tianhu_kan and ti + kan >= rules.tianhu_kan):
                 self._liangzhang_in(check_discard=False)  # the deal completes first
                 self._tianhu(s)
                 return
@@ -470,12 +455,12 @@ class GameState:
 
     def _liangzhang_in(self, check_discard: bool = True) -> int | None:
         """The 亮张 joins the dealer's hand (a 4th card makes 提, R8); R17 for the dealer."""
-        d, c = self.dealer, self.liangzhang
-        self.hands[d][c] += 1
-        self.packed[d] += BIT[c]
-        self.nhand[d] += 1
-        self.held[d] += 1
-        if self.hands[d][c] == 4:
+        d, c = self.dealer, self._liangzhang
+        self._hands[d][c] += 1
+        self._packed[d] += BIT[c]
+        self._nhand[d] += 1
+        self._held[d] += 1
+        if self._hands[d][c] == 4:
             self._ti_hand(d, c)
         self._changed(d, table=False)
         return self._finish_intake(d) if check_discard else None
@@ -487,35 +472,35 @@ class GameState:
 
     def _loose(self, s: int) -> int:
         """Concealed cards of ``s`` outside 坎: the only cards he may discard or lay out."""
-        p = self.packed[s]
-        return self.nhand[s] - 3 * (p & (p >> 1) & LOW).bit_count()
+        p = self._packed[s]
+        return self._nhand[s] - 3 * (p & (p >> 1) & LOW).bit_count()
 
     def _finish_intake(self, s: int) -> int | None:
         """R17/R18: discard if holding too many (never from a 坎), else the 下家 draws."""
-        if self.held[s] > self.need(s) and self._loose(s) > 0:
+        if self._held[s] > self.need(s) and self._loose(s) > 0:
             self.phase = DISCARDING
-            self.turn = s
+            self._turn = s
             self._dcache = None
             return None
-        return self.nxt[s]
+        return self._nxt[s]
 
     def _draw(self, s: int) -> int | None:
         """R10: turn up the top wall card; forced 提/偎, or open it to claims."""
-        if self.wall_pos >= len(self.wall):
+        if self._wall_pos >= len(self._wall):
             self._huangzhuang()
             return None
-        if (self.packed[s] >> 2) & LOW:  # R12(a): four in hand → 提 before drawing
+        if (self._packed[s] >> 2) & LOW:  # R12(a): four in hand → 提 before drawing
             for c in range(20):
-                if self.hands[s][c] == 4:
+                if self._hands[s][c] == 4:
                     self._ti_hand(s, c)
-        c = self.wall[self.wall_pos]
-        self.wall_pos += 1
-        last = self.wall_pos == len(self.wall)
+        c = self._wall[self._wall_pos]
+        self._wall_pos += 1
+        last = self._wall_pos == len(self._wall)
         forced = self._forced_kind(s, c)
         if forced:  # R16.2: the card is never shown; only the drawer may 胡 it
             self.events.append(Event(E.DRAW, s, CARDS[c], shown=False))
             if not (last and self.rules.show_wall_bottom) and self._can_hu(s, c, True):
-                self._open(c, s, _DRAW, False, last, [(s, HU)], ("forced", forced))
+                self._open(c, s, _DRAW, False, last, [(s, HU)], Otherwise(FORCED, s, forced))
                 return None
             self._forced(s, c, forced)
             return self._finish_intake(s)
@@ -526,24 +511,24 @@ class GameState:
             return None
         return self._fallback(fallback, c, s, _DRAW)
 
-    def _forced_kind(self, s: int, c: int) -> str:
-        """R11/R12: does the drawer's own card make 提 (on a 坎 / 偎) or 偎?"""
-        if self.hands[s][c] == 3:
-            return "kan"
-        if (self.wei_mask[s] >> c) & 1:
-            return "wei"
-        if self.hands[s][c] == 2:
-            return "pair"
-        return ""
+    def _forced_kind(self, s: int, c: int) -> Base | None:
+        """R11/R12: does the drawer's own card make 提 (on a 坎 / 偎) or 偎 (on a pair)?"""
+        if self._hands[s][c] == 3:
+            return Base.KAN
+        if (self._wei_mask[s] >> c) & 1:
+            return Base.WEI
+        if self._hands[s][c] == 2:
+            return Base.PAIR
+        return None
 
     def _offer(
-        self, c: int, owner: int, source: Source, last: bool, dihu_seat: int = -1
-    ) -> tuple[list[tuple[int, ActionType]], dict[int, tuple[bool, bool]], tuple[Any, ...]]:
+        self, c: int, owner: int, source: Source, last: bool, dihu_seats: int = 0
+    ) -> tuple[list[tuple[int, ActionType]], dict[int, tuple[bool, bool]], Otherwise]:
         """Who may claim open card ``c``, by R16 priority: (entries, 胡 flags, fallback).
 
         ``flags`` maps a seat to (天胡, 地胡) for its 胡. R24: the default preset
         wins only on wall cards; discards only with ``win_on_discard`` or as 地胡
-        (``dihu_seat``, R29); the 亮张 by the dealer (elective 天胡, R28) and, with
+        (``dihu_seats``, a bit per seat, R29); the 亮张 by the dealer (elective 天胡, R28) and, with
         ``dihu == "liangzhang"``, by the others unless it is the dealer's 提.
         """
         rules = self.rules
@@ -553,26 +538,31 @@ class GameState:
             if self._can_hu(owner, c, True):
                 entries.append((owner, HU))
                 flags[owner] = (True, False)
-            if rules.dihu == "liangzhang" and rules.show_liangzhang and self.hands[owner][c] != 3:
-                for t in self.down[owner]:
+            if (
+                rules.dihu == Dihu.LIANGZHANG
+                and rules.show_liangzhang
+                and self._hands[owner][c] != 3
+            ):
+                for t in self._down[owner]:
                     if self._can_hu(t, c, False):
                         entries.append((t, HU))
                         flags[t] = (False, True)
-            return entries, flags, ("liangzhang",)
+            return entries, flags, LIANGZHANG_IN
         if source == _DRAW:
             if not (last and rules.show_wall_bottom):  # 泸州: nobody wins the shown bottom card
                 if self._can_hu(owner, c, True):
                     entries.append((owner, HU))
-                for t in self.down[owner]:
+                for t in self._down[owner]:
                     if self._can_hu(t, c, False):
                         entries.append((t, HU))
-            return entries, flags, self._claims(c, owner, True, entries, (owner, self.nxt[owner]))
-        for t in self.down[owner]:
-            if (rules.win_on_discard or t == dihu_seat) and self._can_hu(t, c, False):
+            return entries, flags, self._claims(c, owner, True, entries, (owner, self._nxt[owner]))
+        for t in self._down[owner]:
+            dihu = (dihu_seats >> t) & 1
+            if (rules.win_on_discard or dihu) and self._can_hu(t, c, False):
                 entries.append((t, HU))
-                if t == dihu_seat:
+                if dihu:
                     flags[t] = (False, True)
-        return entries, flags, self._claims(c, owner, False, entries, (self.nxt[owner],))
+        return entries, flags, self._claims(c, owner, False, entries, (self._nxt[owner],))
 
     def _claims(
         self,
@@ -581,15 +571,15 @@ class GameState:
         drawn: bool,
         entries: list[tuple[int, ActionType]],
         eaters: tuple[int, ...],
-    ) -> tuple[Any, ...]:
+    ) -> Otherwise:
         """Append 碰/吃 entries (R14, R15) unless a 跑 is due (R13); return the fallback."""
         for t in self.seats:
-            if t != owner and (self.hands[t][c] == 3 or (self.wei_mask[t] >> c) & 1):
-                return ("pao", t, "kan" if self.hands[t][c] == 3 else "wei")
-            if drawn and (self.peng_mask[t] >> c) & 1:
-                return ("pao", t, "peng")
+            if t != owner and (self._hands[t][c] == 3 or (self._wei_mask[t] >> c) & 1):
+                return Otherwise(PAO, t, Base.KAN if self._hands[t][c] == 3 else Base.WEI)
+            if drawn and (self._peng_mask[t] >> c) & 1:
+                return Otherwise(PAO, t, Base.PENG)
         for t in self.seats:
-            if t != owner and self.hands[t][c] == 2 and self._may_eat(t, c, 2):
+            if t != owner and self._hands[t][c] == 2 and self._may_eat(t, c, 2):
                 entries.append((t, PENG))
                 break
         memo: dict[int, tuple[Action, ...]] = {}
@@ -599,26 +589,26 @@ class GameState:
                 entries.append((t, CHI))
                 memo[t] = acts
         self._chi_memo = memo  # read back by _open for the same window
-        return ("pile",)
+        return PILE
 
     def _may_eat(self, t: int, c: int, cards_out: int) -> bool:
         """R20 (臭牌, own discards) and R17 (a discard owed must not break a 坎)."""
-        if ((self.chou[t] | self.discarded[t]) >> c) & 1:
+        if ((self._chou[t] | self._discarded[t]) >> c) & 1:
             return False
-        if self.held[t] + 1 > self.need(t):
+        if self._held[t] + 1 > self.need(t):
             return self._loose(t) - cards_out > 0
         return True
 
     def _chi_actions(self, t: int, c: int) -> tuple[Action, ...]:
         """Every legal 吃 package of seat ``t`` on card ``c`` (R15, R19, R20, R17)."""
-        if self.hands[t][c] >= 3 or ((self.chou[t] | self.discarded[t]) >> c) & 1:
+        if self._hands[t][c] >= 3 or ((self._chou[t] | self._discarded[t]) >> c) & 1:
             return ()
         # R17: a seat that must discard afterwards needs a card outside 坎 left
         # over; with at most two 比 groups that only bites when 6 or fewer remain.
-        pk = packages_packed(self.packed[t], c)
+        pk = packages_packed(self._packed[t], c)
         if not pk:
             return ()
-        left = max(0, min(self._loose(t) - 2, 7)) if self.held[t] + 1 > self.need(t) else 7
+        left = max(0, min(self._loose(t) - 2, 7)) if self._held[t] + 1 > self.need(t) else 7
         # pk objects live on in chi's cache, so their ids stay unique; the same
         # package list can answer two cards (一三 taking 二, 二三 taking 一).
         key = ((id(pk) << 5 | c) << 3 | t) << 3 | left
@@ -642,7 +632,7 @@ class GameState:
         shown: bool,
         last: bool,
         entries: list[tuple[int, ActionType]],
-        fallback: tuple[Any, ...],
+        fallback: Otherwise,
         flags: dict[int, tuple[bool, bool]] | None = None,
     ) -> None:
         """Open a claim window on card ``c`` with these prioritised entries."""
@@ -656,13 +646,20 @@ class GameState:
             else:
                 lst.append(_act(typ, seat, c))
         options = {seat: (*lst, _act(PASS, seat, c)) for seat, lst in opts.items()}
-        self.window = ClaimWindow(
+        self._window = ClaimWindow(
             c, owner, source, shown, last, tuple(entries), options, fallback, flags or {}
         )
+        if entries and entries[0][1] == HU and self._must_win(source):
+            self._win(entries[0][0], auto=True)  # R44 有胡必胡 / 放炮必胡: no choice
+
+    def _must_win(self, source: Source) -> bool:
+        """R44: is a win on a card from ``source`` taken whether the seat wants it or not?"""
+        f = self.rules.forced_win
+        return f == ForcedWin.ANY or (f == ForcedWin.DISCARD and source == _DISCARD)
 
     def _resolve(self) -> None:
         """R16 priority walk; R20 臭牌 and R30 臭胡 bookkeeping; then the outcome."""
-        w = self.window
+        w = self._window
         assert w is not None
         win_i = w.outcome()
         if win_i is None:
@@ -675,21 +672,21 @@ class GameState:
             if passed:
                 self.events.append(Event(E.PASS, seat, card, w.source, w.shown))
             if offered_hu and d.type != HU:
-                self.chouhu[seat][c] = self.current_huxi(seat)  # R30
+                self._chouhu[seat][c] = self.current_huxi(seat)  # R30
             if passed and eat_i >= 0 and (win_i < 0 or win_i > eat_i):
-                self.chou[seat] |= 1 << c  # R20, unless lost to a higher claim
+                self._chou[seat] |= 1 << c  # R20, unless lost to a higher claim
         if win_i >= 0:
             seat, typ = w.entries[win_i]
             if typ == HU:
                 self._win(seat)
                 return
             src = w.source
-            self.took_in[seat] = True
+            self._took_in[seat] = True
             if typ == PENG:
                 self._remove(seat, c, 2)
-                self.held[seat] += 1
+                self._held[seat] += 1
                 self._add(seat, _four(_KIND.PENG, c))
-                self.peng_mask[seat] |= 1 << c
+                self._peng_mask[seat] |= 1 << c
                 self.events.append(Event(E.PENG, seat, card, src))
             else:
                 self._chi(seat, w.decisions[seat], w.source)
@@ -699,34 +696,40 @@ class GameState:
             nxt = self._fallback(w.fallback, c, w.owner, w.source)
         self._run(nxt)
 
-    def _fallback(self, fb: tuple[Any, ...], c: int, owner: int, source: Source) -> int | None:
+    def _fallback(self, fb: Otherwise, c: int, owner: int, source: Source) -> int | None:
         """What happens to an open card nobody claimed (R13, R16.2, R18)."""
-        kind = fb[0]
-        if kind == "pile":
-            self.piles[owner].append(c)
+        kind = fb.kind
+        if kind == PILE_IT:
+            self._piles[owner].append(c)
             self.events.append(Event(E.PILE, owner, CARDS[c], source))
-            return self.nxt[owner]
-        if kind == "forced":
-            self._forced(owner, c, fb[1])
+            return self._nxt[owner]
+        if kind == FORCED:
+            assert fb.base is not None
+            self._forced(owner, c, fb.base)
             return self._finish_intake(owner)
-        if kind == "pao":
-            self._pao(fb[1], c, fb[2], source)
-            return self._finish_intake(fb[1])
+        if kind == PAO:
+            assert fb.base is not None
+            self._pao(fb.seat, c, fb.base, source)
+            return self._finish_intake(fb.seat)
         return self._liangzhang_in()
 
     def _discard(self, s: int, c: int) -> None:
         """R17 出牌, then the discard's claim window (R16, R24, R29)."""
         self._remove(s, c, 1)
-        self.held[s] -= 1
-        self.discarded[s] |= 1 << c
+        self._held[s] -= 1
+        self._discarded[s] |= 1 << c
         self._changed(s, table=False)
-        first = s == self.dealer and not self.dealer_discarded
+        first = s == self.dealer and not self._dealer_discarded
         if s == self.dealer:
-            self.dealer_discarded = True
+            self._dealer_discarded = True
         self.events.append(Event(E.DISCARD, s, CARDS[c], _HAND))
-        dihu_seat = self.nxt[s] if first and self.rules.dihu == "first_discard" else -1
-        self.dihu_seat = dihu_seat
-        entries, flags, fallback = self._offer(c, s, _DISCARD, False, dihu_seat)
+        dihu_seats = 0
+        if first and self.rules.dihu == Dihu.FIRST_DISCARD:
+            dihu_seats = 1 << self._nxt[s]
+        elif first and self.rules.dihu == Dihu.FIRST_DISCARD_ANY:
+            dihu_seats = sum(1 << t for t in self._down[s])
+        self._dihu_seats = dihu_seats
+        entries, flags, fallback = self._offer(c, s, _DISCARD, False, dihu_seats)
         if entries:
             self._open(c, s, _DISCARD, True, False, entries, fallback, flags)
             return
@@ -734,79 +737,80 @@ class GameState:
 
     def _discard_actions(self) -> tuple[Action, ...]:
         if self._dcache is None:
-            s, h = self.turn, self.hands[self.turn]
+            s, h = self._turn, self._hands[self._turn]
             acts = _DISCARDS[s]
             self._dcache = tuple([acts[c] for c in range(20) if 0 < h[c] < 3])
         return self._dcache
 
     # ------------------------------------------------------------------ melds
     def _remove(self, s: int, c: int, k: int) -> None:
-        self.hands[s][c] -= k
-        self.packed[s] -= k * BIT[c]
-        self.nhand[s] -= k
+        self._hands[s][c] -= k
+        self._packed[s] -= k * BIT[c]
+        self._nhand[s] -= k
 
     def _add(self, s: int, g: Group) -> None:
-        self.tables[s] = (*self.tables[s], g)
+        self._tables[s] = (*self._tables[s], g)
         if g.kind.is_four:
-            self.fours[s] += 1
+            self._fours[s] += 1
 
     def _upgrade(self, s: int, c: int, kind: GroupKind) -> None:
         """Turn the 偎/臭偎/碰 of ``c`` on the table into a 提/跑 (R12c, R13b/c)."""
-        t = list(self.tables[s])
+        t = list(self._tables[s])
         for i, g in enumerate(t):
             if g.cards[0] == c and len(g.cards) == 3 and g.kind in _UPGRADABLE:
                 t[i] = _four(kind, c)
                 break
-        self.tables[s] = tuple(t)
-        self.fours[s] += 1
-        self.wei_mask[s] &= ~(1 << c)
-        self.peng_mask[s] &= ~(1 << c)
+        self._tables[s] = tuple(t)
+        self._fours[s] += 1
+        self._wei_mask[s] &= ~(1 << c)
+        self._peng_mask[s] &= ~(1 << c)
 
     def _ti_hand(self, s: int, c: int) -> None:
         """R8/R12(a): four identical cards in hand → 提."""
         self._remove(s, c, 4)
         self._add(s, _four(_KIND.TI, c))
-        self.events.append(Event(E.TI, s, CARDS[c], _HAND, data=(("base", "hand"),)))
+        self.events.append(Event(E.TI, s, CARDS[c], _HAND, data=(("base", Base.HAND),)))
         self._changed(s)
 
-    def _forced(self, s: int, c: int, how: str) -> None:
+    def _forced(self, s: int, c: int, how: Base) -> None:
         """R11/R12(b, c): the drawer's own card makes 偎 (臭偎) or 提."""
         card = CARDS[c]
-        self._took(s, how != "pair")
-        if how == "kan":
+        self._took(s, how != Base.PAIR)
+        if how == Base.KAN:
             self._remove(s, c, 3)
             self._add(s, _four(_KIND.TI, c))
-            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", "kan"),)))
-        elif how == "wei":
+            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", Base.KAN),)))
+        elif how == Base.WEI:
             self._upgrade(s, c, _KIND.TI)
-            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", "table"),)))
+            self.events.append(Event(E.TI, s, card, _DRAW, data=(("base", Base.TABLE),)))
         else:
-            chou = bool((self.chou[s] >> c) & 1)  # R20: own 臭牌 → 臭偎, one card shown
+            chou = bool((self._chou[s] >> c) & 1)  # R20: own 臭牌 → 臭偎, one card shown
             kind = _KIND.CHOUWEI if chou else _KIND.WEI
             self._remove(s, c, 2)
             self._add(s, _four(kind, c))
-            self.wei_mask[s] |= 1 << c
-            self.events.append(Event(E.CHOUWEI if chou else E.WEI, s, card, _DRAW, shown=chou))
-        self.held[s] += 1
+            self._wei_mask[s] |= 1 << c
+            shown = chou or self.rules.open_wei  # 明偎: the 偎 lies face up
+            self.events.append(Event(E.CHOUWEI if chou else E.WEI, s, card, _DRAW, shown=shown))
+        self._held[s] += 1
         self._changed(s)
 
-    def _pao(self, s: int, c: int, base: str, source: Source) -> None:
+    def _pao(self, s: int, c: int, base: Base, source: Source) -> None:
         """R13: mandatory 跑 from a 坎 in hand or a 偎/碰 on the table."""
         self._took(s, True)
-        if base == "kan":
+        if base == Base.KAN:
             self._remove(s, c, 3)
             self._add(s, _four(_KIND.PAO, c))
         else:
             self._upgrade(s, c, _KIND.PAO)
-        self.held[s] += 1
-        data = (("base", "hand" if base == "kan" else "table"), ("from", base))
+        self._held[s] += 1
+        data = (("base", Base.HAND if base == Base.KAN else Base.TABLE), ("from", base))
         self.events.append(Event(E.PAO, s, CARDS[c], source, data=data))
         self._changed(s)
 
     def _took(self, s: int, four: bool) -> None:
         """A card taken in during play (常德 听胡); a second 跑/提 (重跑) does not count."""
-        if not (four and self.fours[s]):
-            self.took_in[s] = True
+        if not (four and self._fours[s]):
+            self._took_in[s] = True
 
     def _chi(self, s: int, a: Action, source: Source) -> None:
         """R15/R19: lay out the 吃 group and every 比 group."""
@@ -817,7 +821,7 @@ class GameState:
             used += [int(x) for x in g]
         for x in used:
             self._remove(s, x, 1)
-        self.held[s] += 1
+        self._held[s] += 1
         for g in a.groups:
             self._add(s, _group(_KIND.CHI, tuple(int(x) for x in g)))
         groups = tuple(tuple(CARDS[x].code for x in g) for g in a.groups)
@@ -826,12 +830,12 @@ class GameState:
     def _changed(self, s: int, table: bool = True) -> None:
         """Holdings of ``s`` changed: refresh caches; R30 臭胡 lapses if 胡息 moved."""
         if table:
-            t = self.tsum[s] = self.ev.summarize_keys(tuple(map(_key, self.tables[s])))
-            self.needs[s] = self.rules.hand_size + max(0, t.fours - 1)
-        t = self.tsum[s]
-        self.shape[s] = shape_flags(self.nhand[s], t.melds, t.fours)
-        self.hucache[s] = {}
-        ch = self.chouhu[s]
+            t = self._tsum[s] = self._ev.summarize_keys(tuple(map(_key, self._tables[s])))
+            self._needs[s] = self.rules.hand_size + max(0, t.fours - 1)
+        t = self._tsum[s]
+        self._shape[s] = shape_flags(self._nhand[s], t.melds, t.fours, self._ev.target)
+        self._hucache[s] = {}
+        ch = self._chouhu[s]
         if ch:
             h = self.current_huxi(s)
             for k in [k for k, v in ch.items() if v != h]:
@@ -840,32 +844,44 @@ class GameState:
     # ------------------------------------------------------------------ winning
     def _can_hu(self, s: int, c: int, self_drawn: bool) -> bool:
         """Could seat ``s`` 胡 card ``c`` now? (R17 count, R22–R27, R23, R30)."""
-        if self.held[s] != self.needs[s] or c in self.chouhu[s]:
+        if self._held[s] != self._needs[s] or c in self._chouhu[s]:
             return False
         key = c * 2 + self_drawn
-        cache = self.hucache[s]
+        cache = self._hucache[s]
         v = cache.get(key)
         if v is None:
-            t = self.tsum[s]
+            t = self._tsum[s]
             up = (t.up_ti if self_drawn else t.up_pao)[c]
-            v = self.ev._best(self.packed[s], t.huxi, self.shape[s], up, c, self_drawn)
+            v = self._ev._best(self._packed[s], t.huxi, self._shape[s], up, c, self_drawn)
             cache[key] = v
         return v >= self.rules.min_huxi
 
-    def _win(self, s: int) -> None:
-        """胡 on the open card: build the Position, settle it, pay (R22–R37)."""
-        w = self.window
+    def _win(self, s: int, auto: bool = False) -> None:
+        """胡 on the open card: build the Position, settle it, pay (R22–R37); ``auto``:
+        taken by the rules (R44), not chosen."""
+        w = self._window
         assert w is not None
         c, owner, source = w.card, w.owner, w.source
         rules = self.rules
         self_drawn = s == owner and source in (_DRAW, _LZ)
         tianhu, dihu = w.hu_flags.get(s, (False, False))
         # 海底: the last wall card that may be won (the shown bottom card may not).
-        haidi = source == _DRAW and self.wall_pos == len(self.wall) - int(rules.show_wall_bottom)
-        tinghu = not (self.took_in[s] or tianhu or dihu) and rules.uses("tinghu")
+        haidi = source == _DRAW and self._wall_pos == len(self._wall) - int(rules.show_wall_bottom)
+        tinghu = not (self._took_in[s] or tianhu or dihu) and rules.uses("tinghu")
+        by_other = source == _DISCARD or (source == _LZ and s != owner)
+        discarder = owner if by_other else None
+        data: tuple[tuple[str, Any], ...] = (
+            ("self_drawn", self_drawn),
+            ("tianhu", tianhu),
+            ("dihu", dihu),
+            ("last_card", haidi),
+        )
+        if auto:
+            data = (*data, ("auto", True))
+        self.events.append(Event(E.HU, s, CARDS[c], source, data=data))
         pos = Position(
-            tuple(unpack(self.packed[s])),
-            self.tables[s],
+            tuple(unpack(self._packed[s])),
+            self._tables[s],
             CARDS[c],
             self_drawn=self_drawn,
             last_card=haidi,
@@ -873,38 +889,70 @@ class GameState:
             dihu=dihu,
             hand_size=rules.hand_size,
             extra=(("tinghu", True),) if tinghu else (),
+            xing=self._xing(s, c),
         )
-        by_other = source == _DISCARD or (source == _LZ and s != owner)
-        discarder = owner if by_other else None
-        data = (
-            ("self_drawn", self_drawn),
-            ("tianhu", tianhu),
-            ("dihu", dihu),
-            ("last_card", haidi),
-        )
-        self.events.append(Event(E.HU, s, CARDS[c], source, data=data))
         self._settle(s, pos, discarder, dihu)
 
     def _tianhu(self, s: int) -> None:
         """R28 mandatory 天胡: automatic, 自摸, no shape needed."""
+        # INTERFACES §4: a `hu` event with no card; it is no action.
+        data = (("self_drawn", True), ("tianhu", True), ("dihu", False), ("last_card", False))
+        self.events.append(Event(E.HU, s, data=(*data, ("ti", self._fours[s]))))
         pos = Position(
-            tuple(unpack(self.packed[s])),
-            self.tables[s],
+            tuple(unpack(self._packed[s])),
+            self._tables[s],
             None,
             self_drawn=True,
             tianhu=True,
             hand_size=self.rules.hand_size,
+            xing=self._xing(s, -1),
         )
-        # INTERFACES §4: a `hu` event with no card; it is no action.
-        data = (("self_drawn", True), ("tianhu", True), ("dihu", False), ("last_card", False))
-        self.events.append(Event(E.HU, s, data=(*data, ("ti", self.fours[s]))))
         self._settle(s, pos, None, False)
+
+    def _xing(self, s: int, win: int) -> tuple[Card, ...]:
+        """R42 醒: the 醒牌 after the win of ``s`` (``win`` −1: a 天胡 without a card), one
+        ``xing`` event each. 跟醒 takes the winning card, 翻醒 the next wall card (the
+        winning card if the wall is empty); the offset moves it a point, same size,
+        10 ↔ 1. 连翻: while the 醒牌 makes a four-group in the winner's 门子 — a card
+        turned from the wall with his three of its kind, or one of his own cards when he
+        holds all four — the next wall card is turned too."""
+        rules = self.rules
+        if rules.xing == Xing.NONE:
+            return ()
+        held = self._hands[s][:]
+        for g in self._tables[s]:
+            for x in g.cards:
+                held[x] += 1
+        if win >= 0:
+            held[win] += 1
+        pos, wall = self._wall_pos, self._wall
+        outside = True  # the card turned is from the wall (not one of the winner's)
+        if rules.xing == Xing.GEN and win >= 0:
+            turned, outside = win, False
+        elif pos < len(wall):
+            turned, pos = wall[pos], pos + 1
+        else:
+            turned, outside = (win, False) if win >= 0 else (self._liangzhang, True)
+        out: list[Card] = []
+        while True:
+            kind = turned - turned % 10 + (turned % 10 + rules.xing_offset) % 10
+            n = held[kind]
+            data = (("count", n), ("turned", CARDS[turned].code))
+            src = Source.WALL if outside else None
+            self.events.append(Event(E.XING, s, CARDS[kind], src, data=data))
+            out.append(CARDS[kind])
+            if not (rules.xing_chain and n + int(outside) == 4 and pos < len(wall)):
+                return tuple(out)
+            turned, pos, outside = wall[pos], pos + 1, True
 
     def _settle(self, s: int, pos: Position, discarder: int | None, dihu: bool) -> None:
         st = settle(pos, self.rules, huang=self.huang)
         if not st.win:  # the engine only offers 胡 that the evaluator accepts
             raise AssertionError(f"engine offered a non-winning 胡: {pos} ({st.error})")
-        scores = payments(st.di, s, list(self.seats), self.rules, discarder, dihu)
+        rules = self.rules
+        xing_seat = next((t for t in range(self.n) if t not in self.seats), None)
+        xing_pay = st.fan * st.xing if rules.xing_seat and xing_seat is not None else 0
+        scores = payments(st.di, s, list(self.seats), rules, discarder, dihu, xing_seat, xing_pay)
         scores = (scores + [0] * self.n)[: self.n]
         self.result = HandResult(tuple(scores), s, pos, st, discarder)
         self.events.append(
@@ -936,26 +984,26 @@ _SHARED = frozenset(
         "_chi_memo",  # replaced whole by each _claims call, read by the next _open
         "_dcache",
         "dealer",
-        "dealer_discarded",
+        "_dealer_discarded",
         "deck",
-        "dihu_seat",
-        "down",
-        "ev",
+        "_dihu_seats",
+        "_down",
+        "_ev",
         "huang",
-        "liangzhang",
+        "_liangzhang",
         "n",
-        "nxt",
+        "_nxt",
         "phase",
         "result",
         "rules",
         "seats",
         "seed",
-        "turn",
-        "wall",
-        "wall_pos",
+        "_turn",
+        "_wall",
+        "_wall_pos",
     }
 )
-_CACHES = frozenset({"hucache"})  # per-seat caches: a clone starts them afresh
+_CACHES = frozenset({"_hucache"})  # per-seat caches: a clone starts them afresh
 assert set(_FIELDS) >= _SHARED | _CACHES
 
 

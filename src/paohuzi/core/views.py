@@ -158,27 +158,28 @@ def _meld_views(g: Group, rules: Rules) -> tuple[MeldView, MeldView]:
     """(as its owner sees it, as the others see it)."""
     huxi = g.huxi(rules)
     own = MeldView(g.kind, g.cards, huxi)
-    if g.kind is GroupKind.WEI:
+    if g.kind is GroupKind.WEI and not rules.open_wei:  # 明偎 (衡阳) lies face up
         return own, MeldView(g.kind, (None,) * 3, None)
     if g.kind in (GroupKind.CHOUWEI, GroupKind.TI):
         return own, MeldView(g.kind, (g.cards[0],) + (None,) * (len(g.cards) - 1), huxi)
     return own, own
 
 
-# Meld views per (胡息 table, meld) by identity: the engine shares its Group objects,
-# and hashing a frozen Rules or Group per meld per view would cost more than the view.
+# Meld views per (rules, meld) by identity — the 胡息 table and 明偎 decide them: the
+# engine shares its Group objects, and hashing a frozen Rules or Group per meld per
+# view would cost more than the view.
 _MELDS: dict[int, tuple[Any, Any]] = {}
 
 
 def _tables(s: GameState, seat: int, over: bool) -> tuple[tuple[MeldView, ...], ...]:
     """Every seat's melds as ``seat`` sees them (its own, and all at the end, open)."""
     rules = s.rules
-    memo: dict[int, tuple[Any, Any]] = _by_identity(_MELDS, rules.huxi_table, _new_memo, 64)
+    memo: dict[int, tuple[Any, Any]] = _by_identity(_MELDS, rules, _new_memo, 64)
     out = []
     for t in range(s.n):
         side = 0 if t == seat or over else 1
         melds = []
-        for g in s.tables[t]:
+        for g in s._tables[t]:
             hit = memo.get(id(g))  # the hot path: one dict hit per meld
             if hit is None or hit[0] is not g:  # bounded: groups made outside the engine's
                 hit = (g, _by_identity(memo, g, lambda g: _meld_views(g, rules), 4096))
@@ -235,12 +236,12 @@ def _mask(bits: int) -> tuple[Card, ...]:
 
 def _hand(s: GameState, seat: int) -> tuple[Card, ...]:
     """The seat's concealed cards, memoised on the packed hand (a unique key)."""
-    out = _HANDS.get(s.packed[seat])
+    out = _HANDS.get(s._packed[seat])
     if out is None:
         if len(_HANDS) > 16384:
             _HANDS.clear()
-        h = s.hands[seat]
-        out = _HANDS[s.packed[seat]] = tuple([CARDS[c] for c in range(20) for _ in range(h[c])])
+        h = s._hands[seat]
+        out = _HANDS[s._packed[seat]] = tuple([CARDS[c] for c in range(20) for _ in range(h[c])])
     return out
 
 
@@ -271,7 +272,7 @@ def view(state: GameState, seat: int) -> View:
     over = s.phase == OVER
     rules = s.rules
     open_card = None
-    w = s.window
+    w = s._window
     if s.phase == CLAIM and w is not None:
         visible = w.shown or w.owner == seat
         open_card = OpenCard(CARDS[w.card] if visible else None, w.owner, w.source, w.shown)
@@ -289,16 +290,16 @@ def view(state: GameState, seat: int) -> View:
         # may claim too is private (it would tell a deciding seat of pairs, R16).
         others_deciding=s.phase == CLAIM and seat not in pending,
         hand=_hand(s, seat),
-        hand_sizes=tuple(s.nhand),
+        hand_sizes=tuple(s._nhand),
         tables=_tables(s, seat, over),
-        piles=tuple([tuple(map(CARDS.__getitem__, p)) for p in s.piles]),
+        piles=tuple([tuple(map(CARDS.__getitem__, p)) for p in s._piles]),
         wall=s.wall_left,
-        liangzhang=CARDS[s.liangzhang] if lz_visible else None,
-        bottom=CARDS[s.wall[-1]] if rules.show_wall_bottom and s.wall_left else None,
+        liangzhang=CARDS[s._liangzhang] if lz_visible else None,
+        bottom=CARDS[s._wall[-1]] if rules.show_wall_bottom and s.wall_left else None,
         open=open_card,
-        chou=_mask(s.chou[seat]),
-        discarded=_mask(s.discarded[seat]),
-        discards=tuple([_mask(m) for m in s.discarded]),
+        chou=_mask(s._chou[seat]),
+        discarded=_mask(s._discarded[seat]),
+        discards=tuple([_mask(m) for m in s._discarded]),
         huxi=s.current_huxi(seat),
         need=s.need(seat),
         legal=tuple(s.legal_actions(seat)),

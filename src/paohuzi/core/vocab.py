@@ -58,7 +58,28 @@ class EventType(StrEnum):
     PILE = "pile"  # an untaken open card goes face up to its owner's pile
     HU = "hu"  # a mandatory 天胡 (R28) too: ``tianhu`` true, no card
     HUANGZHUANG = "huangzhuang"
+    XING = "xing"  # R42: a 醒牌 turned after a win (``count``: 醒 it brings)
     SETTLE = "settle"
 
 
-__all__ = ["ActionType", "EventType", "Phase", "Source"]
+class Base(StrEnum):
+    """What a 偎, 跑 or 提 is made from (event ``base``/``from``, R11–R13)."""
+
+    KAN = "kan"  # a 坎 in hand
+    WEI = "wei"  # a 偎 on the table
+    PENG = "peng"  # a 碰 on the table
+    PAIR = "pair"  # a pair in hand (a 偎)
+    HAND = "hand"  # four in hand, or a 坎 joined by a card (the meld was in hand)
+    TABLE = "table"  # a meld already on the table
+
+
+class Fallback(StrEnum):
+    """What becomes of an open card nobody claims (R13, R16.2, R18)."""
+
+    PILE = "pile"  # face up to its owner's pile; his 下家 draws
+    FORCED = "forced"  # the drawer's own 偎/提 (R11, R12)
+    PAO = "pao"  # someone's mandatory 跑 (R13)
+    LIANGZHANG = "liangzhang"  # the 亮张 joins the dealer's hand
+
+
+__all__ = ["ActionType", "Base", "EventType", "Fallback", "Phase", "Source"]

@@ -3,7 +3,7 @@
 - :mod:`paohuzi.rl.paohuzi_v0`: PettingZoo AEC environment, every seat an agent.
 - ``gymnasium.make("paohuzi/Paohuzi-v0", ...)``: one seat against built-in bots
   (:class:`paohuzi.rl.gym_env.PaohuziEnv`), registered by importing this package.
-- :mod:`paohuzi.rl.observation`: the observation vector of a seat's view.
+- :mod:`paohuzi.encoding.observation`: the observation vector of a seat's view.
 - :mod:`paohuzi.core.action_index`: the fixed action enumeration (no numpy).
 - :mod:`paohuzi.rl.openspiel`: an OpenSpiel game (extra ``openspiel``).
 
@@ -13,7 +13,7 @@ See docs/rl.md.
 from __future__ import annotations
 
 from ..core.action_index import ACTION_COUNT
-from .observation import OBSERVATION_SIZE
+from ..encoding.observation import OBSERVATION_SIZE
 
 ENV_ID = "paohuzi/Paohuzi-v0"
 

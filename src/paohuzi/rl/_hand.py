@@ -18,22 +18,19 @@ from ..core.cards import Card
 from ..core.rules import Rules, preset
 from ..core.state import GameState
 from ..core.views import View, view
-from .observation import encode
-
-# Net payments are divided by this (per preset) when rewards are normalized, then
-# clipped to [-1, 1]: about the 99th percentile of |payment| per seat in 600 hands
-# of greedy self-play (hunan 48, changde 64, luzhou 8; median win 2–4). The rare
-# bigger hands saturate; a scale that never clipped would squash typical wins to
-# a few hundredths.
-REWARD_SCALE = {"hunan": 48.0, "changde": 64.0, "luzhou": 8.0}
-DEFAULT_SCALE = 48.0
+from ..encoding.observation import encode
 
 
 def reward_scale(rules: Rules, normalize: bool, scale: float | None) -> float | None:
-    """The divisor of normalised rewards (None: raw payments)."""
+    """The divisor of normalised rewards (None: raw payments): ``scale``, else the
+    rules' :attr:`~paohuzi.core.rules.Rules.reward_scale` — about the 99th
+    percentile of |payment| per seat in greedy self-play (hunan 48, changde 64,
+    luzhou 8; median win 2–4). Rewards are then clipped to [-1, 1]: the rare
+    bigger hands saturate; a scale that never clipped would squash typical wins
+    to a few hundredths."""
     if not normalize:
         return None
-    return scale or REWARD_SCALE.get(rules.name, DEFAULT_SCALE)
+    return float(scale or rules.reward_scale)
 
 
 def resolve_rules(rules: str | Rules) -> Rules:
@@ -111,7 +108,7 @@ def render_text(state: GameState) -> str:
 
     Built from each seat's own view, so it relies on nothing but the view.
     """
-    from ..core.describe import describe
+    from ..core.narrate import narrate_event
 
     def zh(cards: Sequence[Card | None]) -> str:
         return "".join(c.zh if c is not None else "▒" for c in cards)
@@ -130,7 +127,7 @@ def render_text(state: GameState) -> str:
         lines.append(f"seat {t}{mark} hand {zh(vt.hand)}{acting}")
         lines.append(f"        melds {melds or '-'}  pile {zh(vt.piles[t]) or '-'}")
     for e in v.log[-4:]:
-        lines.append("  · " + describe(e.to_dict(), v.dealer))
+        lines.append("  · " + narrate_event(e.to_dict(), v.dealer))
     if v.result is not None:
         lines.append(f"result: scores {list(v.result.scores)}")
     return "\n".join(lines)

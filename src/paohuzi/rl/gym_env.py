@@ -5,7 +5,7 @@
 
 The learner plays one seat; the others are :func:`paohuzi.bots.make_bot` bots
 that see only their own views. An episode is one hand. Observations are the
-float32 vector of :mod:`paohuzi.rl.observation`; :meth:`PaohuziEnv.action_masks`
+float32 vector of :mod:`paohuzi.encoding.observation`; :meth:`PaohuziEnv.action_masks`
 (the hook sb3-contrib's ``MaskablePPO`` calls) and ``info["action_mask"]``
 give the legal actions. The reward, at the end, is the learner's net payment
 (``normalize_rewards=True``: scaled and clipped to [-1, 1]). An illegal action
@@ -27,10 +27,10 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..core.action_index import ACTION_COUNT
 from ..core.rules import Rules
+from ..encoding.observation import OBSERVATION_SIZE
 from ..table import Table
 from ._hand import ObservedHand, deal, render_text, resolve_rules
 from ._hand import reward_scale as scale_for
-from .observation import OBSERVATION_SIZE
 
 
 class PaohuziEnv(gym.Env[np.ndarray, np.int64]):

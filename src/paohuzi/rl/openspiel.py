@@ -14,8 +14,8 @@ deck, so draws need no chance nodes of their own).
 
 Players act in the engine's order (claim windows serialized by priority);
 actions are the indices of :mod:`paohuzi.core.action_index`. Observation
-tensors are :func:`paohuzi.rl.observation.encode` of the player's view; the
-information-state tensor appends :func:`~paohuzi.rl.observation.encode_history`
+tensors are :func:`paohuzi.encoding.observation.encode` of the player's view; the
+information-state tensor appends :func:`~paohuzi.encoding.observation.encode_history`
 (the player's log, event by event); the information-state string is the view
 as canonical JSON (as :func:`paohuzi.core.views.information_state`). Returns are
 the net payments; the utility bounds are loose (payments have no fixed cap).
@@ -33,8 +33,7 @@ from ..core.action_index import ACTION_COUNT, action_for, canonical_id
 from ..core.cards import CARDS, COPIES, DECK_SIZE
 from ..core.rules import preset
 from ..core.state import GameState
-from ._hand import ObservedHand, render_text
-from .observation import (
+from ..encoding.observation import (
     EVENT_FEATURES,
     HISTORY_EVENTS,
     HISTORY_SIZE,
@@ -42,6 +41,7 @@ from .observation import (
     encode,
     encode_history,
 )
+from ._hand import ObservedHand, render_text
 
 KINDS = len(CARDS)
 # Each open card is decided by at most every seat once, and each take is followed

@@ -5,7 +5,7 @@
 
 Agents are ``player_<seat>``; a hand's agents are its seated seats (泸州's
 坐底 seat is left out). Observations are ``{"observation": float32 vector,
-"action_mask": int8 vector}`` (:mod:`paohuzi.rl.observation`,
+"action_mask": int8 vector}`` (:mod:`paohuzi.encoding.observation`,
 :mod:`paohuzi.core.action_index`); the action space is ``Discrete`` over every
 action. In a claim window several seats may decide: they are asked one at a
 time, in the engine's priority order (``GameState.current_player``), each
@@ -33,9 +33,9 @@ from pettingzoo import AECEnv
 
 from ..core.action_index import ACTION_COUNT
 from ..core.rules import Rules
+from ..encoding.observation import OBSERVATION_SIZE
 from ._hand import ObservedHand, deal, render_text, resolve_rules
 from ._hand import reward_scale as scale_for
-from .observation import OBSERVATION_SIZE
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -113,11 +113,13 @@ def play_out(
 
 @dataclass(slots=True)
 class MatchResult:
-    """房间 (fángjiān): the hands of one match in order and the match totals (R38)."""
+    """房间 (fángjiān): the hands of one match in order, the running totals (R38) and
+    what each seat wins over the match (a race's pairwise settlement, R45)."""
 
     seed: int
     hands: list[PlayedHand]
     scores: list[int]
+    final: list[int]
 
 
 def play_match(
@@ -137,7 +139,7 @@ def play_match(
     while not table.match.is_over():
         table.play_hand()
         out.append(_played(table, record))
-    return MatchResult(seed, out, list(table.match.scores))
+    return MatchResult(seed, out, list(table.match.scores), table.match.final())
 
 
 def save_record(directory: str, name: str, h: PlayedHand, bots: Sequence[str]) -> None:

@@ -60,7 +60,8 @@ def run_match(job: Job, i: int, bots: list[Bot]) -> dict[str, Any]:
     if job.records:
         for k, h in enumerate(m.hands):
             save_record(job.records, record_name(i, k, len(m.hands)), h, job.bots)
-    return {"hands": [outcome(h) for h in m.hands], "scores": m.scores}
+    # "scores": what each seat wins over the match (R38; a race's pairwise settlement, R45)
+    return {"hands": [outcome(h) for h in m.hands], "scores": m.final, "totals": m.scores}
 
 
 def run_job(job: Job) -> list[tuple[int, dict[str, Any]]]:

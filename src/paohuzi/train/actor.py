@@ -5,9 +5,13 @@ the pool of past selves, one lineup per hand, seeds), so a task is a pure
 function of its inputs: the learner's weights reach the actors with every task
 (periodic sync without shared state), and the same task gives the same samples
 anywhere. Seats marked ``"self"`` play the current network (ε-greedy) and are
-recorded; in the imitation phase ``"imitate"`` seats play greedy and are
-recorded with the expert's choice as the label: greedy's (the warm start) or a
-search bot's (``expert="ismcts"``: distilling search into the network).
+recorded; in the imitation phase ``"imitate"`` seats play the expert and are
+recorded with its choice as the label: greedy's (the warm start) or a search
+bot's (``expert="ismcts"``: distilling search into the network).
+
+Every hand is played at a :class:`~paohuzi.table.Table`: the recorded seats
+are a :class:`Recorder`, the others ordinary bots, and each seat draws from
+the RNG the table derives from the hand's seed.
 """
 
 from __future__ import annotations
@@ -19,15 +23,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..bots import make_bot
-from ..bots.greedy import obvious
+from ..bots.greedy import greedy_choice, greedy_values, obvious
 from ..bots.ismcts import IsmctsBot
-from ..bots.neural import QNet
-from ..core.actions import HU
+from ..bots.neural import NeuralBot, QNet
+from ..core.actions import HU, Action
 from ..core.player import Bot, Observation
 from ..core.rules import Rules
 from ..core.state import GameState
-from ..table import derive_seed
-from .features import action_features, greedy_choice, greedy_values, state_features
+from ..encoding.features import action_features, state_features
+from ..table import Table, derive_seed
 
 SELF = "self"
 IMITATE = "imitate"
@@ -92,12 +96,70 @@ def run_task(task: ActorTask) -> ActorResult:
 def _bot(spec: str, pool: list[QNet], bots: dict[str, Bot]) -> Bot:
     if spec not in bots:
         if spec.startswith(POOL):
-            from ..bots.neural import NeuralBot
-
             bots[spec] = NeuralBot(net=pool[int(spec[len(POOL) :])])
         else:
             bots[spec] = make_bot(spec)
     return bots[spec]
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """A decision recorded before the hand's outcome (its return) is known."""
+
+    seat: int
+    state: np.ndarray
+    actions: np.ndarray
+    taken: int
+    label: int
+    gains: np.ndarray | None
+
+
+class Recorder(Bot):
+    """记录 (jìlù): the recorded seats of one hand — each decision kept with its features.
+
+    ``line[seat]`` says how a seat plays: ``"imitate"`` plays the expert's choice
+    (greedy's, or ``expert``'s when given) and records it as the label; ``"self"``
+    plays the network ε-greedy (greedy's choice while there is no network), its
+    label greedy's choice. A decision with nothing to learn (one legal action,
+    or 胡 offered) is played and not recorded. The RNG is the seat's, from the
+    :class:`~paohuzi.table.Table`.
+    """
+
+    name = "recorder"
+
+    def __init__(
+        self,
+        line: tuple[str, ...],
+        net: QNet | None,
+        eps: float,
+        expert: Bot | None,
+    ) -> None:
+        self.line = line
+        self.net = net
+        self.eps = eps
+        self.expert = expert
+        self.pending: list[_Pending] = []
+
+    def act(self, obs: Observation, rng: random.Random) -> Action:
+        legal = obs.legal
+        if len(legal) == 1 or any(a.type == HU for a in legal):
+            return next((a for a in legal if a.type == HU), legal[0])  # nothing to learn
+        imitate = self.line[obs.seat] == IMITATE
+        values = greedy_values(obs)
+        label = greedy_choice(legal, values)
+        s, acts = state_features(obs), action_features(obs, values, label)
+        gains = None
+        if imitate and self.expert is not None:
+            # distillation: the search bot's choice is the label (it decides from the view)
+            label, gains = _expert(self.expert, obs, rng)
+        if imitate or self.net is None:
+            taken = label
+        elif self.eps and rng.random() < self.eps:
+            taken = rng.randrange(len(legal))
+        else:
+            taken = int(np.argmax(self.net.q(s, acts)))
+        self.pending.append(_Pending(obs.seat, s, acts, taken, label, gains))
+        return legal[taken]
 
 
 def _play(
@@ -109,51 +171,28 @@ def _play(
     bots: dict[str, Bot],
     out: ActorResult,
 ) -> None:
-    st = GameState(task.rules, seed=hand_seed)
-    rngs = [random.Random(derive_seed("actor", hand_seed, s)) for s in range(st.n)]
-    pending: list[tuple[int, np.ndarray, np.ndarray, int, int, np.ndarray | None]] = []
-    while not st.is_terminal():
-        seat = st.current_player
-        assert seat is not None
-        obs = Observation(st, seat)
-        legal = obs.legal
-        spec = line[seat]
-        out.decisions += 1
-        if spec not in (SELF, IMITATE):
-            st.apply(_bot(spec, pool, bots).act(obs, rngs[seat]))
-            continue
-        if len(legal) == 1 or any(a.type == HU for a in legal):
-            st.apply(next((a for a in legal if a.type == HU), legal[0]))  # nothing to learn
-            continue
-        values = greedy_values(obs)
-        s, acts = state_features(obs), action_features(obs, values)
-        label = greedy_choice(legal, values)
-        gains = None
-        if spec == IMITATE and task.expert != "greedy":
-            # distillation: the search bot's choice is the label (it decides from the view)
-            label, gains = _expert(_bot(task.expert, pool, bots), obs, rngs[seat])
-        if spec == IMITATE or net is None:
-            taken = label
-        elif task.eps and rngs[seat].random() < task.eps:
-            taken = rngs[seat].randrange(len(legal))
-        else:
-            taken = int(np.argmax(net.q(s, acts)))
-        pending.append((seat, s, acts, taken, label, gains))
-        st.apply(legal[taken])
-    scores = st.returns()
-    for seat, s, acts, taken, label, gains in pending:
+    expert = _bot(task.expert, pool, bots) if task.expert != "greedy" and IMITATE in line else None
+    rec = Recorder(line, net, task.eps, expert)
+    recorded = [s for s, spec in enumerate(line) if spec in (SELF, IMITATE)]
+    players = [rec if s in recorded else _bot(spec, pool, bots) for s, spec in enumerate(line)]
+    table = Table(players, task.rules)
+    state = GameState(task.rules, seed=hand_seed)
+    table.play_hand(state)  # each seat's RNG derived from the hand's seed (bot_rngs)
+    out.decisions += sum(table.decisions)
+    scores = state.returns()
+    for p in rec.pending:
         out.samples.append(
             Sample(
-                s.astype(np.float16),
-                acts.astype(np.float16),
-                taken,
-                label,
-                scaled_return(scores[seat]),
-                gains,
+                p.state.astype(np.float16),
+                p.actions.astype(np.float16),
+                p.taken,
+                p.label,
+                scaled_return(scores[p.seat]),
+                p.gains,
             )
         )
-    for seat in st.seats:
-        if line[seat] in (SELF, IMITATE):
+    for seat in state.seats:
+        if seat in recorded:
             out.self_score += scores[seat]
             out.self_seats += 1
     out.hands += 1
@@ -177,4 +216,4 @@ def _expert(bot: Bot, obs: Observation, rng: random.Random) -> tuple[int, np.nda
     return legal.index(choice), gains
 
 
-__all__ = ["IMITATE", "POOL", "SELF", "ActorResult", "ActorTask", "Sample", "run_task"]
+__all__ = ["IMITATE", "POOL", "SELF", "ActorResult", "ActorTask", "Recorder", "Sample", "run_task"]

@@ -16,8 +16,8 @@ import numpy as np
 
 from ..bots.neural import QNet
 from ..core.rules import Rules
+from ..encoding.features import ACTION_SIZE, FEATURE_VERSION, STATE_SIZE
 from ..sim.arena import run_arena
-from .features import ACTION_SIZE, FEATURE_VERSION, STATE_SIZE
 
 
 def save_weights(weights: dict[str, np.ndarray], path: Path, budget: dict[str, Any]) -> None:
@@ -35,7 +35,7 @@ def save_weights(weights: dict[str, np.ndarray], path: Path, budget: dict[str, A
 
 
 def export(snapshot: Path, out: Path) -> None:
-    """Copy a snapshot and its config to ``out`` (e.g. the package's models/neural.npz)."""
+    """Copy a snapshot and its config to ``out`` (``out.json`` beside it)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(snapshot, out)
     shutil.copyfile(snapshot.with_suffix(".json"), out.with_suffix(".json"))

@@ -13,7 +13,7 @@ import torch
 from torch import nn
 
 from ..bots.neural import LAYERS
-from .features import ACTION_SIZE, STATE_SIZE
+from ..encoding.features import ACTION_SIZE, STATE_SIZE
 
 
 class TorchQNet(nn.Module):

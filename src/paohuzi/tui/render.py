@@ -21,6 +21,7 @@ from paohuzi.core.cards import Card
 from paohuzi.core.events import Event
 from paohuzi.core.labels import OPEN_VERB_ZH, doubling_zh, win_flags_zh
 from paohuzi.core.melds import GroupKind
+from paohuzi.core.mingtang import MingtangHit
 from paohuzi.core.scoring import Settlement
 from paohuzi.core.views import MeldView, View
 from paohuzi.core.vocab import EventType, Source
@@ -294,7 +295,8 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
         out.append("\n")
         if res.settlement is not None:
             out.append_text(_groups_block(res.settlement))
-            out.append_text(_score_block(res.settlement))
+            xing = pos.xing if pos is not None else ()
+            out.append_text(_score_block(res.settlement, xing))
     scores = res.scores if res is not None else ()
     out.append_text(_players_block(v, names, scores, totals))
     return out
@@ -313,28 +315,45 @@ def _groups_block(st: Settlement) -> Text:
     return out
 
 
-def _score_block(st: Settlement) -> Text:
+def _score_block(st: Settlement, xing: Sequence[Card] = ()) -> Text:
+    u = st.unit  # 等, or the region's 囤 / 子 / 息
     out = Text(" 胡息 ", style=DIM)
     out.append(str(st.huxi), style="bold")
     if st.doubled:
         out.append(f" ×{2 ** len(st.doubled)} {doubling_zh(st.doubled)} → {st.scored_huxi}")
-    out.append("   等 ", style=DIM)
+    out.append(f"   {u} ", style=DIM)
     out.append(str(st.deng), style="bold")
-    if st.zimo:
+    if st.zimo and u == "等":
         out.append(" (含自摸 +1)", style=DIM)
+    if st.xing:
+        out.append(f" (含醒 +{st.xing})", style=DIM)
     out.append("   番 ", style=DIM)
     out.append(str(st.fan), style="bold")
     out.append("   底 ", style=DIM)
     out.append(str(st.di), style="bold")
     if st.di == st.deng * st.fan:
-        out.append(f" = {st.deng}等×{st.fan}番", style=DIM)
+        out.append(f" = {st.deng}{u}×{st.fan}番", style=DIM)
+    if xing:  # R42: the 醒牌 turned after the win
+        out.append("\n 醒牌 ", style=DIM)
+        for c in xing:
+            out.append_text(card_text(c))
+            out.append(" ")
+        out.append(f"醒 {st.xing}", style="bold")
     out.append("\n 名堂 ", style=DIM)
     if st.mingtang:
-        out.append(" + ".join(f"{m.name} {m.fan}番" for m in st.mingtang))
+        out.append(" + ".join(_hit(m) for m in st.mingtang))
     else:
         out.append("平胡 1番", style=DIM)
     out.append("\n")
     return out
+
+
+def _hit(m: MingtangHit) -> str:
+    if m.effect == "base":
+        return f"{m.name} {m.fan}"  # 娄底: the score becomes 100 × such 名堂
+    if m.effect == "units":
+        return f"{m.name} +{m.fan}"
+    return f"{m.name} {m.fan}番"
 
 
 def _players_block(

@@ -1,28 +1,35 @@
-/* 跑胡子 web client — plain ES modules, no build step.
- * Talks INTERFACES.md §5: POST /api/rooms, POST /api/rooms/{ID}/join, WS /ws/{ID}?token=T
- * ({"type":"state",…} in, {"type":"act","version":n,"action":id} out), GET /api/replays/{hand}.
- * Everything shown of the game comes from the server's per-seat `view`.
- * Modules: store (strings, settings, session), cards, hand, table, claims, settlement,
- * sound, replay, topbar; this one: lobby, connection, routing and the render loop. */
-import { T, S, $, el, settings, saveSettings, saveSession, loadSession } from "./store.js";
-import { onLang, pick, errText, api } from "./i18n.js";
-import { cardEl, zh } from "./cards.js";
+/* app: the client's entry point — the connection to a seat (WS /ws/{ID}?token=T, the
+ * `state` messages in, {"type":"act",…} out, reconnection), the one router (#/,
+ * #/room/ID, #/replay/HAND, #/tutorial, #/rules/KEY) and the render loop of the live
+ * table. Everything shown of the game comes from the server's per-seat `view`.
+ * The lobby is lobby.js (friends: invite.js); the table's parts are table.js (board.js draws it), hand.js,
+ * claims.js, settlement.js and topbar.js; replays replay.js; the tutorial tutorial.js. */
+import { S, $, el, settings, saveSettings, seatOf, forgetSeat, send, dispatchSaid } from "./store.js";
+import { T, onLang, pick, errText, toggleLang } from "./i18n.js";
+import { zh } from "./cards.js";
 import { syncLayout, renderHand } from "./hand.js";
-import { renderSeats, renderCenter, processLog } from "./table.js";
+import { renderTable, processLog } from "./table.js";
+import { mountBoard } from "./board.js";
 import { renderActions, setActor, tick, onKey } from "./claims.js";
 import { renderSettlement } from "./settlement.js";
 import { cue, unlockOnGesture } from "./sound.js";
 import { initTopbar } from "./topbar.js";
 import { openReplay, replayStep, replaySeek, stopReplay, replaySpeed, replaySeat, rerenderReplay } from "./replay.js";
+import { initLobby, renderMatches } from "./lobby.js";
+import { showJoin, hideJoin, syncInvite } from "./invite.js";
+import { openTutorial } from "./tutorial.js";
+import { openRules } from "./rulespage.js";
+import { togglePhrases } from "./phrases.js";
 
 function show(id) {
   for (const s of ["lobby", "game", "replay"]) $("#" + s).classList.toggle("hidden", s !== id);
   if (id !== "game") { $("#settlement").classList.add("hidden"); $("#settle-bar").classList.add("hidden"); }
+  syncInvite(S.msg && id === "game" ? S.msg.phase : null);
 }
 
-const replay = (id) => openReplay(id, api, show, replayContext(id));
+const replay = (id) => openReplay(id, show, replayContext());
 /** What the table knows about a hand it replays: the seats' names and which one is mine. */
-function replayContext(id) {
+function replayContext() {
   if (S.msg && S.room && !S.leaving && S.msg.players) return { names: S.msg.players.map((p) => p.name || null), seat: S.seat };
   return null;
 }
@@ -47,49 +54,12 @@ onLang(() => {
   rerenderReplay();
 });
 
-/* ---------------------------------------------------------------- lobby */
-function fillBots() {
-  const players = $("#rules").value === "luzhou" ? 4 : 3;
-  const sel = $("#bots");
-  sel.replaceChildren();
-  for (let i = players - 1; i >= 0; i--) {
-    const o = el("option", null, i === players - 1 ? `${i} 个 (人机对战)` : `${i} 个 (留 ${players - 1 - i} 座给朋友)`);
-    o.value = String(i);
-    sel.append(o);
-  }
-}
-
-async function createRoom(ev) {
-  ev.preventDefault();
-  $("#lobby-error").textContent = "";
-  try {
-    const r = await api("/api/rooms", {
-      rules: $("#rules").value, bots: parseInt($("#bots").value, 10), bot: $("#bot").value,
-      hands: parseInt($("#hands").value, 10) || undefined, name: $("#name").value || undefined,
-    });
-    enterRoom(r.room, r.token, r.seat);
-  } catch (e) { $("#lobby-error").textContent = T.createFail(e.message); }
-}
-
-async function joinRoom(ev) {
-  ev.preventDefault();
-  $("#lobby-error").textContent = "";
-  const code = $("#join-room").value.trim().toUpperCase();
-  if (!code) return;
-  const old = loadSession(code);
-  if (old) { enterRoom(code, old.token, old.seat); return; }
-  try {
-    const r = await api(`/api/rooms/${code}/join`, { name: $("#join-name").value || undefined });
-    enterRoom(code, r.token, r.seat);
-  } catch (e) { $("#lobby-error").textContent = T.joinFail(e.message); }
-}
-
+/* ---------------------------------------------------------------- a seat */
 function enterRoom(room, token, seat) {
   if (S.ws) { const old = S.ws; S.ws = null; old.close(); }
   Object.assign(S, { room, token, seat, msg: null, hint: null, closeReason: null, layout: [], layoutHand: null,
     selected: null, logHand: null, logN: 0, leaving: false, retry: 0, settleFor: null, settleHidden: false, pendingReady: false,
-    openKey: null, wantRematch: false, offset: null, chiOpen: false });
-  saveSession();
+    wantRematch: false, offset: null, chiOpen: false });
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
   show("game");
   $("#log-list").replaceChildren();
@@ -101,7 +71,7 @@ function leave() {
   S.leaving = true;
   if (S.ws) S.ws.close();
   history.replaceState(null, "", "#/");
-  show("lobby");
+  route();
 }
 
 /* ---------------------------------------------------------------- websocket */
@@ -120,7 +90,7 @@ function connect() {
   ws.onclose = (ev) => {
     if (S.ws !== ws || S.leaving) return;
     if (ev.code === 4401 || ev.code === 4404 || ev.code === 4403) {
-      if (ev.code !== 4403) localStorage.removeItem("phz:" + S.room);
+      if (ev.code !== 4403) forgetSeat(S.room);
       show("lobby");
       $("#lobby-error").textContent = S.closeReason || (ev.code === 4404 ? T.noRoom : T.badToken);
       return;
@@ -132,16 +102,6 @@ function connect() {
   };
 }
 
-/** Send one message on the table's socket; false when it is not open. */
-export function send(obj) {
-  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
-  S.ws.send(JSON.stringify(obj));
-  return true;
-}
-const saidHandlers = new Set();
-/** Call `handler(msg)` for every {"type":"said",…} the table's socket brings; returns an unhook. */
-export function onSaid(handler) { saidHandlers.add(handler); return () => saidHandlers.delete(handler); }
-export function dispatchSaid(m) { for (const f of saidHandlers) { try { f(m); } catch (e) { console.error(e); } } }
 /** Draw the table again from S.msg (tests, and a change of language). */
 export function rerender() { if (S.msg) render(); }
 function act(id) {
@@ -194,29 +154,19 @@ function onState(m) {
 
 function render() {
   const m = S.msg;
-  const v = m.view;
   $("#room-label").textContent = T.room(m.room);
   $("#hand-label").textContent = T.handOf(T.rules[m.rules] || m.rules, Math.max(m.hand_index, 1), m.hands);
-  $("#wall-label").textContent = v ? T.wall(v.wall) : "";
-  const lz = $("#lz-label");
-  lz.replaceChildren();
-  if (v) {
-    lz.append(T.liang + " ", cardEl(v.liangzhang || null, "mini"));
-    if (v.bottom) lz.append(" " + T.bottomCard + " ", cardEl(v.bottom, "mini"));
-  }
   const free = m.players.filter((p) => p.kind === "free").length;
   $("#waiting").classList.toggle("hidden", m.phase !== "waiting");
   $("#waiting").textContent = T.waitFriends(free, m.room, `${location.origin}/#/room/${m.room}`);
   $("#away-banner").classList.toggle("hidden", !m.away);
   renderWaitingChoices();
-  if (v) syncLayout(v); else S.layout = [];
-  renderSeats();
-  renderMine();
-  renderCenter();
-  renderHand(hooks);
+  if (m.view) syncLayout(m.view); else S.layout = [];
+  renderTable(hooks);
   renderActions(changed);
   renderHint();
   renderSettlement();
+  syncInvite(m.phase);
   tick();
 }
 
@@ -239,24 +189,6 @@ function renderWaitingChoices() {
 function changed() { renderHand(hooks); renderActions(changed); renderHint(); }
 const hooks = { changed, discard: (id) => act(id) };
 
-/** 当前胡息 (R33) and, while you wait, 听: the cards that win, with their 胡息. */
-function renderMine() {
-  const m = S.msg, v = m.view;
-  $("#huxi-value").textContent = v ? String(v.huxi) : "0";
-  const t = $("#ting");
-  t.replaceChildren();
-  const ting = m.tingpai || [];
-  t.classList.toggle("hidden", !ting.length);
-  if (ting.length) {
-    t.append(el("span", "ting-label", T.ting));
-    for (const x of ting) {
-      const w = el("span", "ting-item");
-      w.append(cardEl(x.card, "mini"), el("span", null, String(x.huxi ?? x.huxi_zimo ?? "")));
-      t.append(w);
-    }
-  }
-}
-
 /** 提示 (optional): the suggested choice is outlined and its reason shown. */
 function renderHint() {
   const h = $("#hint");
@@ -268,7 +200,7 @@ function renderHint() {
   if (x === undefined || x === null) { h.textContent = T.hintThinking; return; }
   if (typeof x !== "object") { h.textContent = T.hintPrefix + x; return; }
   let text = T.hintPrefix + ((x.reason && pick(x.reason)) || x.label || "");
-  if (x.tingpai && x.tingpai.length) text += `　${T.ting} ` + x.tingpai.map((t) => T.tingItem(t.zh || zh(t.card), t.huxi)).join(" ");
+  if (x.tingpai && x.tingpai.length) text += `\u3000${T.ting} ` + x.tingpai.map((tp) => T.tingItem(tp.zh || zh(tp.card), tp.huxi)).join(" ");
   h.textContent = text;
   if (!x.action) return;
   if (x.action.startsWith("discard:")) {
@@ -295,23 +227,27 @@ function goRematch() { // the same seat (and token) in the new room
 function closeReplay() {
   stopReplay();
   if (S.room && S.token && !S.leaving) { show("game"); history.replaceState(null, "", "#/room/" + S.room); render(); }
-  else { history.replaceState(null, "", "#/"); show("lobby"); }
+  else { history.replaceState(null, "", "#/"); route(); }
 }
 
-/* ---------------------------------------------------------------- wiring */
+/* ---------------------------------------------------------------- the router */
 function route() {
   const h = location.hash.replace(/^#\/?/, "");
   const [kind, arg] = h.split("/");
   if (kind === "room" && arg) {
     const code = arg.toUpperCase();
-    const sess = loadSession(code);
-    if (sess) { enterRoom(code, sess.token, sess.seat); return; }
+    const seat = seatOf(code);
+    if (seat) { hideJoin(); enterRoom(code, seat.token, seat.seat); return; }
     show("lobby");
-    $("#join-room").value = code;
+    showJoin(code); // an invite: the room's rules and seats, and 加入
     return;
   }
+  hideJoin();
   if (kind === "replay" && arg) { S.leaving = true; replay(decodeURIComponent(arg)); return; }
   show("lobby");
+  if (kind === "tutorial") openTutorial(arg);
+  else if (kind === "rules" && arg) openRules(decodeURIComponent(arg));
+  else renderMatches();
 }
 
 function syncToggles() {
@@ -323,23 +259,18 @@ function syncToggles() {
 }
 
 function wire() {
+  mountBoard($("#table"), { live: true });
   relabel();
-  fillBots();
   syncToggles();
   unlockOnGesture();
   initTopbar();
-  $("#rules").addEventListener("change", fillBots);
-  $("#create-form").addEventListener("submit", createRoom);
-  $("#join-form").addEventListener("submit", joinRoom);
-  $("#replay-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const id = $("#replay-id").value.trim();
-    if (id) { S.leaving = true; replay(id); }
-  });
   $("#leave-btn").addEventListener("click", leave);
   $("#log-btn").addEventListener("click", () => $("#log").classList.toggle("hidden"));
   $("#log-close").addEventListener("click", () => $("#log").classList.add("hidden"));
   $("#resume-btn").addEventListener("click", () => send({ type: "resume" }));
+  $("#table-rules-btn").addEventListener("click", () => S.room && openRules(S.room)); // the room's own rules
+  $("#phrases-btn").addEventListener("click", togglePhrases);
+  $("#table-lang-btn").addEventListener("click", toggleLang);
   $("#hints-toggle").addEventListener("change", (ev) => {
     settings.hints = ev.target.checked;
     saveSettings();
@@ -363,6 +294,7 @@ function wire() {
   document.addEventListener("keydown", (ev) => onKey(ev, hooks));
   window.addEventListener("hashchange", route);
   setInterval(tick, 250);
+  initLobby();
   route();
 }
 

@@ -1,13 +1,16 @@
-/* cards: codes ("x1".."x10" 小字, "d1".."d10" 大字) and how a card is drawn. */
-import { T, el } from "./store.js";
-import { cardTitle } from "./i18n.js";
+/* cards: codes ("x1".."x10" 小字, "d1".."d10" 大字), their 字 and pinyin, and how a card
+ * and a table meld are drawn. A null code is a card face down (a blue back). */
+import { T } from "./i18n.js";
+import { el } from "./store.js";
 
 const SMALL_ZH = "一二三四五六七八九十";
 const BIG_ZH = "壹贰叁肆伍陆柒捌玖拾";
+const PINYIN_S = ["yī", "èr", "sān", "sì", "wǔ", "liù", "qī", "bā", "jiǔ", "shí"];
+const PINYIN_B = ["yī", "èr", "sān", "sì", "wǔ", "lù", "qī", "bā", "jiǔ", "shí"];
 
 export const point = (code) => parseInt(code.slice(1), 10);
-export const isBig = (code) => code[0] === "d";
-export const isRed = (code) => [2, 7, 10].includes(point(code)); // 二七十 / 贰柒拾 (R3)
+const isBig = (code) => code[0] === "d";
+const isRed = (code) => [2, 7, 10].includes(point(code)); // 二七十 / 贰柒拾 (R3)
 export const zh = (code) => (code ? (isBig(code) ? BIG_ZH : SMALL_ZH)[point(code) - 1] : "□");
 export const cardsText = (codes) => codes.map(zh).join("");
 export function codeOfZh(ch) {
@@ -17,14 +20,21 @@ export function codeOfZh(ch) {
   return i >= 0 ? "d" + (i + 1) : null;
 }
 
+/** A card's tooltip: the 字 with its pinyin and, in English, what it is. */
+export function cardTitle(code) {
+  if (!code) return T.faceDown;
+  const n = point(code);
+  return T.cardTip(zh(code), (isBig(code) ? PINYIN_B : PINYIN_S)[n - 1], isBig(code), n, isRed(code));
+}
+
 /** One card: null → a face-down back. 大字 cream/heavy, 小字 white/light, 红字 red. */
 export function cardEl(code, size) {
   const d = el("div", "card" + (size ? " " + size : ""));
+  d.title = cardTitle(code);
   if (!code) { d.classList.add("back"); return d; }
   d.classList.add(isBig(code) ? "big" : "small");
   if (isRed(code)) d.classList.add("red");
   d.dataset.card = code;
-  d.title = cardTitle(code); // 字 with pinyin, and in English what it is
   d.append(el("span", "glyph", zh(code)), el("span", "tag", isBig(code) ? "大" : "小"));
   return d;
 }
@@ -42,11 +52,12 @@ export function meldEl(m) {
   w.dataset.key = meldKey(m); // table.js tells a new meld from the ones already down
   const col = el("div", "meld-cards");
   for (const c of m.cards) col.append(cardEl(c, "mini"));
-  const huxi = el("span", "meld-huxi", m.huxi === null || m.huxi === undefined ? "?" : String(m.huxi));
-  huxi.dataset.huxi = m.huxi === null || m.huxi === undefined ? "" : String(m.huxi);
+  const known = m.huxi !== null && m.huxi !== undefined;
+  const huxi = el("span", "meld-huxi", known ? String(m.huxi) : "?");
+  huxi.dataset.huxi = known ? String(m.huxi) : "";
   w.append(col, el("span", "kind", T.kinds[m.kind] || m.kind), huxi);
   return w;
 }
 
 /** What a meld is (kind and cards): a 偎 that becomes 提 is another meld. */
-export const meldKey = (m) => `${m.kind}:${m.cards.map((c) => c || "").join(",")}`;
+const meldKey = (m) => `${m.kind}:${m.cards.map((c) => c || "").join(",")}`;

@@ -1,6 +1,7 @@
 /* claims: the action buttons (only the legal choices), the 吃 picker (each package once,
  * with the 胡息 it brings and the hand cards it uses), the countdown ring, keyboard. */
-import { T, S, $, $$, el } from "./store.js";
+import { T } from "./i18n.js";
+import { S, $, $$, el } from "./store.js";
 import { cardsEl, zh } from "./cards.js";
 import { markUses } from "./hand.js";
 import { cue } from "./sound.js";

@@ -1,39 +1,22 @@
-/* hand: your cards in columns (each 坎 a column of its own, never split, R17).
- * A tap selects a card (a second tap on a legal card, or 打出, discards it); only a
- * drag moves a card to another column (or past the last one: a new column).
- * The arrangement is kept in localStorage for the hand it belongs to. */
-import { S, $, $$, el, saveLayout, loadLayout } from "./store.js";
-import { cardEl, point } from "./cards.js";
-
-const isKan = (col) => col.length >= 3 && col.every((x) => x === col[0]);
-
-/** Initial grouping: each 坎 its own column, then the other cards by point (小 below 大). */
-export function initialLayout(hand) {
-  const count = {};
-  for (const c of hand) count[c] = (count[c] || 0) + 1;
-  const cols = [];
-  for (let p = 1; p <= 10; p++) {
-    const rest = [];
-    for (const c of ["x" + p, "d" + p]) {
-      const n = count[c] || 0;
-      if (n >= 3) cols.push(Array(n).fill(c));
-      else for (let i = 0; i < n; i++) rest.push(c);
-    }
-    if (rest.length) cols.push(rest);
-  }
-  return cols;
-}
+/* hand: your hand on the live table — its arrangement (kept in localStorage for the hand
+ * it belongs to), taps and drags. board.js draws the columns; this module says what a
+ * card does: a tap selects it (a second tap on a legal card, or 打出, discards it), only a
+ * drag moves a card to another column (or past the last one: a new column). A 坎 is a
+ * column of its own and never split (R17). */
+import { S, $, $$, saveLayout, loadLayout } from "./store.js";
+import { point } from "./cards.js";
+import { drawHand, initialLayout, isKan } from "./board.js";
 
 /** Keep the player's arrangement; drop cards that left, place new ones by point; a kind
  * held three times is always its own column (a 坎 cannot be split). */
-export function reconcile(layout, hand) {
+function reconcile(layout, hand) {
   const left = {};
   for (const c of hand) left[c] = (left[c] || 0) + 1;
   const kans = new Set(Object.keys(left).filter((c) => left[c] >= 3));
   // a 坎 already whole in its own column stays where the player put it
   const whole = (col) => col.length === left[col[0]] && kans.has(col[0]) && isKan(col);
   const kept = new Set(layout.filter(whole).map((col) => col[0]));
-  let cols = layout.map((col) => (whole(col) ? [...col]
+  const cols = layout.map((col) => (whole(col) ? [...col]
     : col.filter((c) => !kans.has(c) && (left[c] > 0 ? (left[c]--, true) : false))));
   for (const c of kept) left[c] = 0;
   for (const c of kans) {
@@ -84,38 +67,31 @@ function move(from, toCol) {
   return true;
 }
 
-/** Renders the hand; `hooks` = { changed(), discard(id) } from the app. */
-export function renderHand(hooks) {
+/** The live hand for board.js: the legal discards and what a card does.
+ * `hooks` = { changed(), discard(id) } from the app. */
+export function liveHand(hooks) {
   const m = S.msg;
-  const box = $("#hand");
-  box.replaceChildren();
-  if (!m || !m.view) return;
   const legal = new Map(m.legal_actions.filter((a) => a.type === "discard").map((a) => [a.card, a.id]));
-  box.style.setProperty("--cols", String(Math.max(S.layout.length, 1))); // held upright: one row (style.css)
-  S.layout.forEach((col, ci) => {
-    const c = el("div", "col");
-    const kan = isKan(col);
-    c.classList.toggle("kan", kan);
-    c.dataset.col = String(ci);
-    col.forEach((code, i) => {
-      const d = cardEl(code);
-      if (legal.has(code)) d.classList.add("legal");
-      if (kan) d.classList.add("kanned");
-      const sel = S.selected && S.selected.col === ci && S.selected.idx === i;
-      if (sel) d.classList.add("selected");
-      d.addEventListener("click", (ev) => {
-        ev.stopPropagation();
-        if (S.dragged) { S.dragged = false; return; }
-        if (sel && legal.has(code)) { hooks.discard(legal.get(code)); return; } // tap again: discard
-        S.selected = sel ? null : { col: ci, idx: i, card: code };
-        hooks.changed();
-      });
-      d.addEventListener("dblclick", (ev) => { ev.stopPropagation(); if (legal.has(code)) hooks.discard(legal.get(code)); });
-      if (!kan) d.addEventListener("pointerdown", (ev) => startDrag(ev, d, [ci, i], hooks));
-      c.append(d);
+  const decorate = (d, ci, i, code, kan) => {
+    const sel = S.selected && S.selected.col === ci && S.selected.idx === i;
+    if (sel) d.classList.add("selected");
+    d.addEventListener("click", (ev) => {
+      ev.stopPropagation();
+      if (S.dragged) { S.dragged = false; return; }
+      if (sel && legal.has(code)) { hooks.discard(legal.get(code)); return; } // tap again: discard
+      S.selected = sel ? null : { col: ci, idx: i, card: code };
+      hooks.changed();
     });
-    box.append(c);
-  });
+    d.addEventListener("dblclick", (ev) => { ev.stopPropagation(); if (legal.has(code)) hooks.discard(legal.get(code)); });
+    if (!kan) d.addEventListener("pointerdown", (ev) => startDrag(ev, d, [ci, i], hooks));
+  };
+  return { legal, decorate };
+}
+
+/** Draw the hand again alone (a tap, a drag: nothing else changed). */
+export function renderHand(hooks) {
+  if (!S.msg || !S.msg.view) { $("#hand").replaceChildren(); return; }
+  drawHand($("#hand"), S.layout, liveHand(hooks));
 }
 
 /* Pointer drag (mouse and touch alike): past 8 px a ghost follows the pointer; dropped on

@@ -1,95 +1,34 @@
-/* lobby: the 大厅 (room creation generated from GET /api/presets `options`, joining by
- * code, replays, 我的牌局), the join page an invite link opens (#/room/ID without a seat
- * of this browser), the invite card (link + QR) while a room waits for friends, and the
- * 规则 / 💬 buttons on the table. Languages: i18n.js.
- *
- * It works beside app.js without reaching into it: the old lobby's ids stay (#rules, #bot,
- * #hands, #name, #create-btn, #join-room, #replay-id) and app.js keeps its listeners on the
- * forms; a created or joined seat is stored as app.js stores it (localStorage `phz:ROOM`
- * = {token, seat}) and the page goes to #/room/ROOM, where app.js's router finds it. */
-import { t, pick, lang, setLang, onLang, api, errText } from "./i18n.js";
+/* lobby: the one lobby — the 大厅: room creation generated from GET /api/presets (every
+ * preset's seats and options come from the server's rules data), joining by code (the
+ * join page, invite.js), opening a replay by its id, 我的牌局. A created seat is stored
+ * (store.js) and the page goes to #/room/ROOM, where app.js's router sits down. */
+import { T, t, pick, lang, onLang, api } from "./i18n.js";
 import { openRules } from "./rulespage.js";
 import { openTutorial } from "./tutorial.js";
-import { installPhrases } from "./phrases.js";
-
-import { $, el, dialog, closeButton } from "./store.js";
+import { $, el, button, langButton, storeSeat, mySeats, goRoom, keepReplayContext } from "./store.js";
 
 const L = { presets: [], levels: [], chosen: {}, preset: null, bots: null };
 
-/* ------------------------------------------------------------ sessions (as store.js keeps them) */
-const ROOM_KEY = /^phz:([A-Z0-9]{4,16})$/;
-export function storeSeat(room, token, seat) {
-  localStorage.setItem("phz:" + room, JSON.stringify({ token, seat }));
-}
-export function seatOf(room) {
-  try {
-    const x = JSON.parse(localStorage.getItem("phz:" + room) || "null");
-    return x && typeof x.token === "string" ? x : null;
-  } catch { return null; }
-}
-/** Every seat this browser holds: [{room, token, seat}]. */
-export function mySeats() {
-  const out = [];
-  for (let i = 0; i < localStorage.length; i++) {
-    const k = localStorage.key(i);
-    const m = k && ROOM_KEY.exec(k);
-    if (!m) continue;
-    const s = seatOf(m[1]);
-    if (s) out.push({ room: m[1], ...s });
-  }
-  return out;
-}
-function goRoom(room) {
-  // app.js's router enters a room whose seat is stored; make sure the hash really changes
-  if (location.hash === "#/room/" + room) history.replaceState(null, "", "#/");
-  location.hash = "#/room/" + room;
-}
-
 /* ------------------------------------------------------------ the lobby */
+/** Write the lobby (index.html has its empty parts) in the chosen language. */
 function buildLobby() {
-  const lobby = $("#lobby");
-  if (!lobby) return;
-  lobby.classList.add("hall");
-  let bar = $("#hall-bar");
-  if (!bar) {
-    bar = el("nav", null);
-    bar.id = "hall-bar";
-    const h1 = $("h1", lobby);
-    if (h1) h1.after(bar); else lobby.prepend(bar);
-  }
-  bar.replaceChildren();
-  const nav = (id, key, fn) => {
-    const b = el("button", "nav", t(key));
-    b.type = "button";
-    b.id = id;
-    b.addEventListener("click", fn);
-    bar.append(b);
-  };
-  nav("tutorial-btn", "navTutorial", () => openTutorial());
-  nav("lobby-rules-btn", "navRules", () => openRules(L.preset ? L.preset.name : "hunan"));
-  nav("matches-btn", "navMatches", () => $("#my-matches").scrollIntoView({ behavior: "smooth" }));
-  const sp = el("span", "spacer");
-  bar.append(sp);
-  const lb = el("button", "lang", t("langSwitch"));
-  lb.type = "button";
-  lb.id = "lang-btn";
-  lb.title = t("langSwitchTitle");
-  lb.addEventListener("click", () => setLang(lang() === "zh" ? "en" : "zh"));
-  bar.append(lb);
-
-  const h1 = $("h1", lobby);
-  if (h1) { h1.replaceChildren(t("appTitle") + " ", el("small", null, t("appSub"))); }
+  const bar = $("#hall-bar");
+  bar.replaceChildren(
+    navButton("tutorial-btn", T.navTutorial, () => openTutorial()),
+    navButton("lobby-rules-btn", T.navRules, () => openRules(L.preset ? L.preset.name : "hunan")),
+    navButton("matches-btn", T.navMatches, () => $("#my-matches").scrollIntoView({ behavior: "smooth" })),
+    el("span", "spacer"), langButton("lang-btn"));
+  $("#lobby h1").replaceChildren(T.appTitle + " ", el("small", null, T.appSub));
   renderCreate();
   renderJoinForm();
   renderReplayForm();
-  let mm = $("#my-matches");
-  if (!mm) {
-    mm = el("section", "panel matches");
-    mm.id = "my-matches";
-    lobby.append(mm);
-  }
   renderMatches();
-  document.title = t("appTitle");
+  document.title = T.appTitle;
+}
+function navButton(id, text, onClick) {
+  const b = button("nav", text, onClick);
+  b.id = id;
+  return b;
 }
 
 function renderCreate() {
@@ -105,7 +44,7 @@ function renderCreate() {
   ps.id = "rules";
   ps.name = "rules";
   for (const p of L.presets) {
-    const o = el("option", null, `${pick(p.label)}（${t("players", p.players)}）`);
+    const o = el("option", null, t("presetOption", pick(p.label), p.players));
     o.value = p.name;
     ps.append(o);
   }
@@ -247,39 +186,29 @@ function seatsOf() {
   return Number.isInteger(p) ? p : L.preset.players;
 }
 
-/** The one-line summary, computed as the server's options.summary is. */
-export function summaryOf(preset, chosen, levels, language) {
-  const en = language === "en";
+/** The one-line summary of a configuration, made of the same parts, in the same order, as
+ * the server's options.summary (the test compares them); 坐底 as the server's schema says. */
+function summaryOf(preset, chosen, levels) {
+  const X = T.sum;
   const opt = (id) => preset.options.find((o) => o.id === id);
   const n = chosen.players ?? preset.players;
-  const sitOut = n === 4 && (opt("players")?.values.find((v) => v.value === 4)?.zh || "").includes("坐底");
-  const parts = [en ? preset.label.en : preset.label.zh];
-  parts.push(en ? `${n} players` + (sitOut ? ", one sits out" : "") : (sitOut ? `${n}人坐底` : `${n}人`));
-  const mh = chosen.min_huxi ?? preset.min_huxi;
-  parts.push(en ? `win from ${mh} huxi` : `${mh}胡起胡`);
+  const seat = opt("players") && opt("players").values.find((v) => v.value === n);
   const mo = opt("mingtang");
   const mts = mo ? mo.values.filter((v) => (chosen.mingtang || []).includes(v.value)) : [];
-  if (en) parts.push(mts.length ? `${mts.length} scoring patterns` : "no scoring patterns");
-  else parts.push(mts.length ? "名堂：" + mts.map((v) => v.zh).join("、") : "无名堂");
-  const base = chosen.base_score ?? 1, cap = chosen.cap ?? 0;
-  parts.push(en ? `${base} pt per 底` : `底分${base}`);
-  parts.push(cap ? (en ? `capped at ${cap}` : `${cap}分封顶`) : (en ? "no cap" : "不封顶"));
-  const hands = chosen.hands ?? preset.hands;
-  parts.push(en ? `${hands} hands` : `${hands}局`);
-  if (chosen.turn_time) parts.push(en ? `${chosen.turn_time} s a turn` : `每步${chosen.turn_time}秒`);
+  const parts = [pick(preset.label), X.players(n, !!(seat && seat.sit_out)), X.minHuxi(chosen.min_huxi ?? preset.min_huxi),
+    X.mingtang(mts), X.base(chosen.base_score ?? 1), X.cap(chosen.cap ?? 0), X.hands(chosen.hands ?? preset.hands)];
+  if (chosen.turn_time) parts.push(X.turn(chosen.turn_time));
   const lv = levels.find((x) => x.id === chosen.bot);
-  if (lv) parts.push(en ? `${lv.label_en.toLowerCase()} bots` : `机器人${lv.label}`);
+  if (lv) parts.push(X.bots(lv));
   return parts.join(" · ");
 }
 
 function updateSummary() {
   const s = $("#rules-summary");
-  if (s) s.textContent = summaryOf(L.preset, L.chosen, L.levels, lang());
+  if (s) s.textContent = summaryOf(L.preset, L.chosen, L.levels);
 }
 
-async function createRoom(ev) {
-  ev.preventDefault();
-  ev.stopImmediatePropagation(); // app.js's older handler stays quiet
+async function createRoom() {
   const err = $("#create-error");
   err.textContent = "";
   const options = {};
@@ -324,7 +253,6 @@ function renderJoinForm() {
 /** Joining by code opens the join page (rules, seats) instead of sitting down blind. */
 function joinByCode(ev) {
   ev.preventDefault();
-  ev.stopImmediatePropagation();
   const code = ($("#join-room").value || "").trim().toUpperCase();
   if (!code) return;
   goRoom(code);
@@ -334,7 +262,7 @@ function renderReplayForm() {
   const form = $("#replay-form");
   if (!form) return;
   const id = $("#replay-id") ? $("#replay-id").value : "";
-  form.replaceChildren(el("h2", null, t("replayTitle")));
+  form.replaceChildren(el("h2", null, t("replayFormTitle")));
   const l1 = el("label", null);
   const inp = el("input");
   inp.id = "replay-id";
@@ -349,7 +277,7 @@ function renderReplayForm() {
 
 /* ------------------------------------------------------------ 我的牌局 */
 let matchesSeq = 0;
-async function renderMatches() {
+export async function renderMatches() {
   const box = $("#my-matches");
   if (!box) return;
   const seq = ++matchesSeq;
@@ -392,15 +320,11 @@ function matchItem(m) {
     const a = el("a", "hand-link");
     a.href = h.replay;
     const who = h.winner === null || h.winner === undefined ? null
-      : h.winner === m.seat ? t("me") : (m.seats[h.winner] && m.seats[h.winner].name) || t("seatName", h.winner);
+      : h.winner === m.seat ? t("me") : (m.seats[h.winner] && m.seats[h.winner].name) || T.player(h.winner);
     a.textContent = `${t("handN", h.index + 1)} · ${who === null ? t("huang") : t("wonBy", who, h.huxi)} · ${t("replay")}`;
     // the replay shows the seats' names and marks mine (replay.js reads this)
-    a.addEventListener("click", () => {
-      try {
-        sessionStorage.setItem("phz:replayctx:" + h.hand_id,
-          JSON.stringify({ names: (m.seats || []).map((x) => (x && x.name) || null), seat: m.seat }));
-      } catch { /* storage off: seats by number */ }
-    });
+    a.addEventListener("click", () => keepReplayContext(h.hand_id,
+      { names: (m.seats || []).map((x) => (x && x.name) || null), seat: m.seat }));
     hands.append(a);
   }
   if (hands.childElementCount) li.append(hands);
@@ -413,243 +337,26 @@ function matchItem(m) {
   return li;
 }
 
-/* ------------------------------------------------------------ the join page */
-let joinSeq = 0;
-const joinCache = { code: null, info: null, error: null };
-async function showJoin(code, reuse = false) {
-  const page = dialog("join-page", "lobby-overlay");
-  document.body.classList.add("join-open"); // the join page, not the lobby behind it
-  page.dataset.room = code;
-  const seq = ++joinSeq;
-  const card = el("div", "lobby-sheet join");
-  card.append(langButton());
-  card.append(el("h2", null, t("joinRoom", code)));
-  card.append(el("p", "muted", t("loading")));
-  page.replaceChildren(card);
-  let info = null, error = null;
-  if (reuse && joinCache.code === code) ({ info, error } = joinCache);
-  else {
-    try { info = await api(`/api/rooms/${encodeURIComponent(code)}`); } catch (e) { error = e; }
-    Object.assign(joinCache, { code, info, error });
-  }
-  if (seq !== joinSeq || page.dataset.room !== code) return;
-  card.replaceChildren(langButton(), el("h2", null, t("joinRoom", code)));
-  const err = el("p", "error");
-  err.id = "join-error";
-  err.setAttribute("role", "alert");
-  if (error) {
-    err.textContent = t("joinFail", error.data ? errText(error.data, error.message) : error.message);
-    card.append(err, backButton());
-    return;
-  }
-  card.append(el("p", "invited", t("invitedTo")));
-  const sum = el("p", "summary", pick(info.summary));
-  sum.id = "join-summary";
-  card.append(sum);
-  const st = el("p", "status");
-  st.append(el("span", null, t("roomStatus") + "："), el("b", null, pick(info.status_label)));
-  card.append(st);
-  const seats = el("ul", "seat-list");
-  seats.id = "join-seats";
-  for (const s of info.seats) {
-    const li = el("li", s.free ? "free" : s.kind);
-    li.append(el("span", "seat-no", t("seatN", s.seat)));
-    li.append(el("span", "seat-name", s.free ? t("seatFree") : s.name || ""));
-    if (!s.free) li.append(el("span", "seat-kind", s.kind === "bot" ? t("seatBot") : t("seatHuman")));
-    seats.append(li);
-  }
-  card.append(seats);
-  const free = info.seats.filter((s) => s.free).length;
-  card.append(el("p", "free-count", free ? t("freeSeats", free) : t("noFree")));
-  if (free) {
-    const ln = el("label", "join-name");
-    const nm = el("input");
-    nm.id = "join-page-name";
-    nm.maxLength = 24;
-    nm.placeholder = t("namePh");
-    ln.append(el("span", null, t("joinAs")), nm);
-    card.append(ln);
-    const b = el("button", "primary big", t("joinNow"));
-    b.type = "button";
-    b.id = "join-page-btn";
-    b.addEventListener("click", async () => {
-      b.disabled = true;
-      err.textContent = "";
-      try {
-        const r = await api(`/api/rooms/${encodeURIComponent(code)}/join`, nm.value ? { name: nm.value } : {});
-        storeSeat(code, r.token, r.seat);
-        hideJoin();
-        goRoom(code);
-      } catch (e) {
-        err.textContent = t("joinFail", e.message);
-        b.disabled = false;
-      }
-    });
-    card.append(b);
-  }
-  card.append(err);
-  const row = el("div", "row");
-  const rb = el("button", null, t("joinRules"));
-  rb.type = "button";
-  rb.addEventListener("click", () => openRules(code));
-  row.append(rb, backButton());
-  card.append(row);
-}
-function hideJoin() {
-  const p = $("#join-page");
-  if (p) { p.classList.add("hidden"); p.dataset.room = ""; }
-  document.body.classList.remove("join-open");
-}
-function backButton() {
-  const b = el("button", null, t("backLobby"));
-  b.type = "button";
-  b.addEventListener("click", () => { hideJoin(); history.replaceState(null, "", "#/"); location.hash = "#/"; });
-  return b;
-}
-export function langButton() {
-  const b = el("button", "lang", t("langSwitch"));
-  b.type = "button";
-  b.title = t("langSwitchTitle");
-  b.addEventListener("click", () => setLang(lang() === "zh" ? "en" : "zh"));
-  return b;
-}
 
-/* ------------------------------------------------------------ invite card (a room waiting) */
-function roomOfHash() {
-  const m = /^#\/room\/([A-Za-z0-9]+)/.exec(location.hash);
-  return m ? m[1].toUpperCase() : null;
-}
-let inviteDismissed = null;
-function syncInvite() {
-  const phase = document.body.dataset.phase;
-  const room = roomOfHash();
-  const game = $("#game");
-  const show = phase === "waiting" && room && seatOf(room) && game && !game.classList.contains("hidden")
-    && inviteDismissed !== room;
-  let card = $("#invite");
-  if (!show) { if (card) card.classList.add("hidden"); return; }
-  if (!card) {
-    card = el("aside", "invite");
-    card.id = "invite";
-    document.body.append(card);
-  }
-  if (card.dataset.room === room && !card.classList.contains("hidden") && card.dataset.lang === lang()) return;
-  card.dataset.room = room;
-  card.dataset.lang = lang();
-  card.classList.remove("hidden");
-  const link = `${location.origin}/#/room/${room}`;
-  const x = closeButton(() => { inviteDismissed = room; card.classList.add("hidden"); });
-  const img = el("img", "qr");
-  img.src = `/api/rooms/${room}/qr.svg`;
-  img.alt = t("qrAlt", room);
-  img.width = 148;
-  img.height = 148;
-  const a = el("input", "invite-link");
-  a.id = "invite-link";
-  a.readOnly = true;
-  a.value = link;
-  a.addEventListener("focus", () => a.select());
-  const cp = el("button", "primary", t("copyLink"));
-  cp.type = "button";
-  cp.id = "copy-link-btn";
-  const note = el("span", "copied");
-  cp.addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      note.textContent = t("copied");
-    } catch {
-      a.focus();
-      a.select();
-      try { note.textContent = document.execCommand("copy") ? t("copied") : t("copyFail"); } catch { note.textContent = t("copyFail"); }
-    }
+/** Wire the lobby's forms and load the presets (the router, app.js, shows it). */
+export async function initLobby() {
+  $("#create-form").addEventListener("submit", (ev) => { ev.preventDefault(); if (L.preset) createRoom(); });
+  $("#join-form").addEventListener("submit", joinByCode);
+  $("#replay-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const id = $("#replay-id").value.trim();
+    if (id) location.hash = "#/replay/" + encodeURIComponent(id);
   });
-  const row = el("div", "row");
-  row.append(cp, note);
-  const body = el("div", "invite-body");
-  body.append(el("p", null, t("inviteHelp")), a, row);
-  card.replaceChildren(x, el("h3", null, t("inviteTitle") + " · " + room), img, body);
-}
-
-/* ------------------------------------------------------------ buttons on the table */
-function installTableButtons() {
-  const bar = $("#topbar");
-  if (!bar) return;
-  let b = $("#table-rules-btn");
-  if (!b) {
-    b = el("button", "table-extra");
-    b.type = "button";
-    b.id = "table-rules-btn";
-    b.addEventListener("click", () => { const r = roomOfHash(); if (r) openRules(r); });
-    const anchor = $("#log-btn", bar);
-    if (anchor) anchor.before(b); else bar.append(b);
-  }
-  b.textContent = t("rulesBtn");
-  installPhrases(bar);
-  // the language switch on the table too (the same choice as the lobby's, kept in localStorage)
-  let lb = $("#table-lang-btn");
-  if (!lb) {
-    lb = el("button", "table-extra lang");
-    lb.type = "button";
-    lb.id = "table-lang-btn";
-    lb.addEventListener("click", () => setLang(lang() === "zh" ? "en" : "zh"));
-    const anchor = $("#leave-btn", bar);
-    if (anchor) anchor.before(lb); else bar.append(lb);
-  }
-  lb.textContent = lang() === "zh" ? "EN" : "中";
-  lb.title = t("langSwitchTitle");
-  lb.setAttribute("aria-label", t("langSwitchTitle"));
-}
-
-/* ------------------------------------------------------------ routing beside app.js */
-function route() {
-  const h = location.hash.replace(/^#\/?/, "");
-  const [kind, arg] = h.split("/");
-  if (kind === "room" && arg) {
-    const code = arg.toUpperCase();
-    if (!seatOf(code)) { showJoin(code); return; }
-    hideJoin();
-    return;
-  }
-  hideJoin();
-  if (kind === "tutorial") { openTutorial(arg); return; }
-  if (kind === "rules" && arg) { openRules(decodeURIComponent(arg)); return; }
-  if (!kind) renderMatches();
-}
-
-function relabel() {
+  onLang(buildLobby);
   buildLobby();
-  installTableButtons();
-  const jp = $("#join-page");
-  if (jp && !jp.classList.contains("hidden") && jp.dataset.room) showJoin(jp.dataset.room, true);
-  const inv = $("#invite");
-  if (inv) inv.dataset.lang = "";
-  syncInvite();
-}
-
-async function init() {
-  // forms: ours answer first (capture on the document runs before app.js's listeners)
-  document.addEventListener("submit", (ev) => {
-    if (ev.target && ev.target.id === "create-form" && L.preset) createRoom(ev);
-    else if (ev.target && ev.target.id === "join-form") joinByCode(ev);
-  }, true);
-  window.addEventListener("hashchange", route);
-  new MutationObserver(syncInvite).observe(document.body, { attributes: true, attributeFilter: ["data-phase"] });
-  window.addEventListener("hashchange", syncInvite);
-  onLang(relabel);
-  installTableButtons();
-  route();
   try {
     const data = await api("/api/presets");
     L.presets = data.presets;
     L.levels = data.levels || [];
     choosePreset(L.presets[0].name);
   } catch (e) {
-    const err = $("#lobby-error");
-    if (err) err.textContent = t("loadFail", e.message);
+    $("#lobby-error").textContent = t("loadFail", e.message);
   }
-  buildLobby();
+  renderCreate();
   document.body.dataset.lobby = "ready"; // for tests
 }
-
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-else init();

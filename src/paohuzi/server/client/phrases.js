@@ -1,11 +1,9 @@
-/* phrases: the 快捷语 / emoji picker (GET /api/phrases: a fixed list, no free text).
- * A choice is sent as {"type":"say","phrase":id} through app.js's `send` on the table's
- * websocket; a {"type":"said","seat":s,"phrase":id,…} the server broadcasts (app.js's
- * `onSaid`) shows as a speech bubble by the seat that said it for about 3 s. */
+/* phrases: the 快捷语 / emoji picker the table's 快捷语 button opens (GET /api/phrases: a
+ * fixed list, no free text). A choice is sent as {"type":"say","phrase":id} on the table's
+ * socket (store.js `send`); a {"type":"said","seat":s,"phrase":id,…} the server broadcasts
+ * (store.js `onSaid`) shows as a speech bubble by the seat that said it for about 3 s. */
 import { t, pick, onLang, api } from "./i18n.js";
-import { send, onSaid } from "./app.js";
-
-import { $, el, closeButton } from "./store.js";
+import { $, el, closeButton, send, onSaid } from "./store.js";
 
 let catalogue = null;
 let lastSaid = 0;
@@ -13,23 +11,6 @@ let lastSaid = 0;
 async function load() {
   if (!catalogue) catalogue = await api("/api/phrases");
   return catalogue;
-}
-
-/** Put the 💬 button into the table's top bar (once) and listen for "said". */
-export function installPhrases(bar) {
-  let b = $("#phrases-btn");
-  if (!b) {
-    b = el("button", "table-extra");
-    b.type = "button";
-    b.id = "phrases-btn";
-    b.addEventListener("click", toggle);
-    // in the bar itself, not in its ⋯ menu (#bar-menu): it stays at hand on a phone
-    const anchor = $("#menu-btn", bar);
-    if (anchor) anchor.before(b); else bar.append(b);
-  }
-  b.textContent = t("phrasesBtn");
-  b.title = t("phrasesTitle");
-  b.setAttribute("aria-label", t("phrasesTitle"));
 }
 
 /** Send a phrase on the table's socket; false when there is none or it is too soon. */
@@ -41,7 +22,8 @@ export function say(id) {
   return true;
 }
 
-async function toggle() {
+/** Open the picker, or close it. */
+export async function togglePhrases() {
   let p = $("#phrases");
   if (p && !p.classList.contains("hidden")) { p.classList.add("hidden"); return; }
   let cat;

@@ -1,7 +1,7 @@
 /* rulespage: the 规则 page, written from GET /api/rules/{preset or ROOM} — for a room,
  * that room's own rules (its options included), so a player reads only the rules in force.
  * Shown over whatever screen is open (the lobby, the join page or the table). */
-import { t, pick, lang, onLang, api } from "./i18n.js";
+import { t, pick, onLang, api } from "./i18n.js";
 
 import { $, el, dialog, closeButton } from "./store.js";
 
@@ -29,7 +29,7 @@ export async function openRules(key) {
   render(sheet, key, doc);
 }
 
-export function closeRules() {
+function closeRules() {
   openKey = null;
   const p = $("#rules-page");
   if (p) p.classList.add("hidden");
@@ -84,4 +84,3 @@ function render(sheet, key, doc) {
 }
 
 onLang(() => { if (openKey) openRules(openKey); });
-void lang;

@@ -3,7 +3,8 @@
  * When the match is over (phase "finished") the sheet is the match summary: ranking,
  * 大赢家, the best hand, points per hand with totals (the state's `summary`; without it,
  * the ranking of `scores`), the last hand folded below, 再来一场 and 返回大厅. */
-import { T, S, $, el, nameOf, shownName } from "./store.js";
+import { T } from "./i18n.js";
+import { S, $, el, nameOf, shownName } from "./store.js";
 import { cardEl, cardsEl, codeOfZh } from "./cards.js";
 
 export function renderSettlement() {
@@ -55,7 +56,7 @@ function summary(r) {
   if (r.doubled && r.doubled.length) sum.append(el("span", null, T.doubled(r.doubled_zh.join("、"), r.scored_huxi)));
   sum.append(el("span", null, T.deng(r.deng)));
   const mt = r.mingtang.length ? r.mingtang.map((x) => T.mtItem(x.name, x.fan)).join("、") : T.pinghu;
-  sum.append(el("span", null, T.mingtang(mt)), el("span", null, T.fan(Math.max(r.fan, 1))), el("span", null, T.di(r.di)));
+  sum.append(el("span", null, T.mingtang(mt)), el("span", null, T.fanLine(Math.max(r.fan, 1))), el("span", null, T.di(r.di)));
   return sum;
 }
 

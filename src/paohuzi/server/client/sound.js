@@ -1,6 +1,7 @@
 /* sound: short cues synthesized with Web Audio (no files to ship or license) and an
  * optional announcer voice (speechSynthesis, zh-CN) for 吃/碰/跑/胡. Mute is a setting. */
-import { T, settings } from "./store.js";
+import { T } from "./i18n.js";
+import { settings } from "./store.js";
 
 let ctx = null;
 function audio() {

@@ -1,100 +1,42 @@
-/* table: the seats around it (you at the bottom, 下家 right, 上家 left, 对家/坐底 top),
- * their melds with 胡息, discard piles, the open card, and the compact event log. */
-import { T, S, $, $$, el, nameOf, settings, shownName } from "./store.js";
-import { cardEl, meldEl, zh, cardsText } from "./cards.js";
+/* table: the live table — drawn by board.js from the state's `view` with what only the
+ * live table has (the players' badges and match scores, their timers, the prompt that names
+ * your legal choices, your hand's arrangement, 听); its event log (记录) and ticker, told by
+ * narrate.js, with the sounds; and the cards' moves between two states (FLIP). */
+import { T } from "./i18n.js";
+import { S, $, $$, el, nameOf, settings, shownName } from "./store.js";
+import { drawBoard, emptyView } from "./board.js";
+import { eventText } from "./narrate.js";
+import { liveHand } from "./hand.js";
 import { cue, announce } from "./sound.js";
 
-/** Where seat `seat` sits, seen from you: "me" | "right" | "top" | "left". */
-export function slotOf(seat, n) {
-  const k = (seat - S.seat + n) % n;
-  if (k === 0) return "me";
-  if (n === 3) return k === 1 ? "right" : "left";
-  return ["me", "right", "top", "left"][k];
+/** Draw the live table (the state S.msg, whose `view` is set). */
+export function renderTable(hooks) {
+  const m = S.msg;
+  drawBoard($("#table"), m.view || emptyView(m.players.length, S.seat), {
+    name: (s) => (s === S.seat ? `${T.me}·${shownName(m.players[s].name, s)}` : nameOf(s)),
+    badges: (s) => badgesOf(m.players[s], s),
+    score: (s) => m.scores[s],
+    timers: true,
+    turn: turnText(),
+    openKey: m.hand_id,
+    layout: m.view ? S.layout : [],
+    hand: liveHand(hooks),
+    tingpai: m.tingpai || [],
+    bar: { wall: $("#wall-label"), lz: $("#lz-label") },
+  });
 }
 
-export function renderSeats() {
-  const m = S.msg;
-  const n = m.players.length;
-  $("#table").dataset.n = String(n);
-  for (const slot of ["top", "left", "right"]) $("#seat-" + slot).replaceChildren();
-  for (let s = 0; s < n; s++) {
-    const slot = slotOf(s, n);
-    const node = slot === "me" ? $("#me") : el("div", "seat");
-    node.dataset.seat = String(s);
-    fillSeat(node, s, T.rel[n] && T.rel[n][(s - S.seat + n) % n]);
-    if (slot !== "me") $("#seat-" + slot).append(node);
-  }
-}
-
-function fillSeat(node, seat, rel) {
-  const m = S.msg;
-  const v = m.view;
-  const p = m.players[seat];
-  node.replaceChildren();
-  const head = el("div", "seat-head");
-  head.append(el("span", "name", seat === S.seat ? `${T.me}·${shownName(p.name, seat)}` : shownName(p.name, seat)));
-  if (rel) head.append(el("span", "badge rel", rel));
-  if (v && v.dealer === seat) head.append(el("span", "badge dealer", T.dealer));
-  if (p.kind === "bot") head.append(el("span", "badge", T.bot));
-  else if (p.kind === "free") head.append(el("span", "badge off", T.free));
-  else if (p.away) head.append(el("span", "badge away", T.away));
-  else if (p.kind === "human" && seat !== S.seat) head.append(el("span", "badge " + (p.connected ? "on" : "off"), p.connected ? T.online : T.offline));
-  const out = v && !v.seats.includes(seat);
-  if (out) head.append(el("span", "badge", T.out));
-  const sc = m.scores[seat];
-  head.append(el("span", "score", `${sc > 0 ? "+" : ""}${sc}`));
-  if (seat !== S.seat) { // another seat's public timer (its discard), filled by tick()
-    const t = el("span", "timer");
-    t.dataset.timerSeat = String(seat);
-    head.append(t);
-  }
-  if (v) {
-    const th = el("span", "table-huxi", T.tableHuxi(v.table_huxi[seat]));
-    th.dataset.tableHuxi = String(v.table_huxi[seat]);
-    head.append(th);
-    if (seat !== S.seat && !out) head.append(el("span", "count", T.handCount(v.hand_sizes[seat])));
-  }
-  node.append(head);
-  node.classList.toggle("out", !!out);
-  node.classList.toggle("turn", !!v && m.phase === "playing" && v.current_player === seat);
-  if (!v) return;
-  const melds = el("div", "melds");
-  for (const mm of v.tables[seat]) melds.append(meldEl(mm));
-  node.append(melds);
-  // every hand is shown once the hand is over (a win and 荒庄 alike)
-  const reveal = v.reveal && v.reveal.hands && v.reveal.hands[seat];
-  if (reveal && seat !== S.seat) {
-    const r = el("div", "reveal");
-    for (const c of reveal) r.append(cardEl(c, "mini"));
-    node.append(r);
-  }
-  const pile = el("div", "pile");
-  for (const c of v.piles[seat]) pile.append(cardEl(c, "mini"));
-  node.append(pile);
-}
-
-/** The open card: large, who turned it up (翻) or discarded it (打), told apart by frame. */
-export function renderCenter() {
-  const m = S.msg;
-  const v = m.view;
-  const open = $("#open");
-  const key = v && v.open ? `${m.hand_id}:${v.open.card}:${v.open.owner}:${v.open.source}` : null;
-  if (!key) { open.replaceChildren(); open.className = ""; S.openKey = null; }
-  else if (S.openKey !== key) {
-    S.openKey = key;
-    const src = v.open.source;
-    open.className = "src-" + src;
-    const card = cardEl(v.open.card, "huge");
-    card.id = "open-card";
-    open.replaceChildren(el("span", "src-badge", src === "draw" ? T.openDraw : T.openDiscard), card,
-      el("span", "caption", `${nameOf(v.open.owner)} ${T.openSrc[src] || src}`));
-  }
-  $("#turn").textContent = turnText();
+function badgesOf(p, seat) {
+  if (p.kind === "bot") return [["", T.bot]];
+  if (p.kind === "free") return [["off", T.free]];
+  if (p.away) return [["away", T.away]];
+  if (p.kind === "human" && seat !== S.seat) return [[p.connected ? "on" : "off", p.connected ? T.online : T.offline]];
+  return [];
 }
 
 function turnText() {
   const m = S.msg, v = m.view;
-  if (!v) return m.phase === "waiting" ? T.waitingSeats : "";
+  if (!v) return m.phase === "waiting" ? undefined : ""; // the board says 等待入座
   if (m.phase !== "playing") return m.phase === "finished" ? T.matchOver : T.handOver;
   const acts = m.legal_actions;
   if (acts.length && v.phase === "discard") return T.turnDiscard;
@@ -102,41 +44,12 @@ function turnText() {
     const types = ["hu", "peng", "chi", "pass"].filter((t) => acts.some((a) => a.type === t));
     return T.choose(types.map((t) => T.act[t]));
   }
-  if (v.current_player !== null && v.current_player >= 0) return T.waitFor(nameOf(v.current_player));
-  return v.others_deciding ? T.othersDeciding : "";
+  return undefined; // whose turn it is, as the view tells (board.js)
 }
 
 /* ------------------------------------------------------------ the event log */
 const SOUND_OF = { draw: "draw", discard: "discard", chi: "chi", peng: "peng", wei: "wei", chouwei: "wei",
   ti: "ti", pao: "pao", hu: "hu" };
-
-export function eventText(e) {
-  const who = e.seat !== undefined && e.seat !== null ? nameOf(e.seat) : "";
-  const card = e.card ? zh(e.card) : "";
-  const E = T.ev;
-  switch (e.type) {
-    case "deal": return e.seat === S.seat ? E.dealMe(e.count) : null;
-    case "liangzhang": return E.liang(who, card);
-    case "bottom": return E.bottom(card);
-    case "ti": return E.ti(who, card);
-    case "wei": return E.wei(who, card);
-    case "chouwei": return E.chouwei(who, card);
-    case "pao": return E.pao(who, card);
-    case "draw": return E.draw(who, card);
-    case "discard": return E.discard(who, card);
-    case "chi": {
-      const g = (e.groups || []).map((x) => cardsText(x));
-      return E.chi(who, card, g[0] + (g.length > 1 ? ` ${T.bi} ` + g.slice(1).join(" ") : ""));
-    }
-    case "peng": return E.peng(who, card);
-    case "pass": return E.pass(who);
-    case "pile": return E.pile(who, card);
-    case "hu": return E.hu(who, e.card ? card : "", e.self_drawn);
-    case "huangzhuang": return E.huang;
-    case "settle": return null;
-    default: return `${who} ${e.type} ${card}`;
-  }
-}
 
 /** New events go to the full log (记录) and the last few to the compact ticker, which has
  * its own place on the table and never covers it; the first ones of a (re)connection are
@@ -154,7 +67,7 @@ export function processLog(first) {
   // cards move only within a hand already on screen (not on a reconnection or a new hand)
   planFlights(S.logN > 0 ? v.log.slice(S.logN) : []);
   for (const e of v.log.slice(S.logN)) {
-    const text = eventText(e);
+    const text = eventText(e, nameOf, S.seat);
     if (!quiet && SOUND_OF[e.type]) {
       cue(SOUND_OF[e.type]);
       if (["chi", "peng", "pao", "hu"].includes(e.type)) announce(e.type);
@@ -185,7 +98,7 @@ const LEG_MS = 300;
 let flights = [];
 let pending = 0; // the frame a plan waits for
 /** Flights started since the page opened, by kind — for tests and debugging. */
-export const flown = { draw: 0, discard: 0, pile: 0, meld: 0 };
+const flown = { draw: 0, discard: 0, pile: 0, meld: 0 };
 window.phzFlights = flown;
 
 /** The speed of the flights: 0 (none) with reduced motion or an optional setting. */
@@ -224,11 +137,11 @@ function planFlights(events) {
     return spot(d);
   };
   const seatSpot = (s) => (s === me ? spot($("#hand"), false)
-    : spot(document.querySelector(`.seat[data-seat="${s}"] .seat-head`), false));
+    : spot(document.querySelector(`#table .seat[data-seat="${s}"] .seat-head`), false));
   const fromHand = (s, c) => (s === me && c ? handCard(c) : seatSpot(s));
   const oldKeys = {};
   const keysOf = (s) => {
-    if (!oldKeys[s]) oldKeys[s] = $$(`.seat[data-seat="${s}"] .meld`).map((m) => m.dataset.key);
+    if (!oldKeys[s]) oldKeys[s] = $$(`#table .seat[data-seat="${s}"] .meld`).map((m) => m.dataset.key);
     return oldKeys[s];
   };
   let at = 0; // when the open card's place is free again (in legs from now)
@@ -286,7 +199,7 @@ function fly(moves, oldKeys, oldOpen, leg) {
   const fresh = (s) => {
     if (newMelds[s]) return newMelds[s];
     const left = [...(oldKeys[s] || [])];
-    return (newMelds[s] = $$(`.seat[data-seat="${s}"] .meld`).filter((m) => {
+    return (newMelds[s] = $$(`#table .seat[data-seat="${s}"] .meld`).filter((m) => {
       const i = left.indexOf(m.dataset.key);
       if (i >= 0) { left.splice(i, 1); return false; }
       return true;
@@ -301,7 +214,7 @@ function fly(moves, oldKeys, oldOpen, leg) {
       const card = $("#open-card");
       if (card && (!mv.card || card.dataset.card === mv.card)) go(card, mv.from, false, mv.delay, mv.kind);
     } else if (mv.kind === "pile") {
-      const cards = $$(`.seat[data-seat="${mv.seat}"] .pile .card`).reverse();
+      const cards = $$(`#table .seat[data-seat="${mv.seat}"] .pile .card`).reverse();
       const card = cards.find((x) => (!mv.card || x.dataset.card === mv.card) && !claimed.has(x));
       if (card) { claimed.add(card); go(card, mv.from, mv.via, mv.delay, "pile"); }
     } else {

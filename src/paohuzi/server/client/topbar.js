@@ -21,7 +21,7 @@ function wraps(b) {
 }
 
 /** Lay the bar out in full; compact (one row, the menu under ⋯) if that wraps. */
-export function fitBar() {
+function fitBar() {
   const b = bar();
   if (!b || !b.getClientRects().length) return; // the table is not shown
   b.classList.remove("compact");
@@ -30,9 +30,9 @@ export function fitBar() {
   if (!compact) setMenu(false);
 }
 
-export function menuOpen() { return bar().classList.contains("menu-open"); }
+function menuOpen() { return bar().classList.contains("menu-open"); }
 
-export function setMenu(open) {
+function setMenu(open) {
   const b = bar();
   b.classList.toggle("menu-open", open);
   $("#menu-btn").setAttribute("aria-expanded", String(open));

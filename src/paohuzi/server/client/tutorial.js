@@ -1,21 +1,18 @@
 /* tutorial: 新手教学, a guided first hand driven by the scenario API.
  * GET /api/tutorial(/NAME) gives the title, intro and number of stops; each stop comes
  * from POST /api/tutorial/NAME/step {"at": k} (the learner's view, the events since the
- * last choice, the explanation and the legal choices); a choice is checked by the server
- * ({"at": k, "action": id} → the next stop with correct: true, or the same stop with
- * correct: false and `explain`). The browser keeps only which stop it is on. */
-import { cardEl, meldEl } from "./cards.js";
-import { t, pick, lang, setLang, onLang, api, cardTitle, cardZh } from "./i18n.js";
-
-import { $, el, dialog, closeButton } from "./store.js";
+ * last choice as the learner saw them, the explanation and the legal choices); a choice is
+ * checked by the server ({"at": k, "action": id} → the next stop with correct: true, or
+ * the same stop with correct: false and `explain`). The table is board.js's, drawn from
+ * the learner's view as the live table is; narrate.js tells the events. The browser keeps
+ * only which stop it is on. */
+import { T, t, pick, onLang, api } from "./i18n.js";
+import { $, el, button, langButton, dialog, closeButton } from "./store.js";
+import { zh, cardTitle } from "./cards.js";
+import { drawBoard } from "./board.js";
+import { narrate } from "./narrate.js";
 
 const TU = { meta: null, cur: null, feedback: null, busy: false };
-
-function card(code, size) {
-  const c = cardEl(code || null, size);
-  c.title = cardTitle(code);
-  return c;
-}
 
 export async function openTutorial(name) {
   const page = dialog("tutorial", "tutorial");
@@ -32,7 +29,7 @@ export async function openTutorial(name) {
   renderIntro();
 }
 
-export function closeTutorial() {
+function closeTutorial() {
   const p = $("#tutorial");
   if (p) p.classList.add("hidden");
   document.body.classList.remove("tutorial-open");
@@ -46,12 +43,8 @@ function header() {
   const step = el("span", "tut-step");
   step.id = "tut-step";
   if (TU.cur && TU.meta) step.textContent = TU.cur.done ? t("tutDone") : t("tutStep", TU.cur.at + 1, TU.meta.steps);
-  h.append(step, el("span", "spacer"));
-  const lb = el("button", "lang", t("langSwitch"));
-  lb.type = "button";
-  lb.title = t("langSwitchTitle");
-  lb.addEventListener("click", () => setLang(lang() === "zh" ? "en" : "zh"));
-  h.append(lb, closeButton(closeTutorial, "tut-close"));
+  const wall = el("span", "tut-wall"), lz = el("span", "tut-lz"); // board.js writes them
+  h.append(step, wall, lz, el("span", "spacer"), langButton(), closeButton(closeTutorial, "tut-close"));
   return h;
 }
 
@@ -63,15 +56,13 @@ function renderIntro() {
   cs.append(el("span", null, t("tutConcepts")));
   for (const c of TU.meta.concepts) cs.append(el("span", "chip", t("concept")[c] || c));
   box.append(cs);
-  const b = el("button", "primary big", t("tutStart"));
-  b.type = "button";
+  const b = button("primary big", t("tutStart"), () => go(0));
   b.id = "tut-start";
-  b.addEventListener("click", () => step(0));
   box.append(b);
   page.replaceChildren(header(), box);
 }
 
-async function step(at, action) {
+async function go(at, action) {
   if (TU.busy) return;
   TU.busy = true;
   try {
@@ -88,130 +79,44 @@ async function step(at, action) {
   } finally { TU.busy = false; }
 }
 
-/* ------------------------------------------------------------ names and labels */
-function who(seat) {
-  const v = TU.cur.view;
-  const n = v.seats ? v.seats.length : 3;
-  const rel = (seat - TU.meta.learner + n) % n;
-  return (n === 4 ? t("rel4") : t("rel"))[rel];
-}
+/* ------------------------------------------------------------ a stop */
+/** A choice's label, as the live table's buttons say it. */
 function actionLabel(a) {
-  const A = t("act");
-  if (a.type === "discard") return A.discard(cardZh(a.card));
-  if (a.type === "peng") return A.peng(cardZh(a.card));
-  if (a.type === "hu") return A.hu(cardZh(a.card));
-  if (a.type === "pass") return A.pass;
-  if (a.type === "chi") return A.chi(cardZh(a.card), (a.groups || []).map((g) => g.map(cardZh).join("")).join(A.bi));
-  return lang() === "zh" && a.label ? a.label : a.id;
-}
-function eventText(e) {
-  const f = t("ev")[e.type];
-  if (!f) return null;
-  if (e.type === "deal") return e.seat === TU.meta.learner ? f(who(e.seat), e.count) : null;
-  return f(who(e.seat ?? TU.meta.learner), e.card ? cardZh(e.card) : "?");
-}
-
-/* ------------------------------------------------------------ the table of a stop */
-function seatBox(v, s) {
-  const box = el("div", "t-seat");
-  box.dataset.seat = String(s);
-  const head = el("div", "t-seat-head");
-  head.append(el("b", null, who(s)));
-  if (v.dealer === s) head.append(el("span", "dealer", lang() === "en" ? "dealer" : "庄"));
-  if (s !== TU.meta.learner) head.append(el("span", "muted", t("tutHandCount", v.hand_sizes[s])));
-  head.append(el("span", "t-tablehuxi", `${v.table_huxi[s]}${lang() === "en" ? " huxi" : "息"}`));
-  box.append(head);
-  const melds = el("div", "t-melds");
-  for (const m of v.tables[s] || []) melds.append(meldEl(m)); // the table's own meld
-  box.append(melds);
-  const pile = v.piles && v.piles[s];
-  if (pile && pile.length) {
-    const p = el("div", "t-pile");
-    p.append(el("span", "muted", t("tutPile")));
-    for (const c of pile) p.append(card(c, "mini"));
-    box.append(p);
-  }
-  return box;
-}
-
-function handColumns(hand) {
-  const byPoint = new Map();
-  for (const c of [...hand].sort((a, b) => parseInt(a.slice(1), 10) - parseInt(b.slice(1), 10) || (a < b ? 1 : -1))) {
-    const p = parseInt(c.slice(1), 10);
-    if (!byPoint.has(p)) byPoint.set(p, []);
-    byPoint.get(p).push(c);
-  }
-  const cols = [];
-  for (const cs of byPoint.values()) {
-    // a 坎 (three alike) is a column of its own
-    const counts = {};
-    for (const c of cs) counts[c] = (counts[c] || 0) + 1;
-    const kan = Object.keys(counts).filter((c) => counts[c] >= 3);
-    for (const k of kan) cols.push({ kan: true, cards: cs.filter((c) => c === k) });
-    const rest = cs.filter((c) => !kan.includes(c));
-    if (rest.length) cols.push({ kan: false, cards: rest });
-  }
-  return cols;
+  const card = a.card ? " " + zh(a.card) : "";
+  if (a.type === "chi") return `${T.act.chi}${card}: ${(a.groups || []).map((g) => g.map(zh).join("")).join(` ${T.bi} `)}`;
+  if (T.act[a.type]) return T.act[a.type] + (a.type === "pass" ? "" : card);
+  return a.label || a.id;
 }
 
 function render() {
   const page = $("#tutorial");
   const r = TU.cur;
   const v = r.view;
+  const me = TU.meta.learner;
+  const n = v.hand_sizes.length;
   const stop = r.stop || { choices: [], actions: [] };
-  const wrap = el("div", "tut-body");
-  const table = el("div", "tut-table");
-  // the other seats
-  const others = el("div", "t-others");
-  for (const s of v.seats || [0, 1, 2]) if (s !== TU.meta.learner) others.append(seatBox(v, s));
-  table.append(others);
-  // the open card and what just happened
-  const mid = el("div", "t-center");
-  const open = el("div", "t-open");
-  open.id = "tut-open";
-  if (v.open && v.open.card) {
-    open.append(card(v.open.card, "huge"));
-    open.append(el("span", "muted", `${who(v.open.owner)} ${t("tutOpen")[v.open.source] || ""}`));
-  }
-  mid.append(open);
-  const evs = el("ol", "t-events");
-  evs.id = "tut-events";
-  const lines = (r.events || []).map(eventText).filter(Boolean).slice(-4);
-  if (lines.length) { evs.append(el("li", "muted", t("tutEvents"))); for (const l of lines) evs.append(el("li", null, l)); }
-  mid.append(evs);
-  mid.append(el("span", "muted t-wall", t("tutWall", v.wall)));
-  table.append(mid);
-  // me
-  table.append(seatBox(v, TU.meta.learner));
-  const mine = el("div", "t-mine");
-  const hx = el("span", "t-huxi-now", t("tutHuxi", r.huxi ?? v.huxi));
-  hx.id = "tut-huxi";
-  mine.append(hx);
-  table.append(mine);
-  const hand = el("div", "t-hand");
-  hand.id = "tut-hand";
+  const name = (s) => (s === me ? T.me : T.rel[n][(s - me + n) % n]);
   const legal = new Set((stop.choices || []).filter((c) => c.startsWith("discard:")).map((c) => c.slice(8)));
-  const expectCard = TU.feedback && !TU.feedback.ok && TU.feedback.expect && TU.feedback.expect.startsWith("discard:") ? TU.feedback.expect.slice(8) : null;
-  for (const col of handColumns(v.hand || [])) {
-    const c = el("div", "t-col" + (col.kan ? " kan" : ""));
-    for (const code of col.cards) {
-      const ce = card(code);
-      if (!col.kan && legal.has(code)) {
-        ce.classList.add("legal");
-        if (code === expectCard) ce.classList.add("expected");
-        ce.tabIndex = 0;
-        ce.setAttribute("role", "button");
-        ce.addEventListener("click", () => step(r.at, "discard:" + code));
-        ce.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") step(r.at, "discard:" + code); });
-      }
-      c.append(ce);
-    }
-    hand.append(c);
-  }
-  table.append(hand);
-  wrap.append(table);
-  wrap.append(panel(r, stop));
-  page.replaceChildren(header(), wrap);
+  const fb = TU.feedback;
+  const expected = fb && !fb.ok && fb.expect && fb.expect.startsWith("discard:") ? fb.expect.slice(8) : null;
+  const head = header();
+  const board = el("main", "tut-board");
+  drawBoard(board, v, {
+    name,
+    ticker: narrate(r.events, name, me),
+    bar: { wall: $(".tut-wall", head), lz: $(".tut-lz", head) },
+    hand: { legal, decorate: (d, ci, i, code) => {
+      if (!legal.has(code)) return;
+      if (code === expected) d.classList.add("expected");
+      d.tabIndex = 0;
+      d.setAttribute("role", "button");
+      d.addEventListener("click", () => go(r.at, "discard:" + code));
+      d.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") go(r.at, "discard:" + code); });
+    } },
+  });
+  const wrap = el("div", "tut-body");
+  wrap.append(board, panel(r, stop));
+  page.replaceChildren(head, wrap);
 }
 
 function panel(r, stop) {
@@ -235,13 +140,9 @@ function panel(r, stop) {
       }
     }
     const row = el("div", "tut-buttons");
-    const again = el("button", null, t("tutAgain"));
-    again.type = "button";
-    again.addEventListener("click", () => { TU.feedback = null; step(0); });
-    const fin = el("button", "primary", t("tutFinish"));
-    fin.type = "button";
+    const again = button(null, t("tutAgain"), () => { TU.feedback = null; go(0); });
+    const fin = button("primary", t("tutFinish"), closeTutorial);
     fin.id = "tut-finish";
-    fin.addEventListener("click", closeTutorial);
     row.append(again, fin);
     p.append(row);
     try { localStorage.setItem("phz:tutorial", "done"); } catch { /* storage off */ }
@@ -259,12 +160,12 @@ function panel(r, stop) {
   for (const id of choices) {
     if (id.startsWith("discard:")) continue; // tapped on the hand (and buttons below)
     const a = (stop.actions || []).find((x) => x.id === id) || { id, type: id };
-    const b = el("button", "choice " + (a.type || ""), id === "next" ? t("act").next : actionLabel(a));
+    const b = el("button", "choice " + (a.type || ""), id === "next" ? t("tutNext") : actionLabel(a));
     b.type = "button";
     b.dataset.action = id;
     if (id === "next") { b.classList.add("primary"); b.id = "tut-next"; }
     if (id === wrongExpect) b.classList.add("expected");
-    b.addEventListener("click", () => step(r.at, id));
+    b.addEventListener("click", () => go(r.at, id));
     row.append(b);
   }
   for (const id of choices.filter((c) => c.startsWith("discard:"))) {
@@ -273,7 +174,7 @@ function panel(r, stop) {
     b.dataset.action = id;
     b.title = cardTitle(id.slice(8));
     if (id === wrongExpect) b.classList.add("expected");
-    b.addEventListener("click", () => step(r.at, id));
+    b.addEventListener("click", () => go(r.at, id));
     row.append(b);
   }
   p.append(row);

@@ -1,7 +1,7 @@
 """房间选项 (fángjiān xuǎnxiàng): the lobby's choices, generated from the rules data.
 
 :func:`schema` derives, from one rules object (a preset), the options a room
-creator may change — 人数 (2–4, 4 with 坐底), the 名堂 that count, 起胡,
+creator may change — 人数 (2–4, 4 with 坐底: each value says ``sit_out``), the 名堂 that count, 起胡,
 底分, 封顶, 局数, 出牌时间 and the bots' 难度 — each with zh/en labels, the
 allowed values and the default. :func:`apply` validates a client's choice
 against that schema and returns the rules the room plays under plus the room
@@ -86,9 +86,14 @@ def _labelled(value: Any, zh: str, en: str) -> dict[str, Any]:
 def schema(rules: Rules) -> list[dict[str, Any]]:
     """The options of a room under ``rules`` (a preset): id, labels, kind, values, default."""
     pl = [
-        _labelled(n, f"{n}人坐底", f"{n}, one sits out")
-        if _seated(n, rules)
-        else _labelled(n, f"{n}人", f"{n} players")
+        {
+            **(
+                _labelled(n, f"{n}人坐底", f"{n}, one sits out")
+                if _seated(n, rules)
+                else _labelled(n, f"{n}人", f"{n} players")
+            ),
+            "sit_out": _seated(n, rules),  # the client reads 坐底 here, not in a label
+        }
         for n in players_allowed(rules)
     ]
     counted = [m.id for m in rules.mingtang if rules.uses(m.id)]

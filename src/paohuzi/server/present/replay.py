@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from paohuzi.core.actions import PASS
 from paohuzi.core.records import HandRecord
 from paohuzi.core.views import View, view
 
@@ -39,7 +40,9 @@ def replay_frames(rec: dict[str, Any], seat: int | None = None) -> dict[str, Any
     frames: list[dict[str, Any]] = []
     if seat is not None:
         for f in hand.frames(seat):
-            a = f.action.to_dict() if f.action is not None else None
+            # another seat's 过 is not what this seat saw (R16): its step shows no action
+            mine = f.action is not None and (f.action.seat == seat or f.action.type != PASS)
+            a = f.action.to_dict() if mine and f.action is not None else None
             frames.append(
                 {"action": a, "events": [e.to_dict() for e in f.events], "view": _view(f.view)}
             )

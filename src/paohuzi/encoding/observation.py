@@ -1,9 +1,9 @@
 """观察 (guānchá): one seat's view as a fixed-size float32 vector.
 
 :func:`encode` reads only the seat's :class:`~paohuzi.core.views.View`, never
-the state, so it can show nothing the seat may not see. This module is the
-only place in :mod:`paohuzi.rl` that reads the view's fields: when the view
-changes shape, only this module changes.
+the state, so it can show nothing the seat may not see. The RL environments
+and the ``neural`` bot read the view only through :mod:`paohuzi.encoding`:
+when the view changes shape, only this package changes.
 
 Seats are relative: slot 0 is the viewer, slot 1 the next seat in play order
 (the 下家 when seated), and so on; there are always four slots (a three-player

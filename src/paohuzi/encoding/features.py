@@ -3,13 +3,16 @@
 Both come from the seat's :class:`~paohuzi.core.views.View` and its legal
 actions only, so they cannot leak hidden cards:
 
-- state: :func:`paohuzi.rl.observation.encode` (853 floats);
+- state: :func:`paohuzi.encoding.observation.encode` (853 floats);
 - action (:data:`ACTION_SIZE` floats each): its type, its card, the cards it
   takes out of the concealed hand and the hand it leaves (a 吃 package's 比
   groups included), its number of groups, and greedy's opinion of it — the
-  value the heuristic gives it relative to the best one, and whether it is
-  greedy's choice. Greedy's value is a strong, cheap (≈ 0.4 ms) summary of
-  胡息, shape and danger; the network learns where to depart from it.
+  value the heuristic gives it relative to the one greedy plays, whether it is
+  that one, and its rank. Greedy's value is a strong, cheap (≈ 0.4 ms) summary
+  of 胡息, shape and danger; the network learns where to depart from it. The
+  caller computes that opinion (:func:`paohuzi.bots.greedy.greedy_values`,
+  :func:`~paohuzi.bots.greedy.greedy_choice`) and passes it in: encoding sits
+  below the bots and never imports them.
 
 Changing anything here changes :data:`FEATURE_VERSION`: shipped weights name
 the version they were trained with and refuse to load with another.
@@ -17,27 +20,26 @@ the version they were trained with and refuse to load with another.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from ..bots.greedy import GreedyBot, obvious
-from ..core.actions import CHI, DISCARD, HU, PASS, PENG, Action
+from ..core.actions import CHI, DISCARD, HU, PASS, PENG
 from ..core.player import Observation
-from ..rl.observation import OBSERVATION_SIZE, encode
+from .observation import KINDS, OBSERVATION_SIZE, encode
 
 FEATURE_VERSION = 1
 STATE_SIZE = OBSERVATION_SIZE
-KINDS = 20
 TYPES = (DISCARD, PENG, HU, PASS, CHI)
 _TYPE = {t: i for i, t in enumerate(TYPES)}
 _CARD = len(TYPES)
 _OUT = _CARD + KINDS  # cards leaving the concealed hand, per kind / 4
 _LEFT = _OUT + KINDS  # the concealed hand left, per kind / 4
 _GROUPS = _LEFT + KINDS  # 吃 groups laid out / 3
-_G_REL = _GROUPS + 1  # greedy value − best value, / 2, clipped to [-2, 0]
+_G_REL = _GROUPS + 1  # greedy value − the chosen one's value, / 2, clipped to [-2, 0]
 _G_TOP = _G_REL + 1  # greedy would play this
 _G_RANK = _G_TOP + 1  # greedy's rank / number of actions
 ACTION_SIZE = _G_RANK + 1
-_GREEDY = GreedyBot()
 
 
 def state_features(obs: Observation) -> np.ndarray:
@@ -45,33 +47,18 @@ def state_features(obs: Observation) -> np.ndarray:
     return encode(obs.view)
 
 
-def greedy_values(obs: Observation) -> list[float]:
-    """Greedy's value of each legal action (in ``obs.legal`` order; 胡 is huge)."""
+def action_features(obs: Observation, values: Sequence[float], choice: int) -> np.ndarray:
+    """One row (float32, :data:`ACTION_SIZE`) per legal action of ``obs``.
+
+    ``values``: greedy's value of each legal action (``obs.legal`` order);
+    ``choice``: the index greedy plays.
+    """
     legal = obs.legal
-    if obvious(legal) is not None and len(legal) == 1:
-        return [0.0]
-    return [ch.value for ch in _GREEDY.choices(obs)]
-
-
-def greedy_choice(legal: list[Action], values: list[float]) -> int:
-    """The index greedy plays: 胡 when offered, else its best value (first on ties)."""
-    for i, a in enumerate(legal):
-        if a.type == HU:
-            return i
-    return max(range(len(values)), key=lambda i: (values[i], -i))
-
-
-def action_features(obs: Observation, values: list[float] | None = None) -> np.ndarray:
-    """One row (float32, :data:`ACTION_SIZE`) per legal action of ``obs``."""
-    legal = obs.legal
-    if values is None:
-        values = greedy_values(obs)
     hand = np.zeros(KINDS, dtype=np.float32)
     for c in obs.view.hand:
         hand[c] += 1.0
     out = np.zeros((len(legal), ACTION_SIZE), dtype=np.float32)
-    best = greedy_choice(legal, values)
-    vmax = values[best]
+    vmax = values[choice]
     order = sorted(range(len(legal)), key=lambda i: -values[i])
     rank = {i: r for r, i in enumerate(order)}
     for i, a in enumerate(legal):
@@ -94,7 +81,7 @@ def action_features(obs: Observation, values: list[float] | None = None) -> np.n
         row[_LEFT : _LEFT + KINDS] = np.maximum(hand - gone, 0.0) / 4
         rel = max(-2.0, min(0.0, (values[i] - vmax) / 2)) if a.type != HU else 0.0
         row[_G_REL] = rel
-        row[_G_TOP] = 1.0 if i == best else 0.0
+        row[_G_TOP] = 1.0 if i == choice else 0.0
         row[_G_RANK] = rank[i] / len(legal)
     return out
 
@@ -104,7 +91,5 @@ __all__ = [
     "FEATURE_VERSION",
     "STATE_SIZE",
     "action_features",
-    "greedy_choice",
-    "greedy_values",
     "state_features",
 ]

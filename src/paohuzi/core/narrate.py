@@ -1,7 +1,8 @@
 """叙述 (xùshù): events and results as short Chinese sentences for people.
 
-Used by ``paohuzi replay`` and the terminal game. Works on the plain event
-dicts of a record (INTERFACES.md §4), so it can narrate any record.
+Used by ``paohuzi replay`` and the RL environments' text rendering. Works on
+the plain event dicts of a record (INTERFACES.md §4), so it can narrate any
+record: :func:`narrate_event` one event, :func:`narrate_result` a settlement.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def seat_name(seat: int | None, dealer: int | None = None) -> str:
     return f"{seat}号{'(庄)' if seat == dealer else ''}"
 
 
-def describe(e: dict[str, Any], dealer: int | None = None) -> str:
+def narrate_event(e: dict[str, Any], dealer: int | None = None) -> str:
     """One event as a line of Chinese, e.g. ``1号 吃 八: 七八九, 比 八八捌``."""
     t = e.get("type")
     who = seat_name(e.get("seat"), dealer)
@@ -62,7 +63,7 @@ def describe(e: dict[str, Any], dealer: int | None = None) -> str:
     return f"{who} {t} {card}".strip()
 
 
-def describe_result(res: dict[str, Any] | None, dealer: int | None = None) -> list[str]:
+def narrate_result(res: dict[str, Any] | None, dealer: int | None = None) -> list[str]:
     """The settlement of a record's ``result`` as lines."""
     if not res:
         return ["（未结束）"]
