@@ -40,7 +40,10 @@ LAYERS: list[tuple[str, list[tuple[str, str]]]] = [
             ("tui", "tui/\nterminal game"),
             ("server.http", "server/http/\nroutes · websocket"),
             ("server.room", "server/room/\nroom · seats · driver · bot pool"),
-            ("server.present", "server/present/\nstate · choices · settlement · replays · tutorial"),
+            (
+                "server.present",
+                "server/present/\nstate · choices · settlement · replays · tutorial",
+            ),
             ("server.storage", "server/storage/\nSQLite"),
             ("server.client", "server/client/\nthe browser client (JS)"),
         ],
