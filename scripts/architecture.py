@@ -40,7 +40,10 @@ LAYERS: list[tuple[str, list[tuple[str, str]]]] = [
             ("tui", "tui/\nterminal game"),
             ("server.http", "server/http/\nroutes · websocket"),
             ("server.room", "server/room/\nroom · seats · driver · bot pool"),
-            ("server.present", "server/present/\nmessages · settlement · replays · tutorial"),
+            (
+                "server.present",
+                "server/present/\nstate · choices · settlement · replays · tutorial",
+            ),
             ("server.storage", "server/storage/\nSQLite"),
             ("server.client", "server/client/\nthe browser client (JS)"),
         ],
@@ -142,7 +145,7 @@ MOVE = [
     ("core/state.py", "GameState.apply", "legal? → events; forced steps run inside"),
     ("server/storage", "add_action", "one transaction per change"),
     ("core/views.py", "view(state, seat)", "THE hidden-information filter, per seat"),
-    ("server/present/messages.py", "state message", "view + legal actions + settlement"),
+    ("server/present/state.py", "seat_state → state_message", "snapshot + view → models"),
     ("browser", "client/board.js", "drawBoard(view): the one renderer"),
 ]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -18,16 +19,19 @@ def create_room(client: TestClient, **body: Any) -> dict[str, Any]:
 
 
 class Player:
-    """One seat's websocket: keeps the latest state and the errors received."""
+    """One seat's websocket: keeps the latest state, the errors and every frame received."""
 
     def __init__(self, ws: Any):
         self.ws = ws
         self.state: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
+        self.frames: list[str] = []  # every message as it came (test_wire validates them)
 
     def recv(self) -> dict[str, Any]:
         """The next message; states are remembered, errors collected."""
-        msg: dict[str, Any] = self.ws.receive_json()
+        raw: str = self.ws.receive_text()
+        self.frames.append(raw)
+        msg: dict[str, Any] = json.loads(raw)
         if msg["type"] == "state":
             self.state = msg
         elif msg["type"] == "error":
@@ -74,7 +78,8 @@ class Player:
             msg = self.recv()
             while msg["type"] != "state":
                 # a stale answer: another seat's claim decided the window first (R16)
-                assert msg["type"] == "pong" or msg.get("code") == "stale_version", msg
+                ok = msg["type"] in ("pong", "hint", "said") or msg.get("code") == "stale_version"
+                assert ok, msg
                 msg = self.recv()
             st = msg
         raise AssertionError("the hand did not reach the expected state")

@@ -10,6 +10,8 @@ import orjson
 
 from paohuzi.server.http.conn import Conn, encode
 from paohuzi.server.limits import Limits
+from paohuzi.server.messages import PongMessage, SaidMessage, StateMessage
+from paohuzi.server.wire import error
 
 
 class FakeSocket:
@@ -23,15 +25,23 @@ class FakeSocket:
         self.sent.append(orjson.loads(text))
 
 
-def state(v: int) -> dict[str, Any]:
-    return {"type": "state", "version": v}
+def state(v: int) -> StateMessage:
+    return StateMessage.model_construct(version=v)  # the outbox reads its type only
+
+
+def pong(v: int) -> PongMessage:
+    return PongMessage.model_construct(version=v)
+
+
+def said(v: int) -> SaidMessage:
+    return SaidMessage.model_construct(seat=v, phrase="hello")
 
 
 def test_of_several_queued_states_only_the_newest_is_written_in_order() -> None:
     conn = Conn(Limits())
-    for msg in (state(1), {"type": "error", "code": "x"}, state(2), state(3)):
+    for msg in (state(1), error("bad_json"), state(2), state(3)):
         conn.send(msg)
-    assert conn.take() == [{"type": "error", "code": "x"}, state(3)]
+    assert conn.take() == [error("bad_json"), state(3)]
     assert conn.take() == [] and not conn.more.is_set()
 
 
@@ -47,7 +57,7 @@ def test_two_writers_never_reorder_or_repeat_messages() -> None:
 
         sender = asyncio.create_task(pump())
         for v in range(1, 200):
-            conn.send({"type": "pong", "version": v})  # not collapsed: every one must arrive
+            conn.send(pong(v))  # not collapsed: every one must arrive
             if v % 3 == 0:
                 await conn.drain(ws)  # type: ignore[arg-type]  # the reading task's shortcut
             if v % 7 == 0:
@@ -74,7 +84,7 @@ def test_close_is_left_for_the_sender_task() -> None:
 def test_a_slow_connection_is_closed_not_buffered_without_bound() -> None:
     conn = Conn(Limits(queue_limit=4))
     for v in range(10):
-        conn.send({"type": "pong", "version": v})
+        conn.send(pong(v))
     assert conn.closed and conn.close_code != 1000
     assert len(conn.take()) == 5  # four messages, then the end
 
@@ -85,14 +95,14 @@ def test_states_do_not_fill_a_slow_connection() -> None:
     for v in range(50):  # bots playing fast to a browser that reads slowly
         conn.send(state(v))
         if v in (0, 10, 20):
-            conn.send({"type": "said", "phrase": v})
+            conn.send(said(v))
     assert not conn.closed
-    said = [{"type": "said", "phrase": v} for v in (0, 10, 20)]
-    assert conn.take() == [*said, state(49)]
+    assert conn.take() == [said(0), said(10), said(20), state(49)]
 
 
 def test_encode_is_plain_json() -> None:
-    assert encode({"a": [1, None, "胡"]}) == '{"a":[1,null,"胡"]}'
+    assert encode(pong(3)) == '{"type":"pong","version":3}'
+    assert encode(said(1)) == '{"type":"said","seat":1,"phrase":"hello"}'
 
 
 def test_serve_settles_the_heap_before_serving() -> None:

@@ -48,7 +48,7 @@ def test_every_error_path_in_the_sources_names_a_catalogued_code() -> None:
 
 
 def test_ws_error_messages_carry_both_languages() -> None:
-    e = error("bad_message", "version")
+    e = error("bad_message", "version").model_dump(mode="json")
     assert e == {
         "type": "error",
         "code": "bad_message",
@@ -56,7 +56,7 @@ def test_ws_error_messages_carry_both_languages() -> None:
         "message_zh": "无法识别的消息：version",
         "message_en": "Unrecognised message: version",
     }
-    assert error("too_large", "最多 4096 字节")["message_en"] == "The message is too long"
+    assert error("too_large", "最多 4096 字节").message_en == "The message is too long"
 
 
 def test_http_errors_carry_code_and_both_languages(client: TestClient) -> None:

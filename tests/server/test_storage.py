@@ -2,37 +2,50 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from paohuzi.server.storage.sqlite import HandRow, RoomRow, SeatRow, SqliteStorage, default_db_path
+from paohuzi.server.storage.sqlite import (
+    HandRow,
+    RoomConfig,
+    RoomRow,
+    SeatRow,
+    SqliteStorage,
+    default_db_path,
+)
+from paohuzi.server.vocab import RoomPhase, SeatKind
+
+HUMAN, BOT, FREE = SeatKind.HUMAN, SeatKind.BOT, SeatKind.FREE
 
 
 def _room(code: str = "ABC234") -> RoomRow:
     seats = [
-        SeatRow(0, "human", "t0", "甲"),
-        SeatRow(1, "bot", None, "机器人1", "normal"),
-        SeatRow(2, "free"),
+        SeatRow(0, HUMAN, "t0", "甲"),
+        SeatRow(1, BOT, None, "机器人1", "normal"),
+        SeatRow(2, FREE),
     ]
-    return RoomRow(code, {"name": "hunan"}, {"bot": "normal", "bots": 1}, seats, 42, 8)
+    return RoomRow(code, {"name": "hunan"}, RoomConfig("normal", 1), seats, 42, 8)
 
 
 def test_room_round_trip_survives_reopening(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "db.sqlite3"
     st = SqliteStorage(path)
     st.create_room(_room())
-    st.update_seat("ABC234", SeatRow(2, "human", "t2", "乙"))
+    st.update_seat("ABC234", SeatRow(2, HUMAN, "t2", "乙"))
     st.add_hand("ABC234", HandRow("ABC234-1", 0, 7, 1, 0, ["x1"] * 80))
     st.add_action("ABC234-1", 0, 1, "discard:x3")
     st.add_action("ABC234-1", 1, 2, "pass")
-    st.update_room("ABC234", [17, 0, 3], [2, 0], "playing")
+    st.update_room("ABC234", [17, 0, 3], [2, 0], RoomPhase.PLAYING)
     st.close()
 
     st = SqliteStorage(path)  # a new process on the same file
     room = st.load_room("ABC234")
     assert room is not None and st.room_exists("ABC234") and not st.room_exists("ZZZ999")
-    assert [s.kind for s in room.seats] == ["human", "bot", "human"]
+    assert [s.kind for s in room.seats] == ["human", "bot", "human"]  # the stored words
+    assert all(type(s.kind) is SeatKind for s in room.seats)  # read back as the enum
+    assert st._query("SELECT status FROM rooms") == [("playing",)]
     assert room.seats[2].token == "t2" and room.seats[2].name == "乙"
     assert (room.match_seed, room.hands_total, room.versions, room.ready) == (
         42,
@@ -83,7 +96,7 @@ def test_batch_commits_its_writes_together_even_when_the_block_raises(tmp_path: 
     with st.batch():
         st.add_action("ABC234-1", 0, 1, "pass")
         with st.batch():  # nested: the outer batch commits
-            st.update_room("ABC234", [5, 0, 0], [], "playing")
+            st.update_room("ABC234", [5, 0, 0], [], RoomPhase.PLAYING)
         assert other.load_room("ABC234").hands[0].actions == []  # type: ignore[union-attr]
     room = other.load_room("ABC234")
     assert room is not None and room.versions[0] == 5 and room.hands[0].actions == [(1, "pass")]
@@ -111,7 +124,7 @@ def test_a_database_from_an_older_server_opens_and_loads(tmp_path: Path) -> None
     st = SqliteStorage(path)
     room = st.load_room("ABC234")
     assert room is not None and room.versions == [12, 12, 12]
-    st.update_room("ABC234", [13, 0, 14], [], "playing")
+    st.update_room("ABC234", [13, 0, 14], [], RoomPhase.PLAYING)
     assert st.load_room("ABC234").versions == [13, 0, 14]  # type: ignore[union-attr]
     st.close()
 
@@ -143,3 +156,16 @@ def test_full_synchronous_mode_is_a_choice(tmp_path: Path) -> None:
     st.close()
     with pytest.raises(ValueError):
         SqliteStorage(tmp_path / "x.sqlite3", synchronous="OFF")
+
+
+def test_room_config_is_stored_as_servers_always_wrote_it() -> None:
+    c = RoomConfig("hard", 2, "abc", 20, True, "ROOM01")
+    assert json.dumps(c.to_dict()) == (
+        '{"bot": "hard", "bots": 2, "owner": "abc", "turn_time": 20, "ready_first": true, '
+        '"rematch_of": "ROOM01"}'
+    )  # the keys and order create_room and rematch wrote as plain dicts
+    assert RoomConfig("normal", 1, "abc").to_dict() == {"bot": "normal", "bots": 1, "owner": "abc"}
+    assert RoomConfig.from_dict(c.to_dict()) == c
+    # an older server's row (a bot spec, no owner) or odd values load, never raise
+    odd = {"bot": "ismcts:iters=8", "bots": True, "turn_time": "20", "ready_first": 1, "x": 3}
+    assert RoomConfig.from_dict(odd) == RoomConfig(bot="ismcts:iters=8")

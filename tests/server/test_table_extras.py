@@ -4,16 +4,18 @@ a room's own 出牌时间, and the match-end summary (kept over a restart)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from paohuzi.core.result import HandResult
+from paohuzi.server.messages import SaidMessage, ServerMessage
 from paohuzi.server.present import tally
 from paohuzi.server.present.options import TURN_CHOICES
 from paohuzi.server.room import phrases
-from paohuzi.server.room.seats import Seat
+from paohuzi.server.room.seats import Link
 
 from .helpers import Player, create_room
 
@@ -85,23 +87,24 @@ def test_the_say_limit_is_per_seat_and_lifts_after_its_interval() -> None:
         sent = 0
 
         def __init__(self) -> None:
-            self.got: list[dict[str, Any]] = []
+            self.got: list[ServerMessage] = []
 
-        def send(self, msg: dict[str, Any]) -> None:
+        def send(self, msg: ServerMessage) -> None:
             self.got.append(msg)
 
         def close(self, code: int = 1000) -> None:
             pass
 
-    seats = [Seat(0, "human"), Seat(1, "human"), Seat(2, "bot")]
     heard = Out()
-    seats[0].conn, seats[1].conn = Out(), heard
-    assert phrases.relay(seats, seats[0], "hello", 100.0) is None
-    assert phrases.relay(seats, seats[1], "hello", 100.5) is None  # another seat: its own
-    assert phrases.relay(seats, seats[0], "hello", 101.0) == "rate_limited"
-    assert phrases.relay(seats, seats[0], "nope", 200.0) == "bad_phrase"
-    assert phrases.relay(seats, seats[0], "bye", 100.0 + phrases.SAY_EVERY_S) is None
-    assert [(m["seat"], m["phrase"]) for m in heard.got] == [(0, "hello"), (1, "hello"), (0, "bye")]
+    links = [Link(Out()), Link(heard), Link()]  # two humans connected, a bot
+    assert phrases.relay(links, 0, "hello", 100.0) is None
+    assert phrases.relay(links, 1, "hello", 100.5) is None  # another seat: its own
+    assert phrases.relay(links, 0, "hello", 101.0) == "rate_limited"
+    assert phrases.relay(links, 0, "nope", 200.0) == "bad_phrase"
+    assert phrases.relay(links, 0, "bye", 100.0 + phrases.SAY_EVERY_S) is None
+    assert all(isinstance(m, SaidMessage) for m in heard.got)
+    got = [(m.seat, m.phrase) for m in heard.got if isinstance(m, SaidMessage)]
+    assert got == [(0, "hello"), (1, "hello"), (0, "bye")]
 
 
 # ---------------------------------------------------------------------- 准备
@@ -157,9 +160,9 @@ def test_a_rooms_turn_time_is_its_away_timeout(make_client: Any) -> None:
     with connect(c, plain["room"], plain["token"]) as ws:
         assert Player(ws).next_state()["away_timeout"] == 1000
     room = c.app.state.manager.rooms[r["room"]]
-    room.config["turn_time"] = 10_000  # a stored value past the lobby's choices is bounded
+    room.config = replace(room.config, turn_time=10_000)  # a stored value past the choices
     assert room.away_timeout == max(TURN_CHOICES)
-    room.config["turn_time"] = 1
+    room.config = replace(room.config, turn_time=1)
     assert room.away_timeout == min(TURN_CHOICES)
 
 
@@ -170,7 +173,7 @@ def test_the_summary_totals_ranks_and_finds_the_best_hand() -> None:
         HandResult((0, 0, 0)),  # 荒庄
         HandResult((-8, 4, 4), 1),
     ]
-    s = tally.summary(results, ["h1", "h2", "h3"], 3)
+    s = tally.summary(results, ["h1", "h2", "h3"], 3).model_dump(mode="json")
     assert s["totals"] == [-2, 1, 1]
     assert s["ranking"] == [1, 2, 0]  # ties by seat
     assert s["big_winner"] == [1, 2]
@@ -190,7 +193,7 @@ def test_the_summary_totals_ranks_and_finds_the_best_hand() -> None:
         "fan": None,
     }
     assert s["hands"][0]["huxi"] == 0 and s["hands"][0]["fan"] == 0  # no settlement here
-    empty = tally.summary([HandResult((0, 0))], [], 2)
+    empty = tally.summary([HandResult((0, 0))], [], 2).model_dump(mode="json")
     assert empty["big_winner"] == [] and empty["best_hand"] is None
     assert empty["best_hands"] == [None, None]
     assert empty["hands"][0]["hand_id"] is None

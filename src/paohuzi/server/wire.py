@@ -1,10 +1,10 @@
-"""协议 (xiéyì): the wire models of the web game (INTERFACES.md §5), every field bounded.
+"""协议 (xiéyì): the client's side of the wire (INTERFACES.md §5), every field bounded.
 
 HTTP bodies and the client → server websocket messages are validated here
 against the bounds of :mod:`paohuzi.server.limits`; the server → client
-``state`` message is built as a plain dict by :mod:`paohuzi.server.present`.
-:data:`ERRORS` holds every error code with the Chinese text players see: it
-names what was wrong with the request, never what the seat's view hides.
+messages are the models of :mod:`paohuzi.server.messages`. :data:`ERRORS`
+holds every error code with the Chinese text players see: it names what was
+wrong with the request, never what the seat's view hides.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from paohuzi.server.limits import (
     NAME_CHARS,
     PRESET_CHARS,
 )
+from paohuzi.server.messages import ErrorMessage
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.room.phrases import BY_ID as PHRASE_IDS
 
@@ -48,10 +49,16 @@ class RoomError(Exception):
         self.fields = fields  # the offending request fields (names only, never values)
 
 
-def error(code: str, detail: str | None = None) -> dict[str, str]:
+def error(code: str, detail: str | None = None) -> ErrorMessage:
     """``{"type": "error", "code", "message", "message_zh", "message_en"}`` (``detail``:
     what the client sent wrong; ``message`` stays the Chinese text, as §5 had it)."""
-    return {"type": "error", "code": code, **i18n_fields(code, detail)}
+    text = i18n_fields(code, detail)
+    return ErrorMessage.make(
+        code=code,
+        message=text["message"],
+        message_zh=text["message_zh"],
+        message_en=text["message_en"],
+    )
 
 
 def _encodable(s: str) -> str:

@@ -2,11 +2,11 @@
 
 ``create_app(db_path)`` wires the HTTP API, each seat's websocket
 (:func:`~.conn.serve_seat`) and the static browser client to a
-:class:`~.lobby.RoomManager` backed by SQLite. Extra endpoints beyond §5:
+:class:`~..room.manager.RoomManager` backed by SQLite. Extra endpoints beyond §5:
 ``GET /api/presets`` (lobby choices and their option schemas, :mod:`.options`),
 ``GET /api/rooms/{ID}`` (public join info) and ``GET /api/replays/{hand_id}``
 (a finished hand's frames); friends, rules pages, the tutorial and 我的牌局
-are in :mod:`.routes_lobby`.
+are in :mod:`.lobby_routes`.
 
 Bodies are read up to ``BODY_BYTES`` and parsed by orjson before the models
 validate them (:mod:`.bodies`); every refusal is a 4xx with an error code and
@@ -39,13 +39,12 @@ from paohuzi.server.http.bodies import parse as _parse
 from paohuzi.server.http.conn import origin_allowed, serve_seat
 from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
 from paohuzi.server.limits import HAND_ID_CHARS, TOKEN_CHARS, Limits
-from paohuzi.server.present import messages as present
 from paohuzi.server.present import options, replay
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.room.manager import RoomManager
-from paohuzi.server.room.seats import FREE
 from paohuzi.server.storage.sqlite import SqliteStorage, Storage, default_db_path
+from paohuzi.server.vocab import SeatKind
 from paohuzi.server.wire import CreateRoom, Joined, JoinRoom, RoomCreated, RoomError
 
 STATIC = Path(__file__).parent.parent / "client"
@@ -165,25 +164,25 @@ def create_app(
         req = _parse(CreateRoom, await _json_body(request))
         client = request.client.host if request.client else "?"
         room, seat = await manager.create(req, client)
-        return RoomCreated(room=room.id, seat=seat.index, token=seat.token or "")
+        return RoomCreated(room=room.id, seat=seat.index, token=seat.who.token or "")
 
     @app.get("/api/rooms/{room_id}")
     async def room_info(room_id: RoomId) -> Any:
         room = manager.get(room_id)
         if room is None:
             return _fail(404, "unknown_room")
-        m = room.table.match
+        snap = room.snapshot(room.phase)
         return {
             **routes_lobby.join_info(room),
-            "room": room.id,
-            "rules": room.rules.name,
-            "phase": room.phase,
-            "bot": room.level.id,
-            "hands": m.hands,
-            "hand_index": m.index,
-            "free_seats": [s.index for s in room.seats if s.kind == FREE],
-            "players": present.players(room),
-            "scores": list(m.scores),
+            "room": snap.id,
+            "rules": snap.rules.name,
+            "phase": snap.phase,
+            "bot": snap.level.id,
+            "hands": snap.hands_total,
+            "hand_index": snap.played,
+            "free_seats": [s.index for s in room.seats if s.kind == SeatKind.FREE],
+            "players": [p.model_dump(mode="json") for p in snap.players],
+            "scores": list(snap.scores),
         }
 
     @app.post("/api/rooms/{room_id}/join", response_model=Joined)

@@ -27,10 +27,12 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paohuzi.server.limits import FRAME_BYTES, Limits, TokenBucket
+from paohuzi.server.messages import PongMessage, ServerMessage, StateMessage, encode
 from paohuzi.server.room import readiness
 from paohuzi.server.room.manager import RoomManager
 from paohuzi.server.room.room import Room
-from paohuzi.server.room.seats import READY, Seat
+from paohuzi.server.room.seats import Seat
+from paohuzi.server.vocab import WebChoice
 from paohuzi.server.wire import (
     WS_BAD_ORIGIN,
     WS_BAD_TOKEN,
@@ -57,7 +59,7 @@ class Conn:
     the seat's own action (its answer then skips a turn of the event loop)."""
 
     def __init__(self, limits: Limits) -> None:
-        self.out: deque[dict[str, Any] | None] = deque()
+        self.out: deque[ServerMessage | None] = deque()
         self.more = asyncio.Event()  # set while the outbox holds something
         self.writing = asyncio.Lock()  # one writer at a time keeps the order
         self.limit = limits.queue_limit
@@ -68,13 +70,13 @@ class Conn:
         self.refused = 0  # messages refused in a row by the rate limit
         self.warned = 0.0
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: ServerMessage) -> None:
         if self.closed:
             return
-        if self.out and msg.get("type") == "state":
+        if self.out and isinstance(msg, StateMessage):
             # each state is whole: the unsent one is superseded, so a client that is
             # slow while bots play fast is not dropped for states it would never see
-            self.out = deque(m for m in self.out if m is None or m.get("type") != "state")
+            self.out = deque(m for m in self.out if not isinstance(m, StateMessage))
         if len(self.out) >= self.limit:  # this far behind: drop it (it can reconnect)
             self.close(WS_POLICY)
             return
@@ -102,17 +104,17 @@ class Conn:
             self.close(WS_POLICY)
         return False
 
-    def take(self) -> list[dict[str, Any] | None]:
+    def take(self) -> list[ServerMessage | None]:
         """What is queued, in order; of several ``state`` messages only the last
         (each is whole). ``None`` ends it: the connection is to close."""
-        out: list[dict[str, Any] | None] = []
+        out: list[ServerMessage | None] = []
         while self.out:
             msg = self.out.popleft()
             if msg is None:
                 out.append(None)
                 break
-            if msg.get("type") == "state":
-                out = [m for m in out if m is None or m.get("type") != "state"]
+            if isinstance(msg, StateMessage):
+                out = [m for m in out if not isinstance(m, StateMessage)]
             out.append(msg)
         if not self.out:
             self.more.clear()
@@ -128,11 +130,6 @@ class Conn:
                     return False
                 await ws.send_text(encode(msg))
         return True
-
-
-def encode(msg: dict[str, Any]) -> str:
-    """A message as JSON text (orjson: a state message is a few KB, sent on every change)."""
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def origin_allowed(headers: Any, allowed: tuple[str, ...]) -> bool:
@@ -160,7 +157,7 @@ async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: s
     if refused is None and (room is None or seat is None):
         manager.bad_connects.take(client)
         refused = ("unknown_room", WS_NO_ROOM) if room is None else ("bad_token", WS_BAD_TOKEN)
-    elif refused is None and seat is not None and not seat.bucket(manager.limits).take():
+    elif refused is None and seat is not None and not seat.link.bucket(manager.limits).take():
         refused = ("too_many_connections", WS_TOO_MANY)
     if refused is not None or room is None or seat is None:
         code, close = refused or ("bad_token", WS_BAD_TOKEN)
@@ -219,7 +216,7 @@ async def _receive(ws: WebSocket, room: Room, seat: Seat, conn: Conn) -> None:
 async def _dispatch(room: Room, seat: Seat, conn: Conn, m: ClientMessage) -> None:
     code: str | None = None
     if isinstance(m, Ping):
-        conn.send({"type": "pong", "version": seat.version})
+        conn.send(PongMessage.make(version=seat.shown.version))
     elif isinstance(m, Hints):
         await room.set_hints(seat, m.on)
     elif isinstance(m, Resume):
@@ -228,7 +225,7 @@ async def _dispatch(room: Room, seat: Seat, conn: Conn, m: ClientMessage) -> Non
         code = await room.say(seat, m.phrase)
     elif isinstance(m, Ready):  # 准备 by its own message: the act ``ready`` at any version
         code = readiness.may_ready(room.state is not None, seat.kind)
-        code = code or await room.act(seat, seat.version, READY)
+        code = code or await room.act(seat, seat.shown.version, WebChoice.READY)
     else:
         code = await room.act(seat, m.version, m.action)
     if code is not None:

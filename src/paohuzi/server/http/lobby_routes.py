@@ -18,11 +18,11 @@ from paohuzi.core.rules import PRESETS
 from paohuzi.server.http import bodies, qr
 from paohuzi.server.limits import ACTION_CHARS, TOKEN_CHARS, Buckets
 from paohuzi.server.present import rulesdoc, tutorial
-from paohuzi.server.present.messages import FINISHED, PLAYING, SETTLEMENT, WAITING
 from paohuzi.server.present.options import summary
 from paohuzi.server.room import phrases
-from paohuzi.server.room.seats import FREE
+from paohuzi.server.room.room import Room
 from paohuzi.server.storage.my_matches import MAX_TOKENS, my_matches
+from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.server.wire import RoomError, Strict
 
 router = APIRouter()
@@ -30,34 +30,40 @@ RoomId = Annotated[str, PathParam(max_length=16)]
 Key = Annotated[str, PathParam(max_length=24)]
 Token = Annotated[str, Field(max_length=TOKEN_CHARS)]
 STATUS_EN = {
-    WAITING: "waiting for players",
-    PLAYING: "playing",
-    SETTLEMENT: "between hands",
-    FINISHED: "finished",
+    RoomPhase.WAITING: "waiting for players",
+    RoomPhase.PLAYING: "playing",
+    RoomPhase.SETTLEMENT: "between hands",
+    RoomPhase.FINISHED: "finished",
 }
-STATUS_ZH = {WAITING: "等人", PLAYING: "对局中", SETTLEMENT: "结算中", FINISHED: "已结束"}
+STATUS_ZH = {
+    RoomPhase.WAITING: "等人",
+    RoomPhase.PLAYING: "对局中",
+    RoomPhase.SETTLEMENT: "结算中",
+    RoomPhase.FINISHED: "已结束",
+}
 
 
-def join_info(room: Any) -> dict[str, Any]:
+def join_info(room: Room) -> dict[str, Any]:
     """What a friend sees before joining: the rules line, who sits where, the status."""
+    phase, free = room.phase, SeatKind.FREE
     return {
-        "status": room.phase,
-        "status_label": {"zh": STATUS_ZH[room.phase], "en": STATUS_EN[room.phase]},
-        "summary": summary(room.rules, room.level.id, getattr(room, "config", {}).get("turn_time")),
+        "status": phase,
+        "status_label": {"zh": STATUS_ZH[phase], "en": STATUS_EN[phase]},
+        "summary": summary(room.rules, room.level.id, room.config.turn_time),
         "seats": [
             {
                 "seat": s.index,
                 "kind": s.kind,
-                "name": None if s.kind == FREE else s.name,
-                "free": s.kind == FREE,
+                "name": None if s.kind == free else s.who.name,
+                "free": s.kind == free,
             }
             for s in room.seats
         ],
     }
 
 
-def _room(request: Request, code: str) -> Any:
-    room = request.app.state.manager.get(code)
+def _room(request: Request, code: str) -> Room:
+    room: Room | None = request.app.state.manager.get(code)
     if room is None:
         raise RoomError(404, "unknown_room")
     return room

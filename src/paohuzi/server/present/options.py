@@ -244,7 +244,7 @@ def _check_house(rules: Rules) -> None:
             raise RoomError(400, "bad_rules")
 
 
-def summary(rules: Rules, bot: str | None = None, turn_time: int | None = None) -> dict[str, str]:
+def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None) -> dict[str, str]:
     """One line describing a configuration, in Chinese and English."""
     label = preset_label(rules.name)
     n = rules.players

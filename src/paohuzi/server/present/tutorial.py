@@ -40,7 +40,7 @@ from paohuzi.core.result import HandResult
 from paohuzi.core.rules import Rules, preset
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
-from paohuzi.server.present.messages import describe
+from paohuzi.server.present.choices import action_choice_dict
 from paohuzi.table import Table
 
 DIR = Path(__file__).parent / "tutorials"
@@ -330,7 +330,7 @@ def _show(r: Run, entry: dict[str, Any] | None, mark: int) -> dict[str, Any]:
             "expect": entry.get("do", NEXT),
             "choices": v.legal_ids() if "do" in entry else [NEXT],
             # each choice as the table describes it (吃: the 吃 group then each 比 group)
-            "actions": [describe(a) for a in v.legal] if "do" in entry else [],
+            "actions": [action_choice_dict(a) for a in v.legal] if "do" in entry else [],
         }
     if v.result is not None:
         out["result"] = v.result.to_dict()

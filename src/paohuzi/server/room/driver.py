@@ -6,7 +6,7 @@ which bot decides now (``next_bot``: in a claim window bots never wait for a
 human, R16), waits ``bot_delay`` so humans can follow, lets the bot choose,
 and commits the choice through the room's one path — unless the hand moved on
 meanwhile. Quick levels choose inside the event loop (a fraction of a
-millisecond); pooled levels think in the :class:`~.pool.BotPool`, on the hand
+millisecond); pooled levels think in the :class:`~.bot_pool.BotPool`, on the hand
 as it was, and the loop goes on serving every room meanwhile.
 
 Timers (only while a human of the room is connected): a human who lets
@@ -23,16 +23,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from dataclasses import dataclass
 
 from paohuzi.core.actions import Action, IllegalAction
 from paohuzi.core.state import DISCARDING
-from paohuzi.server.present.messages import PLAYING, SETTLEMENT
 from paohuzi.server.room import levels
 from paohuzi.server.room.bot_pool import Think, job_for
-from paohuzi.server.room.port import RoomPort
-from paohuzi.server.room.seats import BOT, Seat
+from paohuzi.server.room.port import BotSettings, DriverPort
+from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.table import derive_seed
 
 log = logging.getLogger("paohuzi.server")
@@ -54,8 +52,8 @@ class Job:
 
 
 class Driver:
-    def __init__(self, room: RoomPort) -> None:
-        self.room = room
+    def __init__(self, room: DriverPort, settings: BotSettings) -> None:
+        self.room, self.settings = room, settings
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
 
@@ -64,7 +62,7 @@ class Driver:
 
     def kick(self) -> None:
         """Something changed: plan again (start the task if it is not running)."""
-        if self.room.manager.closed:
+        if self.settings.closed:
             return
         self.wake.set()
         if not self.busy():
@@ -96,29 +94,24 @@ class Driver:
             log.exception("room %s: the bot driver failed", self.room.id)
 
     def _mark(self) -> tuple[str | None, int]:
-        st = self.room.state
+        st = self.room.table.state
         # Events, not actions: another seat's silent 过 changes no seat's choices.
         return (self.room.hand_id, len(st.events) if st is not None else -1)
-
-    def _left(self, seat: Seat) -> float | None:
-        """Seconds until the seat's decision times out (None: its timer does not run)."""
-        if seat.pending_since is None or not self.room.humans_connected():
-            return None
-        return seat.pending_since + self.room.away_timeout - time.time()
 
     def _plan(self) -> Job | float | None:
         """The next decision to make, or seconds to wait for a timer, or None (lock held)."""
         r = self.room
-        st, ph = r.state, r.phase
-        if ph == PLAYING and st is not None:
+        st, ph = r.table.state, r.phase
+        if ph == RoomPhase.PLAYING and st is not None:
             seat = r.table.next_bot()
             if seat is not None:
                 s = r.seats[seat]
-                return self._job(seat, levels.level(s.bot) if s.kind == BOT else r.level)
+                bot = s.kind == SeatKind.BOT
+                return self._job(seat, levels.level(s.who.bot) if bot else r.level)
             return self._timers(r.table.waiting_for(), claim=st.phase != DISCARDING)
-        if ph == SETTLEMENT:  # bots and 托管 seats are ready at once; humans have no timer
+        if ph == RoomPhase.SETTLEMENT:  # bots and 托管 seats are ready at once; humans: no timer
             for s in r.seats:
-                if s.index not in r.ready and (s.kind == BOT or s.away):
+                if s.index not in r.ready and (s.kind == SeatKind.BOT or s.away):
                     return Job(s.index, self._mark(), ready=True)
         return None
 
@@ -126,7 +119,7 @@ class Driver:
         wait: float | None = None
         for i in pending:
             seat = self.room.seats[i]
-            left = self._left(seat)
+            left = self.room.left(seat)
             if left is None:
                 continue
             if left > 0:
@@ -139,7 +132,7 @@ class Driver:
         return wait
 
     def _job(self, seat: int, level: levels.Level, standin: bool = False) -> Job:
-        st = self.room.state
+        st = self.room.table.state
         assert st is not None
         think = None
         if level.pooled:
@@ -151,10 +144,10 @@ class Driver:
     async def _play(self, job: Job) -> None:
         r = self.room
         # Always yield once: a chain of quick bot moves must not hold the event loop.
-        await asyncio.sleep(0 if job.ready else r.manager.bot_delay)
+        await asyncio.sleep(0 if job.ready else self.settings.bot_delay)
         aid = None
         if job.think is not None:
-            aid = await r.manager.pool.run(job.think, job.level.budget + GRACE)
+            aid = await self.settings.pool.run(job.think, job.level.budget + GRACE)
         async with r.changing():
             if job.mark != self._mark():
                 return  # the hand moved on (its human acted, another claim won, …)
@@ -168,7 +161,7 @@ class Driver:
 
     def _choice(self, job: Job, aid: str | None) -> Action:
         """The pooled bot's answer if it is legal, else a quick bot's choice now."""
-        r, st = self.room, self.room.state
+        r, st = self.room, self.room.table.state
         assert st is not None
         legal = st.legal_actions(job.seat)
         if aid is not None:

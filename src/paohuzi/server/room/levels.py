@@ -5,7 +5,7 @@ Clients name a level only (``"easy"``/``"normal"``/``"hard"``, shown as
 options to a bot that runs on the server. To make a level stronger (a learned
 ``neural`` bot for ``hard``, say), change its ``spec`` in :data:`LEVELS`.
 
-``pooled`` levels think in the bounded worker pool (:mod:`.pool`) under the
+``pooled`` levels think in the bounded worker pool (:mod:`.bot_pool`) under the
 wall-clock ``budget``; the others decide in a fraction of a millisecond inside
 the event loop.
 """

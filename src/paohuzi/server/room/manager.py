@@ -15,6 +15,8 @@ import hashlib
 import logging
 import secrets
 import time
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from paohuzi.bots.hints import hint
@@ -22,11 +24,11 @@ from paohuzi.core.rules import Rules, RulesError, preset
 from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
 from paohuzi.server.present import options
 from paohuzi.server.room.bot_pool import BotPool
-from paohuzi.server.room.port import RoomPort
 from paohuzi.server.room.restore import restore
 from paohuzi.server.room.room import Room
-from paohuzi.server.room.seats import BOT, FREE, HUMAN, Seat
-from paohuzi.server.storage.sqlite import RoomRow, SeatRow, Storage
+from paohuzi.server.room.seats import Seat
+from paohuzi.server.storage.sqlite import RoomConfig, RoomRow, SeatRow, Storage
+from paohuzi.server.vocab import SeatKind
 from paohuzi.server.wire import CreateRoom, RoomError
 
 log = logging.getLogger("paohuzi.server")
@@ -104,20 +106,15 @@ class RoomManager:
         if len(self.rooms) >= MAX_ROOMS_IN_MEMORY:
             self._evict_idle()
         bot = chosen.bot or req.bot
-        seats = [SeatRow(0, HUMAN, secrets.token_urlsafe(16), req.name or "玩家1")]
+        seats = [SeatRow(0, SeatKind.HUMAN, secrets.token_urlsafe(16), req.name or "玩家1")]
         for i in range(1, n):
-            seats.append(
-                SeatRow(i, BOT, None, f"机器人{i}", bot) if i <= bots else SeatRow(i, FREE)
-            )
+            bot_seat = SeatRow(i, SeatKind.BOT, None, f"机器人{i}", bot)
+            seats.append(bot_seat if i <= bots else SeatRow(i, SeatKind.FREE))
         # A chosen seed deals known cards: only where no other human could be dealt them.
         seed = req.seed if req.seed is not None and bots == n - 1 else secrets.randbits(63)
         given = req.options is not None and "hands" in req.options
         hands = chosen.hands if given else req.hands or rules.hands_per_match
-        config: dict[str, Any] = {"bot": bot, "bots": bots, "owner": owner}
-        if chosen.turn_time is not None:
-            config["turn_time"] = chosen.turn_time  # rooms.py: the seat's 托管 timer
-        if chosen.ready_first:
-            config["ready_first"] = True  # rooms.py: 准备 before the first hand
+        config = RoomConfig(bot, bots, owner, chosen.turn_time, chosen.ready_first)
         row = RoomRow(self.new_code(), rules.to_dict(), config, seats, seed, hands)
         room = self.open(row)
         return room, room.seats[0]
@@ -131,17 +128,23 @@ class RoomManager:
             room.publish()
         return room
 
-    def rematch(self, room: RoomPort) -> str:
-        """再来一场 (``room``'s lock held): a new room, the same seats (humans keep their
-        tokens), a new match of as many hands; its code."""
-        seats = [s.row() for s in room.seats]
+    def rematch(
+        self,
+        of: str,
+        rules: Rules,
+        config: RoomConfig,
+        seats: Sequence[SeatRow],
+        hands: int,
+    ) -> str:
+        """再来一场 (room ``of``'s lock held): a new room, the same seats (humans keep their
+        tokens), a new match of ``hands`` hands; its code."""
         row = RoomRow(
             self.new_code(),
-            room.rules.to_dict(),
-            {**room.config, "rematch_of": room.id},  # so a restart finds the link again
-            seats,
+            rules.to_dict(),
+            replace(config, rematch_of=of),  # so a restart finds the link again
+            list(seats),
             secrets.randbits(63),
-            room.table.match.hands,
+            hands,
         )
         return self.open(row).id
 

@@ -9,16 +9,17 @@ connected seat of the room, at most once per ``SAY_EVERY_S`` per seat.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-from paohuzi.server.room.seats import Seat
+from paohuzi.server.messages import SaidMessage
+from paohuzi.server.room.seats import Link
 
 
 class Phrase(NamedTuple):
     id: str
     zh: str
     en: str
-    kind: str = "phrase"  # phrase | emoji
+    kind: Literal["phrase", "emoji"] = "phrase"
 
 
 PHRASES: tuple[Phrase, ...] = (
@@ -48,31 +49,28 @@ def validate(phrase_id: object) -> Phrase | None:
     return BY_ID.get(phrase_id) if isinstance(phrase_id, str) else None
 
 
-def said(seat: int, phrase: Phrase) -> dict[str, Any]:
+def said(seat: int, phrase: Phrase) -> SaidMessage:
     """What every seat of the room receives when ``seat`` says ``phrase``."""
-    return {
-        "type": "said",
-        "seat": seat,
-        "phrase": phrase.id,
-        "text_zh": phrase.zh,
-        "text_en": phrase.en,
-        "kind": phrase.kind,
-    }
+    return SaidMessage.make(
+        seat=seat, phrase=phrase.id, text_zh=phrase.zh, text_en=phrase.en, kind=phrase.kind
+    )
 
 
-def relay(seats: Sequence[Seat], seat: Seat, phrase_id: str, now: float) -> str | None:
-    """``seat`` says ``phrase_id`` at ``now`` (monotonic seconds; the room's lock held):
-    every connected seat gets :func:`said`; else the error code and nothing is sent."""
+def relay(links: Sequence[Link], seat: int, phrase_id: str, now: float) -> str | None:
+    """Seat ``seat`` says ``phrase_id`` at ``now`` (monotonic seconds; the room's lock
+    held): every connected seat of ``links`` (the room's, by seat) gets :func:`said`;
+    else the error code, and nothing is sent."""
     phrase = validate(phrase_id)
     if phrase is None:
         return "bad_phrase"
-    if now - seat.said_at < SAY_EVERY_S:
+    mine = links[seat]
+    if now - mine.said_at < SAY_EVERY_S:
         return "rate_limited"
-    seat.said_at = now
-    msg = said(seat.index, phrase)
-    for s in seats:
-        if s.conn is not None:
-            s.conn.send(msg)
+    mine.said_at = now
+    msg = said(seat, phrase)
+    for link in links:
+        if link.conn is not None:
+            link.conn.send(msg)
     return None
 
 

@@ -1,19 +1,19 @@
-"""接口 (jiēkǒu): what the room's helpers rely on of a room and of its manager.
+"""接口 (jiēkǒu): what the room's helpers need of a room, and a room of its lobby.
 
-:mod:`.present`, :mod:`.driver` and :mod:`.hinting` work for a room without
-importing :mod:`.rooms` or :mod:`.lobby`: they are typed against these
-Protocols, which :class:`~.rooms.Room` and :class:`~.lobby.RoomManager`
-satisfy structurally (:class:`LobbyPort`: what a room needs of its lobby). So
-every import points one way — rooms and lobby above, their helpers below —
-and what a helper needs of a room is listed in one place.
+:mod:`.driver` works for a room without importing :mod:`.room`: it is typed
+against :class:`DriverPort`, which :class:`~.room.Room` satisfies structurally;
+a room sees its lobby as a :class:`LobbyPort` (:class:`~.manager.RoomManager`
+is one). So every import points one way — the lobby and the room above, their
+helpers below — and what a helper needs is listed in one place. Presentation
+needs no port: it is given a frozen snapshot (:mod:`..present.snapshot`), and
+the hints their own few parts (:class:`~.hint_task.HintTask`).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Protocol
 
 from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action
@@ -22,61 +22,40 @@ from paohuzi.core.state import GameState
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import Level
 from paohuzi.server.room.seats import Seat
-from paohuzi.server.storage.sqlite import Storage
+from paohuzi.server.storage.sqlite import RoomConfig, SeatRow, Storage
+from paohuzi.server.vocab import RoomPhase
 from paohuzi.table import Table
 
 
-class ManagerPort(Protocol):
-    """The lobby as a room's helpers see it: settings, the bot pool, the hint function."""
+class BotSettings(Protocol):
+    """The lobby's settings the bot driver follows."""
 
     @property
-    def closed(self) -> bool: ...
+    def closed(self) -> bool: ...  # the server stops: plan nothing more
 
     @property
     def bot_delay(self) -> float: ...
 
     @property
-    def away_timeout(self) -> float: ...
-
-    @property
     def pool(self) -> BotPool: ...
 
-    @property
-    def hint(self) -> Callable[[GameState, int], Hint]: ...
 
-
-class RoomPort(Protocol):
-    """A room as :mod:`.present`, :mod:`.driver` and :mod:`.hinting` read and drive it."""
+class DriverPort(Protocol):
+    """A room as its bot driver reads and drives it (lock held where it changes)."""
 
     id: str
-    rules: Rules
-    config: dict[str, Any]
-    level: Level
-    seats: list[Seat]
     table: Table
-    hand_id: str | None
-    hand_ids: list[str]  # every dealt hand's id, in order (the match summary)
+    level: Level  # the room's level: 托管 and timed-out claims are played at it
+    seats: list[Seat]
     ready: set[int]
-    next_room: str | None
-    lock: asyncio.Lock
-    tasks: set[asyncio.Task[Any]]
+    hand_id: str | None
 
     @property
-    def manager(self) -> ManagerPort: ...
+    def phase(self) -> RoomPhase: ...
 
-    @property
-    def state(self) -> GameState | None: ...
-
-    @property
-    def phase(self) -> str: ...
-
-    @property
-    def away_timeout(self) -> float: ...
-
-    @property
-    def ready_first(self) -> bool: ...
-
-    def humans_connected(self) -> bool: ...
+    def left(self, seat: Seat) -> float | None:
+        """Seconds until the seat's decision times out (None: its timer does not run)."""
+        ...
 
     def changing(self) -> AbstractAsyncContextManager[None]: ...
 
@@ -85,15 +64,28 @@ class RoomPort(Protocol):
     def go_away(self, seat: Seat) -> None: ...
 
 
-class LobbyPort(ManagerPort, Protocol):
-    """What a room itself needs of the lobby (:class:`~.lobby.RoomManager` is one)."""
+class LobbyPort(BotSettings, Protocol):
+    """What a room needs of the lobby (:class:`~.manager.RoomManager` is one)."""
 
     @property
     def storage(self) -> Storage: ...
 
-    def rematch(self, room: RoomPort) -> str:
-        """再来一场: open the room of the next match for ``room``'s seats; its code."""
+    @property
+    def away_timeout(self) -> float: ...
+
+    @property
+    def hint(self) -> Callable[[GameState, int], Hint]: ...  # replaceable by tests
+
+    def rematch(
+        self,
+        of: str,
+        rules: Rules,
+        config: RoomConfig,
+        seats: Sequence[SeatRow],
+        hands: int,
+    ) -> str:
+        """再来一场: open the room of the next match for room ``of``'s seats; its code."""
         ...
 
 
-__all__ = ["LobbyPort", "ManagerPort", "RoomPort"]
+__all__ = ["BotSettings", "DriverPort", "LobbyPort"]

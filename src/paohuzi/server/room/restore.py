@@ -33,11 +33,11 @@ def restore(room: Room, hands: list[HandRow]) -> None:
         if st.is_terminal():
             table.finish_hand()
             if not h.finished:  # the process stopped between the last action and the record
-                rec = table.record(names=[s.name for s in room.seats])
+                rec = table.record(names=[s.who.name for s in room.seats])
                 room.storage.finish_hand(h.id, rec.to_dict(), list(m.scores))
     room.start()
     for s in room.seats:  # versions a client held before the restart are all stale
-        s.version += RESTART_JUMP
+        s.shown.version += RESTART_JUMP
     room.publish()
 
 

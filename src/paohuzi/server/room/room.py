@@ -11,10 +11,12 @@ SQLite transaction, committed before any message leaves (messages are queued
 and written by each connection's own task), so no player ever sees a state a
 crash could undo.
 
-Bots are played by :mod:`.driver`, hints by :mod:`.hinting`, messages built by
-:mod:`.present`; the seats' versions are explained in :mod:`.seats`. Those see
-the room and its manager through :mod:`.port`; a restart's rebuild is
-:mod:`.restore`, 再来一场's new room :meth:`.lobby.RoomManager.rematch`.
+Bots are played by :mod:`.driver` (which sees the room through
+:class:`.port.DriverPort`), hints by :mod:`.hint_task`; messages are built by
+:mod:`..present.state` from one frozen :meth:`Room.snapshot` per change and each
+seat's view. The seats' parts and versions are explained in :mod:`.seats`; a
+restart's rebuild is :mod:`.restore`, 再来一场's new room
+:meth:`.manager.RoomManager.rematch`.
 """
 
 from __future__ import annotations
@@ -24,25 +26,40 @@ import contextlib
 import secrets
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from dataclasses import replace
+from functools import lru_cache
 
+from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CODES
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
-from paohuzi.server.present import messages as present
-from paohuzi.server.present.messages import FINISHED, PLAYING, SETTLEMENT, WAITING
+from paohuzi.server.messages import PlayerInfo, Timer, same
+from paohuzi.server.present import state as present
+from paohuzi.server.present.choices import described, seat_choices
 from paohuzi.server.present.options import TURN_CHOICES
-from paohuzi.server.room import hinting, levels, phrases, readiness
+from paohuzi.server.present.snapshot import RoomSnapshot
+from paohuzi.server.room import levels, phrases, readiness
 from paohuzi.server.room.driver import Driver
+from paohuzi.server.room.hint_task import HintTask
 from paohuzi.server.room.port import LobbyPort
-from paohuzi.server.room.seats import BOT, FREE, HUMAN, Outbox, Seat
+from paohuzi.server.room.seats import Outbox, Seat
 from paohuzi.server.storage.sqlite import HandRow, RoomRow
+from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.server.wire import WS_GOING_AWAY, WS_REPLACED, RoomError, error
 from paohuzi.table import Table
 
 HAND_ID_BYTES = 12  # 16 url-safe characters: a replay link nobody can guess
+HUMAN, BOT, FREE = SeatKind.HUMAN, SeatKind.BOT, SeatKind.FREE
+WAITING, PLAYING = RoomPhase.WAITING, RoomPhase.PLAYING
+SETTLEMENT, FINISHED = RoomPhase.SETTLEMENT, RoomPhase.FINISHED
+
+
+@lru_cache(maxsize=1024)
+def _timers(deadlines: tuple[tuple[int, float], ...]) -> tuple[Timer, ...]:
+    # the same deadlines for a whole decision: made once, not per change
+    return tuple(Timer.make(seat=seat, deadline=d) for seat, d in deadlines)
 
 
 class Room:
@@ -54,20 +71,21 @@ class Room:
         self.id = row.id
         self.rules = Rules.from_dict(row.rules)
         self.config = row.config
-        self.level = levels.level(row.config.get("bot"))
-        self.seats = [Seat(s.seat, s.kind, s.token, s.name, s.bot) for s in row.seats]
+        self.level = levels.level(row.config.bot)
+        self.seats = [Seat(s) for s in row.seats]
         for s, v in zip(self.seats, row.versions, strict=False):
-            s.version = s.since = v
-        players = [levels.make(levels.level(s.bot)) if s.kind == BOT else None for s in self.seats]
+            s.shown.version = s.shown.since = v
+        players = [levels.make(levels.level(s.bot)) if s.kind == BOT else None for s in row.seats]
         self.table = Table(players, self.rules, row.match_seed, row.hands_total, stand_in=True)
         self.hand_id: str | None = None
         self.hand_ids: list[str] = []  # every dealt hand's, in order (restore() refills it)
-        self.ready_first = bool(row.config.get("ready_first"))
+        self.ready_first = row.config.ready_first
         self.ready: set[int] = set(row.ready)
         self.next_room: str | None = None  # the room 再来一场 opened (found again at a restart)
         self.lock = asyncio.Lock()
-        self.driver = Driver(self)
-        self.tasks: set[asyncio.Task[Any]] = set()  # hint tasks (kept referenced)
+        self.driver = Driver(self, manager)
+        self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
+        self._seen_players: tuple[object, tuple[PlayerInfo, ...]] = ((), ())
 
     # ------------------------------------------------------------------ state
     @property
@@ -75,7 +93,7 @@ class Room:
         return self.table.state
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> RoomPhase:
         st = self.state
         if st is None:
             return WAITING
@@ -86,8 +104,8 @@ class Room:
     @property
     def away_timeout(self) -> float:
         """The room's 出牌时间 if it chose one (within the lobby's choices), else the server's."""
-        t = self.config.get("turn_time")
-        if isinstance(t, int | float) and not isinstance(t, bool):
+        t = self.config.turn_time
+        if t is not None:
             return float(min(max(t, min(TURN_CHOICES)), max(TURN_CHOICES)))
         return self.manager.away_timeout
 
@@ -95,11 +113,21 @@ class Room:
         return next((s for s in self.seats if s.holds(token)), None)
 
     def humans_connected(self) -> bool:
-        return any(s.conn is not None for s in self.seats if s.kind == HUMAN)
+        return any(s.link.conn is not None for s in self.seats if s.kind == HUMAN)
+
+    def left(self, seat: Seat) -> float | None:
+        """Seconds until the seat's decision times out (None: its timer does not run)."""
+        since = seat.turn.pending_since
+        if since is None or not self.humans_connected():
+            return None
+        return since + self.away_timeout - time.time()
 
     def idle(self) -> bool:
         """Nobody connected, no bot thinking: storage has it all, memory may let it go."""
         return not self.driver.busy() and not self.lock.locked() and not self.humans_connected()
+
+    def _advise(self, state: GameState, seat: int) -> Hint:
+        return self.manager.hint(state, seat)  # looked up each time: tests replace it
 
     @contextlib.asynccontextmanager
     async def changing(self) -> AsyncIterator[None]:
@@ -107,6 +135,62 @@ class Room:
         async with self.lock:
             with self.storage.batch():
                 yield
+
+    def snapshot(self, phase: RoomPhase) -> RoomSnapshot:
+        """The room as every seat's messages see it now (its ``phase`` given: computed once)."""
+        st, m = self.state, self.table.match
+        timers: tuple[Timer, ...] = ()
+        timeout = self.away_timeout
+        if phase == PLAYING and self.humans_connected():
+            timers = _timers(
+                tuple(
+                    (s.index, round(since + timeout, 1))
+                    for s in self.seats
+                    if s.kind == HUMAN
+                    and not s.away
+                    and (since := s.turn.pending_since) is not None
+                )
+            )
+        over = phase in (SETTLEMENT, FINISHED)
+        return RoomSnapshot(
+            id=self.id,
+            rules=self.rules,
+            level=self.level,
+            phase=phase,
+            hand_id=self.hand_id,
+            played=m.index,
+            hands_total=m.hands,
+            scores=tuple(m.scores),
+            players=self._players(),
+            away_timeout=timeout,
+            rematch=self.next_room,
+            timers=timers,
+            discarding=st.current_player if st is not None and st.phase == DISCARDING else None,
+            result=st.result if st is not None and over else None,
+            results=tuple(m.results),
+            hand_ids=tuple(self.hand_ids),
+        )
+
+    def _players(self) -> tuple[PlayerInfo, ...]:
+        """Every seat as anyone may see it: made again only when that changes."""
+        seen = tuple(
+            (s.who, s.link.conn is not None, s.away, s.index in self.ready) for s in self.seats
+        )
+        if seen != self._seen_players[0]:
+            players = tuple(
+                PlayerInfo.make(
+                    seat=who.seat,
+                    kind=who.kind,
+                    name=who.name,
+                    bot=who.bot,
+                    connected=connected,
+                    away=away,
+                    ready=ready,
+                )
+                for who, connected, away, ready in seen
+            )
+            self._seen_players = (seen, players)
+        return self._seen_players[1]
 
     # ------------------------------------------------------------------ the one path
     def commit(self, seat: int, choice: Action | None) -> None:
@@ -128,36 +212,42 @@ class Room:
 
     def publish(self) -> None:
         """Every human seat's state; a seat whose state changed gets a new version and it."""
-        st, now = self.state, time.time()
+        st, phase, now = self.state, self.phase, time.time()
+        humans = [s for s in self.seats if s.kind == HUMAN]
         views: dict[int, View | None] = {}
         fresh: set[int] = set()
-        for s in self.seats:
-            if s.kind != HUMAN:
-                continue
+        for s in humans:
             v = views[s.index] = view(st, s.index) if st is not None else None
-            s.legal = present.choices(self, s, v)
+            legal = s.turn.legal = seat_choices(
+                phase, v, ready_first=self.ready_first, ready=s.index in self.ready
+            )
             n = len(v.log) if v is not None else 0
-            s.hint_key = (self.hand_id, n, tuple(s.legal)) if self.phase == PLAYING else None
-            key = (self.hand_id, self.phase, n, tuple(s.legal)) if s.legal else None
-            if key != s.key:
-                s.key, s.pending_since = key, (now if key is not None else None)
+            s.hint.key = (self.hand_id, n, tuple(legal)) if phase == PLAYING else None
+            key = (self.hand_id, phase, n, tuple(legal)) if legal else None
+            if key != s.turn.key:
+                s.turn.key, s.turn.pending_since = key, (now if key is not None else None)
+                s.turn.listed = described(legal, self.rules, phase)
                 fresh.add(s.index)
-        common = present.shared(self)
-        for s in self.seats:
-            if s.kind != HUMAN:
-                continue
-            c = present.content(self, s, views[s.index], common)
-            if c != s.shown:
-                s.version, s.shown = s.version + 1, c
-                if s.conn is not None:
-                    s.conn.send(present.state_message(s))
-                    hinting.offer(self, s)
+        snap = self.snapshot(phase)
+        for s in humans:
+            c = present.seat_state(snap, s.index, s.away, s.turn.listed, views[s.index])
+            shown = s.shown
+            if not same(shown.state, c):
+                shown.version, shown.state = shown.version + 1, c
+                if s.link.conn is not None:
+                    s.link.conn.send(present.state_message(c, shown.version, time.time()))
+                    self.hint_task.offer(s)
             if s.index in fresh:
-                s.since = s.version
-        self.storage.update_room(
-            self.id, [s.version for s in self.seats], sorted(self.ready), self.phase
-        )
+                shown.since = shown.version
+        versions = [s.shown.version for s in self.seats]
+        self.storage.update_room(self.id, versions, sorted(self.ready), phase)
         self.driver.kick()
+
+    def resend(self, seat: Seat) -> None:
+        """The seat's last state again, as it stands (a new connection, ``resume``)."""
+        if seat.link.conn is not None and seat.shown.state is not None:
+            msg = present.state_message(seat.shown.state, seat.shown.version, time.time())
+            seat.link.conn.send(msg)
 
     # ------------------------------------------------------------------ hands
     def _new_hand(self) -> None:
@@ -175,34 +265,38 @@ class Room:
         assert self.hand_id is not None
         self.table.finish_hand()
         m = self.table.match
-        rec = self.table.record(names=[s.name for s in self.seats])  # names: for replays
+        rec = self.table.record(names=[s.who.name for s in self.seats])  # names: for replays
         self.storage.finish_hand(self.hand_id, rec.to_dict(), list(m.scores))
         self.ready = {s.index for s in self.seats if s.kind == BOT}
 
     def start(self) -> None:
         """Deal when every seat is taken (in a ``ready_first`` room: and every human is
         ready; bots are at once), and the next hand when everybody present is ready."""
+        kinds = [s.kind for s in self.seats]
         if self.state is None:
             if self.ready_first:
                 self.ready |= {s.index for s in self.seats if s.kind == BOT}
-            kinds = [s.kind for s in self.seats]
             if readiness.can_deal_first(kinds, self.ready, self.ready_first):
                 self._new_hand()
-        elif self.phase == SETTLEMENT and readiness.all_ready(self.seats, self.ready):
-            self._new_hand()
+        elif self.phase == SETTLEMENT:
+            connected = {s.index for s in self.seats if s.link.conn is not None}
+            if readiness.all_ready(kinds, connected, self.ready):
+                self._new_hand()
 
     def rematch(self) -> None:
         """再来一场 (lock held): once; every later one goes to the same new room."""
         if self.next_room is None:
-            self.next_room = self.manager.rematch(self)
+            rows = [s.who for s in self.seats]
+            hands = self.table.match.hands
+            self.next_room = self.manager.rematch(self.id, self.rules, self.config, rows, hands)
 
     # ------------------------------------------------------------------ humans
     async def act(self, seat: Seat, version: int, action_id: str) -> str | None:
         """A human's choice: None when applied, else the error code (nothing changed)."""
         async with self.changing():
-            if not seat.since <= version <= seat.version:
+            if not seat.shown.since <= version <= seat.shown.version:
                 return "stale_version"
-            choice = seat.lookup(action_id)
+            choice = seat.turn.lookup(seat.index, action_id)
             if isinstance(choice, str):
                 return choice
             st = self.state
@@ -215,39 +309,41 @@ class Room:
         async with self.changing():
             for s in self.seats:
                 if s.kind == FREE:
-                    s.kind, s.token = HUMAN, secrets.token_urlsafe(16)
-                    s.name = name or f"玩家{s.index + 1}"
-                    self.storage.update_seat(self.id, s.row())
+                    token = secrets.token_urlsafe(16)
+                    s.who = replace(
+                        s.who, kind=HUMAN, token=token, name=name or f"玩家{s.index + 1}"
+                    )
+                    self.storage.update_seat(self.id, s.who)
                     self.start()
                     self.publish()
-                    return s.index, s.token
+                    return s.index, token
         raise RoomError(409, "room_full")
 
     async def attach(self, seat: Seat, conn: Outbox) -> None:
         """A (re)connection replaces the seat's old one, brings it back from 托管, and
         gets a full state."""
         async with self.changing():
-            old, seat.conn = seat.conn, conn
+            old, seat.link.conn = seat.link.conn, conn
             if old is not None:
                 old.send(error("replaced"))
                 old.close(WS_REPLACED)
-            elif sum(s.conn is not None for s in self.seats) == 1:
+            elif sum(s.link.conn is not None for s in self.seats) == 1:
                 for s in self.seats:  # timers were paused while nobody watched: restart them
-                    if s.pending_since is not None:
-                        s.pending_since = time.time()
+                    if s.turn.pending_since is not None:
+                        s.turn.pending_since = time.time()
             if seat.away:
                 self.back(seat)
             self.start()
             self.publish()
             if not conn.sent:
-                conn.send(present.state_message(seat))
-                hinting.offer(self, seat)
+                self.resend(seat)
+                self.hint_task.offer(seat)
 
     async def detach(self, seat: Seat, conn: Outbox) -> None:
         async with self.changing():
             conn.close()
-            if seat.conn is conn:
-                seat.conn = None
+            if seat.link.conn is conn:
+                seat.link.conn = None
                 self.start()  # the others need not wait for a player who left
                 self.publish()
 
@@ -256,18 +352,19 @@ class Room:
             if seat.away:
                 self.back(seat)
                 self.publish()
-            elif seat.conn is not None:
-                seat.conn.send(present.state_message(seat))
+            else:
+                self.resend(seat)
 
     async def set_hints(self, seat: Seat, on: bool) -> None:
         async with self.lock:
-            seat.hints = on
-            hinting.offer(self, seat)
+            seat.wants_hints = on
+            self.hint_task.offer(seat)
 
     async def say(self, seat: Seat, phrase_id: str) -> str | None:
         """快捷语: relayed to every connected seat; None, or the error code (nothing sent)."""
         async with self.lock:
-            return phrases.relay(self.seats, seat, phrase_id, time.monotonic())
+            links = [s.link for s in self.seats]
+            return phrases.relay(links, seat.index, phrase_id, time.monotonic())
 
     # ------------------------------------------------------------------ 托管
     def go_away(self, seat: Seat) -> None:
@@ -280,16 +377,15 @@ class Room:
         """The player is back: the seat is theirs again, with a fresh timer."""
         seat.away = False
         self.table.players[seat.index] = None
-        if seat.pending_since is not None:
-            seat.pending_since = time.time()
+        if seat.turn.pending_since is not None:
+            seat.turn.pending_since = time.time()
 
     async def stop(self) -> None:
         await self.driver.stop()
-        for t in list(self.tasks):
-            t.cancel()
+        self.hint_task.stop()
         for s in self.seats:
-            if s.conn is not None:
-                s.conn.close(WS_GOING_AWAY)
+            if s.link.conn is not None:
+                s.link.conn.close(WS_GOING_AWAY)
 
 
 __all__ = ["Room", "RoomError"]

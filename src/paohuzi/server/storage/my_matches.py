@@ -17,7 +17,7 @@ from typing import Any
 
 from paohuzi.core.rules import Rules, RulesError
 from paohuzi.server.present.options import summary
-from paohuzi.server.storage.sqlite import SqliteStorage, Storage
+from paohuzi.server.storage.sqlite import RoomConfig, SqliteStorage, Storage
 
 MAX_TOKENS = 50  # one browser's rooms; more is refused (422)
 MAX_MATCHES = 50
@@ -59,7 +59,7 @@ def _match(
 ) -> dict[str, Any]:
     try:
         rules = Rules.from_dict(json.loads(rules_json))
-        line = summary(rules, json.loads(config_json).get("bot"))
+        line = summary(rules, RoomConfig.from_dict(json.loads(config_json)).bot)
     except (RulesError, ValueError):
         rules, line = None, {"zh": "", "en": ""}
     seats = [

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.userdata import data_dir
 
 
@@ -38,12 +39,13 @@ def default_db_path() -> Path:
     return data_dir() / "paohuzi.sqlite3"
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class SeatRow:
-    """One seat: ``kind`` is ``"human"``, ``"bot"`` or ``"free"``."""
+    """Who sits in a seat (what is stored of it): its index, kind, token, name and, for
+    a bot seat, its level."""
 
     seat: int
-    kind: str
+    kind: SeatKind
     token: str | None = None
     name: str = ""
     bot: str | None = None
@@ -63,13 +65,57 @@ class HandRow:
     actions: list[tuple[int, str]] = field(default_factory=list)  # (seat, action id)
 
 
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """A room's settings beside its rules, stored as a JSON object: the bots' level,
+    how many seats bots took, the creator (a keyed hash: rooms per client are counted,
+    never traced), the 出牌时间 and 准备 options, and the room whose 再来一场 it is."""
+
+    bot: str | None = None  # a level id (a pre-level server stored a bot spec)
+    bots: int | None = None
+    owner: str | None = None
+    turn_time: float | None = None  # None: the server's --away-timeout
+    ready_first: bool = False
+    rematch_of: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored object: the keys a server has always written, in their order."""
+        d: dict[str, Any] = {"bot": self.bot, "bots": self.bots, "owner": self.owner}
+        if self.turn_time is not None:
+            d["turn_time"] = self.turn_time
+        if self.ready_first:
+            d["ready_first"] = True
+        if self.rematch_of is not None:
+            d["rematch_of"] = self.rematch_of
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RoomConfig:
+        """A stored object (any server's: what is missing takes its default, what is
+        not a setting's type is dropped — a stored room always loads)."""
+
+        def get(key: str, *types: type) -> Any:
+            v = d.get(key)
+            ok = isinstance(v, types) and not (isinstance(v, bool) and bool not in types)
+            return v if ok else None
+
+        return cls(
+            bot=get("bot", str),
+            bots=get("bots", int),
+            owner=get("owner", str),
+            turn_time=get("turn_time", int, float),
+            ready_first=d.get("ready_first") is True,
+            rematch_of=get("rematch_of", str),
+        )
+
+
 @dataclass
 class RoomRow:
     """A room with its seats, its match and the match's hands (in order)."""
 
     id: str
     rules: dict[str, Any]
-    config: dict[str, Any]
+    config: RoomConfig
     seats: list[SeatRow]
     match_seed: int
     hands_total: int
@@ -100,7 +146,9 @@ class Storage(ABC):
     def update_seat(self, room_id: str, seat: SeatRow) -> None: ...
 
     @abstractmethod
-    def update_room(self, room_id: str, versions: list[int], ready: list[int], status: str) -> None:
+    def update_room(
+        self, room_id: str, versions: list[int], ready: list[int], status: RoomPhase
+    ) -> None:
         """Each seat's state version, the seats ready for the next hand, and the phase."""
 
     @abstractmethod
@@ -287,7 +335,7 @@ class SqliteStorage(Storage):
                     now,
                     now,
                     json.dumps(room.rules),
-                    json.dumps(room.config),
+                    json.dumps(room.config.to_dict()),
                     json.dumps(room.versions),
                 ),
             ),
@@ -314,7 +362,7 @@ class SqliteStorage(Storage):
             return None
         rules, config, version, ready, versions = rows[0]
         seats = [
-            SeatRow(seat, kind, token, name, bot)
+            SeatRow(seat, SeatKind(kind), token, name, bot)
             for seat, kind, token, name, bot in self._query(
                 "SELECT seat, kind, token, name, bot FROM seats WHERE room_id = ? ORDER BY seat",
                 (room_id,),
@@ -325,7 +373,7 @@ class SqliteStorage(Storage):
         room = RoomRow(
             room_id,
             json.loads(rules),
-            json.loads(config),
+            RoomConfig.from_dict(json.loads(config)),
             seats,
             seed,
             total,
@@ -363,7 +411,9 @@ class SqliteStorage(Storage):
             )
         )
 
-    def update_room(self, room_id: str, versions: list[int], ready: list[int], status: str) -> None:
+    def update_room(
+        self, room_id: str, versions: list[int], ready: list[int], status: RoomPhase
+    ) -> None:
         self._tx(
             (
                 "UPDATE rooms SET version = ?, versions = ?, ready = ?, status = ?, updated = ? "
@@ -372,7 +422,7 @@ class SqliteStorage(Storage):
                     max(versions, default=0),
                     json.dumps(versions),
                     json.dumps(sorted(ready)),
-                    status,
+                    status.value,  # the word itself: sqlite3 binds a str subclass slowly
                     time.time(),
                     room_id,
                 ),
@@ -380,7 +430,7 @@ class SqliteStorage(Storage):
             # (a match is created 'playing'; only its end changes that: one write per change less)
             *(
                 [("UPDATE matches SET status = 'finished' WHERE id = ?", (_match_id(room_id),))]
-                if status == "finished"
+                if status == RoomPhase.FINISHED
                 else []
             ),
         )

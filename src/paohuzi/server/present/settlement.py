@@ -1,0 +1,85 @@
+"""结算 (jiésuàn): the settlement screen of a finished hand, from the engine's own values.
+
+Built from the hand's :class:`~paohuzi.core.result.HandResult` (its
+:class:`~paohuzi.core.scoring.Settlement` and winning
+:class:`~paohuzi.core.position.Position`) and the revealed hands of the seat's
+:class:`~paohuzi.core.views.View` (``reveal_hands``, ``reveal_huxi``: R33) — no
+record dict is built and read back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from paohuzi.core.cards import CODES
+from paohuzi.core.labels import DOUBLING_ZH
+from paohuzi.core.result import HandResult
+from paohuzi.core.views import View
+from paohuzi.server.messages import GroupLine, HandSettlement, MingtangLine
+
+
+def hand_settlement(
+    result: HandResult, v: View | None, scores: Sequence[int], index: int, total: int
+) -> HandSettlement:
+    """门子 with their 胡息, 胡息 (before and after doubling, R35), 等, 名堂 with 番, 底,
+    each seat's payment (R37; 荒庄: R32), every revealed hand and 当前总息数 (R33),
+    and the match after it: ``scores``, ``index`` hands of ``total`` played (R38)."""
+    st, pos = result.settlement, result.position
+    payments, match = tuple(result.scores), tuple(scores)
+    hands = tuple(tuple(CODES[c] for c in h) for h in v.reveal_hands or ()) if v else ()
+    reveal = tuple(v.reveal_huxi or ()) if v else ()
+    if result.winner is None or st is None or pos is None:  # 荒庄 (R32)
+        return HandSettlement.make(
+            winner=None,
+            huangzhuang=True,
+            discarder=None,
+            self_drawn=False,
+            tianhu=False,
+            win_card=None,
+            groups=(),
+            huxi=0,
+            scored_huxi=0,
+            doubled=(),
+            doubled_zh=(),
+            zimo=False,
+            deng=0,
+            fan=0,
+            mingtang=(),
+            di=0,
+            payments=payments,
+            hands=hands,
+            current_huxi=reveal,
+            match_scores=match,
+            hand_index=index,
+            hands_total=total,
+        )
+    return HandSettlement.make(
+        winner=result.winner,
+        huangzhuang=False,
+        discarder=result.discarder,
+        self_drawn=pos.self_drawn or pos.tianhu,
+        tianhu=pos.tianhu,
+        win_card=pos.win.code if pos.win is not None else None,
+        groups=tuple(
+            GroupLine.make(kind=g.kind.value, cards=g.zh, huxi=h)
+            for g, h in zip(st.groups, st.group_huxi, strict=True)
+        ),
+        huxi=st.huxi,
+        scored_huxi=st.scored_huxi,
+        doubled=st.doubled,
+        doubled_zh=tuple(DOUBLING_ZH.get(d, d) for d in st.doubled),
+        zimo=st.zimo,
+        deng=st.deng,
+        fan=st.fan,
+        mingtang=tuple(MingtangLine.make(name=m.name, fan=m.fan) for m in st.mingtang),
+        di=st.di,
+        payments=payments,
+        hands=hands,
+        current_huxi=reveal,
+        match_scores=match,
+        hand_index=index,
+        hands_total=total,
+    )
+
+
+__all__ = ["hand_settlement"]

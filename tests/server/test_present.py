@@ -1,0 +1,156 @@
+"""Presentation as pure functions: the settlement from the engine's values, the timers a
+seat may know (R16), and present/ reading nothing of the room but a snapshot."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paohuzi.bots import make_bot
+from paohuzi.core.labels import DOUBLING_ZH
+from paohuzi.core.rules import PRESETS
+from paohuzi.core.state import GameState
+from paohuzi.core.views import view
+from paohuzi.server.messages import Timer
+from paohuzi.server.present import state as present
+from paohuzi.server.present.choices import described
+from paohuzi.server.present.settlement import hand_settlement
+from paohuzi.server.present.snapshot import RoomSnapshot
+from paohuzi.server.room.levels import LEVELS
+from paohuzi.server.vocab import RoomPhase
+from paohuzi.table import Table
+
+PRESENT = Path(present.__file__).parent
+
+
+def settlement_via_dicts(state: GameState, scores: list[int], index: int, total: int) -> Any:
+    """The settlement as main built it (adec119): the result's record dict read back,
+    and a whole view's wire form built for its ``reveal``."""
+    res = state.result.to_dict() if state.result is not None else {}
+    reveal = view(state, state.dealer).to_dict().get("reveal", {})
+    st = res.get("settlement") or {}
+    position = res.get("position") or {}
+    return {
+        "winner": res.get("winner"),
+        "huangzhuang": bool(res.get("huangzhuang")),
+        "discarder": res.get("discarder"),
+        "self_drawn": bool(position.get("self_drawn") or position.get("tianhu")),
+        "tianhu": bool(position.get("tianhu")),
+        "win_card": position.get("win"),
+        "groups": st.get("groups", []),
+        "huxi": res.get("huxi", 0),
+        "scored_huxi": st.get("scored_huxi", res.get("huxi", 0)),
+        "doubled": st.get("doubled", []),
+        "doubled_zh": [DOUBLING_ZH.get(d, d) for d in st.get("doubled", [])],
+        "zimo": bool(st.get("zimo")),
+        "deng": res.get("deng", 0),
+        "fan": res.get("fan", 0),
+        "mingtang": res.get("mingtang", []),
+        "di": res.get("di", 0),
+        "payments": list(res.get("scores", [])),
+        "hands": reveal.get("hands", []),
+        "current_huxi": reveal.get("huxi", []),
+        "match_scores": list(scores),
+        "hand_index": index,
+        "hands_total": total,
+    }
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_settlement_is_built_from_the_result_as_the_record_had_it(preset: str) -> None:
+    """R32–R38: every hand of a bot match settles as the record's dicts did."""
+    rules = PRESETS[preset]
+    hands = 16
+    bots = [make_bot("greedy" if s % 2 else "random") for s in range(rules.players)]
+    table = Table(bots, rules, 7, hands)
+    seen = set()
+    while not table.match.is_over():  # a race (R45) may end before its cap of hands
+        st = table.deal()
+        while not st.is_terminal():
+            seat = table.next_bot()
+            assert seat is not None
+            table.apply(table.choose(seat))
+        table.finish_hand()
+        m = table.match
+        assert st.result is not None
+        for seat in st.seats:  # every seat's view reveals the same hands (R33)
+            got = hand_settlement(st.result, view(st, seat), m.scores, m.index, m.hands)
+            want = settlement_via_dicts(st, list(m.scores), m.index, m.hands)
+            assert got.model_dump(mode="json") == want
+        r = st.result
+        seen.add("荒庄" if r.winner is None else "放炮" if r.discarder is not None else "胡")
+        if r.settlement is not None and r.settlement.mingtang:
+            seen.add("名堂")
+    assert {"荒庄", "胡"} <= seen  # the test saw both ends of a hand
+
+
+def snapshot(timers: tuple[Timer, ...], discarding: int | None) -> RoomSnapshot:
+    rules = PRESETS["hunan"]
+    return RoomSnapshot(
+        id="ROOM01",
+        rules=rules,
+        level=LEVELS["easy"],
+        phase=RoomPhase.PLAYING,
+        hand_id="h",
+        played=0,
+        hands_total=8,
+        scores=(0, 0, 0),
+        players=(),
+        away_timeout=30.0,
+        rematch=None,
+        timers=timers,
+        discarding=discarding,
+        result=None,
+        results=(),
+        hand_ids=("h",),
+    )
+
+
+def test_a_seat_knows_its_own_timer_and_the_discarders_only() -> None:
+    """R16: who else decides on a claim is private; the discarding seat's turn is not."""
+    t = tuple(Timer.model_construct(seat=i, deadline=100.0 + i) for i in range(3))
+    claim = snapshot(t, discarding=None)
+    assert [x.seat for x in present.timers(claim, 0)] == [0]
+    assert [x.seat for x in present.timers(claim, 2)] == [2]
+    turn = snapshot(t[1:2], discarding=1)
+    assert [x.seat for x in present.timers(turn, 0)] == [1]
+    assert [x.seat for x in present.timers(turn, 1)] == [1]
+
+
+def _server_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {m for m in out if m.startswith("paohuzi.server.room")}
+
+
+def test_presentation_reads_no_room() -> None:
+    """present/ is given a snapshot: it imports nothing of the room but its levels."""
+    for path in sorted(PRESENT.glob("*.py")):
+        assert _server_imports(path) <= {"paohuzi.server.room.levels"}, path.name
+
+
+def test_listed_choices_show_each_actions_own_card() -> None:
+    """胡 and 过 name no card in their id; each listed choice still shows its own card,
+    and a 吃 its 胡息 under the rules it is offered under (choices are kept by action)."""
+    from paohuzi.core.actions import Action
+    from paohuzi.core.cards import Card
+    from paohuzi.core.rules import HUXI_ROWS, HuxiTable
+
+    rules = PRESETS["hunan"]
+    for card in (Card.X1, Card.D6, Card.X1):
+        (got,) = described({"pass": Action("pass", 0, card)}, rules, RoomPhase.PLAYING)
+        assert (got.id, got.card) == ("pass", card.code)
+    chi = Action("chi", 0, Card.X2, ((Card.X2, Card.X7, Card.X10),))
+    zero = HuxiTable(tuple((row, (0, 0, 0, 0)) for row in HUXI_ROWS))
+    other = rules.replace(huxi_table=zero)
+    (a,) = described({chi.id(): chi}, rules, RoomPhase.PLAYING)
+    (b,) = described({chi.id(): chi}, other, RoomPhase.PLAYING)
+    assert a.huxi != b.huxi and b.huxi == 0
