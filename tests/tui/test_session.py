@@ -14,7 +14,7 @@ from paohuzi.core.actions import IllegalAction
 from paohuzi.core.cards import Card
 from paohuzi.core.rules import HUNAN, preset
 from paohuzi.core.tingpai import Ting
-from paohuzi.tui import hints
+from paohuzi.tui import hint_line as hints
 from paohuzi.tui.session import PlaySession, default_record_dir, make_players
 
 from .helpers import make_app, screen_text, wait_for_human

@@ -29,7 +29,7 @@ from paohuzi.core.views import View
 from paohuzi.core.vocab import Phase
 
 from . import render as R
-from .hints import hint_text
+from .hint_line import hint_text
 from .session import PlaySession
 
 DIGIT_WINDOW = 1.0  # seconds in which a second digit extends the first (12 = "1" "2")

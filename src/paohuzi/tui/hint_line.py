@@ -1,4 +1,4 @@
-"""提示 (tíshì): the ``h`` key — :func:`paohuzi.bots.hints.hint`'s advice as one line.
+"""提示 (tíshì): the ``h`` key — :func:`paohuzi.bots.hints.hint`'s advice worded as one line.
 
 The advice itself (the greedy choice, why, the 听牌 after it) comes from the
 bots package, which works from the seat's observation only; this module just
