@@ -4,6 +4,8 @@ that really play under the options chosen (the rules of the stored records)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from paohuzi.core.rules import PRESETS, Rules, RulesError
 from paohuzi.core.scoring import payments
 from paohuzi.server.present import options
 
+from .conftest import TEST_LIMITS
 from .helpers import Player, create_room
 
 
@@ -47,6 +50,24 @@ def test_every_preset_has_labelled_options_with_defaults_among_values(client: Te
         ("normal", "中级"),
         ("hard", "高级"),
     ]
+
+
+def test_every_preset_creates_a_room_with_its_defaults_and_changed_options(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """The lobby's defaults are accepted for every preset, 娄底's 200-point race included
+    (its 封顶 is above the house choices), and so is each preset with other players."""
+    client = make_client(limits=replace(TEST_LIMITS, create_rate=100, create_burst=100))
+    for p in client.get("/api/presets").json()["presets"]:
+        opts = {o["id"]: o["default"] for o in p["options"]}
+        r = client.post("/api/rooms", json={"rules": p["name"], "bots": 0, "options": opts})
+        assert r.status_code == 200, (p["name"], r.text)
+        n = 2 if p["players"] != 2 else 3
+        opts.update(players=n, hands=1, cap=20, base_score=2)
+        r = client.post("/api/rooms", json={"rules": p["name"], "bots": n - 1, "options": opts})
+        assert r.status_code == 200, (p["name"], r.text)
+        info = client.get(f"/api/rooms/{r.json()['room']}").json()
+        assert len(info["seats"]) == n
 
 
 def test_options_come_from_the_preset_data() -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.core.mingtang import PATTERNS
-from paohuzi.core.rules import DECK, Rules, RulesError
+from paohuzi.core.rules import DECK, PRESETS, Rules, RulesError
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.wire import RoomError
 
@@ -240,7 +240,9 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
 def _check_house(rules: Rules) -> None:
     """A full rules object may carry 底分/封顶 itself: only within the lobby's bounds."""
     for key, allowed in (("base_score", BASE_CHOICES), ("cap", CAP_CHOICES)):
-        if not 0 <= getattr(rules, key) <= max(allowed):
+        # a preset's own value is always within bounds (娄底's race plays to 200)
+        top = max(*allowed, *(getattr(p, key) for p in PRESETS.values()))
+        if not 0 <= getattr(rules, key) <= top:
             raise RoomError(400, "bad_rules")
 
 
