@@ -27,6 +27,9 @@ PRESET_LABELS = {
     "hunan": ("湖南", "Hunan"),
     "changde": ("常德", "Changde"),
     "luzhou": ("泸州大贰", "Luzhou"),
+    "guilin": ("桂林字牌", "Guilin"),
+    "hengyang": ("衡阳六胡抢", "Hengyang"),
+    "loudi": ("娄底放炮罚", "Loudi (race)"),
 }
 LEVEL_EN = {"easy": "Beginner", "normal": "Intermediate", "hard": "Advanced"}
 MINGTANG_EN = {
