@@ -194,7 +194,7 @@ def test_a_race_match_plays_to_its_end(
     reached = 0
     for hands in recs.values():
         run = [0] * players
-        for k, rec in enumerate(hands):
+        for rec in hands:
             assert max(run) < rules.race.target, "a hand after the race was won"
             assert check(rec) == []
             run = [a + b for a, b in zip(run, rec["result"]["scores"], strict=True)]
