@@ -152,6 +152,46 @@ def test_a_loudi_race_plays_to_its_pairwise_settlement(server: str, browser: Any
         assert text.startswith(names[t["payer"]]) and text.endswith(str(t["amount"]))
     assert "100" in page.inner_text("#match-summary .race-end")
     shot(page, "web-race-final.png")
+    # in English: the same sheet after a reload (the room sends its finished state again)
+    page.evaluate("localStorage.setItem('phz:lang', 'en')")
+    page.reload()
+    page.wait_for_selector("#match-summary table.race-final")
+    text = page.inner_text("#match-summary")
+    assert "Race settlement" in text and "reached 100" in text
+    pays = page.eval_on_selector_all(
+        "#match-summary ul.transfers li", "xs => xs.map((x) => x.textContent)"
+    )
+    assert [p.rsplit(" ", 1)[1] for p in pays] == [str(t["amount"]) for t in race["transfers"]]
+    assert all(" pays " in p for p in pays)
     print(f"race: {hands} hands in {time.monotonic() - started:.0f} s, totals {m['scores']}")
     assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_rules_page_states_xing_units_and_the_race(
+    server: str, browser: Any, lang: str
+) -> None:
+    """规则 of 桂林 (醒, 子) and 娄底 (息, the race, R45) in the client, in both languages."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.evaluate(f"localStorage.setItem('phz:lang', '{lang}')")
+    want = {
+        ("guilin", "zh"): ("xing", ["翻醒", "每张加1子"]),
+        ("guilin", "en"): ("xing", ["翻醒", "+1 子 each"]),
+        ("loudi", "zh"): ("race", ["先到100息", "四舍五入到10"]),
+        ("loudi", "en"): ("race", ["reaches 100", "nearest 10"]),
+    }
+    for name in ("guilin", "loudi"):
+        page.goto(f"{server}/#/rules/{name}")
+        page.reload()
+        sec, parts = want[(name, lang)]
+        box = page.wait_for_selector(f"section.rules-sec[data-section={sec}]")
+        text = box.inner_text()
+        for part in parts:
+            assert part in text, (part, text)
+        if name == "loudi" and lang == "zh":
+            box.scroll_into_view_if_needed()
+            shot(page, "web-rules-race.png")
     ctx.close()
