@@ -26,7 +26,7 @@ from typing import Any
 from .cards import Card
 from .evaluator import evaluator_for
 from .melds import Group, GroupKind
-from .mingtang import Context, MingtangHit, find
+from .mingtang import PATTERNS, Context, MingtangHit, find
 from .position import Position
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules
 from .wang import wild_splits
@@ -105,12 +105,29 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
     for the score."""
     best: Settlement | None = None
     most = -1  # most 胡息 of any split, for the error of a hand below the minimum
+    # Without a structural 名堂 (one that reads the split: 对子胡, 一块匾 …) a split's
+    # score depends only on its 胡息 and the cards' colours, sizes and 醒 count, so
+    # one split per such profile is settled.
+    profiles: set[tuple[int, ...]] | None = None if _structural(rules) else set()
+    xs = position.xing
     for split in wild_splits(position):
         gh = tuple(g.huxi(rules) for g in split.groups)
         h = sum(gh)
         most = max(most, h)
         if h < rules.min_huxi:
             continue
+        if profiles is not None:
+            w = split.wang
+            key = (
+                h,
+                sum(1 for c in w if c.is_red),
+                sum(1 for c in w if c.is_big),
+                sum(w.count(x) for x in xs),
+                sum(1 for g in split.groups if g.kind.is_four),
+            )
+            if key in profiles:
+                continue
+            profiles.add(key)
         s = _settle_groups(position, rules, huang, h, split.groups, gh, split.wang)
         if best is None or (s.di, s.huxi) > (best.di, best.huxi):
             best = s
@@ -118,6 +135,11 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
         return best
     error = "below_min_huxi" if most >= 0 else "not_winning"
     return Settlement(False, max(most, 0), max(most, 0), 0, 0, 0, (), (), (), error)
+
+
+def _structural(rules: Rules) -> bool:
+    """Whether any 名堂 in use reads how the hand splits (not only its cards)."""
+    return any(PATTERNS[m.id].structural for m in rules.mingtang if rules.uses(m.id))
 
 
 def _settle_groups(
