@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paohuzi.core.rules import PRESETS
-from paohuzi.server import i18n
+from paohuzi.server import dealkey, i18n
 from paohuzi.server.http import lobby_routes as routes_lobby
 from paohuzi.server.http.bodies import json_body as _json_body
 from paohuzi.server.http.bodies import parse as _parse
@@ -69,6 +69,7 @@ def create_app(
     dev: bool = False,
     bot_workers: int | None = None,
     synchronous: str = "NORMAL",
+    deal_key: bytes | None = None,
 ) -> FastAPI:
     """The web game. ``db_path``: SQLite file (default under the user's data dir).
 
@@ -77,9 +78,14 @@ def create_app(
     plays the seat (托管). ``limits``: rates, caps, lifetimes. ``origins``: web
     origins besides this server's own allowed to open seat websockets and post.
     ``dev``: serve the API docs. ``synchronous``: SQLite's ``NORMAL`` or ``FULL``.
+    ``deal_key``: the secret behind each hand's commitment salt (default: the file
+    ``<db>.dealkey``, made on first use; a random one per process for ``:memory:``
+    or a given ``storage``).
     """
     path = default_db_path() if db_path is None else db_path
     store = storage or SqliteStorage(path, synchronous)
+    if deal_key is None and storage is None and str(path) != ":memory:":
+        deal_key = dealkey.load_or_create(f"{path}.dealkey")
     manager = RoomManager(
         store,
         bot_delay=bot_delay,
@@ -87,6 +93,7 @@ def create_app(
         limits=limits,
         origins=origins,
         pool=BotPool(bot_workers),
+        deal_key=deal_key,
     )
     redact_tokens_in_logs()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -61,6 +62,7 @@ class RoomManager:
         limits: Limits | None = None,
         origins: tuple[str, ...] = (),
         pool: BotPool | None = None,
+        deal_key: bytes | None = None,
     ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
@@ -74,7 +76,14 @@ class RoomManager:
         self.bad_connects = Buckets(self.limits.bad_connect_rate, self.limits.bad_connect_burst)
         self.closed = False
         self._salt = secrets.token_bytes(16)  # per process: owners are counted, not tracked
+        # 可验证洗牌: each hand's salt is keyed by this secret, so a restart finds it again
+        self._deal_key = deal_key or secrets.token_bytes(32)
         self._sweeper: asyncio.Task[None] | None = None
+
+    def deal_salt(self, hand_id: str) -> str:
+        """Hand ``hand_id``'s commitment salt: HMAC-SHA256 under the server's deal key
+        (32 bytes from ``secrets``), 16 bytes in hex — unknowable without the key."""
+        return hmac.new(self._deal_key, hand_id.encode(), hashlib.sha256).hexdigest()[:32]
 
     def start(self) -> None:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())

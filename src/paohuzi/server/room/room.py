@@ -30,12 +30,14 @@ from dataclasses import replace
 from functools import lru_cache
 
 from paohuzi.bots.hints import Hint
+from paohuzi.core import fairness
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CODES
+from paohuzi.core.records import HandRecord
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
-from paohuzi.server.messages import PlayerInfo, Timer, same
+from paohuzi.server.messages import DealProof, PlayerInfo, Timer, same
 from paohuzi.server.present import state as present
 from paohuzi.server.present.choices import described, seat_choices
 from paohuzi.server.present.options import TURN_CHOICES
@@ -78,6 +80,7 @@ class Room:
         players = [levels.make(levels.level(s.bot)) if s.kind == BOT else None for s in row.seats]
         self.table = Table(players, self.rules, row.match_seed, row.hands_total, stand_in=True)
         self.hand_id: str | None = None
+        self.commitment: str | None = None  # the running hand's (可验证洗牌)
         self.hand_ids: list[str] = []  # every dealt hand's, in order (restore() refills it)
         self.ready_first = row.config.ready_first
         self.ready: set[int] = set(row.ready)
@@ -86,6 +89,7 @@ class Room:
         self.driver = Driver(self, manager)
         self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
         self._seen_players: tuple[object, tuple[PlayerInfo, ...]] = ((), ())
+        self._deal_shown: tuple[object, DealProof | None] = (None, None)
 
     # ------------------------------------------------------------------ state
     @property
@@ -169,7 +173,22 @@ class Room:
             result=st.result if st is not None and over else None,
             results=tuple(m.results),
             hand_ids=tuple(self.hand_ids),
+            deal=self._deal(over),
         )
+
+    def _deal(self, over: bool) -> DealProof | None:
+        """The commitment, with the salt and deck once the hand is over (made once each)."""
+        st, key = self.state, (self.hand_id, over)
+        if st is None or self.hand_id is None or self.commitment is None:
+            return None
+        if self._deal_shown[0] != key:
+            extra = {}
+            if over:
+                deck = tuple(CODES[c] for c in st.deck)
+                extra = {"salt": self.manager.deal_salt(self.hand_id), "deck": deck}
+            proof = DealProof.make(format=fairness.FORMAT, commitment=self.commitment, **extra)
+            self._deal_shown = (key, proof)
+        return self._deal_shown[1]
 
     def _players(self) -> tuple[PlayerInfo, ...]:
         """Every seat as anyone may see it: made again only when that changes."""
@@ -250,12 +269,21 @@ class Room:
             seat.link.conn.send(msg)
 
     # ------------------------------------------------------------------ hands
+    @property
+    def own_seeds(self) -> bool:
+        """Does each hand get its own seed from the OS random source? Yes wherever a
+        second human may sit; a table of one human and bots deals from its match seed
+        (a chosen seed replays a known match, docs/fair-dealing.md)."""
+        return self.config.bots != self.rules.players - 1
+
     def _new_hand(self) -> None:
-        st = self.table.deal()
+        seed = secrets.randbits(63) if self.own_seeds else None
+        st = self.table.deal(self.table.match.new_hand(seed=seed))
         self.hand_id = secrets.token_urlsafe(HAND_ID_BYTES)
         self.hand_ids.append(self.hand_id)
         self.ready = set()
         deck = [CODES[c] for c in st.deck]
+        self.commitment = fairness.commitment(deck, self.manager.deal_salt(self.hand_id))
         row = HandRow(self.hand_id, self.table.match.index, st.seed, st.dealer, st.huang, deck)
         self.storage.add_hand(self.id, row)
         if st.is_terminal():  # a mandatory 天胡 right at the deal (R28)
@@ -265,9 +293,18 @@ class Room:
         assert self.hand_id is not None
         self.table.finish_hand()
         m = self.table.match
-        rec = self.table.record(names=[s.who.name for s in self.seats])  # names: for replays
+        rec = self.record()
         self.storage.finish_hand(self.hand_id, rec.to_dict(), list(m.scores))
         self.ready = {s.index for s in self.seats if s.kind == BOT}
+
+    def record(self) -> HandRecord:
+        """The running hand's record: the seats' names (for replays) and, revealed,
+        the deck's salt and commitment (``deal_proof``, docs/fair-dealing.md)."""
+        assert self.hand_id is not None and self.state is not None
+        deck = [CODES[c] for c in self.state.deck]
+        proof = fairness.proof(deck, self.manager.deal_salt(self.hand_id))
+        names = [s.who.name for s in self.seats]
+        return self.table.record(names=names, **{fairness.PROOF: proof})
 
     def start(self) -> None:
         """Deal when every seat is taken (in a ``ready_first`` room: and every human is
