@@ -6,6 +6,7 @@
 import { T } from "./i18n.js";
 import { S, $, el, nameOf, shownName } from "./store.js";
 import { cardEl, cardsEl, codeOfZh } from "./cards.js";
+import { dealCheck } from "./fairdeal.js";
 
 export function renderSettlement() {
   const m = S.msg;
@@ -36,6 +37,7 @@ export function renderSettlement() {
   }
   if (!r.huangzhuang) into.append(summary(r), groupsTable(r));
   into.append(paymentsTable(r), el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
+  into.append(fairLine(m));
   const canReady = m.legal_actions.some((a) => a.id === "ready");
   for (const b of [$("#ready-btn"), $("#bar-ready-btn")]) {
     b.classList.toggle("hidden", finished);
@@ -47,6 +49,23 @@ export function renderSettlement() {
   $("#rematch-btn").classList.toggle("hidden", !finished);
   $("#rematch-btn").disabled = finished && !m.rematch && !m.legal_actions.some((a) => a.id === "rematch");
   $("#lobby-btn").classList.toggle("hidden", !finished);
+}
+
+/* 可验证洗牌: the revealed deck against the commitment sent at the deal (fairdeal.js) */
+function fairLine(m) {
+  const p = el("p", "fair-deal");
+  p.id = "fair-deal";
+  p.title = T.fairTitle;
+  showFair(p, dealCheck(m, (res) => { // the sheet may have been drawn again meanwhile
+    const now = document.getElementById("fair-deal");
+    if (now && S.msg && S.msg.hand_id === m.hand_id) showFair(now, res);
+  }));
+  return p;
+}
+
+function showFair(p, res) {
+  p.className = "fair-deal " + (res === null ? "pending" : res.ok ? "ok" : "bad");
+  p.textContent = res === null ? T.fairPending : res.ok ? T.fairOk : T.fairBad(T.fairWhy[res.why] || res.why);
 }
 
 function summary(r) {
