@@ -45,7 +45,7 @@ def test_the_settlement_shows_a_verified_shuffle(server: str, browser: Any) -> N
 
 
 def test_a_tampered_deck_is_shown_loudly(server: str, browser: Any) -> None:
-    page, frames, errors = _settled_page(browser, server, seed=8)
+    page, _frames, errors = _settled_page(browser, server, seed=8)
     page.wait_for_selector("#fair-deal.ok")
     # the same hand's reveal with two cards swapped, as a cheating server would send it
     page.evaluate(
@@ -74,7 +74,14 @@ def test_the_plain_sha256_matches_hashlib(server: str, browser: Any) -> None:
     """Outside a secure context (http on a LAN) the page hashes with its own SHA-256."""
     page = browser.new_page()
     page.goto(server + "/")
-    texts = ["", "abc", "x" * 55, "y" * 56, "z" * 64, "paohuzi-deal-v1:" + "ab" * 16 + ":" + "x1," * 300]
+    texts = [
+        "",
+        "abc",
+        "x" * 55,
+        "y" * 56,
+        "z" * 64,
+        "paohuzi-deal-v1:" + "ab" * 16 + ":" + "x1," * 300,
+    ]
     got = page.evaluate(
         """async (texts) => {
       const f = await import('/static/fairdeal.js');
