@@ -35,6 +35,7 @@ def open_app(db_path: Path) -> Iterator[Callable[..., TestClient]]:
     def make(**kw: Any) -> TestClient:
         kw.setdefault("bot_delay", 0)
         kw.setdefault("away_timeout", 1000)
+        kw.setdefault("public_url", "http://testserver")  # the test client's own address
         c = TestClient(create_app(kw.pop("db", db_path), **kw))
         c.__enter__()
         opened.append(c)
