@@ -24,6 +24,8 @@ TEST_LIMITS = Limits(
     connect_burst=100,
     read_rate=10_000,
     read_burst=10_000,
+    handshake_rate=10_000,
+    handshake_burst=10_000,
 )
 
 HANG_GUARD_S = 180  # a protocol bug must fail the run, not hang CI

@@ -133,8 +133,13 @@ class Conn:
 
 async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: str) -> None:
     """``WS /ws/{ID}?token=T`` (INTERFACES.md §5), from handshake to close."""
-    await ws.accept()
     client = ws.client.host if ws.client else "?"
+    # A handshake flood (a valid seat reconnecting in a loop) is refused before any work:
+    # no accept, no room lookup, no state built — uvicorn answers the upgrade with 403.
+    if not manager.handshakes.take(client) or not manager.seat_handshakes.take(token or client):
+        await ws.close(WS_TOO_MANY)
+        return
+    await ws.accept()
     refused = None
     if not origin_allowed(ws.headers.get("origin"), manager.origins):
         refused = ("bad_origin", WS_BAD_ORIGIN)

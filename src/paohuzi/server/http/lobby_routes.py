@@ -49,7 +49,7 @@ def join_info(room: Room) -> dict[str, Any]:
     return {
         "status": phase,
         "status_label": {"zh": STATUS_ZH[phase], "en": STATUS_EN[phase]},
-        "summary": summary(room.rules, room.level.id, room.config.turn_time),
+        "summary": summary(room.shown_rules, room.level.id, room.config.turn_time),
         "seats": [
             {
                 "seat": s.index,
@@ -88,7 +88,7 @@ async def room_qr(room_id: RoomId, request: Request) -> Response:
 async def room_rules(room_id: RoomId, request: Request) -> dict[str, Any]:
     meter(request, "read")
     room = _room(request, room_id)
-    return {"room": room.id, **rulesdoc.document(room.rules)}
+    return {"room": room.id, **rulesdoc.document(room.shown_rules)}
 
 
 @router.get("/api/rules/{key}")
@@ -100,7 +100,7 @@ async def rules_page(key: Key, request: Request) -> dict[str, Any]:
     room = request.app.state.manager.get(key)
     if room is None:
         raise RoomError(404, "unknown_rules")
-    return {"room": room.id, **rulesdoc.document(room.rules)}
+    return {"room": room.id, **rulesdoc.document(room.shown_rules)}
 
 
 class MyMatches(Strict):

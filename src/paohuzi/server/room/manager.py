@@ -22,17 +22,18 @@ from typing import Any
 
 from paohuzi.bots.hints import hint
 from paohuzi.core.rules import Rules, RulesError, preset
-from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
+from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits, Window
 from paohuzi.server.present import options
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.restore import restore
 from paohuzi.server.room.room import Room
 from paohuzi.server.room.seats import Seat
 from paohuzi.server.storage.sqlite import RoomConfig, RoomRow, SeatRow, Storage
-from paohuzi.server.vocab import SeatKind
+from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.server.wire import CreateRoom, RoomError
 
 log = logging.getLogger("paohuzi.server")
+FINISHED = RoomPhase.FINISHED
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -73,6 +74,10 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         self.hint = hint  # replaceable, e.g. by tests
         self.creates = Buckets(self.limits.create_rate, self.limits.create_burst)
+        self.created = Window(self.limits.rooms_per_window, self.limits.create_window)
+        self.handshakes = Buckets(self.limits.handshake_rate, self.limits.handshake_burst)
+        self.seat_handshakes = Buckets(self.limits.connect_rate, self.limits.connect_burst)
+        self.unclaimed: dict[str, float] = {}  # rooms no human connected to yet: opened when
         self.bad_connects = Buckets(self.limits.bad_connect_rate, self.limits.bad_connect_burst)
         self.closed = False
         self._salt = secrets.token_bytes(16)  # per process: owners are counted, not tracked
@@ -108,10 +113,9 @@ class RoomManager:
             raise RoomError(400, "bad_request")
         # The address is kept only as a keyed hash, to count its open rooms.
         owner = hashlib.blake2b(client.encode(), key=self._salt, digest_size=8).hexdigest()
-        if self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client:
+        self.check_caps(owner)
+        if not self.created.add(client):  # counted last: a refused request costs no room
             raise RoomError(429, "too_many_rooms")
-        if self.storage.count_open_rooms() >= self.limits.max_rooms:
-            raise RoomError(503, "server_busy")
         if len(self.rooms) >= MAX_ROOMS_IN_MEMORY:
             self._evict_idle()
         bot = chosen.bot or req.bot
@@ -128,10 +132,21 @@ class RoomManager:
         room = self.open(row)
         return room, room.seats[0]
 
+    def check_caps(self, owner: str | None) -> None:
+        """Refuse a new room beyond its creator's open rooms (429) or the server's (503)."""
+        if (
+            owner is not None
+            and self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client
+        ):
+            raise RoomError(429, "too_many_rooms")
+        if self.storage.count_open_rooms() >= self.limits.max_rooms:
+            raise RoomError(503, "server_busy")
+
     def open(self, row: RoomRow) -> Room:
         """A new room: stored, kept, dealt if it may be (nobody else can hold its lock yet)."""
         self.storage.create_room(row)
         room = self.rooms[row.id] = Room(self, row)
+        self.unclaimed[row.id] = time.monotonic()
         with self.storage.batch():
             room.start()
             room.publish()
@@ -146,7 +161,9 @@ class RoomManager:
         hands: int,
     ) -> str:
         """再来一场 (room ``of``'s lock held): a new room, the same seats (humans keep their
-        tokens), a new match of ``hands`` hands; its code."""
+        tokens), a new match of ``hands`` hands; its code. The caps hold as for any new room
+        (``RoomError``: nothing is opened)."""
+        self.check_caps(config.owner)
         row = RoomRow(
             self.new_code(),
             rules.to_dict(),
@@ -201,11 +218,39 @@ class RoomManager:
             log.info("pruned %d abandoned or finished rooms", pruned)
         return pruned
 
+    async def expire_unclaimed(self, now: float | None = None) -> int:
+        """Rooms no human ever connected to, opened ``unclaimed_ttl`` ago, are closed: marked
+        finished in storage (so they count against no cap, and are pruned after
+        ``finished_ttl``) and forgotten from memory. Returns how many."""
+        now = time.monotonic() if now is None else now
+        n = 0
+        for code, opened in list(self.unclaimed.items()):
+            room = self.rooms.get(code)
+            if room is None or room.claimed:
+                del self.unclaimed[code]
+            elif now - opened >= self.limits.unclaimed_ttl:
+                del self.unclaimed[code]
+                async with room.changing():
+                    versions = [s.shown.version for s in room.seats]
+                    self.storage.update_room(code, versions, sorted(room.ready), FINISHED)
+                await room.stop()
+                self.rooms.pop(code, None)
+                n += 1
+        if n:
+            log.info("expired %d rooms no player ever connected to", n)
+        return n
+
     async def _sweep_forever(self) -> None:
+        last = time.monotonic()
         while not self.closed:
-            await asyncio.sleep(self.limits.sweep_every)
+            await asyncio.sleep(
+                min(self.limits.sweep_every, max(1.0, self.limits.unclaimed_ttl / 10))
+            )
             try:
-                await self.sweep()
+                await self.expire_unclaimed()
+                if time.monotonic() - last >= self.limits.sweep_every:
+                    last = time.monotonic()
+                    await self.sweep()
             except Exception:
                 log.exception("the expiry sweep failed")
 

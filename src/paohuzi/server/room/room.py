@@ -85,6 +85,7 @@ class Room:
         self.ready_first = row.config.ready_first
         self.ready: set[int] = set(row.ready)
         self.next_room: str | None = None  # the room 再来一场 opened (found again at a restart)
+        self.claimed = False  # a human has connected (else the room expires: manager)
         self.lock = asyncio.Lock()
         self.driver = Driver(self, manager)
         self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
@@ -104,6 +105,17 @@ class Room:
         if not st.is_terminal():
             return PLAYING
         return FINISHED if self.table.match.is_over() else SETTLEMENT
+
+    @property
+    def shown_rules(self) -> Rules:
+        """The rules as the room plays them, its own 局数 included (a room may be made
+        with ``hands`` other than its preset's): what invite and rules pages describe."""
+        hands = self.table.match.hands
+        return (
+            self.rules
+            if hands == self.rules.hands_per_match
+            else replace(self.rules, hands_per_match=hands)
+        )
 
     @property
     def away_timeout(self) -> float:
@@ -337,6 +349,11 @@ class Room:
             if isinstance(choice, str):
                 return choice
             st = self.state
+            if choice is None and self.phase == FINISHED and self.next_room is None:
+                try:  # 再来一场 opens a room: the caps hold (nothing changed if refused)
+                    self.rematch()
+                except RoomError as e:
+                    return e.code
             if seat.away and (choice is None or (st is not None and st.phase == DISCARDING)):
                 self.back(seat)  # acting on a public decision takes the seat back from 托管
             self.commit(seat.index, choice)
@@ -360,6 +377,7 @@ class Room:
         """A (re)connection replaces the seat's old one, brings it back from 托管, and
         gets a full state."""
         async with self.changing():
+            self.claimed = True
             old, seat.link.conn = seat.link.conn, conn
             if old is not None:
                 old.send(error("replaced"))
