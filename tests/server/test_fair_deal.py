@@ -23,37 +23,37 @@ MODULE = [sys.executable, "-m", "paohuzi.cli.main"]
 
 
 def _play_one(client: TestClient, **body: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    """One hand played at random: the commitment seen at the deal, the settlement state."""
+    """One hand played at random: the commitment seen at the deal, the first and the
+    settlement state; every state of the hand carries the same commitment (INTERFACES §5)."""
     r = create_room(client, hands=2, **body)
     with client.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
         p = Player(ws)
         first = p.until(lambda s: s["phase"] == "playing")
-        assert "salt" not in first["deal"] and "deck" not in first["deal"]  # hidden in play
-        end = p.play(random.Random(3), not_playing)
-    return first["deal"]["commitment"], first, end
+        seen = {first["deck_commitment"]}
+        end = p.play(random.Random(3), lambda s: seen.add(s["deck_commitment"]) or not_playing(s))
+    assert len(seen) == 1
+    assert "salt" not in json.dumps(end) and "deck" not in end  # only the record reveals
+    return first["deck_commitment"], first, end
 
 
-def test_commitment_at_the_deal_matches_the_revealed_deck_and_record(client: TestClient) -> None:
-    commit, first, end = _play_one(client, bots=2)
-    assert len(commit) == 64 and first["deal"]["format"] == fairness.FORMAT
-    deal = end["deal"]
-    assert deal["commitment"] == commit  # the same as sent at the deal
-    text = f"paohuzi-deal-v1:{deal['salt']}:{','.join(deal['deck'])}".encode()
-    assert hashlib.sha256(text).hexdigest() == commit  # the byte format of the docs
+def test_commitment_at_the_deal_matches_the_record_that_reveals_the_salt(
+    client: TestClient,
+) -> None:
+    commit, _, end = _play_one(client, bots=2)
+    assert len(commit) == 64 and end["deck_commitment"] == commit
     rec = client.get(f"/api/records/{end['hand_id']}").json()
-    assert rec["deal_proof"] == {
-        "format": fairness.FORMAT,
-        "commitment": commit,
-        "salt": deal["salt"],
-    }
-    assert rec["deck"] == list(deal["deck"])
+    assert rec["deck_commitment"] == commit and len(rec["salt"]) == 32
+    text = f"paohuzi-deal-v1:{rec['salt']}:{','.join(rec['deck'])}".encode()
+    assert hashlib.sha256(text).hexdigest() == commit  # the byte layout of docs/web.md
     assert HandRecord.from_dict(rec).check() == []
 
 
 def test_every_hand_has_its_own_salt(client: TestClient) -> None:
-    _, _, a = _play_one(client, bots=2)
-    _, _, b = _play_one(client, bots=2)
-    assert a["deal"]["salt"] != b["deal"]["salt"]
+    salts = set()
+    for _ in range(2):
+        _, _, end = _play_one(client, bots=2)
+        salts.add(client.get(f"/api/records/{end['hand_id']}").json()["salt"])
+    assert len(salts) == 2
 
 
 def test_replay_check_passes_then_fails_on_a_tampered_deck(
@@ -65,11 +65,11 @@ def test_replay_check_passes_then_fails_on_a_tampered_deck(
     good.write_text(json.dumps(rec))
     ok = subprocess.run([*MODULE, "replay", "--check", str(good)], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
-    bad_salt = dict(rec, deal_proof={**rec["deal_proof"], "salt": "0" * 32})
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(bad_salt))
+    bad.write_text(json.dumps(dict(rec, salt="0" * 32)))
     out = subprocess.run([*MODULE, "replay", "--check", str(bad)], capture_output=True, text=True)
-    assert out.returncode == 1 and "deal_proof" in out.stderr and "not the commitment" in out.stderr
+    assert out.returncode == 1 and "deck_commitment" in out.stderr
+    assert "not the commitment" in out.stderr
 
 
 def test_a_swapped_deck_is_caught_even_with_a_matching_seed() -> None:
@@ -78,11 +78,13 @@ def test_a_swapped_deck_is_caught_even_with_a_matching_seed() -> None:
 
     st = GameState(seed=1)
     deck = [c.code for c in HandRecord.of(st).deck]
-    proof = fairness.proof(deck, "ab" * 16)
-    other = HandRecord.of(GameState(seed=2), **{fairness.PROOF: proof})
+    shown = fairness.revealed(deck, "ab" * 16)
+    other = HandRecord.of(GameState(seed=2), **shown)
     problems = other.check()
     assert any("not the commitment" in p for p in problems), problems
-    assert HandRecord.of(st, **{fairness.PROOF: proof}).check() == []
+    assert HandRecord.of(st, **shown).check() == []
+    half = HandRecord.of(st, salt="ab" * 16)  # a salt without its commitment
+    assert any("deck_commitment" in p for p in half.check())
 
 
 def test_a_room_open_to_friends_deals_hands_from_the_os_source(
@@ -109,13 +111,14 @@ def test_a_restart_reveals_the_salt_committed_before_it(
     a = make_client()
     r = create_room(a, bots=2, hands=1)
     with a.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
-        commit = Player(ws).until(lambda s: s["phase"] == "playing")["deal"]["commitment"]
+        commit = Player(ws).until(lambda s: s["phase"] == "playing")["deck_commitment"]
     a.__exit__(None, None, None)
     b = make_client()  # the same database and its deal key file
     with b.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
         p = Player(ws)
-        assert p.next_state()["deal"]["commitment"] == commit
+        assert p.next_state()["deck_commitment"] == commit
         end = p.play(random.Random(5), not_playing)
-    assert end["deal"]["commitment"] == commit
-    assert fairness.verify(end["deal"]["deck"], {**end["deal"], "format": fairness.FORMAT}) is None
+    assert end["deck_commitment"] == commit
+    rec = b.get(f"/api/records/{end['hand_id']}").json()
+    assert rec["deck_commitment"] == commit and fairness.verify(rec["deck"], rec) is None
     assert (db_path.parent / (db_path.name + ".dealkey")).stat().st_mode & 0o077 == 0

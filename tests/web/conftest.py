@@ -56,6 +56,8 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
         "1000",
         "--conns-per-address",
         "1000",
+        "--handshake-rate",
+        "1000",
         "--bot-workers",
         "1",
         "--log-level",

@@ -1,5 +1,6 @@
-"""可验证洗牌 in the browser: the settlement checks the revealed deck against the
-commitment sent at the deal, by itself (docs/fair-dealing.md), and says ✓ or, loudly, ✗."""
+"""可验证洗牌 in the browser: the settlement fetches the hand's record (deck and salt) and
+checks it against the commitment first seen at the deal, by itself (docs/fair-dealing.md),
+and says ✓ or, loudly, ✗."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def test_the_settlement_shows_a_verified_shuffle(server: str, browser: Any) -> N
     assert page.inner_text("#fair-deal") == "可验证洗牌 ✓"
     assert page.is_visible("#fair-deal")
     m = frames.last
-    assert m is not None and m["deal"]["salt"] and len(m["deal"]["deck"]) == 80
+    assert m is not None and len(m["deck_commitment"]) == 64 and "salt" not in m
     shot(page, "fair-deal-ok.png")
     # the same sheet in English
     page.evaluate("async () => { (await import('/static/i18n.js')).setLang('en'); }")
@@ -47,16 +48,23 @@ def test_the_settlement_shows_a_verified_shuffle(server: str, browser: Any) -> N
 def test_a_tampered_deck_is_shown_loudly(server: str, browser: Any) -> None:
     page, _frames, errors = _settled_page(browser, server, seed=8)
     page.wait_for_selector("#fair-deal.ok")
-    # the same hand's reveal with two cards swapped, as a cheating server would send it
+    real_id = page.get_attribute("body", "data-hand")
+    # a record whose deck was changed after the deal, as a cheating server would serve it
     page.evaluate(
         """async () => {
+      const real = window.fetch;
+      window.fetch = async (url, opts) => {
+        if (!String(url).includes('/api/records/')) return real(url, opts);
+        const r = await real(String(url).replace(/x$/, ''), opts);  // the real hand's record
+        const rec = await r.json();
+        const d = rec.deck;
+        const i = d.findIndex((c) => c !== d[0]);
+        [d[0], d[i]] = [d[i], d[0]];
+        return new Response(JSON.stringify(rec), { status: 200 });
+      };
       const { S } = await import('/static/store.js');
-      const m = structuredClone(S.msg);
-      const d = m.deal.deck;
-      const i = d.findIndex((c) => c !== d[0]);
-      [d[0], d[i]] = [d[i], d[0]];
-      sessionStorage.setItem('phz.deal.forged', m.deal.commitment);
-      m.hand_id = 'forged';
+      const m = { ...S.msg, hand_id: S.msg.hand_id + 'x' };  // not checked yet
+      sessionStorage.setItem('phz.deal.' + m.hand_id, m.deck_commitment);
       S.msg = m;
       (await import('/static/app.js')).rerender();
     }"""
@@ -67,7 +75,7 @@ def test_a_tampered_deck_is_shown_loudly(server: str, browser: Any) -> None:
     color = page.eval_on_selector("#fair-deal", "e => getComputedStyle(e).backgroundColor")
     assert color == "rgb(192, 38, 45)"
     shot(page, "fair-deal-bad.png")
-    assert errors == []
+    assert errors == [] and real_id
 
 
 def test_the_plain_sha256_matches_hashlib(server: str, browser: Any) -> None:

@@ -7,7 +7,13 @@ a bot waits so humans can follow), ``--away-timeout`` (seconds per decision
 before a bot takes over the seat, 托管), ``--allow-origin`` (other web origins
 allowed to use the API), ``--max-rooms`` / ``--room-rate`` (abuse limits),
 ``--bot-workers``, ``--sync`` (SQLite durability), ``--dev`` (API docs) and
-``--log-level``. docs/web.md lists every bound and limit.
+``--log-level``. docs/web.md lists every bound and limit. Hardening
+(docs/security.md): ``--public-url`` (links, QR codes and the Origin check are
+built from it, never from a request's Host), ``--trusted-proxies`` (the only
+peers whose X-Forwarded-For is believed), ``--header-timeout`` /
+``--header-bytes`` / ``--conns-per-address`` / ``--max-connections`` (the
+HTTP guard, :mod:`paohuzi.server.http.guard`), ``--read-rate`` and
+``--handshake-rate``.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ _NUMBERS: tuple[tuple[str, type, float, str, str], ...] = (
     ("--room-rate", float, 10, "N", "new rooms per minute per client address, after a burst of N (10)"),
     ("--msg-rate", float, 10, "N", "messages per second per connection, after a burst of 4N (10)"),
     ("--read-rate", float, 5, "N", "QR codes, room lookups, replays, 我的牌局 per second per client address, after a burst of 12N (5)"),
+    ("--handshake-rate", float, 2, "N", "websocket handshakes per second per client address, after a burst of 10N (2)"),
     ("--header-timeout", float, 10.0, "S", "seconds a request may take to send its headers (10)"),
     ("--header-bytes", int, 16384, "N", "largest request line and headers, in bytes (16384; 431 beyond)"),
     ("--conns-per-address", int, 50, "N", "open connections one client address may hold (50)"),
@@ -116,12 +123,13 @@ def run(args: argparse.Namespace) -> int:
     from paohuzi.server.http.site import listen_origins
     from paohuzi.server.limits import FRAME_HARD_BYTES, Limits
 
-    rates = (args.away_timeout, args.room_rate, args.msg_rate, args.header_timeout, args.read_rate)
+    rates = [args.away_timeout, args.room_rate, args.msg_rate, args.header_timeout]
+    rates += [args.read_rate, args.handshake_rate]
     counts = (args.max_rooms, args.rooms_per_client, args.conns_per_address, args.max_connections)
     if args.bot_delay < 0 or min(rates) <= 0 or min(counts) < 1 or args.header_bytes < 1024:
         print(
             "paohuzi serve: error: --bot-delay must be ≥ 0; --away-timeout, --room-rate,"
-            " --msg-rate, --read-rate and --header-timeout > 0; --max-rooms, --rooms-per-client,"
+            " --msg-rate, --read-rate, --handshake-rate and --header-timeout > 0; --max-rooms, --rooms-per-client,"
             " --conns-per-address and --max-connections ≥ 1; --header-bytes ≥ 1024",
             file=sys.stderr,
         )
@@ -152,6 +160,8 @@ def run(args: argparse.Namespace) -> int:
         msg_burst=max(1, round(4 * args.msg_rate)),
         read_rate=args.read_rate,
         read_burst=max(1, round(12 * args.read_rate)),
+        handshake_rate=args.handshake_rate,
+        handshake_burst=max(1, round(10 * args.handshake_rate)),
     )
     db = args.db or str(default_db_path())
     try:

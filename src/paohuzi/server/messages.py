@@ -256,16 +256,6 @@ class MatchSummary(Out):
     best_hands: tuple[SeatBest | None, ...]
 
 
-class DealProof(Out):
-    """可验证洗牌 (docs/fair-dealing.md): the deal's commitment, sent from the deal on;
-    the salt and the deck (dealing order) are added once the hand is over."""
-
-    format: str
-    commitment: str
-    salt: str | None = omitted()
-    deck: tuple[str, ...] | None = omitted()
-
-
 # ------------------------------------------------------------------ messages
 class SeatState(Out):
     """What a seat's state says, less its version and clock: the room compares this with
@@ -291,7 +281,7 @@ class SeatState(Out):
     timers: tuple[Timer, ...]
     away: bool
     tingpai: tuple[TingInfo, ...]
-    deal: DealProof | None = omitted()  # the running or last hand's commitment
+    deck_commitment: str | None = omitted()  # 可验证洗牌: the hand's, from its deal on
 
 
 class _StateHead(Out):

@@ -1,9 +1,10 @@
-/* fairdeal: 可验证洗牌 (docs/fair-dealing.md). At the deal the server sends a commitment,
- * SHA-256 of "paohuzi-deal-v1:<salt>:<deck codes joined by ,>"; at the settlement it
- * reveals the salt and the deck. This module remembers the commitment first seen for
- * each hand (sessionStorage: a reload mid-hand keeps it) and checks the revealed deck
- * against it by itself — SubtleCrypto where the page may use it, else the small SHA-256
- * below (plain http on a LAN is no "secure context"). */
+/* fairdeal: 可验证洗牌 (docs/fair-dealing.md). From the deal on every state carries
+ * `deck_commitment`, the SHA-256 of "paohuzi-deal-v1:<salt>:<deck codes joined by ,>";
+ * when the hand is over its record (GET /api/records/ID) reveals the salt and the deck.
+ * This module remembers the commitment first seen for each hand (sessionStorage: a
+ * reload mid-hand keeps it) and checks the record against it by itself — SubtleCrypto
+ * where the page may use it, else the small SHA-256 below (plain http on a LAN is no
+ * "secure context"). */
 const FORMAT = "paohuzi-deal-v1";
 const KEY = "phz.deal.";
 const results = new Map(); // hand id → {ok, why} once checked
@@ -11,10 +12,10 @@ const running = new Map(); // hand id → Promise
 
 /** Note the commitment a state carries the first time its hand is seen. */
 export function rememberDeal(m) {
-  const d = m && m.deal;
-  if (!d || !m.hand_id || typeof d.commitment !== "string") return;
+  const c = m && m.deck_commitment;
+  if (!m || !m.hand_id || typeof c !== "string") return;
   try {
-    if (!sessionStorage.getItem(KEY + m.hand_id)) sessionStorage.setItem(KEY + m.hand_id, d.commitment);
+    if (!sessionStorage.getItem(KEY + m.hand_id)) sessionStorage.setItem(KEY + m.hand_id, c);
   } catch { /* storage refused (private mode): the settlement's own commitment is checked */ }
 }
 
@@ -25,25 +26,37 @@ function firstSeen(handId, fallback) {
 /** {ok: true} | {ok: false, why: "swapped"|"mismatch"|"missing"} | null (not yet known);
  * calls `done` once a check that was running finishes. */
 export function dealCheck(m, done) {
-  const d = m.deal;
-  if (!d || !m.hand_id) return { ok: false, why: "missing" };
-  if (results.has(m.hand_id)) return results.get(m.hand_id);
-  if (!running.has(m.hand_id)) {
-    const p = verify(d, firstSeen(m.hand_id, d.commitment)).then((r) => {
-      results.set(m.hand_id, r);
-      running.delete(m.hand_id);
-      done(r);
-    });
-    running.set(m.hand_id, p);
+  const c = m.deck_commitment;
+  if (typeof c !== "string" || !m.hand_id) return { ok: false, why: "missing" };
+  const id = m.hand_id;
+  if (results.has(id)) return results.get(id);
+  if (!running.has(id)) {
+    const p = fetchRecord(id)
+      .then((rec) => verify(rec, firstSeen(id, c), c))
+      .catch(() => ({ ok: false, why: "unreachable" }))
+      .then((r) => {
+        if (r.why !== "unreachable") results.set(id, r); // a network failure is tried again
+        running.delete(id);
+        done(r);
+      });
+    running.set(id, p);
   }
   return null;
 }
 
-async function verify(d, seen) {
-  if (d.format !== FORMAT || !d.salt || !Array.isArray(d.deck)) return { ok: false, why: "missing" };
-  if (seen !== d.commitment) return { ok: false, why: "swapped" };
-  const hex = await sha256Hex(`${FORMAT}:${d.salt}:${d.deck.join(",")}`);
-  return hex === d.commitment ? { ok: true } : { ok: false, why: "mismatch" };
+async function fetchRecord(id) {
+  const r = await fetch(`/api/records/${encodeURIComponent(id)}`);
+  if (!r.ok) throw new Error(String(r.status));
+  return r.json();
+}
+
+/** The record's deck and salt against the commitment seen at the deal (`seen`) and in
+ * the settlement's state (`now`). */
+export async function verify(rec, seen, now) {
+  if (!rec || typeof rec.salt !== "string" || !Array.isArray(rec.deck)) return { ok: false, why: "missing" };
+  if (seen !== now || (rec.deck_commitment && rec.deck_commitment !== seen)) return { ok: false, why: "swapped" };
+  const hex = await sha256Hex(`${FORMAT}:${rec.salt}:${rec.deck.join(",")}`);
+  return hex === seen ? { ok: true } : { ok: false, why: "mismatch" };
 }
 
 export async function sha256Hex(text) {

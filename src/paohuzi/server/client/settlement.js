@@ -64,8 +64,10 @@ function fairLine(m) {
 }
 
 function showFair(p, res) {
-  p.className = "fair-deal " + (res === null ? "pending" : res.ok ? "ok" : "bad");
-  p.textContent = res === null ? T.fairPending : res.ok ? T.fairOk : T.fairBad(T.fairWhy[res.why] || res.why);
+  const unsure = res === null || res.why === "unreachable"; // no evidence either way
+  p.className = "fair-deal " + (unsure ? "pending" : res.ok ? "ok" : "bad");
+  p.textContent = res === null ? T.fairPending : res.ok ? T.fairOk
+    : unsure ? T.fairUnsure(T.fairWhy[res.why]) : T.fairBad(T.fairWhy[res.why] || res.why);
 }
 
 function summary(r) {

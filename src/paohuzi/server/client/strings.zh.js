@@ -93,7 +93,8 @@ export default {
   summaryFallback: "（按总分排名）",
   fairPending: "可验证洗牌 …", fairOk: "可验证洗牌 ✓",
   fairBad: (why) => `可验证洗牌 ✗ ${why}`,
-  fairWhy: { swapped: "发牌后承诺被更换", mismatch: "公开的牌序与发牌时的承诺不符", missing: "服务器没有公开牌序" },
+  fairUnsure: (why) => `可验证洗牌 ？${why}`,
+  fairWhy: { swapped: "发牌后承诺被更换", mismatch: "公开的牌序与发牌时的承诺不符", missing: "服务器没有公开牌序", unreachable: "暂时无法取得牌谱" },
   fairTitle: "发牌时服务器送来牌序的 SHA-256 承诺；本局结束后公开牌序和盐，由你的浏览器自己核对",
   /* ---------------------------------------------------------------- the replay */
   replayTitle: (id) => `回放 ${id}`, loading: "载入中…", replayFail: (m) => `无法载入回放：${m}`,

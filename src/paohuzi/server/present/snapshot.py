@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import Rules
-from paohuzi.server.messages import DealProof, PlayerInfo, Timer
+from paohuzi.server.messages import PlayerInfo, Timer
 from paohuzi.server.room.levels import Level
 from paohuzi.server.vocab import RoomPhase
 
@@ -37,7 +37,7 @@ class RoomSnapshot(NamedTuple):
     result: HandResult | None  # the finished hand's, at a settlement or the match's end
     results: tuple[HandResult, ...]  # every finished hand's (the summary)
     hand_ids: tuple[str, ...]  # every dealt hand's, in order
-    deal: DealProof | None = None  # the hand's commitment (revealed once it is over)
+    deck_commitment: str | None = None  # the hand's (可验证洗牌; the record reveals the salt)
 
 
 __all__ = ["RoomSnapshot"]

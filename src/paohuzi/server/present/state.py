@@ -109,7 +109,7 @@ def seat_state(
         timers=timers(snap, seat),
         away=away,
         tingpai=tingpai(snap, v),
-        deal=snap.deal,
+        deck_commitment=snap.deck_commitment,
     )
 
 

@@ -37,7 +37,7 @@ from paohuzi.core.records import HandRecord
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
-from paohuzi.server.messages import DealProof, PlayerInfo, Timer, same
+from paohuzi.server.messages import PlayerInfo, Timer, same
 from paohuzi.server.present import state as present
 from paohuzi.server.present.choices import described, seat_choices
 from paohuzi.server.present.options import TURN_CHOICES
@@ -90,7 +90,6 @@ class Room:
         self.driver = Driver(self, manager)
         self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
         self._seen_players: tuple[object, tuple[PlayerInfo, ...]] = ((), ())
-        self._deal_shown: tuple[object, DealProof | None] = (None, None)
 
     # ------------------------------------------------------------------ state
     @property
@@ -185,22 +184,8 @@ class Room:
             result=st.result if st is not None and over else None,
             results=tuple(m.results),
             hand_ids=tuple(self.hand_ids),
-            deal=self._deal(over),
+            deck_commitment=self.commitment if st is not None else None,
         )
-
-    def _deal(self, over: bool) -> DealProof | None:
-        """The commitment, with the salt and deck once the hand is over (made once each)."""
-        st, key = self.state, (self.hand_id, over)
-        if st is None or self.hand_id is None or self.commitment is None:
-            return None
-        if self._deal_shown[0] != key:
-            extra = {}
-            if over:
-                deck = tuple(CODES[c] for c in st.deck)
-                extra = {"salt": self.manager.deal_salt(self.hand_id), "deck": deck}
-            proof = DealProof.make(format=fairness.FORMAT, commitment=self.commitment, **extra)
-            self._deal_shown = (key, proof)
-        return self._deal_shown[1]
 
     def _players(self) -> tuple[PlayerInfo, ...]:
         """Every seat as anyone may see it: made again only when that changes."""
@@ -310,13 +295,12 @@ class Room:
         self.ready = {s.index for s in self.seats if s.kind == BOT}
 
     def record(self) -> HandRecord:
-        """The running hand's record: the seats' names (for replays) and, revealed,
-        the deck's salt and commitment (``deal_proof``, docs/fair-dealing.md)."""
+        """The running hand's record: the seats' names (for replays) and, revealed, the
+        deck's commitment and salt (``deck_commitment``, ``salt``: docs/fair-dealing.md)."""
         assert self.hand_id is not None and self.state is not None
         deck = [CODES[c] for c in self.state.deck]
-        proof = fairness.proof(deck, self.manager.deal_salt(self.hand_id))
-        names = [s.who.name for s in self.seats]
-        return self.table.record(names=names, **{fairness.PROOF: proof})
+        shown = fairness.revealed(deck, self.manager.deal_salt(self.hand_id))
+        return self.table.record(names=[s.who.name for s in self.seats], **shown)
 
     def start(self) -> None:
         """Deal when every seat is taken (in a ``ready_first`` room: and every human is
