@@ -72,7 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         metavar="URL",
         help="the address players open (e.g. https://paohuzi.example.com): invite links and"
-        " QR codes use it, and browser pages from it may play (default: http://HOST:PORT)",
+        " QR codes use it, and browser pages from it may play (default: http://HOST:PORT;"
+        " for --host 0.0.0.0 this machine's network address)",
     )
     p.add_argument(
         "--trusted-proxies",
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_BAD_INPUT
     from paohuzi.server.http.guard import GuardSettings, addresses, guarded
-    from paohuzi.server.http.site import listen_origins
+    from paohuzi.server.http.site import default_public_url, listen_origins
     from paohuzi.server.limits import FRAME_HARD_BYTES, Limits
 
     rates = [args.away_timeout, args.room_rate, args.msg_rate, args.header_timeout]
@@ -174,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
                 *(o.rstrip("/") for o in args.allow_origin),
                 *listen_origins(args.host, args.port),
             ),
-            public_url=public_url or f"http://{_host(args.host)}:{args.port}",
+            public_url=public_url or default_public_url(args.host, args.port),
             dev=args.dev,
             bot_workers=args.bot_workers,
             synchronous=args.sync.upper(),

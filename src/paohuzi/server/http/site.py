@@ -23,6 +23,15 @@ def origin_of(url: str) -> str:
     return f"{u.scheme}://{u.netloc}".lower()
 
 
+def default_public_url(host: str, port: int) -> str:
+    """``http://HOST:PORT``; for a wildcard host the machine's first interface address
+    (what a friend's phone can reach: a QR code of ``0.0.0.0`` would lead nowhere)."""
+    if host in WILDCARD:
+        found = _interface_addresses()
+        host = found[0] if found else "127.0.0.1"
+    return f"http://{_bracket(host)}:{port}"
+
+
 def listen_origins(host: str, port: int) -> tuple[str, ...]:
     """The origins a browser may show for a server listening on ``host:port``."""
     hosts: list[str] = list(LOOPBACK)
@@ -58,4 +67,4 @@ def origin_allowed(origin: str | None, allowed: tuple[str, ...]) -> bool:
     return "*" in allowed or origin.lower().rstrip("/") in allowed
 
 
-__all__ = ["listen_origins", "origin_allowed", "origin_of"]
+__all__ = ["default_public_url", "listen_origins", "origin_allowed", "origin_of"]
