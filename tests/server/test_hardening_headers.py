@@ -18,9 +18,10 @@ pytestmark = pytest.mark.slow
 FLAGS = ("--header-timeout", "1.5", "--conns-per-address", "8", "--header-bytes", "16384")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> object:
-    with serve(tmp_path_factory.mktemp("harden"), *FLAGS) as s:
+@pytest.fixture(scope="module", params=["httptools", "h11"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> object:
+    """A server per HTTP parser uvicorn may run (each under the same guard)."""
+    with serve(tmp_path_factory.mktemp("harden"), *FLAGS, "--http", request.param) as s:
         yield s
 
 
@@ -53,6 +54,22 @@ def test_half_a_header_then_silence_is_closed_after_the_header_timeout(
     s.close()
     assert got.startswith(b"HTTP/1.1 408"), got[:80]
     assert took < 8  # closed by the server, not by our patience
+
+
+def test_a_kept_alive_connection_that_stalls_in_its_next_header_is_closed(
+    server: tuple[str, int],
+) -> None:
+    """The bound holds for every request of a connection, not only the first."""
+    _, port = server
+    s = raw(port)
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: a\r\n\r\n")
+    s.settimeout(5)
+    first = s.recv(4096)
+    assert first.startswith(b"HTTP/1.1 200"), first[:80]
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: a\r\n")  # then silence
+    got, took = read_until_closed(s, 8)
+    s.close()
+    assert b"408" in got.split(b"\r\n", 1)[0] and took < 8, got[:80]
 
 
 def test_a_socket_that_sends_nothing_is_closed_too(server: tuple[str, int]) -> None:

@@ -97,6 +97,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="SQLite synchronous mode: normal (a power loss may cost the last moments)"
         " or full (every change synced to disk)",
     )
+    p.add_argument(
+        "--http",
+        default="auto",
+        choices=["auto", "httptools", "h11"],
+        help="uvicorn's HTTP parser, under the same guard (default auto: httptools if installed)",
+    )
     p.add_argument("--dev", action="store_true", help="serve the API docs at /docs")
     p.add_argument(
         "--log-level",
@@ -197,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        http=guarded(guard),  # header size and time, connections per address (guard.py)
+        http=guarded(guard, args.http),  # header size and time, connections per address (guard.py)
         h11_max_incomplete_event_size=args.header_bytes,
         # X-Forwarded-For is believed from the configured proxies only (none by default)
         proxy_headers=bool(proxies),

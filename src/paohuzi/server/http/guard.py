@@ -171,13 +171,18 @@ def _refuse(transport: Any, status: int) -> None:
         transport.close()
 
 
-def guarded(settings: GuardSettings) -> type:
-    """A uvicorn HTTP protocol class (httptools if installed, else h11) under ``settings``,
-    with its own registry of connections (one per server)."""
+def guarded(settings: GuardSettings, impl: str = "auto") -> type:
+    """A uvicorn HTTP protocol class under ``settings`` — ``impl`` ``httptools``, ``h11``
+    or ``auto`` (httptools if installed, as uvicorn picks) — with its own registry of
+    connections (one per server)."""
     registry = Registry()
+    if impl == "h11":
+        return _h11_guard(settings, registry)
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # pragma: no cover - uvicorn without the standard extra
+    except ImportError:  # uvicorn without the standard extra
+        if impl == "httptools":
+            raise
         return _h11_guard(settings, registry)
 
     class HttpToolsGuard(Guard, HttpToolsProtocol):
@@ -201,9 +206,11 @@ def _h11_guard(settings: GuardSettings, registry: Registry) -> type:
 
     class H11Guard(Guard, H11Protocol):
         def _g_after_data(self) -> None:
-            if self.conn.their_state is h11.IDLE:  # still inside a request's headers
-                return
-            self._g_headers_done()
+            if self.conn.their_state is not h11.IDLE:  # a request's headers are parsed
+                self._g_headers_done()
+            elif self._g_done and self.conn.trailing_data[0]:
+                self._g_next_request()  # a kept-alive connection began its next request
+                self._g_start()
 
     H11Guard.settings, H11Guard.registry = settings, registry
     return H11Guard
