@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -78,11 +79,45 @@ def test_rooms_nobody_connects_to_expire_within_minutes(
     assert c.post("/api/rooms", json={"bots": 2}).status_code == 503
     with c.websocket_connect(f"/ws/{rooms[0]['room']}?token={rooms[0]['token']}") as ws:
         Player(ws).next_state()  # this one has a player
-    far = max(mgr.unclaimed.values(), default=0) + mgr.limits.unclaimed_ttl + 1
+    soon = time.monotonic() + 60  # a minute on: nothing expires yet
+    assert c.portal.call(mgr.expire_unclaimed, soon) == 0  # type: ignore[union-attr]
+    far = time.monotonic() + mgr.limits.unclaimed_ttl + 1
     expired = c.portal.call(mgr.expire_unclaimed, far)  # type: ignore[union-attr]
     assert expired == 2
     assert mgr.storage.count_open_rooms() == 1 and rooms[0]["room"] in mgr.rooms
     assert c.post("/api/rooms", json={"bots": 2}).status_code == 200  # room again
+
+
+def test_a_waiting_room_its_players_left_expires_and_comes_back_if_they_do(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """A room waiting for friends that everyone left stops counting after minutes; its
+    creator coming back (before storage deletes it) finds it as it was."""
+    c = make_client()
+    mgr = c.app.state.manager  # type: ignore[attr-defined]
+    r = create_room(c, bots=0)  # waits for two friends
+    with c.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
+        assert Player(ws).next_state()["phase"] == "waiting"
+    far = time.monotonic() + mgr.limits.unclaimed_ttl + 1
+    assert c.portal.call(mgr.expire_unclaimed, far) == 1  # type: ignore[union-attr]
+    assert mgr.storage.count_open_rooms() == 0 and r["room"] not in mgr.rooms
+    with c.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
+        st = Player(ws).next_state()
+    assert st["phase"] == "waiting" and st["room"] == r["room"]
+    assert mgr.storage.count_open_rooms() == 1
+
+
+def test_a_match_under_way_is_not_expired_while_its_player_is_away(
+    make_client: Callable[..., TestClient],
+) -> None:
+    c = make_client()
+    mgr = c.app.state.manager  # type: ignore[attr-defined]
+    r = create_room(c, bots=2)
+    with c.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
+        assert Player(ws).next_state()["phase"] == "playing"
+    far = time.monotonic() + mgr.limits.unclaimed_ttl + 1
+    assert c.portal.call(mgr.expire_unclaimed, far) == 0  # type: ignore[union-attr]
+    assert mgr.storage.count_open_rooms() == 1
 
 
 def test_room_creation_is_counted_per_address_in_a_window(

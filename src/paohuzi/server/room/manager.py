@@ -33,7 +33,7 @@ from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.server.wire import CreateRoom, RoomError
 
 log = logging.getLogger("paohuzi.server")
-FINISHED = RoomPhase.FINISHED
+FINISHED, WAITING = RoomPhase.FINISHED, RoomPhase.WAITING
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -77,7 +77,6 @@ class RoomManager:
         self.created = Window(self.limits.rooms_per_window, self.limits.create_window)
         self.handshakes = Buckets(self.limits.handshake_rate, self.limits.handshake_burst)
         self.seat_handshakes = Buckets(self.limits.connect_rate, self.limits.connect_burst)
-        self.unclaimed: dict[str, float] = {}  # rooms no human connected to yet: opened when
         self.bad_connects = Buckets(self.limits.bad_connect_rate, self.limits.bad_connect_burst)
         self.closed = False
         self._salt = secrets.token_bytes(16)  # per process: owners are counted, not tracked
@@ -146,7 +145,6 @@ class RoomManager:
         """A new room: stored, kept, dealt if it may be (nobody else can hold its lock yet)."""
         self.storage.create_room(row)
         room = self.rooms[row.id] = Room(self, row)
-        self.unclaimed[row.id] = time.monotonic()
         with self.storage.batch():
             room.start()
             room.publish()
@@ -184,6 +182,7 @@ class RoomManager:
         if row is None:
             return None
         room = Room(self, row)
+        room.claimed = True  # it was someone's before the restart (a waiting one may expire)
         room.next_room = self.storage.rematch_of(code)  # 再来一场 already opened
         try:
             with self.storage.batch():
@@ -195,9 +194,10 @@ class RoomManager:
         return room
 
     def _evict_idle(self) -> None:
-        """Forget rooms nobody is connected to and no bot is playing: storage has them all."""
+        """Forget rooms nobody is connected to and no bot is playing: storage has them all
+        (but for those that will expire: they stay until then, to be expired)."""
         for code, room in list(self.rooms.items()):
-            if room.idle():
+            if room.idle() and (room.claimed and room.phase != WAITING):
                 del self.rooms[code]
 
     # ------------------------------------------------------------------ expiry
@@ -218,26 +218,34 @@ class RoomManager:
             log.info("pruned %d abandoned or finished rooms", pruned)
         return pruned
 
+    def unattended(self, room: Room, now: float) -> bool:
+        """No human connected for ``unclaimed_ttl`` to a room nobody ever connected to, or
+        to one still waiting for its players (a match under way waits for ``room_ttl``)."""
+        alone = room.alone_since
+        if alone is None or now - alone < self.limits.unclaimed_ttl:
+            return False
+        return not room.claimed or room.phase == WAITING
+
     async def expire_unclaimed(self, now: float | None = None) -> int:
-        """Rooms no human ever connected to, opened ``unclaimed_ttl`` ago, are closed: marked
-        finished in storage (so they count against no cap, and are pruned after
-        ``finished_ttl``) and forgotten from memory. Returns how many."""
+        """Close every :meth:`unattended` room: marked finished in storage (so it counts
+        against no cap, and is deleted after ``finished_ttl`` unless a player comes back
+        first: then it is restored like any stored room) and forgotten from memory.
+        Returns how many."""
         now = time.monotonic() if now is None else now
         n = 0
-        for code, opened in list(self.unclaimed.items()):
-            room = self.rooms.get(code)
-            if room is None or room.claimed:
-                del self.unclaimed[code]
-            elif now - opened >= self.limits.unclaimed_ttl:
-                del self.unclaimed[code]
-                async with room.changing():
-                    versions = [s.shown.version for s in room.seats]
-                    self.storage.update_room(code, versions, sorted(room.ready), FINISHED)
-                await room.stop()
-                self.rooms.pop(code, None)
-                n += 1
+        for code, room in list(self.rooms.items()):
+            if not self.unattended(room, now):
+                continue
+            async with room.changing():
+                if not self.unattended(room, now):  # a player came meanwhile
+                    continue
+                versions = [s.shown.version for s in room.seats]
+                self.storage.update_room(code, versions, sorted(room.ready), FINISHED)
+            await room.stop()
+            self.rooms.pop(code, None)
+            n += 1
         if n:
-            log.info("expired %d rooms no player ever connected to", n)
+            log.info("expired %d rooms without a player", n)
         return n
 
     async def _sweep_forever(self) -> None:

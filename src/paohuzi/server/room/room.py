@@ -86,6 +86,7 @@ class Room:
         self.ready: set[int] = set(row.ready)
         self.next_room: str | None = None  # the room 再来一场 opened (found again at a restart)
         self.claimed = False  # a human has connected (else the room expires: manager)
+        self.alone_since: float | None = time.monotonic()  # no human connected since
         self.lock = asyncio.Lock()
         self.driver = Driver(self, manager)
         self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
@@ -361,7 +362,7 @@ class Room:
         """A (re)connection replaces the seat's old one, brings it back from 托管, and
         gets a full state."""
         async with self.changing():
-            self.claimed = True
+            self.claimed, self.alone_since = True, None
             old, seat.link.conn = seat.link.conn, conn
             if old is not None:
                 old.send(error("replaced"))
@@ -383,6 +384,8 @@ class Room:
             conn.close()
             if seat.link.conn is conn:
                 seat.link.conn = None
+                if not self.humans_connected():
+                    self.alone_since = time.monotonic()
                 self.start()  # the others need not wait for a player who left
                 self.publish()
 
