@@ -122,3 +122,26 @@ def test_a_restart_reveals_the_salt_committed_before_it(
     rec = b.get(f"/api/records/{end['hand_id']}").json()
     assert rec["deck_commitment"] == commit and fairness.verify(rec["deck"], rec) is None
     assert (db_path.parent / (db_path.name + ".dealkey")).stat().st_mode & 0o077 == 0
+
+
+def test_the_deal_key_file_is_made_once_private_and_reused(tmp_path: Path) -> None:
+    from paohuzi.server import dealkey
+
+    path = tmp_path / "k" / "dealkey"
+    key = dealkey.load_or_create(path)
+    assert len(key) == 32 and path.stat().st_mode & 0o077 == 0
+    assert dealkey.load_or_create(path) == key
+    assert dealkey.default_path("postgresql://db/x").name == "dealkey"  # not beside a URL
+    assert dealkey.default_path(tmp_path / "a.sqlite3") == tmp_path / "a.sqlite3.dealkey"
+
+
+def test_serve_refuses_a_bad_deal_key_file(tmp_path: Path) -> None:
+    from paohuzi.cli.main import build_parser
+    from paohuzi.cli.serve import run
+
+    bad = tmp_path / "bad.key"
+    bad.write_text("not hex at all")
+    args = build_parser().parse_args(
+        ["serve", "--db", str(tmp_path / "x.sqlite3"), "--deal-key-file", str(bad)]
+    )
+    assert run(args) == 2

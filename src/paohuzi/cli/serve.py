@@ -98,6 +98,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " or full (every change synced to disk)",
     )
     p.add_argument(
+        "--deal-key-file",
+        default=None,
+        metavar="PATH",
+        help="the secret behind each hand's 可验证洗牌 salt, made on first use (default:"
+        " <db>.dealkey; every node of one database must use the same file)",
+    )
+    p.add_argument(
         "--http",
         default="auto",
         choices=["auto", "httptools", "h11"],
@@ -171,6 +178,14 @@ def run(args: argparse.Namespace) -> int:
         handshake_burst=max(1, round(10 * args.handshake_rate)),
     )
     db = args.db or str(default_db_path())
+    from paohuzi.server import dealkey
+
+    key_file = args.deal_key_file or dealkey.default_path(db)
+    try:
+        deal_key = dealkey.load_or_create(key_file)
+    except (OSError, ValueError) as e:
+        print(f"paohuzi serve: error: cannot use deal key file {key_file}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         app = create_app(
             db,
@@ -185,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
             dev=args.dev,
             bot_workers=args.bot_workers,
             synchronous=args.sync.upper(),
+            deal_key=deal_key,
         )
     except Exception as e:  # e.g. an unwritable or corrupt database file
         print(f"paohuzi serve: error: cannot open database {db}: {e}", file=sys.stderr)

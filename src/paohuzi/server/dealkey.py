@@ -14,9 +14,22 @@ from pathlib import Path
 KEY_BYTES = 32
 
 
+def default_path(db: str | os.PathLike[str]) -> Path:
+    """``<db>.dealkey`` beside a SQLite file; for a database URL (``postgresql://…``)
+    ``<user data dir>/paohuzi/dealkey`` (nodes of one database pass one
+    ``--deal-key-file``)."""
+    text = str(db)
+    if "://" in text:
+        from paohuzi.userdata import data_dir
+
+        return data_dir() / "dealkey"
+    return Path(f"{text}.dealkey")
+
+
 def load_or_create(path: str | os.PathLike[str]) -> bytes:
     """The key in ``path`` (hex), written there first if the file does not exist."""
     p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
     try:
         text = p.read_text(encoding="ascii").strip()
     except FileNotFoundError:
@@ -31,4 +44,4 @@ def load_or_create(path: str | os.PathLike[str]) -> bytes:
     return key
 
 
-__all__ = ["KEY_BYTES", "load_or_create"]
+__all__ = ["KEY_BYTES", "default_path", "load_or_create"]

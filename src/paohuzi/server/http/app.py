@@ -82,13 +82,13 @@ def create_app(
     other web origins allowed to open seat websockets and post (never the ``Host``).
     ``dev``: serve the API docs. ``synchronous``: SQLite's ``NORMAL`` or ``FULL``.
     ``deal_key``: the secret behind each hand's commitment salt (default: the file
-    ``<db>.dealkey``, made on first use; a random one per process for ``:memory:``
-    or a given ``storage``).
+    :func:`~..dealkey.default_path`, made on first use; a random one per process for
+    ``:memory:`` or a given ``storage``).
     """
     path = default_db_path() if db_path is None else db_path
     store = storage or SqliteStorage(path, synchronous)
     if deal_key is None and storage is None and str(path) != ":memory:":
-        deal_key = dealkey.load_or_create(f"{path}.dealkey")
+        deal_key = dealkey.load_or_create(dealkey.default_path(path))
     manager = RoomManager(
         store,
         bot_delay=bot_delay,
