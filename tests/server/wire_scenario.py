@@ -146,7 +146,11 @@ async def play(sc: Scenario) -> list[str]:
     log: list[str] = []
     with fixed_world(clock):
         manager = RoomManager(
-            SqliteStorage(":memory:"), bot_delay=0, away_timeout=1000, limits=Limits()
+            SqliteStorage(":memory:"),
+            bot_delay=0,
+            away_timeout=1000,
+            limits=Limits(),
+            deal_key=b"fixed deal key of the wire test",  # commitments are bytes too
         )
         body = {"rules": sc.rules, "bot": sc.bot, "hands": sc.hands, "seed": sc.seed}
         req = CreateRoom.model_validate({**body, "options": sc.options})

@@ -54,6 +54,7 @@ DOC_SHOTS = {
         for size in ("desktop", "phone")
     },
     "replay-en-phone.png": (),
+    "fair-deal-ok.png": (),  # docs/fair-dealing.md
     "table-en-desktop.png": (),
     "table-en-phone-portrait.png": (),
 }

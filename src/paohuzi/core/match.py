@@ -65,13 +65,17 @@ class Match:
             return []
         return race_transfers(self.rules.race, self.scores)
 
-    def new_hand(self, deck: Sequence[Card] | None = None) -> GameState:
+    def new_hand(self, deck: Sequence[Card] | None = None, seed: int | None = None) -> GameState:
         """Deal the next hand (raises when the match is over or a hand is running);
-        ``deck``: its recorded deck (a hand replayed from its record)."""
+        ``deck``: its recorded deck (a hand replayed from its record); ``seed``: the
+        hand's own seed instead of the match's (a server deals from the OS random
+        source, so no hand follows from another); it takes the match's place."""
         if self.is_over():
             raise RuntimeError("the match is over")
         if self.state is not None and not self.state.is_terminal():
             raise RuntimeError("finish the running hand first")
+        if seed is not None:
+            self.hand_seeds[self.index] = seed
         self.state = GameState(
             self.rules, self.hand_seeds[self.index], deck=deck, dealer=self.dealer, huang=self.huang
         )

@@ -324,6 +324,7 @@ class SeatState(Out):
     timers: tuple[Timer, ...]
     away: bool
     tingpai: tuple[TingInfo, ...]
+    deck_commitment: str | None = omitted()  # 可验证洗牌: the hand's, from its deal on
 
 
 class _StateHead(Out):

@@ -6,6 +6,7 @@
 import { T } from "./i18n.js";
 import { S, $, el, nameOf, shownName } from "./store.js";
 import { cardEl, cardsEl, codeOfZh } from "./cards.js";
+import { dealCheck } from "./fairdeal.js";
 
 export function renderSettlement() {
   const m = S.msg;
@@ -38,6 +39,7 @@ export function renderSettlement() {
   into.append(paymentsTable(r));
   if (r.race) into.append(raceLine(r.race));
   into.append(el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
+  into.append(fairLine(m));
   const canReady = m.legal_actions.some((a) => a.id === "ready");
   for (const b of [$("#ready-btn"), $("#bar-ready-btn")]) {
     b.classList.toggle("hidden", finished);
@@ -49,6 +51,25 @@ export function renderSettlement() {
   $("#rematch-btn").classList.toggle("hidden", !finished);
   $("#rematch-btn").disabled = finished && !m.rematch && !m.legal_actions.some((a) => a.id === "rematch");
   $("#lobby-btn").classList.toggle("hidden", !finished);
+}
+
+/* 可验证洗牌: the revealed deck against the commitment sent at the deal (fairdeal.js) */
+function fairLine(m) {
+  const p = el("p", "fair-deal");
+  p.id = "fair-deal";
+  p.title = T.fairTitle;
+  showFair(p, dealCheck(m, (res) => { // the sheet may have been drawn again meanwhile
+    const now = document.getElementById("fair-deal");
+    if (now && S.msg && S.msg.hand_id === m.hand_id) showFair(now, res);
+  }));
+  return p;
+}
+
+function showFair(p, res) {
+  const unsure = res === null || res.why === "unreachable"; // no evidence either way
+  p.className = "fair-deal " + (unsure ? "pending" : res.ok ? "ok" : "bad");
+  p.textContent = res === null ? T.fairPending : res.ok ? T.fairOk
+    : unsure ? T.fairUnsure(T.fairWhy[res.why]) : T.fairBad(T.fairWhy[res.why] || res.why);
 }
 
 function summary(r) {

@@ -101,6 +101,11 @@ export default {
   handWin: (who, h, f) => `${who} wins${h !== null && h !== undefined ? ` ${h} huxi` : ""}${f ? ` ${f} fan` : ""}`,
   handHuang: "No winner", lastHand: "Last hand in detail", points: (n) => `${n > 0 ? "+" : ""}${n} pts`,
   summaryFallback: "(ranked by total score)",
+  fairPending: "Verified shuffle …", fairOk: "Verified shuffle ✓",
+  fairBad: (why) => `Verified shuffle ✗ ${why}`,
+  fairUnsure: (why) => `Verified shuffle ? ${why}`,
+  fairWhy: { swapped: "the commitment changed after the deal", mismatch: "the revealed deck does not match the commitment made at the deal", missing: "the server did not reveal the deck", unreachable: "the record could not be fetched yet" },
+  fairTitle: "At the deal the server sent a SHA-256 commitment to the deck; after the hand it revealed the deck and salt, and your browser checked them itself",
   /* ---------------------------------------------------------------- the replay */
   replayTitle: (id) => `Replay ${id}`, loading: "Loading…", replayFail: (m) => `Could not load the replay: ${m}`,
   dealt: "Deal",

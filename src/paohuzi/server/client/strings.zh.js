@@ -100,6 +100,11 @@ export default {
   handWin: (who, h, f) => `${who}胡${h !== null && h !== undefined ? ` ${h}息` : ""}${f ? ` ${f}番` : ""}`,
   handHuang: "荒庄", lastHand: "最后一局详情", points: (n) => `${n > 0 ? "+" : ""}${n} 分`,
   summaryFallback: "（按总分排名）",
+  fairPending: "可验证洗牌 …", fairOk: "可验证洗牌 ✓",
+  fairBad: (why) => `可验证洗牌 ✗ ${why}`,
+  fairUnsure: (why) => `可验证洗牌 ？${why}`,
+  fairWhy: { swapped: "发牌后承诺被更换", mismatch: "公开的牌序与发牌时的承诺不符", missing: "服务器没有公开牌序", unreachable: "暂时无法取得牌谱" },
+  fairTitle: "发牌时服务器送来牌序的 SHA-256 承诺；本局结束后公开牌序和盐，由你的浏览器自己核对",
   /* ---------------------------------------------------------------- the replay */
   replayTitle: (id) => `回放 ${id}`, loading: "载入中…", replayFail: (m) => `无法载入回放：${m}`,
   dealt: "发牌",

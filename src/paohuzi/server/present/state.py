@@ -109,6 +109,7 @@ def seat_state(
         timers=timers(snap, seat),
         away=away,
         tingpai=tingpai(snap, v),
+        deck_commitment=snap.deck_commitment,
     )
 
 
