@@ -8,13 +8,11 @@ observation of its view, and the mask with the legal action behind each index.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import numpy as np
 
 from ..core.action_index import ACTION_COUNT, legal_by_index
 from ..core.actions import Action
-from ..core.cards import Card
 from ..core.rules import Rules, preset
 from ..core.state import GameState
 from ..core.views import View, view
@@ -101,33 +99,3 @@ class ObservedHand:
         if self.scale is None:
             return [float(x) for x in r]
         return [max(-1.0, min(1.0, x / self.scale)) for x in r]
-
-
-def render_text(state: GameState) -> str:
-    """The whole table as text, every hand shown (a spectator's view for debugging).
-
-    Built from each seat's own view, so it relies on nothing but the view.
-    """
-    from ..core.narrate import narrate_event
-
-    def zh(cards: Sequence[Card | None]) -> str:
-        return "".join(c.zh if c is not None else "▒" for c in cards)
-
-    views = {t: view(state, t) for t in state.seats}
-    v = views[state.seats[0]]
-    lines = [f"{v.rules.name}  dealer {v.dealer}  wall {v.wall}  phase {v.phase}"]
-    if v.open is not None:
-        op = views[v.open.owner].open  # the owner always sees his card
-        assert op is not None
-        lines.append(f"open card: {zh([op.card])} ({op.source}, seat {op.owner})")
-    for t, vt in views.items():
-        melds = " ".join(m.kind.zh + zh(m.cards) for m in vt.tables[t])
-        mark = "*" if t == v.dealer else " "
-        acting = "  <- to act" if vt.to_act else ""
-        lines.append(f"seat {t}{mark} hand {zh(vt.hand)}{acting}")
-        lines.append(f"        melds {melds or '-'}  pile {zh(vt.piles[t]) or '-'}")
-    for e in v.log[-4:]:
-        lines.append("  · " + narrate_event(e.to_dict(), v.dealer))
-    if v.result is not None:
-        lines.append(f"result: scores {list(v.result.scores)}")
-    return "\n".join(lines)

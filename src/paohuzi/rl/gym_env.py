@@ -29,14 +29,15 @@ from ..core.action_index import ACTION_COUNT
 from ..core.rules import Rules
 from ..encoding.observation import OBSERVATION_SIZE
 from ..table import Table
-from ._hand import ObservedHand, deal, render_text, resolve_rules
+from ._hand import ObservedHand, deal, resolve_rules
 from ._hand import reward_scale as scale_for
+from .render import HEIGHT, WIDTH, render_rgb, render_text
 
 
 class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
     """The learner's seat (``seat``; None: a random seated seat per hand) vs bots."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium.Env's field
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012 - gymnasium.Env's field
 
     def __init__(
         self,
@@ -48,8 +49,10 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         self.rules = resolve_rules(rules)
         n = self.rules.players
         if seat is not None and not 0 <= seat < n:
@@ -122,10 +125,16 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         """Legal actions of the learner as booleans (sb3-contrib's masking hook)."""
         return self.hand.mask(self._me, dtype=np.bool_)
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return render_text(self.hand.state)
+    def render(self) -> str | np.ndarray | None:
+        """The table from the learner's seat: text (``ansi``) or a
+        ``HEIGHT × WIDTH × 3`` image (``rgb_array``, for ``RecordVideo``)."""
+        if self.render_mode == "ansi":
+            return render_text(self.hand.state, self._me)
+        if self.render_mode == "rgb_array":
+            if self._hand is None:  # a recorder may ask before the first reset
+                return np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+            return render_rgb(self.hand.state, self._me)
+        return None
 
     def _play_bots(self) -> None:
         self._table.run_bots()

@@ -41,7 +41,8 @@ from ..encoding.observation import (
     encode,
     encode_history,
 )
-from ._hand import ObservedHand, render_text
+from ._hand import ObservedHand
+from .render import render_text
 
 KINDS = len(CARDS)
 # Each open card is decided by at most every seat once, and each take is followed

@@ -34,8 +34,9 @@ from pettingzoo import AECEnv
 from ..core.action_index import ACTION_COUNT
 from ..core.rules import Rules
 from ..encoding.observation import OBSERVATION_SIZE
-from ._hand import ObservedHand, deal, render_text, resolve_rules
+from ._hand import ObservedHand, deal, resolve_rules
 from ._hand import reward_scale as scale_for
+from .render import render_rgb, render_text
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -52,7 +53,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
         "name": "paohuzi_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -65,12 +66,18 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         normalize_rewards: bool = False,
         reward_scale: float | None = None,
         illegal_reward: float | None = None,
+        render_seat: int | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         self.rules = resolve_rules(rules)
+        if render_seat is not None and not 0 <= render_seat < self.rules.players:
+            raise ValueError(f"render_seat must be 0–{self.rules.players - 1} or None")
         self.render_mode = render_mode
+        self.render_seat = render_seat
         self.illegal_reward = illegal_reward
         self._scale = scale_for(self.rules, normalize_rewards, reward_scale)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
@@ -164,10 +171,15 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.infos[agent] = {"illegal_action": index}
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return render_text(self.hand.state)
+    def render(self) -> str | np.ndarray | None:
+        """The table from ``render_seat``'s view (``None``: a spectator's, every
+        hand shown) as text (``ansi``) or an image (``rgb_array``)."""
+        seat = self.render_seat
+        if self.render_mode == "ansi":
+            return render_text(self.hand.state, seat)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.hand.state, seat)
+        return None
 
     def close(self) -> None:
         pass
