@@ -18,20 +18,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
-from ..core.action_index import ACTION_COUNT
+from ..bots import Bot
+from ..bots.policy import Policy, as_bot
+from ..core.action_index import ACTION_COUNT, action_meaning
 from ..core.rules import Rules
 from ..encoding.observation import OBSERVATION_SIZE
 from ..table import Table
 from ._hand import ObservedHand, deal, resolve_rules
 from ._hand import reward_scale as scale_for
 from .render import HEIGHT, WIDTH, render_rgb, render_text
+
+Opponents: TypeAlias = str | Bot | Policy | Sequence[str | Bot | Policy]
 
 
 class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
@@ -42,7 +45,7 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
     def __init__(
         self,
         rules: str | Rules = "hunan",
-        opponents: str | Sequence[str] = "greedy",
+        opponents: Opponents = "greedy",
         seat: int | None = None,
         normalize_rewards: bool = False,
         reward_scale: float | None = None,
@@ -57,10 +60,8 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         n = self.rules.players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be 0–{n - 1} or None, got {seat}")
-        specs = [opponents] * n if isinstance(opponents, str) else list(opponents)
-        if len(specs) not in (n - 1, n):
-            raise ValueError(f"give one opponent spec or {n - 1} (one per other seat)")
-        self._specs = specs
+        self._players: list[Bot] = []
+        self.set_opponents(opponents)
         self.bots: dict[int, Bot] = {}
         self.seat = seat
         self.render_mode = render_mode
@@ -96,8 +97,9 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
             self._hand = ObservedHand(self.rules, state, self._scale)
             self._me = me
             others = [s for s in range(n) if s != me]
-            specs = self._specs if len(self._specs) == n - 1 else [self._specs[s] for s in others]
-            self.bots = {s: make_bot(spec) for s, spec in zip(others, specs, strict=True)}
+            pl = self._players
+            chosen = pl if len(pl) == n - 1 else [pl[s] for s in others]
+            self.bots = dict(zip(others, chosen, strict=True))
             # The one table driver: bots act until the learner must decide.
             players = [self.bots.get(s) for s in range(n)]
             self._table = Table(players, self.rules, rngs=[self._bot_rng] * n)
@@ -120,6 +122,25 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         if t.state.is_terminal():
             return self._obs(), t.rewards()[self._me], True, False, self._info()
         return self._obs(), 0.0, False, False, self._info()
+
+    def set_opponents(self, opponents: Opponents) -> None:
+        """The players of the other seats from the next ``reset`` on: one for all,
+        or one per other seat (``players - 1``) or per seat (``players``, the
+        learner's own entry unused). Each is a bot spec, a ``Bot``, or a policy
+        ``f(observation, mask) -> action index`` (:mod:`paohuzi.bots.policy`)."""
+        n = self.rules.players
+        items: list[str | Bot | Policy]
+        if isinstance(opponents, (str, Bot)) or callable(opponents):
+            items = [opponents] * n
+        else:
+            items = list(opponents)
+        if len(items) not in (n - 1, n):
+            raise ValueError(f"give one opponent or {n - 1} (one per other seat), got {len(items)}")
+        self._players = [as_bot(p) for p in items]
+
+    def action_meaning(self, index: int) -> str:
+        """The action of ``index`` as its id, e.g. ``discard:x3``, ``chi:x2:x1x2x3``."""
+        return action_meaning(index)
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner as booleans (sb3-contrib's masking hook)."""
