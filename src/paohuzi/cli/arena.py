@@ -4,6 +4,9 @@
 paohuzi arena --bots A,B[,C] --hands N [--seed S] [--workers W] [--rules P]
               [--json] [--plot FILE.png] [--ray ADDRESS] [--records DIR]
 ```
+A bot is a spec or a researcher's policy as ``module:attr`` (a ``Bot``, a
+``Bot`` class, or a function ``f(observation, mask) -> action index``; see
+``paohuzi.bots.policy``), imported from the current directory too.
 Fewer bots than seats: the last one fills the rest (``ismcts,greedy`` = one
 ismcts vs two greedy). ``N`` is rounded up to whole rotations (one hand per
 seat rotation of each deck). Bot options go after a colon and are separated
@@ -15,6 +18,7 @@ deck 3 under seat rotation 1, with the bot of each seat under ``bots``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -25,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from paohuzi.core.rules import RulesError
-from paohuzi.sim.arena import ArenaResult, decks_for, lineup, run_arena
+from paohuzi.sim.arena import ArenaResult, decks_for, evaluate, lineup
 
 from .common import EXIT_OK, dumps, fail, internal_error, load_rules
 
@@ -45,6 +49,13 @@ def split_bots(text: str) -> list[str]:
         else:
             out.append(part)
     return [s.replace(";", ",") for s in out]
+
+
+def use_cwd() -> None:
+    """``module:attr`` players may live in the current directory, as for ``python -m``."""
+    cwd = os.getcwd()
+    if cwd not in sys.path:
+        sys.path.insert(0, cwd)
 
 
 def register(sub: Any) -> None:
@@ -86,12 +97,13 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         return fail(COMMAND, "--workers must be at least 1", js)
     specs = split_bots(args.bots)
+    use_cwd()
     try:
         line = lineup(specs, rules.players)
-        from paohuzi.bots import make_bot
+        from paohuzi.bots.policy import as_bot
 
         for s in dict.fromkeys(line):
-            make_bot(s)
+            as_bot(s)
     except ValueError as e:
         return fail(COMMAND, e, js)
     if args.ray:
@@ -139,9 +151,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js: bool):
+    first, rest = specs[0], specs[1:] or specs[:1]
     if js or not sys.stdout.isatty():
-        return run_arena(
-            specs, args.hands, rules, args.seed, args.workers, args.ray, records=args.records
+        return evaluate(
+            first, rest, args.hands, args.seed, rules, args.workers, args.ray, records=args.records
         )
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -153,11 +166,12 @@ def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js:
         transient=True,
     ) as bar:
         task = bar.add_task("decks", total=decks)
-        return run_arena(
-            specs,
+        return evaluate(
+            first,
+            rest,
             args.hands,
-            rules,
             args.seed,
+            rules,
             args.workers,
             args.ray,
             progress=lambda k: bar.update(task, completed=k),
