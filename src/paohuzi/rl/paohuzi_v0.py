@@ -7,9 +7,13 @@ Agents are ``player_<seat>``; a hand's agents are its seated seats (泸州's
 坐底 seat is left out). Observations are ``{"observation": float32 vector,
 "action_mask": int8 vector}`` (:mod:`paohuzi.encoding.observation`,
 :mod:`paohuzi.core.action_index`); the action space is ``Discrete`` over every
-action. In a claim window several seats may decide: they are asked one at a
-time, in the engine's priority order (``GameState.current_player``), each
-seeing only its own view. Rewards come when the hand ends: each seat's net
+action. In a claim window **every seated seat is asked, once, in a fixed order**
+(play order from the open card's owner), whether or not it has an option: a
+seat without one gets a mask of only 过 (``PASS_INDEX``) and its pass changes
+nothing. Decisions are sealed until the last seat has answered, then handed to
+the engine in its priority order (R16), so the order of agents
+(``agent_selection``, ``agent_iter``) never shows who could claim — asking only
+the seats with options, in priority order, did. Rewards come when the hand ends: each seat's net
 payment (``normalize_rewards=True``: divided by a per-preset scale and
 clipped to [-1, 1]). One episode is one hand; a hand settled at the deal
 (mandatory 天胡, R28: nobody acts) is dealt again.
@@ -31,8 +35,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..core.action_index import ACTION_COUNT
+from ..core.action_index import ACTION_COUNT, PASS_INDEX
+from ..core.actions import Action
 from ..core.rules import Rules
+from ..core.state import CLAIM
 from ..encoding.observation import OBSERVATION_SIZE
 from ._hand import ObservedHand, deal, resolve_rules
 from ._hand import reward_scale as scale_for
@@ -95,6 +101,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self._rng: random.Random | None = None
         self._hand: ObservedHand | None = None
         self._seen: dict[int, dict[str, np.ndarray]] = {}
+        self._ask: list[int] = []  # seats still to be asked in this claim window
+        self._sealed: dict[int, Action] = {}  # their decisions, applied at the end
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -122,17 +130,32 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[state.current_player]
+        self._ask, self._sealed = [], {}
+        self._select()
+
+    def _select(self) -> None:
+        """The next agent: the discarder, or the next seat asked in a claim window."""
+        state = self.hand.state
+        if state.phase == CLAIM and not self._ask:  # a new window: ask every seat
+            open_card = state.open_card
+            assert open_card is not None
+            owner = open_card[1]
+            n = self.rules.players
+            self._ask = [s for k in range(n) if (s := (owner + k) % n) in state.seats]
+            self._sealed = {}
+        seat = self._ask[0] if self._ask else state.current_player
+        self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         obs = self._seen.get(seat)
         if obs is None:  # once per seat and step: last() and a learner may both ask
             t = self.hand
-            obs = self._seen[seat] = {
-                "observation": t.observation(seat),
-                "action_mask": t.mask(seat),
-            }
+            mask = t.mask(seat)
+            if self._ask and not mask.any():  # asked in a window it has no option in
+                mask = mask.copy()
+                mask[PASS_INDEX] = 1
+            obs = self._seen[seat] = {"observation": t.observation(seat), "action_mask": mask}
         return obs
 
     def step(self, action: Any) -> None:
@@ -144,12 +167,24 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         i = int(action)
         if not 0 <= i < ACTION_COUNT:
             raise ValueError(f"action {action!r} is outside the action space")
-        act = t.legal(self._seat[agent]).get(i)
+        seat = self._seat[agent]
+        legal = t.legal(seat)
+        act = legal.get(i)
         self._cumulative_rewards[agent] = 0.0
-        if act is None:
+        if act is None and not (self._ask and not legal and i == PASS_INDEX):
             self._illegal(agent, i)
             return
-        t.apply(act)
+        if self._ask:
+            self._ask.pop(0)
+            if act is not None:
+                self._sealed[seat] = act
+            if self._ask:  # nothing applied yet: the state and observations stand
+                self.agent_selection = self.possible_agents[self._ask[0]]
+                return
+            self._settle_window()
+        else:
+            assert act is not None
+            t.apply(act)
         self._seen = {}
         state = t.state
         if state.is_terminal():
@@ -160,11 +195,22 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         else:
             # Rewards are all zero until the hand ends (an illegal action ends it too),
             # so clearing and accumulating them here would change nothing.
-            self.agent_selection = self.possible_agents[state.current_player]
+            self._select()
+
+    def _settle_window(self) -> None:
+        """Hand the sealed decisions to the engine, highest priority first, until
+        the window settles (``apply`` returns its events only then)."""
+        t = self.hand
+        for s in t.state.to_act():
+            if t.state.apply(self._sealed[s]):
+                break
+        t.changed()
+        self._sealed = {}
 
     def _illegal(self, agent: str, index: int) -> None:
         if self.illegal_reward is None:
             raise ValueError(f"action {index} is not legal for {agent}")
+        self._ask, self._sealed = [], {}
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = float(self.illegal_reward)
         self.terminations = dict.fromkeys(self.agents, True)
