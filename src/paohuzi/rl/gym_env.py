@@ -8,7 +8,10 @@ that see only their own views. An episode is one hand. Observations are the
 float32 vector of :mod:`paohuzi.encoding.observation`; :meth:`PaohuziEnv.action_masks`
 (the hook sb3-contrib's ``MaskablePPO`` calls) and ``info["action_mask"]``
 give the legal actions. The reward, at the end, is the learner's net payment
-(``normalize_rewards=True``: scaled and clipped to [-1, 1]). An illegal action
+(``reward_mode``: ``payment``, ``scaled`` — divided by ``reward_scale`` and
+clipped to [-1, 1], what ``normalize_rewards=True`` means — or ``win_loss``,
+its sign). ``history=K`` appends the seat's last K log events (K × 87 floats,
+:func:`~paohuzi.encoding.observation.encode_history`) to the observation. An illegal action
 ends the episode with ``illegal_reward``. Hands in which the learner never gets
 to decide (settled at the deal or before its first turn) are dealt again: its
 policy cannot change their outcome.
@@ -28,10 +31,8 @@ from ..bots import Bot
 from ..bots.policy import Policy, as_bot
 from ..core.action_index import ACTION_COUNT, action_meaning
 from ..core.rules import Rules
-from ..encoding.observation import OBSERVATION_SIZE
 from ..table import Table
-from ._hand import ObservedHand, deal, resolve_rules
-from ._hand import reward_scale as scale_for
+from ._hand import ObservedHand, Rewards, check_history, deal, observation_size, resolve_rules
 from .render import HEIGHT, WIDTH, render_rgb, render_text
 
 Opponents: TypeAlias = str | Bot | Policy | Sequence[str | Bot | Policy]
@@ -49,6 +50,8 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         seat: int | None = None,
         normalize_rewards: bool = False,
         reward_scale: float | None = None,
+        reward_mode: str | None = None,
+        history: int = 0,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
@@ -66,8 +69,10 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         self.seat = seat
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
-        self._scale = scale_for(self.rules, normalize_rewards, reward_scale)
-        self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self._reward = Rewards.of(self.rules, reward_mode, normalize_rewards, reward_scale)
+        self.history = check_history(history)
+        size = observation_size(history)
+        self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self._hand: ObservedHand | None = None
         self._me = 0
@@ -94,7 +99,7 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
                 dealer = rng.choice([d for d in range(n) if (d + n // 2) % n != self.seat])
             state = deal(self.rules, rng, dealer)
             me = self.seat if self.seat is not None else rng.choice(state.seats)
-            self._hand = ObservedHand(self.rules, state, self._scale)
+            self._hand = ObservedHand(self.rules, state, self._reward, self.history)
             self._me = me
             others = [s for s in range(n) if s != me]
             pl = self._players

@@ -18,7 +18,9 @@ tensors are :func:`paohuzi.encoding.observation.encode` of the player's view; th
 information-state tensor appends :func:`~paohuzi.encoding.observation.encode_history`
 (the player's log, event by event); the information-state string is the view
 as canonical JSON (as :func:`paohuzi.core.views.information_state`). Returns are
-the net payments; the utility bounds are loose (payments have no fixed cap).
+the net payments; the utility bounds are the preset's
+(:func:`paohuzi.rl._hand.payment_bound`: its 封顶 where it has one, else a
+bound derived from its scoring).
 """
 
 from __future__ import annotations
@@ -41,14 +43,13 @@ from ..encoding.observation import (
     encode,
     encode_history,
 )
-from ._hand import ObservedHand
+from ._hand import ObservedHand, payment_bound
 from .render import render_text
 
 KINDS = len(CARDS)
 # Each open card is decided by at most every seat once, and each take is followed
 # by at most one discard; at most DECK_SIZE cards open and DECK_SIZE discards.
 MAX_GAME_LENGTH = 2 * DECK_SIZE * 4 + DECK_SIZE
-UTILITY_BOUND = 10_000.0
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_paohuzi",
@@ -78,8 +79,8 @@ class PaohuziGame(pyspiel.Game):
             num_distinct_actions=ACTION_COUNT,
             max_chance_outcomes=KINDS,
             num_players=self.rules.players,
-            min_utility=-UTILITY_BOUND,
-            max_utility=UTILITY_BOUND,
+            min_utility=-float(payment_bound(self.rules)),
+            max_utility=float(payment_bound(self.rules)),
             utility_sum=0.0,
             max_game_length=MAX_GAME_LENGTH,
         )

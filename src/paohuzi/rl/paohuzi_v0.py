@@ -35,13 +35,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..core.action_index import ACTION_COUNT, PASS_INDEX
+from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_meaning
 from ..core.actions import Action
 from ..core.rules import Rules
 from ..core.state import CLAIM
-from ..encoding.observation import OBSERVATION_SIZE
-from ._hand import ObservedHand, deal, resolve_rules
-from ._hand import reward_scale as scale_for
+from ._hand import ObservedHand, Rewards, check_history, deal, observation_size, resolve_rules
 from .render import render_rgb, render_text
 
 
@@ -71,6 +69,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         render_mode: str | None = None,
         normalize_rewards: bool = False,
         reward_scale: float | None = None,
+        reward_mode: str | None = None,
+        history: int = 0,
         illegal_reward: float | None = None,
         render_seat: int | None = None,
     ) -> None:
@@ -85,13 +85,15 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.render_mode = render_mode
         self.render_seat = render_seat
         self.illegal_reward = illegal_reward
-        self._scale = scale_for(self.rules, normalize_rewards, reward_scale)
+        self._reward = Rewards.of(self.rules, reward_mode, normalize_rewards, reward_scale)
+        self.history = check_history(history)
+        size = observation_size(history)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
                     "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
                 }
             )
@@ -122,7 +124,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)  # None: fresh OS entropy, never the global RNG
         state = deal(self.rules, self._rng)
-        self._hand = ObservedHand(self.rules, state, self._scale)
+        self._hand = ObservedHand(self.rules, state, self._reward, self.history)
         self._seen = {}
         self.agents = [self.possible_agents[s] for s in state.seats]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -216,6 +218,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent] = {"illegal_action": index}
         self._accumulate_rewards()
+
+    def action_meaning(self, index: int) -> str:
+        """The action of ``index`` as its id, e.g. ``discard:x3``, ``chi:x2:x1x2x3``."""
+        return action_meaning(index)
 
     def render(self) -> str | np.ndarray | None:
         """The table from ``render_seat``'s view (``None``: a spectator's, every
