@@ -191,9 +191,27 @@ def markdown(ladder: Any, seconds: float, plot_path: str | None, out: str | None
         lines.append(f"| `{a}` | " + " | ".join(cells) + " |")
     n = len(ladder.pairings)
     head = [
-        f"Rules `{ladder.rules}`, {ladder.hands} hands per ordered pair (seed {ladder.seed}), "
-        f"{n} pairings, {sum(len(p.scores) for p in ladder.pairings)} hands; "
-        f"this run {seconds / 60:.1f} minutes.",
+        "# The bot ladder (天梯)",
+        "",
+        "Written by `paohuzi ladder` (`paohuzi.sim.ladder`). Every ordered pair of players "
+        "plays one arena — the first at one seat, the second at the others — on the same "
+        "rotated decks; each of the lone seat's hands is a game against the field (won, "
+        "lost, or drawn at zero), and TrueSkill (`trueskill`, τ = 0) rates all games "
+        "interleaved hand by hand. Both orders of every pair are played, so the field's "
+        "extra seats favour nobody. Ordered by μ − 3σ; the interval is μ ± 1.96σ.",
+        "",
+        f"**Budget:** rules `{ladder.rules}`, {ladder.hands} hands per ordered pair "
+        f"(seed {ladder.seed}), {n} pairings, {sum(len(p.scores) for p in ladder.pairings)} "
+        f"hands; this run took {seconds / 60:.1f} minutes.",
+        "",
+        "Place a policy of your own (`module:attr`: a `Bot`, a `Bot` class, or "
+        "`f(observation, mask) -> action index`) on this ladder with one command; it plays "
+        "every player here, both orders, with the same budget and seed:",
+        "",
+        "```bash",
+        "paohuzi ladder --place mypkg.mymodule:policy --data docs/data/ladder.json \\",
+        "  --out docs/ladder.md --plot docs/img/ladder.png",
+        "```",
         "",
     ]
     if plot_path and out:
