@@ -45,8 +45,18 @@ def _order(v: View) -> list[int]:
     return [(v.seat + k) % n for k in range(n)]
 
 
+def _shown(v: View, hands: dict[int, tuple[Card, ...]] | None) -> dict[int, tuple[Card, ...]]:
+    """Hands to show besides the viewer's: the spectator's, or every hand once it is over."""
+    if hands is not None:
+        return hands
+    if v.reveal_hands is not None:
+        return dict(enumerate(v.reveal_hands))
+    return {}
+
+
 def text_view(v: View, hands: dict[int, tuple[Card, ...]] | None = None) -> str:
     """The table as ``v.seat`` sees it; ``hands`` adds other seats' hands (spectator)."""
+    others = _shown(v, hands)
     who = "spectator" if hands is not None else f"seat {v.seat}'s view"
     lines = [f"{v.rules.name}  {who}  dealer {v.dealer}  wall {v.wall}  phase {v.phase}"]
     if v.open is not None:
@@ -57,7 +67,7 @@ def text_view(v: View, hands: dict[int, tuple[Card, ...]] | None = None) -> str:
             lines.append(f"seat {t}  sits out")
             continue
         mark = "*" if t == v.dealer else " "
-        shown = v.hand if t == v.seat else (hands or {}).get(t)
+        shown = v.hand if t == v.seat else others.get(t)
         held = _zh(shown) if shown is not None else f"{v.hand_sizes[t]} cards"
         me = "  (you)" if t == v.seat and hands is None else ""
         acting = "  <- to act" if t == v.seat and v.to_act else ""
@@ -111,6 +121,7 @@ def image_view(v: View, hands: dict[int, tuple[Card, ...]] | None = None) -> np.
 
     img = Image.new("RGB", (WIDTH, HEIGHT), (22, 92, 58))
     d = ImageDraw.Draw(img)
+    others = _shown(v, hands)
     small, cjk = _font(13)
     tile, _ = _font(16)
 
@@ -160,7 +171,7 @@ def image_view(v: View, hands: dict[int, tuple[Card, ...]] | None = None) -> np.
         if t not in v.seats:
             d.text((90, y), "sits out", fill=(200, 200, 200), font=small)
             continue
-        shown = v.hand if t == v.seat else (hands or {}).get(t)
+        shown = v.hand if t == v.seat else others.get(t)
         if shown is not None:
             tiles(90, y, sorted(shown))
         else:
