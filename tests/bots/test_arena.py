@@ -258,3 +258,51 @@ def test_cli_race_matches_json_and_refuses_hands(capsys):
     assert json.loads(captured.out)["error"] == "invalid_input"
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and "--matches" in err[0] and "race" in err[0]
+
+
+def _first_legal(obs, mask):
+    import numpy as np
+
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_evaluate_is_the_cli_arena(capsys):
+    """Issue 26 item 4: the Python API gives the CLI's numbers (same decks, same CIs)."""
+    from paohuzi.sim.arena import evaluate
+
+    api = evaluate("greedy", "random", hands=18, seed=5, rules="hunan", workers=1).to_json()
+    assert main(["arena", "--bots", "greedy,random", "--hands", "18", "--seed", "5", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert _timeless(api) == _timeless(cli)
+    lo, hi = api["bots"]["greedy"]["ci95"]
+    assert lo < api["bots"]["greedy"]["mean_score"] < hi
+
+
+def test_evaluate_a_live_policy_and_a_bot_object():
+    from paohuzi.bots.greedy import GreedyBot
+    from paohuzi.sim.arena import _BOTS, evaluate
+
+    live_greedy = GreedyBot()
+    live = evaluate(live_greedy, "random", hands=12, seed=2, workers=2)
+    spec = evaluate("greedy", "random", hands=12, seed=2, workers=1)
+    assert _timeless(live.to_json()) == _timeless(spec.to_json())  # an object plays as its spec
+    res = evaluate(_first_legal, ["greedy", GreedyBot()], hands=6, seed=1)
+    assert set(res.stats) == {"_first_legal", "greedy", "greedy#2"}
+    assert res.stats["_first_legal"].seat_hands == 6
+    assert "_first_legal" not in _BOTS and "greedy#2" not in _BOTS  # nothing left behind
+    assert _BOTS["greedy"] is not live_greedy
+    with pytest.raises(ValueError, match="Ray"):
+        evaluate(_first_legal, "greedy", hands=3, ray_address="local")
+
+
+def test_cli_arena_takes_module_attr(tmp_path: Path, monkeypatch, capsys):
+    (tmp_path / "arena_policy_mod.py").write_text(
+        "import numpy as np\ndef first(obs, mask):\n    return int(np.flatnonzero(mask)[0])\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    argv = ["arena", "--bots", "arena_policy_mod:first,greedy", "--hands", "6", "--json"]
+    assert main([*argv, "--workers", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["bots"]) == {"arena_policy_mod:first", "greedy"}
+    assert main(["arena", "--bots", "arena_policy_mod:nothere,greedy", "--hands", "3"]) == 2
+    assert "no attribute" in capsys.readouterr().err

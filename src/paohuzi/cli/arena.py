@@ -9,6 +9,9 @@ rotation plays the same match seed to its end, and a seat's score is what it win
 over the match (a race's pairwise final settlement, R45); ``--json`` adds
 ``matches`` and ``per_match``. A race preset (``loudi``) is played so only: its
 hands are not independent games.
+A bot is a spec or a researcher's policy as ``module:attr`` (a ``Bot``, a
+``Bot`` class, or a function ``f(observation, mask) -> action index``; see
+``paohuzi.bots.policy``), imported from the current directory too.
 Fewer bots than seats: the last one fills the rest (``ismcts,greedy`` = one
 ismcts vs two greedy). ``N`` is rounded up to whole rotations (one hand per
 seat rotation of each deck). Bot options go after a colon and are separated
@@ -20,6 +23,7 @@ deck 3 under seat rotation 1, with the bot of each seat under ``bots``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -30,7 +34,7 @@ from rich.console import Console
 from rich.table import Table
 
 from paohuzi.core.rules import MatchKind, RulesError
-from paohuzi.sim.arena import ArenaResult, decks_for, lineup, run_arena
+from paohuzi.sim.arena import ArenaResult, decks_for, evaluate, lineup
 
 from .common import EXIT_OK, dumps, fail, internal_error, load_rules
 
@@ -50,6 +54,13 @@ def split_bots(text: str) -> list[str]:
         else:
             out.append(part)
     return [s.replace(";", ",") for s in out]
+
+
+def use_cwd() -> None:
+    """``module:attr`` players may live in the current directory, as for ``python -m``."""
+    cwd = os.getcwd()
+    if cwd not in sys.path:
+        sys.path.insert(0, cwd)
 
 
 def register(sub: Any) -> None:
@@ -106,12 +117,13 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None and args.workers < 1:
         return fail(COMMAND, "--workers must be at least 1", js)
     specs = split_bots(args.bots)
+    use_cwd()
     try:
         line = lineup(specs, rules.players)
-        from paohuzi.bots import make_bot
+        from paohuzi.bots.policy import as_bot
 
         for s in dict.fromkeys(line):
-            make_bot(s)
+            as_bot(s)
     except ValueError as e:
         return fail(COMMAND, e, js)
     if args.ray:
@@ -160,12 +172,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js: bool):
+    first, rest = specs[0], specs[1:] or specs[:1]
     if js or not sys.stdout.isatty():
-        return run_arena(
-            specs,
+        return evaluate(
+            first,
+            rest,
             _count(args),
-            rules,
             args.seed,
+            rules,
             args.workers,
             args.ray,
             records=args.records,
@@ -181,11 +195,12 @@ def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js:
         transient=True,
     ) as bar:
         task = bar.add_task("decks", total=decks)
-        return run_arena(
-            specs,
+        return evaluate(
+            first,
+            rest,
             _count(args),
-            rules,
             args.seed,
+            rules,
             args.workers,
             args.ray,
             progress=lambda k: bar.update(task, completed=k),

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import make_bot
+from ..bots.policy import Policy, as_bot
 from ..core.player import Bot
-from ..core.rules import Rules
+from ..core.rules import MatchKind, Rules, preset
 from .runner import derive_seed, play_hand, play_match, run_tasks, run_tasks_ray, save_record
 
 Z95 = 1.959963984540054
@@ -117,9 +117,11 @@ _BOTS: dict[str, Bot] = {}
 
 def _bot(spec: str) -> Bot:
     # Bots are stateless between decisions; one instance per spec and process.
+    # A spec is a bot spec or ``module:attr`` (bots.policy.as_bot), or the name
+    # under which evaluate() put a live player object.
     b = _BOTS.get(spec)
     if b is None:
-        b = _BOTS[spec] = make_bot(spec)
+        b = _BOTS[spec] = as_bot(spec)
     return b
 
 
@@ -298,7 +300,7 @@ def run_arena(
     """
     line = lineup(bots, rules.players)
     for spec in dict.fromkeys(line):
-        make_bot(spec)
+        _bot(spec)
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
     tasks = [
@@ -312,13 +314,94 @@ def run_arena(
     return aggregate(results, line, matches)
 
 
+Player = str | Bot | Policy
+
+
+def _name_for(player: Player, live: dict[str, Bot], specs: set[str]) -> str:
+    """A lineup name: a spec as it is; a live object under its bot name, made
+    unique among this evaluation's objects and specs."""
+    if isinstance(player, str):
+        return player.strip()
+    bot = as_bot(player)
+    for k, b in live.items():
+        if b is bot:
+            return k
+    name, n = bot.name, 1
+    while name in live or name in specs:
+        n += 1
+        name = f"{bot.name}#{n}"
+    live[name] = bot
+    return name
+
+
+def evaluate(
+    policy: Player,
+    opponents: Player | Sequence[Player] = "greedy",
+    hands: int = 3000,
+    seed: int = 0,
+    rules: str | Rules = "hunan",
+    workers: int | None = None,
+    ray_address: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    records: str | None = None,
+    matches: bool | None = None,
+) -> ArenaResult:
+    """擂台 as a function: ``policy`` against ``opponents`` on rotated decks.
+
+    Exactly what ``paohuzi arena --bots POLICY,OPPONENTS…`` computes (the CLI
+    calls this): every deck played once per rotation of the lineup, the same
+    per-deck cluster 95 % intervals (``result.stats[name].ci95()``,
+    ``result.to_json()``). ``policy`` and each opponent are a bot spec
+    (``"greedy"``, ``"ismcts:iters=8"``), ``"module:attr"`` (imported in each
+    worker), a ``Bot``, or a policy ``f(observation, mask) -> index``
+    (:mod:`paohuzi.bots.policy`). Too few opponents: the last one fills the
+    table. Live objects cannot be sent to other processes, so with any of
+    them the hands are played here, on one process (``workers`` ignored, Ray
+    refused). Results are keyed by lineup name: a spec, or a live object's bot
+    name (``policy`` for a bare callable, ``#2`` appended on a clash).
+    With ``matches`` (the default for a race preset, R45) ``hands`` counts whole
+    matches, as ``arena --matches``.
+    """
+    r = preset(rules) if isinstance(rules, str) else rules
+    opps: list[Player]
+    if isinstance(opponents, (str, Bot)) or callable(opponents):
+        opps = [opponents]
+    else:
+        opps = list(opponents)
+    live: dict[str, Bot] = {}
+    specs = {p.strip() for p in (policy, *opps) if isinstance(p, str)}
+    names = [_name_for(p, live, specs) for p in (policy, *opps)]
+    if live and ray_address:
+        raise ValueError("live policy objects cannot run on Ray: pass them as module:attr")
+    shadowed = {k: _BOTS[k] for k in live if k in _BOTS}  # a spec's cached bot, same name
+    _BOTS.update(live)
+    try:
+        return run_arena(
+            names,
+            hands,
+            r,
+            seed,
+            1 if live else workers,
+            ray_address,
+            progress,
+            records,
+            matches=r.match == MatchKind.RACE if matches is None else matches,
+        )
+    finally:
+        for k in live:
+            _BOTS.pop(k, None)
+        _BOTS.update(shadowed)
+
+
 __all__ = [
     "ArenaResult",
     "BotStats",
     "DeckTask",
     "MatchLine",
+    "Player",
     "aggregate",
     "decks_for",
+    "evaluate",
     "lineup",
     "play_deck",
     "rotations",
