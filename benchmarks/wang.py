@@ -21,6 +21,7 @@ from paohuzi.bots.greedy import GreedyBot
 from paohuzi.core.position import Position
 from paohuzi.core.rules import preset
 from paohuzi.core.scoring import settle
+from paohuzi.core.wang import _MEMO
 from paohuzi.table import Table
 
 
@@ -55,18 +56,25 @@ def main() -> None:
     base = winning_positions(a.rules, a.hands, a.seed)
     rng = random.Random(a.seed)
     sets = {k: [with_wang(p, k, rng) for p in base] for k in range(5)}
-    cost: dict[int, float] = {}
-    for k, ps in sets.items():
-        times = []
-        for _ in range(a.rounds):
-            t0 = time.process_time()
-            for p in ps:
-                settle(p, rules)
-            times.append((time.process_time() - t0) / len(ps) * 1e6)
-        cost[k] = statistics.median(times)
+    cost: dict[tuple[int, str], float] = {}
+    for cold in (True, False):  # cold: the split memo emptied before every round
+        for k, ps in sets.items():
+            times = []
+            for _ in range(a.rounds):
+                if cold:
+                    _MEMO.clear()
+                t0 = time.process_time()
+                for p in ps:
+                    settle(p, rules)
+                times.append((time.process_time() - t0) / len(ps) * 1e6)
+            cost[k, "cold" if cold else "warm"] = statistics.median(times)
     print(f"王 settlement, {a.rules}, {len(base)} winning hands from greedy self-play")
-    for k, us in cost.items():
-        print(f"  {k} 王: {us:9.1f} µs per settlement   ratio to 0 王: {us / cost[0]:6.1f}×")
+    for k in sets:
+        c, w = cost[k, "cold"], cost[k, "warm"]
+        print(
+            f"  {k} 王: cold {c:9.1f} µs ({c / cost[0, 'cold']:5.1f}×)   "
+            f"warm {w:9.1f} µs ({w / cost[0, 'warm']:5.1f}×)"
+        )
 
 
 if __name__ == "__main__":

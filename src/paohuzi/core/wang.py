@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .cards import CARDS, Card
 from .melds import Group, GroupKind
@@ -41,83 +42,83 @@ class WildSplit:
     wang: tuple[Card, ...]  # the kinds the 王 stand for, sorted
 
 
+@lru_cache(maxsize=4096)
 def _group(kind: GroupKind, cards: tuple[int, ...]) -> Group:
     return Group(kind, tuple(CARDS[c] for c in sorted(cards)))
 
 
-def _shapes(c: int, pair_free: bool) -> Iterator[tuple[GroupKind, tuple[int, ...]]]:
+def _shapes(c: int) -> tuple[tuple[GroupKind, tuple[int, ...]], ...]:
     """Every group shape that can hold card kind ``c`` (its other members listed)."""
     base, p = (c // 10) * 10, c % 10
+    out: list[tuple[GroupKind, tuple[int, ...]]] = []
     for lo in (p - 2, p - 1, p):  # 句: c first, middle or last
         if 0 <= lo <= 7:
-            yield _K.JU, tuple(base + q for q in (lo, lo + 1, lo + 2) if q != p)
+            out.append((_K.JU, tuple(base + q for q in (lo, lo + 1, lo + 2) if q != p)))
     if p in (1, 6, 9):  # 二七十 / 贰柒拾
-        yield _K.JU, tuple(base + q for q in (1, 6, 9) if q != p)
+        out.append((_K.JU, tuple(base + q for q in (1, 6, 9) if q != p)))
     other = (c + 10) % 20
-    yield _K.JIAO, (c, other)  # 绞: two of c's size and one of the other,
-    yield _K.JIAO, (other, other)  # or one and two
-    if pair_free:
-        yield _K.JIANG, (c,)
-    yield _K.KAN, (c, c)  # a triple: only with a 王 in it (R46)
-    yield _K.TI, (c, c, c)  # a four: likewise
+    out.append((_K.JIAO, (c, other)))  # 绞: two of c's size and one of the other,
+    out.append((_K.JIAO, (other, other)))  # or one and two
+    out.append((_K.JIANG, (c,)))
+    out.append((_K.KAN, (c, c)))  # a triple: only with a 王 in it (R46)
+    out.append((_K.TI, (c, c, c)))  # a four: likewise
+    return tuple(out)
 
 
-class _Search:
-    """The recursive split of one plan's rest (counts per kind plus free 王)."""
+_SHAPES = tuple(_shapes(c) for c in range(20))
+# A completion of a rest: (groups, 王 kinds, fours among them, 将 among them).
+_Suffix = tuple[tuple[Group, ...], tuple[int, ...], int, int]
+# Completions by (rest counts, free 王, 将 still allowed, 门子 still needed): pure, so
+# kept across positions (bounded: a long self-play run meets many rests).
+_MEMO: dict[tuple[tuple[int, ...], int, bool, int], list[_Suffix]] = {}
 
-    def __init__(self, target: int, wild_kinds: tuple[int, ...]) -> None:
-        self.target = target
-        self.wild_kinds = wild_kinds  # the kinds a group of 王 alone may stand for
-        self.out: list[tuple[list[Group], list[int]]] = []
 
-    def run(self, r: list[int], w: int, groups: list[Group], wang: list[int], fours: int) -> None:
-        c = next((k for k in range(20) if r[k]), -1)
-        pairs = sum(1 for g in groups if g.kind is _K.JIANG)
-        if c < 0:
-            self._wild_only(w, groups, wang, fours, pairs)
-            return
-        r[c] -= 1
-        for kind, others in _shapes(c, pairs == 0):
+def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suffix]:
+    """Every way to split the rest ``r`` and ``w`` free 王 into ``need`` 门子."""
+    key = (r, w, pair_free, need)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit
+    out: list[_Suffix] = []
+    cards = sum(r) + w
+    c = next((k for k in range(20) if r[k]), -1)
+    if c < 0:  # only 王 left: two the 将, three a 坎, four a 提, of any kind (R40)
+        if w == 0 and need == 0:
+            out.append(((), (), 0, 0))
+        elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
+            kind = {2: _K.JIANG, 3: _K.KAN, 4: _K.TI}[w]
+            for k in range(20):
+                out.append(((_group(kind, (k,) * w),), (k,) * w, int(w == 4), int(w == 2)))
+    elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
+        rl = list(r)
+        rl[c] -= 1
+        for kind, others in _SHAPES[c]:
+            if kind is _K.JIANG and not pair_free:
+                continue
             used: list[int] = []  # kinds filled by 王
             taken: list[int] = []  # natural cards taken
-            ok = True
             for m in others:
-                if r[m]:
-                    r[m] -= 1
+                if rl[m]:
+                    rl[m] -= 1
                     taken.append(m)
                 elif len(used) < w:
                     used.append(m)
                 else:
-                    ok = False
                     break
-            # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
-            if ok and not (kind in (_K.KAN, _K.TI) and not used):
-                g = _group(kind, (c, *others))
-                self.run(r, w - len(used), [*groups, g], wang + used, fours + (kind is _K.TI))
+            else:
+                # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
+                if used or kind not in (_K.KAN, _K.TI):
+                    g = _group(kind, (c, *others))
+                    four, pair = int(kind is _K.TI), int(kind is _K.JIANG)
+                    rest = _solve(tuple(rl), w - len(used), pair_free and not pair, need - 1)
+                    for gs, ws, f, p in rest:
+                        out.append(((g, *gs), (*used, *ws), f + four, p + pair))
             for m in taken:
-                r[m] += 1
-        r[c] += 1
-
-    def _wild_only(
-        self, w: int, groups: list[Group], wang: list[int], fours: int, pairs: int
-    ) -> None:
-        if w == 0:
-            self._done(groups, wang, fours, pairs)
-            return
-        if w == 2 and pairs == 0:
-            for k in self.wild_kinds:
-                self._done([*groups, _group(_K.JIANG, (k, k))], [*wang, k, k], fours, 1)
-        elif w == 3:
-            for k in self.wild_kinds:
-                self._done([*groups, _group(_K.KAN, (k,) * 3)], [*wang, k, k, k], fours, pairs)
-        elif w == 4:
-            for k in self.wild_kinds:
-                self._done([*groups, _group(_K.TI, (k,) * 4)], [*wang, *(k,) * 4], fours + 1, pairs)
-
-    def _done(self, groups: list[Group], wang: list[int], fours: int, pairs: int) -> None:
-        # R22: exactly the target count of 门子, and a 将 exactly when there is a four
-        if len(groups) == self.target and pairs == (1 if fours else 0):
-            self.out.append((groups, wang))
+                rl[m] += 1
+    if len(_MEMO) >= 1 << 16:
+        _MEMO.clear()
+    _MEMO[key] = out
+    return out
 
 
 def wild_splits(position: Position) -> Iterator[WildSplit]:
@@ -166,7 +167,7 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
                     lifted = [*fixed[:i], Group.of(_K.TI, g.cards[0]), *fixed[i + 1 :]]
                     plans.append((lifted, r, ks, [*used, int(g.cards[0])]))
     seen: set[tuple[tuple[Group, ...], tuple[int, ...]]] = set()
-    search = _Search(position.melds_to_win, tuple(range(20)))
+    target = position.melds_to_win
     for fixed, r, ks, used in plans:
         for mask in range(1 << len(ks)):  # each natural 坎 stays, or takes a 王 → 提
             up = [k for i, k in enumerate(ks) if mask >> i & 1]
@@ -176,13 +177,16 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
             groups = [*fixed]
             groups += [Group.of(_K.TI if k in up else _K.KAN, k) for k in ks]
             fours = sum(1 for g in groups if g.kind.is_four)
-            search.out.clear()
-            search.run(r[:], w, groups, used + up, fours)
-            for gs, wang in search.out:
-                key = (tuple(sorted(gs, key=_order)), tuple(sorted(wang)))
+            for gs, ws, f, p in _solve(tuple(r), w, True, target - len(groups)):
+                # R22: a 将 exactly when there is a four
+                if p != (1 if fours + f else 0):
+                    continue
+                whole = (*groups, *gs)
+                kinds = tuple(sorted((*used, *up, *ws)))
+                key = (tuple(sorted(whole, key=_order)), kinds)
                 if key not in seen:
                     seen.add(key)
-                    yield WildSplit(tuple(gs), tuple(CARDS[k] for k in key[1]))
+                    yield WildSplit(whole, tuple(CARDS[k] for k in kinds))
 
 
 def _order(g: Group) -> tuple[str, tuple[Card, ...]]:
