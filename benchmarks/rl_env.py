@@ -15,8 +15,10 @@ find the evaluator's memos warm.
   (:func:`paohuzi.core.views.view`) at every step — the floor of any
   environment whose observations come from the view;
 - ``raw-idx``: the engine alone with the environment's policy (a uniformly
-  random action index): on the same seeds it would play the AEC loop's
-  hands move for move.
+  random action index). On the same seeds it played the AEC loop's hands
+  move for move until issue 26: the env now asks a claim window's seats in a
+  fixed order, so the same draws go to other seats; the play is alike, not
+  the same.
 
 CPU time; the best round and the median are printed with the env/raw ratio.
 The engine runs as installed (mypyc-compiled or pure; set PAOHUZI_PURE=1 to
@@ -42,7 +44,7 @@ from collections.abc import Callable
 import numpy as np
 
 import paohuzi
-from paohuzi.core.action_index import legal_by_index
+from paohuzi.core.action_index import PASS_INDEX, legal_by_index
 from paohuzi.core.rules import preset
 from paohuzi.core.views import view
 from paohuzi.encoding.observation import OBSERVATION_SIZE
@@ -79,18 +81,25 @@ def raw(rules_name: str, seeds: range, with_view: bool = False, indexed: bool = 
 
 
 def aec(make: Callable[..., object], rules_name: str, seeds: range) -> int:
+    """The AEC loop; counts the engine's decisions only. A claim window asks every
+    seat (issue 26): the forced passes of seats without an option take time
+    here but are not counted, so steps per second compare with ``raw``'s."""
     env = make(rules=rules_name)
+    hand = env.unwrapped  # type: ignore[attr-defined]
     steps = 0
     for seed in seeds:
         env.reset(seed=seed)  # type: ignore[attr-defined]
         pick = random.Random(seed)
-        for _agent in env.agent_iter():  # type: ignore[attr-defined]
+        for agent in env.agent_iter():  # type: ignore[attr-defined]
             obs, _reward, term, trunc, _info = env.last()  # type: ignore[attr-defined]
             if term or trunc:
                 env.step(None)  # type: ignore[attr-defined]
                 continue
-            env.step(pick.choice(np.flatnonzero(obs["action_mask"])))  # type: ignore[attr-defined]
+            if not hand.hand.legal(int(agent.removeprefix("player_"))):
+                env.step(PASS_INDEX)  # type: ignore[attr-defined]  # a forced pass
+                continue
             steps += 1
+            env.step(pick.choice(np.flatnonzero(obs["action_mask"])))  # type: ignore[attr-defined]
     return steps
 
 

@@ -200,3 +200,109 @@ def test_ray_local_matches_processes():
     a = run_arena(["greedy", "random"], 6, HUNAN, seed=4, ray_address="local").to_json()
     b = run_arena(["greedy", "random"], 6, HUNAN, seed=4, workers=1).to_json()
     assert _timeless(a) == _timeless(b)
+
+
+# -- whole matches: a race preset (R45) ---------------------------------------------------
+def test_a_race_is_played_whole_under_every_rotation(tmp_path: Path):
+    """R45: each rotation plays the same match seed to its end — a total reaches the
+    target or the safety cap ends it — and a seat-match scores ``Match.final()``, the
+    pairwise settlement of the rounded totals; the first hand of every rotation is dealt
+    the same cards by the same dealer seat (rotated-deck fairness)."""
+    from paohuzi.core.match import race_final
+    from paohuzi.core.rules import LOUDI
+
+    line = ("greedy", "random", "random")
+    res = play_deck(DeckTask(LOUDI, line, 3, 0, str(tmp_path), matches=True))
+    assert len(res.matches) == 3 and len(res.seats) == 9
+    for m in res.matches:
+        assert m.seating == rotations(line)[m.rotation]
+        assert max(m.totals) >= LOUDI.race.target or m.hands == LOUDI.hands_per_match
+        assert list(m.final) == race_final(LOUDI.race, m.totals) and sum(m.final) == 0
+        names = sorted(tmp_path.glob(f"deck-000000-rot-{m.rotation}-hand-*.json"))
+        assert len(names) == m.hands
+        recs = [json.loads(f.read_text(encoding="utf-8")) for f in names]
+        assert all(check(r) == [] for r in recs)
+        totals = [sum(r["result"]["scores"][s] for r in recs) for s in range(3)]
+        assert totals == list(m.totals)  # the running totals are the hands' scores
+        # the race ended at the first hand that took a total to the target, not later
+        run = [0, 0, 0]
+        for r in recs[:-1]:
+            run = [a + b for a, b in zip(run, r["result"]["scores"], strict=True)]
+            assert max(run) < LOUDI.race.target
+    firsts = [
+        json.loads((tmp_path / f"deck-000000-rot-{r}-hand-00.json").read_text(encoding="utf-8"))
+        for r in range(3)
+    ]
+    assert len({(json.dumps(f["deck"]), f["dealer"]) for f in firsts}) == 1
+    # a seat-match's score is its final settlement; the winner finished highest
+    for sh, (m, s) in zip(res.seats, [(m, s) for m in res.matches for s in range(3)], strict=True):
+        assert sh.bot == m.seating[s] and sh.score == m.final[s]
+        assert sh.won == (m.totals[s] == max(m.totals))
+
+
+def test_cli_race_matches_json_and_refuses_hands(capsys):
+    argv = ["arena", "--bots", "greedy,random", "--rules", "loudi", "--workers", "1", "--json"]
+    assert main([*argv, "--matches", "2", "--seed", "4"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["matches"] == 3 == len(out["per_match"])  # rounded up to a whole rotation
+    assert out["hands"] == sum(m["hands"] for m in out["per_match"])
+    assert set(out["bots"]) == {"greedy", "random"}
+    for m in out["per_match"]:
+        assert sum(m["final"]) == 0 and len(m["bots"]) == 3
+    g = out["bots"]["greedy"]
+    mine = [m["final"][m["bots"].index("greedy")] for m in out["per_match"]]
+    assert g["mean_score"] == pytest.approx(sum(mine) / 3)
+    # the race's hands are not separate games: --hands is refused with one line
+    assert main([*argv, "--hands", "3"]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["error"] == "invalid_input"
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "--matches" in err[0] and "race" in err[0]
+
+
+def _first_legal(obs, mask):
+    import numpy as np
+
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_evaluate_is_the_cli_arena(capsys):
+    """Issue 26 item 4: the Python API gives the CLI's numbers (same decks, same CIs)."""
+    from paohuzi.sim.arena import evaluate
+
+    api = evaluate("greedy", "random", hands=18, seed=5, rules="hunan", workers=1).to_json()
+    assert main(["arena", "--bots", "greedy,random", "--hands", "18", "--seed", "5", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert _timeless(api) == _timeless(cli)
+    lo, hi = api["bots"]["greedy"]["ci95"]
+    assert lo < api["bots"]["greedy"]["mean_score"] < hi
+
+
+def test_evaluate_a_live_policy_and_a_bot_object():
+    from paohuzi.bots.greedy import GreedyBot
+    from paohuzi.sim.arena import _BOTS, evaluate
+
+    live_greedy = GreedyBot()
+    live = evaluate(live_greedy, "random", hands=12, seed=2, workers=2)
+    spec = evaluate("greedy", "random", hands=12, seed=2, workers=1)
+    assert _timeless(live.to_json()) == _timeless(spec.to_json())  # an object plays as its spec
+    res = evaluate(_first_legal, ["greedy", GreedyBot()], hands=6, seed=1)
+    assert set(res.stats) == {"_first_legal", "greedy", "greedy#2"}
+    assert res.stats["_first_legal"].seat_hands == 6
+    assert "_first_legal" not in _BOTS and "greedy#2" not in _BOTS  # nothing left behind
+    assert _BOTS["greedy"] is not live_greedy
+    with pytest.raises(ValueError, match="Ray"):
+        evaluate(_first_legal, "greedy", hands=3, ray_address="local")
+
+
+def test_cli_arena_takes_module_attr(tmp_path: Path, monkeypatch, capsys):
+    (tmp_path / "arena_policy_mod.py").write_text(
+        "import numpy as np\ndef first(obs, mask):\n    return int(np.flatnonzero(mask)[0])\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    argv = ["arena", "--bots", "arena_policy_mod:first,greedy", "--hands", "6", "--json"]
+    assert main([*argv, "--workers", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out["bots"]) == {"arena_policy_mod:first", "greedy"}
+    assert main(["arena", "--bots", "arena_policy_mod:nothere,greedy", "--hands", "3"]) == 2
+    assert "no attribute" in capsys.readouterr().err

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 
 from paohuzi.bots import Observation, bot_names, make_bot
@@ -88,3 +89,31 @@ def test_plays_whole_matches_at_a_table(rules):
     bots = [make_bot("neural"), make_bot("greedy")] + [make_bot("neural")] * (r.players - 2)
     scores = Table(bots, r, seed=5, hands=2).play()
     assert sum(scores) == 0
+
+
+def test_blas_pinned_to_one_thread_during_inference(monkeypatch) -> None:
+    """Issue 26: numpy's BLAS ran one thread per core for tiny matrices (13–52 ms
+    a decision on a busy machine); ``q`` runs with one thread and restores the
+    process's setting after."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from paohuzi.bots.neural import QNet, load
+
+    net, _cfg = load()
+    seen: list[int] = []
+    forward = QNet._forward
+
+    def spy(self, state, actions):
+        seen.extend(
+            i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"
+        )
+        return forward(self, state, actions)
+
+    monkeypatch.setattr(QNet, "_forward", spy)
+    with threadpoolctl.threadpool_limits(2, user_api="blas"):
+        q = net.q(np.zeros(net.state_size, np.float32), np.zeros((3, net.action_size), np.float32))
+        after = [
+            i["num_threads"] for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas"
+        ]
+    assert q.shape == (3,)
+    assert seen and set(seen) == {1}
+    assert set(after) == {2}

@@ -70,3 +70,37 @@ def test_play_clone_and_returns() -> None:
             state.apply_action(rng.choice(legal))
         assert sum(state.returns()) == 0
         assert state.returns() == [float(x) for x in state.hand.state.returns()]
+
+
+def test_claim_windows_ask_every_seat_in_a_fixed_order() -> None:
+    """As in the AEC env (issue 26): the order of players in a claim window is play
+    order from the open card's owner, whatever anyone's options; a seat without
+    one may only pass (index 41)."""
+    from paohuzi.core.action_index import PASS_INDEX, index_of
+
+    game = pyspiel.load_game("python_paohuzi")
+    rng = random.Random(8)
+    windows = forced = 0
+    for _ in range(6):
+        state = deal(game, rng)
+        asked: list[int] = []
+        while not state.is_terminal():
+            st = state.hand.state
+            player = state.current_player()
+            if st.phase == "claim":
+                if not asked:
+                    owner = st.open_card[1]
+                    order = [s for k in range(3) if (s := (owner + k) % 3) in st.seats]
+                    options = {s: sorted(index_of(a) for a in st.legal_actions(s)) for s in order}
+                    windows += 1
+                asked.append(player)
+                assert player == order[len(asked) - 1]
+                assert state.legal_actions() == (options[player] or [PASS_INDEX])
+                forced += not options[player]
+                if len(asked) == len(order):
+                    asked = []
+            else:
+                assert player == st.current_player and not asked
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert sum(state.returns()) == 0
+    assert windows > 10 and forced > 5

@@ -11,9 +11,9 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from paohuzi.core.action_index import ACTION_COUNT, index_of  # noqa: E402
+from paohuzi.core.action_index import ACTION_COUNT, PASS_INDEX, index_of  # noqa: E402
 from paohuzi.core.rules import PRESETS  # noqa: E402
-from paohuzi.encoding.observation import OBSERVATION_SIZE, blocks  # noqa: E402
+from paohuzi.encoding.observation import OBSERVATION_SIZE  # noqa: E402
 from paohuzi.rl import paohuzi_v0  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # api_test's dict-obs notes
@@ -92,31 +92,63 @@ def test_the_reward_scale_is_the_rules_field() -> None:
     assert paid > 0
 
 
-def test_agents_act_in_engine_priority_order() -> None:
-    env = paohuzi_v0.env()
-    windows = 0
-    for seed in range(10):
+@pytest.mark.parametrize("rules", ["hunan", "luzhou"])
+def test_claim_windows_reveal_nothing_through_the_order_of_agents(rules: str) -> None:
+    """Issue 26 item 5: in a claim window every seated seat is asked once, in play
+    order from the open card's owner, whatever its options (a seat without any
+    gets a mask of only 过); the old env asked only the seats with options, in
+    R16 priority order, so ``agent_iter`` showed who could claim. Sealed
+    decisions then reach the engine in priority order: the claim that wins is
+    the highest-priority one taken."""
+    env = paohuzi_v0.env(rules=rules)
+    windows = forced = contested = 0
+    for seed in range(12):
         env.reset(seed=seed)
         pick = random.Random(seed)
+        asked: list[int] = []
         for agent in env.agent_iter():
             obs, _r, term, _t, _i = env.last()
             if term:
                 env.step(None)
                 continue
             state = env.unwrapped.hand.state
-            assert agent == f"player_{state.current_player}"
-            legal = {index_of(a) for a in state.legal_actions(state.current_player)}
-            assert set(np.flatnonzero(obs["action_mask"])) == legal
-            # several seats deciding one window: the others wait their turn, and
-            # each already sees its own options
-            if len(state.to_act()) > 1:
+            seat = int(agent.removeprefix("player_"))
+            mask = set(np.flatnonzero(obs["action_mask"]))
+            if state.phase != "claim":
+                assert seat == state.current_player and not asked
+                env.step(pick.choice(sorted(mask)))
+                continue
+            if not asked:  # a window opens: remember what the engine would ask
+                owner = state.open_card[1]
+                n = env.unwrapped.rules.players
+                order = [s for k in range(n) if (s := (owner + k) % n) in state.seats]
+                pending = state.to_act()
+                window_legal = {s: {index_of(a) for a in state.legal_actions(s)} for s in order}
+                decided: dict[int, int] = {}
                 windows += 1
-                for other in state.to_act()[1:]:
-                    waiting = env.observe(f"player_{other}")
-                    assert blocks(waiting["observation"])["deciding"][0] == 1.0
-                    assert waiting["action_mask"].any()
-            env.step(pick.choice(sorted(legal)))
-    assert windows > 0
+            asked.append(seat)
+            assert seat == order[len(asked) - 1]
+            if window_legal[seat]:
+                assert mask == window_legal[seat]
+            else:
+                assert mask == {PASS_INDEX}
+                forced += 1
+            # claim whenever possible, so that claims compete
+            choice = min(mask - {PASS_INDEX}, default=PASS_INDEX, key=lambda i: (i == 40, i))
+            decided[seat] = choice
+            env.step(choice)
+            if len(asked) == len(order):
+                takers = [s for s in pending if decided[s] != PASS_INDEX]
+                if len(takers) > 1:
+                    contested += 1
+                    winner = takers[0]
+                    last = env.unwrapped.hand.state.actions
+                    taken = [a for a in last[-len(pending) :] if a.seat == winner]
+                    assert taken and index_of(taken[-1]) == decided[winner]
+                asked = []
+            else:  # nothing is applied before the last seat answers
+                assert env.unwrapped.hand.state.to_act() == pending
+    assert windows > 20 and forced > 10 and contested >= 1
 
 
 def test_luzhou_agents_are_the_seated_seats() -> None:

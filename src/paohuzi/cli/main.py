@@ -17,6 +17,7 @@ COMMANDS = [
     "replay",
     "play",
     "arena",
+    "ladder",
     "serve",
     "train",
 ]

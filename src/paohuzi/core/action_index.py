@@ -163,6 +163,12 @@ def canonical_id(action: Action) -> str:
     return f"chi:{Card(x).code}:{gs}"
 
 
+def action_meaning(index: int) -> str:
+    """What index ``index`` does, as its canonical id (``discard:x3``, ``peng:d2``,
+    ``hu``, ``pass``, ``chi:x2:x1x2x3``); ``ValueError`` outside 0–907."""
+    return str(canonical_id(action_for(index, 0)))
+
+
 def legal_by_index(legal: list[Action]) -> dict[int, Action]:
     """Index → one legal action of that index (equivalent 吃 packages share one)."""
     out: dict[int, Action] = {}
@@ -179,6 +185,7 @@ __all__ = [
     "PASS_INDEX",
     "PENG_BASE",
     "action_for",
+    "action_meaning",
     "canonical_id",
     "chi_key",
     "groups_with",

@@ -253,16 +253,21 @@ _HISTORY_ZEROS = bytes(4 * HISTORY_SIZE)
 _CARD_EVENTS = frozenset(EVENT_TYPES) - {"deal", "hu", "huangzhuang", "settle"}
 
 
-def encode_history(view: View) -> np.ndarray:
-    """The seat's log as a flat float32 (HISTORY_EVENTS × EVENT_FEATURES), oldest first.
+def encode_history(view: View, events: int = HISTORY_EVENTS) -> np.ndarray:
+    """The seat's last ``events`` log entries as a flat float32 (``events`` ×
+    EVENT_FEATURES), oldest first.
 
     Each row: event type, the acting seat's slot (relative, or "none"), the
     card (or "hidden", for a card the seat may not see), its source, and the
     吃 and 比 groups of a 吃 event. Rows past the log are zero.
     """
-    o = array("f", _HISTORY_ZEROS)
+    if not 0 < events <= HISTORY_EVENTS:
+        raise ValueError(f"events must be 1–{HISTORY_EVENTS}, got {events}")
+    o = array(
+        "f", _HISTORY_ZEROS if events == HISTORY_EVENTS else bytes(4 * events * EVENT_FEATURES)
+    )
     me, n = view.seat, len(view.hand_sizes)
-    for row, e in enumerate(view.log[-HISTORY_EVENTS:]):
+    for row, e in enumerate(view.log[-events:]):
         r = row * EVENT_FEATURES
         t = _E_TYPE.get(e.type)
         if t is not None:

@@ -7,30 +7,89 @@ observation of its view, and the mask with the legal action behind each index.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
 
 import numpy as np
 
 from ..core.action_index import ACTION_COUNT, legal_by_index
 from ..core.actions import Action
-from ..core.cards import Card
 from ..core.rules import Rules, preset
 from ..core.state import GameState
 from ..core.views import View, view
-from ..encoding.observation import encode
+from ..encoding.observation import (
+    EVENT_FEATURES,
+    HISTORY_EVENTS,
+    OBSERVATION_SIZE,
+    encode,
+    encode_history,
+)
 
 
-def reward_scale(rules: Rules, normalize: bool, scale: float | None) -> float | None:
-    """The divisor of normalised rewards (None: raw payments): ``scale``, else the
-    rules' :attr:`~paohuzi.core.rules.Rules.reward_scale` — about the 99th
-    percentile of |payment| per seat in greedy self-play (hunan 48, changde 64,
-    luzhou 8; median win 2–4). Rewards are then clipped to [-1, 1]: the rare
-    bigger hands saturate; a scale that never clipped would squash typical wins
-    to a few hundredths."""
-    if not normalize:
-        return None
-    return float(scale or rules.reward_scale)
+def observation_size(history: int = 0) -> int:
+    """The observation's length with ``history`` log events appended."""
+    return OBSERVATION_SIZE + history * EVENT_FEATURES
+
+
+def check_history(history: int) -> int:
+    if not isinstance(history, int) or not 0 <= history <= HISTORY_EVENTS:
+        raise ValueError(f"history must be 0–{HISTORY_EVENTS} events, got {history!r}")
+    return history
+
+
+class RewardMode(StrEnum):
+    """What a seat is paid at the end of a hand (``reward_mode``)."""
+
+    PAYMENT = "payment"  # the net payment, raw points (sums to zero)
+    SCALED = "scaled"  # payment / scale, clipped to [-1, 1]
+    WIN_LOSS = "win_loss"  # the payment's sign: +1 won points, -1 lost, 0 even
+
+
+@dataclass(frozen=True, slots=True)
+class Rewards:
+    """How returns become rewards: a mode and, for ``scaled``, its divisor."""
+
+    mode: RewardMode = RewardMode.PAYMENT
+    scale: float = 1.0
+
+    @classmethod
+    def of(
+        cls,
+        rules: Rules,
+        mode: str | None = None,
+        normalize: bool = False,
+        scale: float | None = None,
+    ) -> Rewards:
+        """``mode`` (None: ``scaled`` if ``normalize`` else ``payment``). The
+        scale is ``scale``, else the rules'
+        :attr:`~paohuzi.core.rules.Rules.reward_scale` — about the 99th
+        percentile of |payment| per seat in greedy self-play (hunan 48, changde
+        64, luzhou 8; median win 2–4). Scaled rewards are clipped to [-1, 1]:
+        the rare bigger hands saturate; a scale that never clipped would squash
+        typical wins to a few hundredths."""
+        if mode is None:
+            mode = RewardMode.SCALED if normalize else RewardMode.PAYMENT
+        try:
+            m = RewardMode(mode)
+        except ValueError:
+            names = ", ".join(x.value for x in RewardMode)
+            raise ValueError(f"reward_mode must be one of {names}, got {mode!r}") from None
+        if normalize and m != RewardMode.SCALED:
+            raise ValueError(f"normalize_rewards=True means reward_mode 'scaled', not {m.value!r}")
+        if scale is not None and scale <= 0:
+            raise ValueError(f"reward_scale must be positive, got {scale}")
+        return cls(m, float(scale or rules.reward_scale))
+
+    def __call__(self, returns: Sequence[int]) -> list[float]:
+        if self.mode == RewardMode.PAYMENT:
+            return [float(x) for x in returns]
+        if self.mode == RewardMode.WIN_LOSS:
+            return [float((x > 0) - (x < 0)) for x in returns]
+        return [max(-1.0, min(1.0, x / self.scale)) for x in returns]
 
 
 def resolve_rules(rules: str | Rules) -> Rules:
@@ -49,19 +108,22 @@ def deal(rules: Rules, rng: random.Random, dealer: int | None = None) -> GameSta
 class ObservedHand:
     """A :class:`GameState` with cached per-seat observations, masks and legal maps."""
 
-    __slots__ = ("_legal", "_obs", "rules", "scale", "state")
+    __slots__ = ("_legal", "_obs", "history", "reward", "rules", "state")
 
-    def __init__(self, rules: Rules, state: GameState, scale: float | None = None) -> None:
+    def __init__(
+        self, rules: Rules, state: GameState, reward: Rewards = Rewards(), history: int = 0
+    ) -> None:
         self.rules = rules
         self.state = state
-        self.scale = scale  # None: raw payments
+        self.reward = reward
+        self.history = history  # log events appended to the observation (0: none)
         self._obs: dict[int, np.ndarray] = {}
         self._legal: dict[int, dict[int, Action]] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> ObservedHand:
         # OpenSpiel clones Python states by deep-copying their attributes; the
         # engine's clone copies what a hand owns and shares its immutable caches.
-        return ObservedHand(self.rules, self.state.clone(), self.scale)
+        return ObservedHand(self.rules, self.state.clone(), self.reward, self.history)
 
     def view(self, seat: int) -> View:
         return view(self.state, seat)
@@ -69,7 +131,11 @@ class ObservedHand:
     def observation(self, seat: int) -> np.ndarray:
         obs = self._obs.get(seat)
         if obs is None:
-            obs = self._obs[seat] = encode(self.view(seat))
+            v = self.view(seat)
+            obs = encode(v)
+            if self.history:
+                obs = np.concatenate((obs, encode_history(v, self.history)))
+            self._obs[seat] = obs
         return obs
 
     def legal(self, seat: int) -> dict[int, Action]:
@@ -96,38 +162,45 @@ class ObservedHand:
         self._legal.clear()
 
     def rewards(self) -> list[float]:
-        """Each seat's net payment (scaled and clipped to [-1, 1] when normalizing)."""
-        r = self.state.returns()
-        if self.scale is None:
-            return [float(x) for x in r]
-        return [max(-1.0, min(1.0, x / self.scale)) for x in r]
+        """Each seat's reward for the hand (:class:`Rewards`): 0 until it ends."""
+        return self.reward(self.state.returns())
 
 
-def render_text(state: GameState) -> str:
-    """The whole table as text, every hand shown (a spectator's view for debugging).
+def payment_bound(rules: Rules) -> int:
+    """A bound no seat's payment in one hand can exceed, from the rules alone.
 
-    Built from each seat's own view, so it relies on nothing but the view.
+    With 封顶 (``cap``) it is the cap times the seats that pay. Without one it is
+    derived from the scoring, each factor at its largest: 7 门子 (R22) at the
+    biggest 胡息 of the table, doubled once (天胡, 地胡 and 海底 exclude each
+    other: the deal, the first discard, the last card), the 等 of that, the largest
+    base-setting 名堂, every unit-adding 名堂, 27 醒 cards, every 番 (added or
+    multiplied, ``per_extra`` for all 27 cards), the largest 黄番 and 底分;
+    times the payers, plus the 坐醒 seat's share and 荒庄 costs. No hand
+    reaches it (名堂 exclude each other), so it is an honest, loose bound —
+    what OpenSpiel's ``min_utility``/``max_utility`` ask for.
     """
-    from ..core.narrate import narrate_event
+    from ..core.cards import CARDS
+    from ..core.rules import HUXI_ROWS, Effect, FanCombine, Payment
 
-    def zh(cards: Sequence[Card | None]) -> str:
-        return "".join(c.zh if c is not None else "▒" for c in cards)
+    payers = rules.players - 1
+    if rules.cap:
+        di = rules.cap
+        fan = xing = 0
+    else:
+        group = max(rules.huxi_table.value(r, c) for r in HUXI_ROWS for c in CARDS)
+        h2 = 7 * group * (2 if rules.doubling else 1)
+        ms = [m for m in rules.mingtang if rules.uses(m.id)]
 
-    views = {t: view(state, t) for t in state.seats}
-    v = views[state.seats[0]]
-    lines = [f"{v.rules.name}  dealer {v.dealer}  wall {v.wall}  phase {v.phase}"]
-    if v.open is not None:
-        op = views[v.open.owner].open  # the owner always sees his card
-        assert op is not None
-        lines.append(f"open card: {zh([op.card])} ({op.source}, seat {op.owner})")
-    for t, vt in views.items():
-        melds = " ".join(m.kind.zh + zh(m.cards) for m in vt.tables[t])
-        mark = "*" if t == v.dealer else " "
-        acting = "  <- to act" if vt.to_act else ""
-        lines.append(f"seat {t}{mark} hand {zh(vt.hand)}{acting}")
-        lines.append(f"        melds {melds or '-'}  pile {zh(vt.piles[t]) or '-'}")
-    for e in v.log[-4:]:
-        lines.append("  · " + narrate_event(e.to_dict(), v.dealer))
-    if v.result is not None:
-        lines.append(f"result: scores {list(v.result.scores)}")
-    return "\n".join(lines)
+        def most(m: Any) -> int:
+            return m.max_fan or m.fan + m.per_extra * 27
+
+        base = max([rules.deng_of(h2), *(most(m) for m in ms if m.effect == Effect.BASE)])
+        xing = 27 * (2 if rules.xing_double else 1)
+        units = base + rules.zimo_bonus + sum(most(m) for m in ms if m.effect == Effect.UNITS)
+        fans = [max(1, most(m)) for m in ms if m.effect == Effect.FAN]
+        fan = max(1, sum(fans)) if rules.fan_combine == FanCombine.ADD else math.prod(fans)
+        di = (units + xing) * fan * max((1, *rules.huangzhuang.fan)) * rules.base_score
+    if rules.payment == Payment.RACE:
+        return di + rules.race.huangzhuang_penalty
+    seat = fan * xing * payers if rules.xing_seat else 0
+    return di * payers + seat + rules.huangzhuang.cost * payers

@@ -8,7 +8,10 @@ that see only their own views. An episode is one hand. Observations are the
 float32 vector of :mod:`paohuzi.encoding.observation`; :meth:`PaohuziEnv.action_masks`
 (the hook sb3-contrib's ``MaskablePPO`` calls) and ``info["action_mask"]``
 give the legal actions. The reward, at the end, is the learner's net payment
-(``normalize_rewards=True``: scaled and clipped to [-1, 1]). An illegal action
+(``reward_mode``: ``payment``, ``scaled`` — divided by ``reward_scale`` and
+clipped to [-1, 1], what ``normalize_rewards=True`` means — or ``win_loss``,
+its sign). ``history=K`` appends the seat's last K log events (K × 87 floats,
+:func:`~paohuzi.encoding.observation.encode_history`) to the observation. An illegal action
 ends the episode with ``illegal_reward``. Hands in which the learner never gets
 to decide (settled at the deal or before its first turn) are dealt again: its
 policy cannot change their outcome.
@@ -18,52 +21,58 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
-from ..core.action_index import ACTION_COUNT
+from ..bots import Bot
+from ..bots.policy import Policy, as_bot
+from ..core.action_index import ACTION_COUNT, action_meaning
 from ..core.rules import Rules
-from ..encoding.observation import OBSERVATION_SIZE
 from ..table import Table
-from ._hand import ObservedHand, deal, render_text, resolve_rules
-from ._hand import reward_scale as scale_for
+from ._hand import ObservedHand, Rewards, check_history, deal, observation_size, resolve_rules
+from .render import HEIGHT, WIDTH, render_rgb, render_text
+
+Opponents: TypeAlias = str | Bot | Policy | Sequence[str | Bot | Policy]
 
 
 class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
     """The learner's seat (``seat``; None: a random seated seat per hand) vs bots."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 - gymnasium.Env's field
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012 - gymnasium.Env's field
 
     def __init__(
         self,
         rules: str | Rules = "hunan",
-        opponents: str | Sequence[str] = "greedy",
+        opponents: Opponents = "greedy",
         seat: int | None = None,
         normalize_rewards: bool = False,
         reward_scale: float | None = None,
+        reward_mode: str | None = None,
+        history: int = 0,
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         self.rules = resolve_rules(rules)
         n = self.rules.players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be 0–{n - 1} or None, got {seat}")
-        specs = [opponents] * n if isinstance(opponents, str) else list(opponents)
-        if len(specs) not in (n - 1, n):
-            raise ValueError(f"give one opponent spec or {n - 1} (one per other seat)")
-        self._specs = specs
+        self._players: list[Bot] = []
+        self.set_opponents(opponents)
         self.bots: dict[int, Bot] = {}
         self.seat = seat
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
-        self._scale = scale_for(self.rules, normalize_rewards, reward_scale)
-        self.observation_space = spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32)
+        self._reward = Rewards.of(self.rules, reward_mode, normalize_rewards, reward_scale)
+        self.history = check_history(history)
+        size = observation_size(history)
+        self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self._hand: ObservedHand | None = None
         self._me = 0
@@ -90,11 +99,12 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
                 dealer = rng.choice([d for d in range(n) if (d + n // 2) % n != self.seat])
             state = deal(self.rules, rng, dealer)
             me = self.seat if self.seat is not None else rng.choice(state.seats)
-            self._hand = ObservedHand(self.rules, state, self._scale)
+            self._hand = ObservedHand(self.rules, state, self._reward, self.history)
             self._me = me
             others = [s for s in range(n) if s != me]
-            specs = self._specs if len(self._specs) == n - 1 else [self._specs[s] for s in others]
-            self.bots = {s: make_bot(spec) for s, spec in zip(others, specs, strict=True)}
+            pl = self._players
+            chosen = pl if len(pl) == n - 1 else [pl[s] for s in others]
+            self.bots = dict(zip(others, chosen, strict=True))
             # The one table driver: bots act until the learner must decide.
             players = [self.bots.get(s) for s in range(n)]
             self._table = Table(players, self.rules, rngs=[self._bot_rng] * n)
@@ -118,14 +128,39 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
             return self._obs(), t.rewards()[self._me], True, False, self._info()
         return self._obs(), 0.0, False, False, self._info()
 
+    def set_opponents(self, opponents: Opponents) -> None:
+        """The players of the other seats from the next ``reset`` on: one for all,
+        or one per other seat (``players - 1``) or per seat (``players``, the
+        learner's own entry unused). Each is a bot spec, a ``Bot``, or a policy
+        ``f(observation, mask) -> action index`` (:mod:`paohuzi.bots.policy`)."""
+        n = self.rules.players
+        items: list[str | Bot | Policy]
+        if isinstance(opponents, (str, Bot)) or callable(opponents):
+            items = [opponents] * n
+        else:
+            items = list(opponents)
+        if len(items) not in (n - 1, n):
+            raise ValueError(f"give one opponent or {n - 1} (one per other seat), got {len(items)}")
+        self._players = [as_bot(p) for p in items]
+
+    def action_meaning(self, index: int) -> str:
+        """The action of ``index`` as its id, e.g. ``discard:x3``, ``chi:x2:x1x2x3``."""
+        return action_meaning(index)
+
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner as booleans (sb3-contrib's masking hook)."""
         return self.hand.mask(self._me, dtype=np.bool_)
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return render_text(self.hand.state)
+    def render(self) -> str | np.ndarray | None:
+        """The table from the learner's seat: text (``ansi``) or a
+        ``HEIGHT × WIDTH × 3`` image (``rgb_array``, for ``RecordVideo``)."""
+        if self.render_mode == "ansi":
+            return render_text(self.hand.state, self._me)
+        if self.render_mode == "rgb_array":
+            if self._hand is None:  # a recorder may ask before the first reset
+                return np.zeros((HEIGHT, WIDTH, 3), np.uint8)
+            return render_rgb(self.hand.state, self._me)
+        return None
 
     def _play_bots(self) -> None:
         self._table.run_bots()

@@ -12,13 +12,19 @@ have 80!/(4!)²⁰ outcomes and one per seed would only sample a few deals. The
 engine then plays the hand from that deck (the wall is part of the hidden
 deck, so draws need no chance nodes of their own).
 
-Players act in the engine's order (claim windows serialized by priority);
-actions are the indices of :mod:`paohuzi.core.action_index`. Observation
+Players act in the engine's order, except in claim windows: there every seated
+seat is asked once, in play order from the open card's owner, a seat without
+an option with 过 as its only legal action, and the decisions reach the
+engine in R16 priority order once all are in (as in the PettingZoo env: the
+order of players never shows who could claim). Actions are the indices of
+:mod:`paohuzi.core.action_index`. Observation
 tensors are :func:`paohuzi.encoding.observation.encode` of the player's view; the
 information-state tensor appends :func:`~paohuzi.encoding.observation.encode_history`
 (the player's log, event by event); the information-state string is the view
 as canonical JSON (as :func:`paohuzi.core.views.information_state`). Returns are
-the net payments; the utility bounds are loose (payments have no fixed cap).
+the net payments; the utility bounds are the preset's
+(:func:`paohuzi.rl._hand.payment_bound`: its 封顶 where it has one, else a
+bound derived from its scoring).
 """
 
 from __future__ import annotations
@@ -29,10 +35,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core.action_index import ACTION_COUNT, action_for, canonical_id
+from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_for, canonical_id
 from ..core.cards import CARDS, COPIES, DECK_SIZE
 from ..core.rules import preset
-from ..core.state import GameState
+from ..core.state import CLAIM, GameState
 from ..encoding.observation import (
     EVENT_FEATURES,
     HISTORY_EVENTS,
@@ -41,13 +47,13 @@ from ..encoding.observation import (
     encode,
     encode_history,
 )
-from ._hand import ObservedHand, render_text
+from ._hand import ObservedHand, payment_bound
+from .render import render_text
 
 KINDS = len(CARDS)
 # Each open card is decided by at most every seat once, and each take is followed
 # by at most one discard; at most DECK_SIZE cards open and DECK_SIZE discards.
 MAX_GAME_LENGTH = 2 * DECK_SIZE * 4 + DECK_SIZE
-UTILITY_BOUND = 10_000.0
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_paohuzi",
@@ -77,8 +83,8 @@ class PaohuziGame(pyspiel.Game):
             num_distinct_actions=ACTION_COUNT,
             max_chance_outcomes=KINDS,
             num_players=self.rules.players,
-            min_utility=-UTILITY_BOUND,
-            max_utility=UTILITY_BOUND,
+            min_utility=-float(payment_bound(self.rules)),
+            max_utility=float(payment_bound(self.rules)),
             utility_sum=0.0,
             max_game_length=MAX_GAME_LENGTH,
         )
@@ -121,6 +127,8 @@ class PaohuziState(pyspiel.State):
         self._deck: list[int] = []
         self._left = [COPIES] * KINDS
         self.hand: ObservedHand | None = None
+        self._ask: list[int] = []  # seats still to be asked in this claim window
+        self._sealed: dict[int, int] = {}  # their decisions (indices), applied at the end
 
     # -- pyspiel API
     def current_player(self) -> int:
@@ -129,11 +137,14 @@ class PaohuziState(pyspiel.State):
             return int(pyspiel.PlayerId.CHANCE)
         if t.state.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        return t.state.current_player
+        return self._ask[0] if self._ask else t.state.current_player
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.hand is not None
-        return sorted(self.hand.legal(player))
+        legal = sorted(self.hand.legal(player))
+        if not legal and self._ask and player == self._ask[0]:
+            return [PASS_INDEX]  # asked in a window it has no option in
+        return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._dealer < 0:
@@ -145,7 +156,20 @@ class PaohuziState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         if self.hand is not None:
             t = self.hand
-            t.apply(t.legal(t.state.current_player)[action])
+            if not self._ask:
+                t.apply(t.legal(t.state.current_player)[action])
+            else:
+                seat = self._ask.pop(0)
+                if t.legal(seat):
+                    self._sealed[seat] = action
+                if self._ask:
+                    return
+                for s in t.state.to_act():  # highest priority first, until it settles
+                    if t.state.apply(t.legal(s)[self._sealed[s]]):
+                        break
+                t.changed()
+                self._sealed = {}
+            self._open_window()
         elif self._dealer < 0:
             self._dealer = action
         else:
@@ -154,6 +178,17 @@ class PaohuziState(pyspiel.State):
             if len(self._deck) == DECK_SIZE:
                 state = GameState(self._rules.value, deck=self._deck, dealer=self._dealer)
                 self.hand = ObservedHand(self._rules.value, state)
+                self._open_window()
+
+    def _open_window(self) -> None:
+        """In a new claim window, the seats to ask: all, in play order from the owner."""
+        assert self.hand is not None
+        st = self.hand.state
+        if st.phase == CLAIM and st.to_act():
+            open_card = st.open_card
+            assert open_card is not None
+            owner, n = open_card[1], self._rules.value.players
+            self._ask = [s for k in range(n) if (s := (owner + k) % n) in st.seats]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -7,9 +7,13 @@ Agents are ``player_<seat>``; a hand's agents are its seated seats (泸州's
 坐底 seat is left out). Observations are ``{"observation": float32 vector,
 "action_mask": int8 vector}`` (:mod:`paohuzi.encoding.observation`,
 :mod:`paohuzi.core.action_index`); the action space is ``Discrete`` over every
-action. In a claim window several seats may decide: they are asked one at a
-time, in the engine's priority order (``GameState.current_player``), each
-seeing only its own view. Rewards come when the hand ends: each seat's net
+action. In a claim window **every seated seat is asked, once, in a fixed order**
+(play order from the open card's owner), whether or not it has an option: a
+seat without one gets a mask of only 过 (``PASS_INDEX``) and its pass changes
+nothing. Decisions are sealed until the last seat has answered, then handed to
+the engine in its priority order (R16), so the order of agents
+(``agent_selection``, ``agent_iter``) never shows who could claim — asking only
+the seats with options, in priority order, did. Rewards come when the hand ends: each seat's net
 payment (``normalize_rewards=True``: divided by a per-preset scale and
 clipped to [-1, 1]). One episode is one hand; a hand settled at the deal
 (mandatory 天胡, R28: nobody acts) is dealt again.
@@ -31,11 +35,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..core.action_index import ACTION_COUNT
+from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_meaning
+from ..core.actions import Action
 from ..core.rules import Rules
-from ..encoding.observation import OBSERVATION_SIZE
-from ._hand import ObservedHand, deal, render_text, resolve_rules
-from ._hand import reward_scale as scale_for
+from ..core.state import CLAIM
+from ._hand import ObservedHand, Rewards, check_history, deal, observation_size, resolve_rules
+from .render import render_rgb, render_text
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -52,7 +57,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
         "name": "paohuzi_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -64,21 +69,31 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         render_mode: str | None = None,
         normalize_rewards: bool = False,
         reward_scale: float | None = None,
+        reward_mode: str | None = None,
+        history: int = 0,
         illegal_reward: float | None = None,
+        render_seat: int | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         self.rules = resolve_rules(rules)
+        if render_seat is not None and not 0 <= render_seat < self.rules.players:
+            raise ValueError(f"render_seat must be 0–{self.rules.players - 1} or None")
         self.render_mode = render_mode
+        self.render_seat = render_seat
         self.illegal_reward = illegal_reward
-        self._scale = scale_for(self.rules, normalize_rewards, reward_scale)
+        self._reward = Rewards.of(self.rules, reward_mode, normalize_rewards, reward_scale)
+        self.history = check_history(history)
+        size = observation_size(history)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, 1.0, (OBSERVATION_SIZE,), np.float32),
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
                     "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
                 }
             )
@@ -88,6 +103,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self._rng: random.Random | None = None
         self._hand: ObservedHand | None = None
         self._seen: dict[int, dict[str, np.ndarray]] = {}
+        self._ask: list[int] = []  # seats still to be asked in this claim window
+        self._sealed: dict[int, Action] = {}  # their decisions, applied at the end
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -107,7 +124,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)  # None: fresh OS entropy, never the global RNG
         state = deal(self.rules, self._rng)
-        self._hand = ObservedHand(self.rules, state, self._scale)
+        self._hand = ObservedHand(self.rules, state, self._reward, self.history)
         self._seen = {}
         self.agents = [self.possible_agents[s] for s in state.seats]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -115,17 +132,32 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[state.current_player]
+        self._ask, self._sealed = [], {}
+        self._select()
+
+    def _select(self) -> None:
+        """The next agent: the discarder, or the next seat asked in a claim window."""
+        state = self.hand.state
+        if state.phase == CLAIM and not self._ask:  # a new window: ask every seat
+            open_card = state.open_card
+            assert open_card is not None
+            owner = open_card[1]
+            n = self.rules.players
+            self._ask = [s for k in range(n) if (s := (owner + k) % n) in state.seats]
+            self._sealed = {}
+        seat = self._ask[0] if self._ask else state.current_player
+        self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         obs = self._seen.get(seat)
         if obs is None:  # once per seat and step: last() and a learner may both ask
             t = self.hand
-            obs = self._seen[seat] = {
-                "observation": t.observation(seat),
-                "action_mask": t.mask(seat),
-            }
+            mask = t.mask(seat)
+            if self._ask and not mask.any():  # asked in a window it has no option in
+                mask = mask.copy()
+                mask[PASS_INDEX] = 1
+            obs = self._seen[seat] = {"observation": t.observation(seat), "action_mask": mask}
         return obs
 
     def step(self, action: Any) -> None:
@@ -137,12 +169,24 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         i = int(action)
         if not 0 <= i < ACTION_COUNT:
             raise ValueError(f"action {action!r} is outside the action space")
-        act = t.legal(self._seat[agent]).get(i)
+        seat = self._seat[agent]
+        legal = t.legal(seat)
+        act = legal.get(i)
         self._cumulative_rewards[agent] = 0.0
-        if act is None:
+        if act is None and not (self._ask and not legal and i == PASS_INDEX):
             self._illegal(agent, i)
             return
-        t.apply(act)
+        if self._ask:
+            self._ask.pop(0)
+            if act is not None:
+                self._sealed[seat] = act
+            if self._ask:  # nothing applied yet: the state and observations stand
+                self.agent_selection = self.possible_agents[self._ask[0]]
+                return
+            self._settle_window()
+        else:
+            assert act is not None
+            t.apply(act)
         self._seen = {}
         state = t.state
         if state.is_terminal():
@@ -153,21 +197,41 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         else:
             # Rewards are all zero until the hand ends (an illegal action ends it too),
             # so clearing and accumulating them here would change nothing.
-            self.agent_selection = self.possible_agents[state.current_player]
+            self._select()
+
+    def _settle_window(self) -> None:
+        """Hand the sealed decisions to the engine, highest priority first, until
+        the window settles (``apply`` returns its events only then)."""
+        t = self.hand
+        for s in t.state.to_act():
+            if t.state.apply(self._sealed[s]):
+                break
+        t.changed()
+        self._sealed = {}
 
     def _illegal(self, agent: str, index: int) -> None:
         if self.illegal_reward is None:
             raise ValueError(f"action {index} is not legal for {agent}")
+        self._ask, self._sealed = [], {}
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = float(self.illegal_reward)
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent] = {"illegal_action": index}
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        return render_text(self.hand.state)
+    def action_meaning(self, index: int) -> str:
+        """The action of ``index`` as its id, e.g. ``discard:x3``, ``chi:x2:x1x2x3``."""
+        return action_meaning(index)
+
+    def render(self) -> str | np.ndarray | None:
+        """The table from ``render_seat``'s view (``None``: a spectator's, every
+        hand shown) as text (``ansi``) or an image (``rgb_array``)."""
+        seat = self.render_seat
+        if self.render_mode == "ansi":
+            return render_text(self.hand.state, seat)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.hand.state, seat)
+        return None
 
     def close(self) -> None:
         pass

@@ -54,6 +54,15 @@ def evaluate(
     return round(b["mean_score"], 3), lo and round(lo, 3), hi and round(hi, 3)
 
 
+def same_as_opponent(row: dict[str, str], key: str) -> bool:
+    """A zero-width interval at exactly 0: the bot played every arena decision
+    as its opponents did (a tiny run's network copying greedy), not a broken plot."""
+    v, lo, hi = row.get(key), row.get(key + "_lo"), row.get(key + "_hi")
+    if not v:
+        return False
+    return float(v) == 0.0 and (lo or v) == (hi or v) and float(lo or v) == 0.0
+
+
 def plot_curve(
     csv_path: Path,
     png: Path,
@@ -85,6 +94,16 @@ def plot_curve(
         ]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=label)  # a lone point too
         ax.fill_between(xs, lo, hi, alpha=0.15)
+        same = [p[0] for p in pts if same_as_opponent(p[1], key)]
+        if same:
+            ax.annotate(
+                "0 ± 0: played every decision as its opponents\n(the network still copies greedy)",
+                (same[0], 0.0),
+                xytext=(10, 18),
+                textcoords="offset points",
+                fontsize=8,
+                arrowprops={"arrowstyle": "->", "lw": 0.8},
+            )
     ax.axhline(0.0, color="grey", lw=0.8)
     if ax.get_legend_handles_labels()[0]:
         ax.legend()
@@ -96,4 +115,4 @@ def plot_curve(
     plt.close(fig)
 
 
-__all__ = ["evaluate", "export", "plot_curve", "save_weights"]
+__all__ = ["evaluate", "export", "plot_curve", "same_as_opponent", "save_weights"]

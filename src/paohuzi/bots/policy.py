@@ -1,0 +1,135 @@
+"""策略 (cèlüè): any policy as a seat's player — a function of (observation, mask).
+
+A *policy* is what an RL library hands back: a callable taking the 853-float
+observation of :func:`paohuzi.encoding.observation.encode` and the
+``Discrete(908)`` legal-action mask (int8, 1 = legal) and returning an action
+index. :class:`PolicyBot` makes one a :class:`~paohuzi.core.player.Bot`, so it
+can sit at a :class:`~paohuzi.table.Table`, be a Gymnasium opponent or play in
+the arena. It sees exactly what the RL environments give a seat.
+
+:func:`as_bot` accepts a bot spec string, a ``Bot``, or a policy;
+:func:`load_policy` imports one given as ``module:attr`` (the arena's and the
+ladder's way to name a researcher's policy); :func:`sb3_policy` wraps a
+(Maskable) Stable-Baselines3 model or policy.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
+import numpy as np
+
+from ..core.action_index import ACTION_COUNT, legal_by_index
+from ..core.actions import Action
+from ..core.player import Bot, Observation
+from ..encoding.observation import encode
+
+Policy: TypeAlias = Callable[[np.ndarray, np.ndarray], Any]
+"""(observation float32[853], mask int8[908]) -> action index."""
+
+_IMPORT_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+
+
+class PolicyBot(Bot):
+    """policy: plays ``policy(observation, mask)``; an illegal index raises ``ValueError``."""
+
+    name = "policy"
+
+    def __init__(self, policy: Policy, name: str | None = None) -> None:
+        if not callable(policy):
+            raise TypeError(f"a policy must be callable, got {type(policy).__name__}")
+        self.policy = policy
+        if name is not None:
+            self.name = name
+
+    def act(self, obs: Observation, rng: random.Random) -> Action:
+        legal = legal_by_index(obs.legal)
+        mask = np.zeros(ACTION_COUNT, np.int8)
+        mask[list(legal)] = 1
+        choice = self.policy(encode(obs.view), mask)
+        try:
+            i = int(np.asarray(choice).reshape(-1)[0])
+        except (TypeError, ValueError, IndexError):
+            raise ValueError(
+                f"policy {self.name} returned {choice!r}, not an action index"
+            ) from None
+        act = legal.get(i)
+        if act is None:
+            raise ValueError(f"policy {self.name} chose action {i}, which is not legal")
+        return act
+
+
+def is_import_ref(spec: str) -> bool:
+    """``pkg.module:attr`` (no ``=``: bot options look like ``name:key=value``)."""
+    return bool(_IMPORT_REF.match(spec.strip()))
+
+
+def load_policy(ref: str) -> Bot:
+    """The player named ``module:attr``: a ``Bot`` instance as it is, a ``Bot``
+    subclass instantiated without arguments, any other callable as a policy.
+    Raises ``ValueError`` with the reason when it cannot be loaded."""
+    if not is_import_ref(ref):
+        raise ValueError(f"{ref!r} is not module:attr")
+    mod_name, _, attr = ref.strip().partition(":")
+    try:
+        obj: Any = importlib.import_module(mod_name)
+    except ImportError as e:
+        raise ValueError(f"cannot import {mod_name!r}: {e}") from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"{mod_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if isinstance(obj, type) and issubclass(obj, Bot):
+        obj = obj()
+    bot = as_bot(obj, name=ref.strip())
+    return bot
+
+
+def as_bot(player: str | Bot | Policy, name: str | None = None) -> Bot:
+    """A bot spec (``"greedy"``, ``"ismcts:iters=8"``, ``"module:attr"``), a
+    ``Bot``, or a policy callable, as a ``Bot``."""
+    if isinstance(player, Bot):
+        return player
+    if isinstance(player, str):
+        from . import make_bot
+
+        if is_import_ref(player) and player.partition(":")[0] not in _bot_names():
+            return load_policy(player)
+        return make_bot(player)
+    if callable(player):
+        return PolicyBot(player, name or getattr(player, "__name__", None))
+    raise TypeError(f"not a bot, a bot spec or a policy: {player!r}")
+
+
+def _bot_names() -> list[str]:
+    from . import bot_names
+
+    return bot_names()
+
+
+def sb3_policy(model: Any, deterministic: bool = True, snapshot: bool = False) -> Policy:
+    """A Stable-Baselines3 model or policy (``predict(obs, action_masks=...)``,
+    as sb3-contrib's MaskablePPO has) as a policy; masks are passed as booleans.
+
+    ``snapshot``: play a frozen copy of the model's current policy network (a
+    past self for a self-play pool), not the live one that keeps learning.
+    """
+    if snapshot:
+        import copy
+
+        model = copy.deepcopy(getattr(model, "policy", model))
+
+    def policy(obs: np.ndarray, mask: np.ndarray) -> int:
+        action, _state = model.predict(
+            obs, action_masks=mask.astype(bool), deterministic=deterministic
+        )
+        return int(np.asarray(action).reshape(-1)[0])
+
+    return policy
+
+
+__all__ = ["Policy", "PolicyBot", "as_bot", "is_import_ref", "load_policy", "sb3_policy"]
