@@ -48,6 +48,18 @@ def test_commitment_at_the_deal_matches_the_record_that_reveals_the_salt(
     assert HandRecord.from_dict(rec).check() == []
 
 
+def test_nothing_of_the_deck_leaks_while_the_hand_runs(client: TestClient) -> None:
+    """The deck stays unknowable during the hand: no seed, no salt, no record yet."""
+    r = create_room(client, bots=1)
+    client.post(f"/api/rooms/{r['room']}/join", json={"name": "友"})  # a friend's room
+    with client.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
+        st = Player(ws).until(lambda s: s["phase"] == "playing")
+    text = json.dumps(st)
+    assert '"seed"' not in text and '"salt"' not in text and '"deck"' not in text
+    assert client.get(f"/api/records/{st['hand_id']}").status_code == 404
+    assert client.get(f"/api/replays/{st['hand_id']}").status_code == 404
+
+
 def test_every_hand_has_its_own_salt(client: TestClient) -> None:
     salts = set()
     for _ in range(2):

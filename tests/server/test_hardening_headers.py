@@ -72,6 +72,22 @@ def test_a_kept_alive_connection_that_stalls_in_its_next_header_is_closed(
     assert b"408" in got.split(b"\r\n", 1)[0] and took < 8, got[:80]
 
 
+def test_a_body_dripped_slowly_is_refused_at_the_timeout(server: tuple[str, int]) -> None:
+    """Complete headers, then a body that never comes: 408, not a task held for ever."""
+    _, port = server
+    s = raw(port)
+    s.sendall(
+        b"POST /api/rooms HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100\r\n\r\n{"
+    )
+    s.settimeout(8)
+    got = b""
+    while b"body_too_slow" not in got and (chunk := s.recv(4096)):
+        got += chunk
+    s.close()
+    assert got.startswith(b"HTTP/1.1 408") and b"body_too_slow" in got, got[:80]
+
+
 def test_a_socket_that_sends_nothing_is_closed_too(server: tuple[str, int]) -> None:
     _, port = server
     s = raw(port)

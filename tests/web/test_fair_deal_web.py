@@ -16,8 +16,10 @@ from .helpers import VIEWPORTS, Frames, open_seat, play_hand, shot, wait_js
 pytestmark = pytest.mark.browser
 
 
-def _settled_page(browser: Any, server: str, seed: int) -> tuple[Any, Frames, list[str]]:
-    ctx = browser.new_context(**VIEWPORTS["desktop"])
+def _settled_page(
+    browser: Any, server: str, seed: int, viewport: str = "desktop"
+) -> tuple[Any, Frames, list[str]]:
+    ctx = browser.new_context(**VIEWPORTS[viewport])
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -42,6 +44,22 @@ def test_the_settlement_shows_a_verified_shuffle(server: str, browser: Any) -> N
     page.evaluate("async () => { (await import('/static/i18n.js')).setLang('en'); }")
     page.wait_for_selector("#fair-deal.ok")
     assert page.inner_text("#fair-deal") == "Verified shuffle ✓"
+    assert errors == []
+
+
+def test_the_line_is_in_view_on_a_phone(server: str, browser: Any) -> None:
+    """On a phone the sheet scrolls: the line is inside it, not cut off or covered."""
+    page, _frames, errors = _settled_page(browser, server, seed=9, viewport="phone-portrait")
+    page.wait_for_selector("#fair-deal.ok")
+    page.eval_on_selector("#fair-deal", "e => e.scrollIntoView({block: 'center'})")
+    box = page.eval_on_selector(
+        "#fair-deal",
+        """e => { const r = e.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
+          return {left: r.left, right: r.right, w: innerWidth, mine: e.contains(hit)}; }""",
+    )
+    assert box["left"] >= 0 and box["right"] <= box["w"] and box["mine"], box
+    shot(page, "fair-deal-phone.png")
     assert errors == []
 
 

@@ -35,7 +35,7 @@ _NUMBERS: tuple[tuple[str, type, float, str, str], ...] = (
     ("--msg-rate", float, 10, "N", "messages per second per connection, after a burst of 4N (10)"),
     ("--read-rate", float, 5, "N", "QR codes, room lookups, replays, 我的牌局 per second per client address, after a burst of 12N (5)"),
     ("--handshake-rate", float, 2, "N", "websocket handshakes per second per client address, after a burst of 10N (2)"),
-    ("--header-timeout", float, 10.0, "S", "seconds a request may take to send its headers (10)"),
+    ("--header-timeout", float, 10.0, "S", "seconds a request may take to send its headers, and its body (10)"),
     ("--header-bytes", int, 16384, "N", "largest request line and headers, in bytes (16384; 431 beyond)"),
     ("--conns-per-address", int, 50, "N", "open connections one client address may hold (50)"),
     ("--max-connections", int, 4000, "N", "open connections in all (4000; at most 3/4 of the open-file limit)"),
@@ -201,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
             bot_workers=args.bot_workers,
             synchronous=args.sync.upper(),
             deal_key=deal_key,
+            body_timeout=args.header_timeout,  # a body has as long as its headers
         )
     except Exception as e:  # e.g. an unwritable or corrupt database file
         print(f"paohuzi serve: error: cannot open database {db}: {e}", file=sys.stderr)

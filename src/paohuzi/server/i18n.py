@@ -42,6 +42,7 @@ CATALOGUE: dict[str, Text] = {
     "bad_rules": Text("规则无效", "Invalid rules"),
     "bad_options": Text("房间选项无效", "Invalid room options"),
     "body_too_large": Text("请求太大", "The request is too large"),
+    "body_too_slow": Text("请求发送太慢", "The request was sent too slowly"),
     "room_full": Text("房间已满", "The room is full"),
     "unknown_hand": Text("没有这局的记录", "No record of that hand"),
     "bad_seat": Text("这局没有这个座位", "That seat was not dealt in this hand"),

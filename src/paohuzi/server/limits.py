@@ -15,7 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 # ------------------------------------------------------------------ input bounds
-BODY_BYTES = 8 * 1024  # an HTTP request body (a full rules object is ~2.5 KB)
+BODY_BYTES = 8 * 1024  # an HTTP request body (a full rules object is ~2.5 KB) …
+BODY_SECONDS = 10.0  # … sent within this long (``paohuzi serve --header-timeout``)
 FRAME_BYTES = 4 * 1024  # a websocket message from a client (an act is < 200 bytes)
 FRAME_HARD_BYTES = 64 * 1024  # the transport closes larger frames outright (1009)
 NAME_CHARS = 24  # a player's name
@@ -136,6 +137,7 @@ class Window:
 __all__ = [
     "ACTION_CHARS",
     "BODY_BYTES",
+    "BODY_SECONDS",
     "FRAME_BYTES",
     "FRAME_HARD_BYTES",
     "HAND_ID_CHARS",

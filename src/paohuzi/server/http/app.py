@@ -39,7 +39,7 @@ from paohuzi.server.http.bodies import parse as _parse
 from paohuzi.server.http.conn import serve_seat
 from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
 from paohuzi.server.http.site import origin_allowed, origin_of
-from paohuzi.server.limits import HAND_ID_CHARS, TOKEN_CHARS, Limits
+from paohuzi.server.limits import BODY_SECONDS, HAND_ID_CHARS, TOKEN_CHARS, Limits
 from paohuzi.server.present import options, replay
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import LEVELS
@@ -72,6 +72,7 @@ def create_app(
     bot_workers: int | None = None,
     synchronous: str = "NORMAL",
     deal_key: bytes | None = None,
+    body_timeout: float = BODY_SECONDS,
 ) -> FastAPI:
     """The web game. ``db_path``: SQLite file (default under the user's data dir).
 
@@ -81,6 +82,7 @@ def create_app(
     address players open (invite links, QR codes; its origin may play). ``origins``:
     other web origins allowed to open seat websockets and post (never the ``Host``).
     ``dev``: serve the API docs. ``synchronous``: SQLite's ``NORMAL`` or ``FULL``.
+    ``body_timeout``: seconds a request body may take to arrive (408 beyond).
     ``deal_key``: the secret behind each hand's commitment salt (default: the file
     :func:`~..dealkey.default_path`, made on first use; a random one per process for
     ``:memory:`` or a given ``storage``).
@@ -120,6 +122,7 @@ def create_app(
     app.state.manager = manager
     app.state.storage = store
     app.state.public_url = public_url.rstrip("/")
+    app.state.body_timeout = body_timeout
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RoomError)

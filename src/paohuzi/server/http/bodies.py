@@ -7,6 +7,7 @@ length) and parsed by orjson (400 ``bad_json``); a model's refusal becomes the
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, TypeVar
 
 import orjson
@@ -14,22 +15,28 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 
-from paohuzi.server.limits import BODY_BYTES
+from paohuzi.server.limits import BODY_BYTES, BODY_SECONDS
 from paohuzi.server.wire import RoomError
 
 M = TypeVar("M", bound=BaseModel)
 
 
 async def json_body(request: Request) -> Any:
-    """The request's JSON body, read up to ``BODY_BYTES`` (413 beyond, 400 if not JSON)."""
+    """The request's JSON body, read up to ``BODY_BYTES`` (413 beyond, 400 if not JSON)
+    within the app's ``body_timeout`` seconds (408 beyond: a body dripped a byte at a
+    time holds no task for ever; docs/security.md)."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > BODY_BYTES):
         raise RoomError(413, "body_too_large")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > BODY_BYTES:
-            raise RoomError(413, "body_too_large")
+    try:
+        async with asyncio.timeout(getattr(request.app.state, "body_timeout", BODY_SECONDS)):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > BODY_BYTES:
+                    raise RoomError(413, "body_too_large")
+    except TimeoutError:
+        raise RoomError(408, "body_too_slow") from None
     if not body.strip():
         return None
     try:

@@ -206,7 +206,9 @@ class RoomManager:
         now = time.time() if now is None else now
         lim = self.limits
         self._evict_idle()
-        keep = set(self.rooms)  # rooms someone is connected to (or a bot plays) stay
+        # rooms someone is connected to (or a bot plays) stay; idle ones kept in memory
+        # to be expired (_evict_idle) are stored rooms like any other
+        keep = {code for code, room in self.rooms.items() if not room.idle()}
         pruned = await asyncio.to_thread(
             self.storage.prune,
             now - lim.room_ttl,
@@ -216,6 +218,9 @@ class RoomManager:
         )
         if pruned:
             log.info("pruned %d abandoned or finished rooms", pruned)
+            for code in [c for c in self.rooms if c not in keep]:
+                if not self.storage.room_exists(code):  # pruned: gone from memory too
+                    await self.rooms.pop(code).stop()
         return pruned
 
     def unattended(self, room: Room, now: float) -> bool:
