@@ -217,6 +217,14 @@ def markdown(ladder: Any, seconds: float, plot_path: str | None, out: str | None
     if plot_path and out:
         rel = os.path.relpath(Path(plot_path).resolve(), Path(out).resolve().parent)
         head += [f"![TrueSkill ratings]({Path(rel).as_posix()})", ""]
+    lines += [
+        "",
+        "Reading it: TrueSkill's σ measures how sure the rating is from wins, losses and "
+        "draws alone, not from the size of payments; players whose intervals overlap are "
+        "not separated at this budget — the score table and `paohuzi arena` with more "
+        "hands decide those. ms / decision is the wall-clock time on the machine that ran "
+        "the ladder, with its other load.",
+    ]
     return "\n".join(head + lines) + "\n"
 
 
