@@ -170,3 +170,37 @@ def test_records_dir_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["simulate", "--games", "2", "--match", "--records", str(f / "sub")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--records" in err[0]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_race_match_plays_to_its_end(
+    players: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R45 (娄底): every match goes on until the hand in which a running total reaches the
+    target — not one hand more — or to the safety cap of hands; a match's score is the
+    pairwise settlement of its rounded totals (each record's hand scores summed)."""
+    from paohuzi.core.match import race_final
+
+    rules = preset("loudi").with_players(players)
+    out = run_json(
+        capsys,
+        *("simulate", "--match", "--games", "6", "--rules", "loudi", "--players", str(players)),
+        *("--bots", "greedy", "--seed", "3", "--workers", "1"),
+        *("--records", str(tmp_path), "--json"),
+    )
+    recs = load_matches(tmp_path)
+    assert out["matches"] == len(recs) == 6 and out["games"] == sum(map(len, recs.values()))
+    finals = []
+    reached = 0
+    for hands in recs.values():
+        run = [0] * players
+        for rec in hands:
+            assert max(run) < rules.race.target, "a hand after the race was won"
+            assert check(rec) == []
+            run = [a + b for a, b in zip(run, rec["result"]["scores"], strict=True)]
+        assert max(run) >= rules.race.target or len(hands) == rules.hands_per_match
+        reached += max(run) >= rules.race.target
+        finals.append(race_final(rules.race, run))
+    assert reached >= 4  # greedy bots finish most races well before the cap
+    mean = [sum(f[s] for f in finals) / len(finals) for s in range(players)]
+    assert out["mean_match_score_by_seat"] == pytest.approx(mean, abs=1e-3)

@@ -140,11 +140,14 @@ class Table:
             rec = replace(rec, result={**rec.result, "totals": list(m.scores)})
         return rec
 
-    def resume(self, rec: HandRecord) -> GameState:
+    def resume(self, rec: HandRecord, own_seed: bool = False) -> GameState:
         """Play the recorded hand ``rec`` as the match's next hand, every recorded
         action re-applied (a server's restart). ``ValueError`` if it is not the hand
-        the match deals next (seed, dealer, 荒庄 count)."""
+        the match deals next (seed, dealer, 荒庄 count); ``own_seed``: the hand was
+        dealt from its own seed (``Match.new_hand(seed=…)``), any seed is its."""
         m = self.match
+        if own_seed and not m.is_over() and rec.seed is not None:
+            m.hand_seeds[m.index] = rec.seed
         if m.is_over() or (rec.seed, rec.dealer, rec.huang) != (
             m.hand_seeds[m.index],
             m.dealer,

@@ -202,6 +202,64 @@ def test_ray_local_matches_processes():
     assert _timeless(a) == _timeless(b)
 
 
+# -- whole matches: a race preset (R45) ---------------------------------------------------
+def test_a_race_is_played_whole_under_every_rotation(tmp_path: Path):
+    """R45: each rotation plays the same match seed to its end — a total reaches the
+    target or the safety cap ends it — and a seat-match scores ``Match.final()``, the
+    pairwise settlement of the rounded totals; the first hand of every rotation is dealt
+    the same cards by the same dealer seat (rotated-deck fairness)."""
+    from paohuzi.core.match import race_final
+    from paohuzi.core.rules import LOUDI
+
+    line = ("greedy", "random", "random")
+    res = play_deck(DeckTask(LOUDI, line, 3, 0, str(tmp_path), matches=True))
+    assert len(res.matches) == 3 and len(res.seats) == 9
+    for m in res.matches:
+        assert m.seating == rotations(line)[m.rotation]
+        assert max(m.totals) >= LOUDI.race.target or m.hands == LOUDI.hands_per_match
+        assert list(m.final) == race_final(LOUDI.race, m.totals) and sum(m.final) == 0
+        names = sorted(tmp_path.glob(f"deck-000000-rot-{m.rotation}-hand-*.json"))
+        assert len(names) == m.hands
+        recs = [json.loads(f.read_text(encoding="utf-8")) for f in names]
+        assert all(check(r) == [] for r in recs)
+        totals = [sum(r["result"]["scores"][s] for r in recs) for s in range(3)]
+        assert totals == list(m.totals)  # the running totals are the hands' scores
+        # the race ended at the first hand that took a total to the target, not later
+        run = [0, 0, 0]
+        for r in recs[:-1]:
+            run = [a + b for a, b in zip(run, r["result"]["scores"], strict=True)]
+            assert max(run) < LOUDI.race.target
+    firsts = [
+        json.loads((tmp_path / f"deck-000000-rot-{r}-hand-00.json").read_text(encoding="utf-8"))
+        for r in range(3)
+    ]
+    assert len({(json.dumps(f["deck"]), f["dealer"]) for f in firsts}) == 1
+    # a seat-match's score is its final settlement; the winner finished highest
+    for sh, (m, s) in zip(res.seats, [(m, s) for m in res.matches for s in range(3)], strict=True):
+        assert sh.bot == m.seating[s] and sh.score == m.final[s]
+        assert sh.won == (m.totals[s] == max(m.totals))
+
+
+def test_cli_race_matches_json_and_refuses_hands(capsys):
+    argv = ["arena", "--bots", "greedy,random", "--rules", "loudi", "--workers", "1", "--json"]
+    assert main([*argv, "--matches", "2", "--seed", "4"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["matches"] == 3 == len(out["per_match"])  # rounded up to a whole rotation
+    assert out["hands"] == sum(m["hands"] for m in out["per_match"])
+    assert set(out["bots"]) == {"greedy", "random"}
+    for m in out["per_match"]:
+        assert sum(m["final"]) == 0 and len(m["bots"]) == 3
+    g = out["bots"]["greedy"]
+    mine = [m["final"][m["bots"].index("greedy")] for m in out["per_match"]]
+    assert g["mean_score"] == pytest.approx(sum(mine) / 3)
+    # the race's hands are not separate games: --hands is refused with one line
+    assert main([*argv, "--hands", "3"]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["error"] == "invalid_input"
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "--matches" in err[0] and "race" in err[0]
+
+
 def _first_legal(obs, mask):
     import numpy as np
 

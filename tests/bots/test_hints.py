@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from paohuzi.bots import Observation
 from paohuzi.bots.hints import hint
 from paohuzi.core.actions import DISCARD, Action
 from paohuzi.core.cards import Card
 from paohuzi.core.evaluator import BIT
+from paohuzi.core.rules import PRESETS
 
 from .helpers import states
 
@@ -53,3 +56,31 @@ def test_hint_from_observation_equals_hint_from_state():
     for i, state in enumerate(states("hunan", range(2))):
         seat = state.current_player
         assert hint(Observation(state, seat)) == hint(state, seat), i
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_hint_in_every_preset(name: str) -> None:
+    """提示 under every preset (issue 22: 桂林 醒, 衡阳's 14-card hands that win with 5
+    门子 — R43 —, 娄底's forced discard wins — R44): at every decision of a few hands the
+    hint names a legal action (a forced win when it is the only one), ranks every legal
+    one, gives its reason in both languages, and its 听牌 are the evaluator's for the
+    preset (so a 衡阳 hand waits with 5 门子)."""
+    checked = ready = 0
+    for state in states(name, range(4)):
+        seat = state.current_player
+        assert seat is not None
+        h = hint(state, seat)
+        legal = state.legal_action_ids(seat)
+        assert h.action in legal and sorted(h.ranking) == sorted(legal)
+        assert CJK.search(h.reason.zh) and h.reason.en.isascii()
+        packed = state.packed_hand(seat)
+        if h.action and h.action.startswith(DISCARD):
+            packed -= BIT[int(Action.from_id(seat, h.action).card)]
+        elif state.held(seat) > state.need(seat):
+            continue
+        got = {t.card.code: (t.huxi, t.huxi_zimo) for t in h.tingpai}
+        want = _expected_ting(state, seat, packed)
+        assert got == want
+        checked += 1
+        ready += bool(want)
+    assert checked > 20 and ready > 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from paohuzi.core.match import Match
-from paohuzi.core.rules import CHANGDE, HUNAN, LUZHOU
+from paohuzi.core.match import Match, race_final, race_transfers
+from paohuzi.core.rules import CHANGDE, HUNAN, LOUDI, LUZHOU
 
 from .helpers import random_play
 
@@ -78,3 +78,18 @@ def test_R5_R38_sit_out_seat_neither_pays_nor_gets() -> None:
             s.apply(random_play(s, rng, 1.0))
         assert m.finish_hand(s).scores[out] == 0
     assert sum(m.scores) == 0
+
+
+def test_race_transfers_pair_by_pair() -> None:
+    """R45: totals rounded to 10 (halves away from 0), then between every two seats the
+    lower rounded total pays the difference; each seat's sum is ``race_final``."""
+    race = LOUDI.race
+    totals = [104, 45, -15]  # → 100, 50, −20
+    assert race_transfers(race, totals) == [(1, 0, 50), (2, 0, 120), (2, 1, 70)]
+    assert race_final(race, totals) == [170, 20, -190]
+    sums = [0, 0, 0]
+    for payer, payee, n in race_transfers(race, totals):
+        sums[payer] -= n
+        sums[payee] += n
+    assert sums == race_final(race, totals)
+    assert race_transfers(race, [101, 96, 0]) == [(2, 0, 100), (2, 1, 100)]  # 100 = 100: no pair

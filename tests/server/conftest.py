@@ -17,7 +17,16 @@ from paohuzi.server.http.app import create_app
 from paohuzi.server.limits import Limits
 
 # Protocol tests ping after every message: far above a player's pace (test_abuse meters).
-TEST_LIMITS = Limits(msg_rate=10_000, msg_burst=10_000, connect_rate=100, connect_burst=100)
+TEST_LIMITS = Limits(
+    msg_rate=10_000,
+    msg_burst=10_000,
+    connect_rate=100,
+    connect_burst=100,
+    read_rate=10_000,
+    read_burst=10_000,
+    handshake_rate=10_000,
+    handshake_burst=10_000,
+)
 
 HANG_GUARD_S = 180  # a protocol bug must fail the run, not hang CI
 
@@ -42,6 +51,7 @@ def make_client(db_path: Path) -> Iterator[Callable[..., TestClient]]:
     def make(**kw: Any) -> TestClient:
         kw.setdefault("bot_delay", 0)
         kw.setdefault("away_timeout", 1000)
+        kw.setdefault("public_url", "http://testserver")  # the test client's own address
         kw.setdefault("limits", TEST_LIMITS)
         client = TestClient(create_app(kw.pop("db", db_path), **kw))
         client.__enter__()

@@ -75,7 +75,8 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
     doc = client.get(f"/api/rules/{name}").json()
     assert doc["rules"] == name and doc["label"]["zh"] and doc["label"]["en"]
     sections = {s["id"]: s for s in doc["sections"]}
-    assert list(sections) == ["seats", "huxi", "moves", "win", "mingtang", "scoring"]
+    extra = (["xing"] if r.xing != "none" else []) + (["race"] if r.match == "race" else [])
+    assert list(sections) == ["seats", "huxi", "moves", "win", "mingtang", "scoring", *extra]
     for s in doc["sections"]:
         assert s["title"]["zh"] and s["title"]["en"]
         for item in s["items"]:
@@ -88,6 +89,41 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
     assert [(i["id"], i["fan"]) for i in mt] == [(m.id, m.fan) for m in counted]
     peng = {i["id"]: i for i in sections["huxi"]["items"]}["huxi_peng"]
     assert peng["values"] == [r.huxi_table.value("peng", c) for c in (0, 10, 1, 11)]
+
+
+@pytest.mark.parametrize(
+    ("name", "zh", "en"),
+    [
+        # 醒 (R42), the unit, 5 门子 (R43), 明偎, 包赔 × (n − 1) and forced wins (R44)
+        ("guilin", ["翻醒", "本醒", "每张加1子", "连翻", "子 = 1 + (胡息 − 10) ÷ 3", "有胡必胡",
+                    "包赔 × 2", "海底：加2子", "自摸：×2", "底 = (子 + 醒数) × 番"],
+         ["翻醒", "+1 子 each", "units (子) = 1 + (huxi − 10) ÷ 3", "有胡必胡", "2 times over",
+          "+2 子", "multiplied"]),
+        ("hengyang", ["每家14张", "5个门子", "明偎", "每张加1囤", "囤 = 1 + (胡息 − 6) ÷ 3",
+                      "包赔 × 3", "小红：×2（8–9张）", "庄家起手15张就是胡牌"],
+         ["14 cards each", "5 groups", "open wei", "+1 囤 each", "3 times over", "×2 (8–9 cards)"]),
+        # a score in 息, 名堂 that set the base, the race (R45)
+        ("loudi", ["息 = 胡息", "计100息", "一点朱：×2", "放炮必胡", "先到100息", "每局最多100",
+                   "庄家扣10息", "四舍五入到10", "最多30局", "赢家得分"],
+         ["units (息) = huxi", "counts 100 息", "放炮必胡", "reaches 100", "at most 100 a hand",
+          "loses 10", "nearest 10", "every two players settle", "at most 30 hands"]),
+    ],
+)  # fmt: skip
+def test_the_rules_page_states_the_second_waves_fields(
+    client: TestClient, name: str, zh: list[str], en: list[str]
+) -> None:
+    """Issue 22: the rules page (and so the client's 规则) states 醒, the unit, 5-门子
+    hands, forced wins, 包赔, the 名堂's effects and the race, in both languages."""
+    doc = client.get(f"/api/rules/{name}").json()
+    text_zh = "\n".join(i["zh"] for s in doc["sections"] for i in s["items"])
+    text_en = "\n".join(i["en"] for s in doc["sections"] for i in s["items"])
+    for part in zh:
+        assert part in text_zh, (part, text_zh)
+    for part in en:
+        assert part in text_en, (part, text_en)
+    assert "等 =" not in text_zh  # the unit is the preset's
+    hunan = client.get("/api/rules/hunan").json()
+    assert {s["id"] for s in hunan["sections"]}.isdisjoint({"xing", "race"})
 
 
 def test_a_rooms_rules_page_shows_only_its_own_rules(client: TestClient) -> None:

@@ -28,7 +28,10 @@ PRESENT = Path(present.__file__).parent
 
 def settlement_via_dicts(state: GameState, scores: list[int], index: int, total: int) -> Any:
     """The settlement as main built it (adec119): the result's record dict read back,
-    and a whole view's wire form built for its ``reveal``."""
+    and a whole view's wire form built for its ``reveal``; since issue 22 also the
+    unit, each 名堂's effect, 醒牌/醒数 (R42) and a race's totals (R45)."""
+    rules = state.rules
+    effects = {m.id: m.effect.value for m in rules.mingtang}
     res = state.result.to_dict() if state.result is not None else {}
     reveal = view(state, state.dealer).to_dict().get("reveal", {})
     st = res.get("settlement") or {}
@@ -48,7 +51,10 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
         "zimo": bool(st.get("zimo")),
         "deng": res.get("deng", 0),
         "fan": res.get("fan", 0),
-        "mingtang": res.get("mingtang", []),
+        "mingtang": [
+            {"name": m["name"], "fan": m["fan"], "effect": effects[m["id"]]}
+            for m in (st.get("mingtang") or [])
+        ],
         "di": res.get("di", 0),
         "payments": list(res.get("scores", [])),
         "hands": reveal.get("hands", []),
@@ -56,6 +62,18 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
         "match_scores": list(scores),
         "hand_index": index,
         "hands_total": total,
+        "unit": rules.unit,
+        "fan_combine": rules.fan_combine.value,
+        **(
+            {"xing_cards": position.get("xing", []), "xing": res.get("xing", 0)}
+            if rules.xing != "none" and res.get("winner") is not None
+            else {}
+        ),
+        **(
+            {"race": {"target": 100, "round_to": 10, "totals": list(scores)}}
+            if rules.name == "loudi"
+            else {}
+        ),
     }
 
 
@@ -77,9 +95,11 @@ def test_the_settlement_is_built_from_the_result_as_the_record_had_it(preset: st
         m = table.match
         assert st.result is not None
         for seat in st.seats:  # every seat's view reveals the same hands (R33)
-            got = hand_settlement(st.result, view(st, seat), m.scores, m.index, m.hands)
+            got = hand_settlement(st.result, view(st, seat), m.scores, m.index, m.hands, rules)
             want = settlement_via_dicts(st, list(m.scores), m.index, m.hands)
-            assert got.model_dump(mode="json") == want
+            assert got.model_dump(mode="json", exclude_none=True) == {
+                k: v for k, v in want.items() if v is not None
+            }
         r = st.result
         seen.add("荒庄" if r.winner is None else "放炮" if r.discarder is not None else "胡")
         if r.settlement is not None and r.settlement.mingtang:
@@ -154,3 +174,34 @@ def test_listed_choices_show_each_actions_own_card() -> None:
     (a,) = described({chi.id(): chi}, rules, RoomPhase.PLAYING)
     (b,) = described({chi.id(): chi}, other, RoomPhase.PLAYING)
     assert a.huxi != b.huxi and b.huxi == 0
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_a_race_summary_is_the_matchs_pairwise_final_settlement(seed: int) -> None:
+    """R45: a 娄底 race played to its end: the summary's race block has the totals, their
+    rounding, one transfer per pair whose rounded totals differ (the lower pays the
+    difference), each seat's sum of them equal to ``Match.final()``, and the 荒庄
+    penalties the dealers paid on the way."""
+    from paohuzi.server.present import tally
+
+    rules = PRESETS["loudi"]
+    table = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed)
+    table.play()
+    m = table.match
+    s = tally.summary(m.results, [], rules.players, rules).model_dump(mode="json")
+    race = s["race"]
+    assert race["totals"] == m.scores == s["totals"]
+    assert race["rounded"] == [round(x / 10 + 1e-9 * (1 if x >= 0 else -1)) * 10 for x in m.scores]
+    assert race["final"] == m.final() and sum(race["final"]) == 0
+    assert race["reached"] == (max(m.scores) >= 100)
+    got = [0] * rules.players
+    for t in race["transfers"]:
+        assert race["rounded"][t["payee"]] - race["rounded"][t["payer"]] == t["amount"] > 0
+        got[t["payee"]] += t["amount"]
+        got[t["payer"]] -= t["amount"]
+    assert got == m.final()
+    huang = sum(1 for r in m.results if r.winner is None)
+    assert sum(race["huang_penalties"]) == huang * rules.race.huangzhuang_penalty
+    # not a race: no race block
+    hunan = tally.summary(m.results, [], rules.players).model_dump(mode="json", exclude_none=True)
+    assert "race" not in hunan

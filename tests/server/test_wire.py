@@ -1,9 +1,11 @@
 """The server → client messages: models, and the same bytes as before they were models.
 
-Three seeded games (``wire_scenario``: 准备, 托管, 快捷语, hints, a replaced connection,
+Seeded games (``wire_scenario``: 准备, 托管, 快捷语, hints, a replaced connection,
 wins and 荒庄 in three presets, the match summary, 再来一场) are played on a room and
 every message it sends is compared with the messages main sent at adec119
-(INTERFACES §5 unchanged; only hints main dropped are added); every message a played
+(INTERFACES §5 unchanged; only hints main dropped are added), re-recorded for issue 22
+(a settlement's ``unit``, ``fan_combine`` and 名堂 ``effect`` added; the 桂林 and 娄底
+games with 醒 and a race are new — nothing else changed, hints aside); every message a played
 match sends validates against its model (:mod:`paohuzi.server.messages`) and is
 written as the model writes itself.
 """

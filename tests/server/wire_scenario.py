@@ -5,7 +5,8 @@ computed inline (not in a thread) and the human acts only once the room is quiet
 (every bot move made), so the same code sends the same bytes. The wire-shape test
 (``test_wire.py``) compares every message, byte for byte, with ``GOLDEN``: the
 messages main sent before the server's messages became models (recorded at commit
-adec119; hints aside, which main dropped at times), and validates each against its
+adec119; hints aside, which main dropped at times; re-recorded for issue 22: the
+settlement's new fields), and validates each against its
 model. The games depend on the engine and the bots too: a deliberate change there
 re-records them (after reading the diff):
 
@@ -62,6 +63,9 @@ SCENARIOS = (
     ),
     Scenario("luzhou", "luzhou", 7, 2),
     Scenario("changde", "changde", 3, 3, bot="normal", hints=False),
+    # issue 22: 醒牌/醒数 and 子 (R42), a race's totals and its pairwise settlement (R45)
+    Scenario("guilin", "guilin", 7, 2),
+    Scenario("loudi", "loudi", 3, 4, hints=False),
 )
 
 
@@ -142,7 +146,11 @@ async def play(sc: Scenario) -> list[str]:
     log: list[str] = []
     with fixed_world(clock):
         manager = RoomManager(
-            SqliteStorage(":memory:"), bot_delay=0, away_timeout=1000, limits=Limits()
+            SqliteStorage(":memory:"),
+            bot_delay=0,
+            away_timeout=1000,
+            limits=Limits(),
+            deal_key=b"fixed deal key of the wire test",  # commitments are bytes too
         )
         body = {"rules": sc.rules, "bot": sc.bot, "hands": sc.hands, "seed": sc.seed}
         req = CreateRoom.model_validate({**body, "options": sc.options})

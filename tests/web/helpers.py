@@ -44,12 +44,17 @@ DOC_SHOTS = {
     "web-look-phone-landscape.png": (),
     "web-match-end.png": (),
     "web-replay.png": (),
+    "web-settlement-xing.png": (),  # issue 22: 桂林 醒牌/醒数/子
+    "web-settlement-race.png": (),  # 娄底: a hand of the race, its running totals
+    "web-race-final.png": (),  # 娄底: the race's pairwise final settlement
+    "web-rules-race.png": (),  # 娄底's rules page: the race section
     **{
         f"{kind}-{size}.png": ()
         for kind in ("summary", "summary-en", "replay")
         for size in ("desktop", "phone")
     },
     "replay-en-phone.png": (),
+    "fair-deal-ok.png": (),  # docs/fair-dealing.md
     "table-en-desktop.png": (),
     "table-en-phone-portrait.png": (),
 }

@@ -1,9 +1,14 @@
 """``paohuzi arena``: bot strength on shared, rotated decks (INTERFACES.md §6).
 
 ```
-paohuzi arena --bots A,B[,C] --hands N [--seed S] [--workers W] [--rules P]
-              [--json] [--plot FILE.png] [--ray ADDRESS] [--records DIR]
+paohuzi arena --bots A,B[,C] (--hands N | --matches M) [--seed S] [--workers W]
+              [--rules P] [--json] [--plot FILE.png] [--ray ADDRESS] [--records DIR]
 ```
+``--matches M`` plays whole matches (rounded up to whole rotations): every
+rotation plays the same match seed to its end, and a seat's score is what it wins
+over the match (a race's pairwise final settlement, R45); ``--json`` adds
+``matches`` and ``per_match``. A race preset (``loudi``) is played so only: its
+hands are not independent games.
 A bot is a spec or a researcher's policy as ``module:attr`` (a ``Bot``, a
 ``Bot`` class, or a function ``f(observation, mask) -> action index``; see
 ``paohuzi.bots.policy``), imported from the current directory too.
@@ -28,7 +33,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from paohuzi.core.rules import RulesError
+from paohuzi.core.rules import MatchKind, RulesError
 from paohuzi.sim.arena import ArenaResult, decks_for, evaluate, lineup
 
 from .common import EXIT_OK, dumps, fail, internal_error, load_rules
@@ -65,7 +70,13 @@ def register(sub: Any) -> None:
         description="Play bots against each other on the same decks, every bot at every seat.",
     )
     p.add_argument("--bots", required=True, help="comma-separated bot specs, e.g. greedy,random")
-    p.add_argument("--hands", type=int, required=True, help="hands to play (whole rotations)")
+    unit = p.add_mutually_exclusive_group(required=True)
+    unit.add_argument("--hands", type=int, help="hands to play (whole rotations)")
+    unit.add_argument(
+        "--matches",
+        type=int,
+        help="whole matches to play (whole rotations); a race preset's unit (R45)",
+    )
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument("--rules", default=None, help="preset name or rules file (default hunan)")
@@ -92,8 +103,17 @@ def run(args: argparse.Namespace) -> int:
             rules = rules.with_players(args.players)
     except RulesError as e:
         return fail(COMMAND, e, js)
-    if args.hands < 1:
-        return fail(COMMAND, "--hands must be at least 1", js)
+    matches = args.matches is not None
+    count = args.matches if matches else args.hands
+    if count < 1:
+        return fail(COMMAND, f"--{'matches' if matches else 'hands'} must be at least 1", js)
+    if rules.match == MatchKind.RACE and not matches:
+        return fail(
+            COMMAND,
+            f"{rules.name} is a race (R45): its hands are not separate games; "
+            "give --matches N (whole races, settled pairwise)",
+            js,
+        )
     if args.workers is not None and args.workers < 1:
         return fail(COMMAND, "--workers must be at least 1", js)
     specs = split_bots(args.bots)
@@ -125,12 +145,13 @@ def run(args: argparse.Namespace) -> int:
             Path(args.records).mkdir(parents=True, exist_ok=True)
         except OSError as e:
             return fail(COMMAND, f"--records {args.records}: {e.strerror or e}", js)
-    decks = decks_for(args.hands, rules.players)
+    decks = decks_for(count, rules.players)
     played = decks * rules.players
-    if played != args.hands:
+    if played != count:
+        what = "matches" if matches else "hands"
         print(
-            f"paohuzi arena: note: {args.hands} hands rounded up to {played} "
-            f"({decks} decks × {rules.players} seat rotations)",
+            f"paohuzi arena: note: {count} {what} rounded up to {played} "
+            f"({decks} {'match seeds' if matches else 'decks'} × {rules.players} seat rotations)",
             file=sys.stderr,
         )
     try:
@@ -154,7 +175,15 @@ def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js:
     first, rest = specs[0], specs[1:] or specs[:1]
     if js or not sys.stdout.isatty():
         return evaluate(
-            first, rest, args.hands, args.seed, rules, args.workers, args.ray, records=args.records
+            first,
+            rest,
+            _count(args),
+            args.seed,
+            rules,
+            args.workers,
+            args.ray,
+            records=args.records,
+            matches=args.matches is not None,
         )
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -169,14 +198,19 @@ def _run(args: argparse.Namespace, specs: list[str], rules: Any, decks: int, js:
         return evaluate(
             first,
             rest,
-            args.hands,
+            _count(args),
             args.seed,
             rules,
             args.workers,
             args.ray,
             progress=lambda k: bar.update(task, completed=k),
             records=args.records,
+            matches=args.matches is not None,
         )
+
+
+def _count(args: argparse.Namespace) -> int:
+    return int(args.matches if args.matches is not None else args.hands)
 
 
 def _fmt(x: float | None, digits: int = 2) -> str:
@@ -185,11 +219,15 @@ def _fmt(x: float | None, digits: int = 2) -> str:
 
 def show(result: ArenaResult, args: argparse.Namespace, seconds: float) -> None:
     js = result.to_json()
-    t = Table(
-        title=f"arena · {result.hands} hands · {result.decks} decks · seed {args.seed}",
-        box=box.SIMPLE_HEAVY,
-    )
-    for col in ("bot", "seat-hands", "mean score", "95% CI", "win rate", "胡息 of wins", "ms/dec"):
+    per_match = result.matches is not None
+    title = f"arena · {result.hands} hands · {result.decks} decks · seed {args.seed}"
+    if per_match:
+        title = f"arena · {js['matches']} matches ({result.hands} hands) · seed {args.seed}"
+    t = Table(title=title, box=box.SIMPLE_HEAVY)
+    cols = ["bot", "seat-hands", "mean score", "95% CI", "win rate", "胡息 of wins", "ms/dec"]
+    if per_match:  # a seat-match is the sample; a win: the highest total; its total
+        cols[1], cols[2], cols[5] = "seat-matches", "mean per match", "total of wins"
+    for col in cols:
         t.add_column(col, justify="left" if col == "bot" else "right")
     for name, d in js["bots"].items():
         lo, hi = d["ci95"]
@@ -204,6 +242,20 @@ def show(result: ArenaResult, args: argparse.Namespace, seconds: float) -> None:
         )
     console = Console()
     console.print(t)
+    if per_match:
+        m = Table(title="matches (final: the pairwise settlement, R45)", box=box.SIMPLE)
+        for col in ("match", "rot", "hands", "bots", "totals", "final"):
+            m.add_column(col, justify="right" if col in ("match", "rot", "hands") else "left")
+        for x in result.matches or []:
+            m.add_row(
+                str(x.deck),
+                str(x.rotation),
+                str(x.hands),
+                ",".join(x.seating),
+                " ".join(f"{v:+d}" for v in x.totals),
+                " ".join(f"{v:+d}" for v in x.final),
+            )
+        console.print(m)
     console.print(
         f"荒庄 (draw) rate {100 * result.draw_rate:.1f}% · lineup {', '.join(result.lineup)} "
         f"· {seconds:.1f} s"

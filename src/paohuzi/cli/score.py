@@ -60,8 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         COMMAND,
         help="score a hand: 胡息, 等, 名堂/番, 底",
         description=(
-            "Score a 跑胡子 position: the best 7-门子 decomposition, 胡息, 等, 名堂 and 底. "
-            "Cards in Chinese (一…十 小, 壹…拾 大) or ASCII (x1…x10, d1…d10)."
+            "Score a 跑胡子 position: the best 7-门子 decomposition (王 as any card, R40), 胡息, 等, 名堂 and 底. "
+            "Cards in Chinese (一…十 小, 壹…拾 大) or ASCII (x1…x10, d1…d10); 王 or w is "
+            "a wild card (R39–R40)."
         ),
         epilog="example: paohuzi score 四五六八八九十壹贰叁捌 --win 八 "
         "--table peng:拾 --table chi:一二三 --table wei:七",
@@ -275,6 +276,10 @@ def _summary_table(s: Settlement, rules: Rules, position: Position) -> Table:
     t.add_column(style="bold")
     t.add_column()
     t.add_row("胡息 huxi", str(s.huxi))
+    if s.wang:
+        t.add_row(
+            "王 wang", "as " + " ".join(c.zh for c in s.wang) + "  (R40: chosen for the best score)"
+        )
     if s.doubled:
         t.add_row(
             "翻倍 doubled", f"{doubling_zh(s.doubled)} (R35): {s.huxi} → {s.scored_huxi} 胡息"

@@ -7,7 +7,13 @@ a bot waits so humans can follow), ``--away-timeout`` (seconds per decision
 before a bot takes over the seat, 托管), ``--allow-origin`` (other web origins
 allowed to use the API), ``--max-rooms`` / ``--room-rate`` (abuse limits),
 ``--bot-workers``, ``--sync`` (SQLite durability), ``--dev`` (API docs) and
-``--log-level``. docs/web.md lists every bound and limit.
+``--log-level``. docs/web.md lists every bound and limit. Hardening
+(docs/security.md): ``--public-url`` (links, QR codes and the Origin check are
+built from it, never from a request's Host), ``--trusted-proxies`` (the only
+peers whose X-Forwarded-For is believed), ``--header-timeout`` /
+``--header-bytes`` / ``--conns-per-address`` / ``--max-connections`` (the
+HTTP guard, :mod:`paohuzi.server.http.guard`), ``--read-rate`` and
+``--handshake-rate``.
 """
 
 from __future__ import annotations
@@ -27,6 +33,12 @@ _NUMBERS: tuple[tuple[str, type, float, str, str], ...] = (
     ("--rooms-per-client", int, 20, "N", "open rooms one client address may hold (20)"),
     ("--room-rate", float, 10, "N", "new rooms per minute per client address, after a burst of N (10)"),
     ("--msg-rate", float, 10, "N", "messages per second per connection, after a burst of 4N (10)"),
+    ("--read-rate", float, 5, "N", "QR codes, room lookups, replays, 我的牌局 per second per client address, after a burst of 12N (5)"),
+    ("--handshake-rate", float, 2, "N", "websocket handshakes per second per client address, after a burst of 10N (2)"),
+    ("--header-timeout", float, 10.0, "S", "seconds a request may take to send its headers (10)"),
+    ("--header-bytes", int, 16384, "N", "largest request line and headers, in bytes (16384; 431 beyond)"),
+    ("--conns-per-address", int, 50, "N", "open connections one client address may hold (50)"),
+    ("--max-connections", int, 4000, "N", "open connections in all (4000; at most 3/4 of the open-file limit)"),
 )  # fmt: skip
 
 
@@ -56,6 +68,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         " default: only this server's own pages)",
     )
     p.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address players open (e.g. https://paohuzi.example.com): invite links and"
+        " QR codes use it, and browser pages from it may play (default: http://HOST:PORT;"
+        " for --host 0.0.0.0 this machine's network address)",
+    )
+    p.add_argument(
+        "--trusted-proxies",
+        action="append",
+        default=[],
+        metavar="IP",
+        help="reverse proxies whose X-Forwarded-For is believed (repeatable or comma-separated;"
+        " default none: the client address is the socket's)",
+    )
+    p.add_argument(
         "--bot-workers",
         type=int,
         default=None,
@@ -68,6 +96,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         choices=["normal", "full"],
         help="SQLite synchronous mode: normal (a power loss may cost the last moments)"
         " or full (every change synced to disk)",
+    )
+    p.add_argument(
+        "--deal-key-file",
+        default=None,
+        metavar="PATH",
+        help="the secret behind each hand's 可验证洗牌 salt, made on first use (default:"
+        " <db>.dealkey; every node of one database must use the same file)",
+    )
+    p.add_argument(
+        "--http",
+        default="auto",
+        choices=["auto", "httptools", "h11"],
+        help="uvicorn's HTTP parser, under the same guard (default auto: httptools if installed)",
     )
     p.add_argument("--dev", action="store_true", help="serve the API docs at /docs")
     p.add_argument(
@@ -92,16 +133,35 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    from paohuzi.server.http.guard import GuardSettings, addresses, guarded
+    from paohuzi.server.http.site import default_public_url, listen_origins
     from paohuzi.server.limits import FRAME_HARD_BYTES, Limits
 
-    rates = (args.away_timeout, args.room_rate, args.msg_rate)
-    if args.bot_delay < 0 or min(rates) <= 0 or min(args.max_rooms, args.rooms_per_client) < 1:
+    rates = [args.away_timeout, args.room_rate, args.msg_rate, args.header_timeout]
+    rates += [args.read_rate, args.handshake_rate]
+    counts = (args.max_rooms, args.rooms_per_client, args.conns_per_address, args.max_connections)
+    if args.bot_delay < 0 or min(rates) <= 0 or min(counts) < 1 or args.header_bytes < 1024:
         print(
-            "paohuzi serve: error: --bot-delay must be ≥ 0; --away-timeout, --room-rate and"
-            " --msg-rate > 0; --max-rooms and --rooms-per-client ≥ 1",
+            "paohuzi serve: error: --bot-delay must be ≥ 0; --away-timeout, --room-rate,"
+            " --msg-rate, --read-rate, --handshake-rate and --header-timeout > 0; --max-rooms, --rooms-per-client,"
+            " --conns-per-address and --max-connections ≥ 1; --header-bytes ≥ 1024",
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
+    try:
+        proxies = addresses(args.trusted_proxies)
+    except ValueError as e:
+        print(f"paohuzi serve: error: --trusted-proxies: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    public_url = None
+    if args.public_url is not None:
+        public_url = _public_url(args.public_url)
+        if public_url is None:
+            print(
+                "paohuzi serve: error: --public-url must be http(s)://host[:port][/path]",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_INPUT
     if args.bot_workers is not None and not 1 <= args.bot_workers <= 64:
         print("paohuzi serve: error: --bot-workers must be 1–64", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -112,36 +172,96 @@ def run(args: argparse.Namespace) -> int:
         create_burst=max(1, round(args.room_rate)),
         msg_rate=args.msg_rate,
         msg_burst=max(1, round(4 * args.msg_rate)),
+        read_rate=args.read_rate,
+        read_burst=max(1, round(12 * args.read_rate)),
+        handshake_rate=args.handshake_rate,
+        handshake_burst=max(1, round(10 * args.handshake_rate)),
     )
     db = args.db or str(default_db_path())
+    from paohuzi.server import dealkey
+
+    key_file = args.deal_key_file or dealkey.default_path(db)
+    try:
+        deal_key = dealkey.load_or_create(key_file)
+    except (OSError, ValueError) as e:
+        print(f"paohuzi serve: error: cannot use deal key file {key_file}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         app = create_app(
             db,
             bot_delay=args.bot_delay,
             away_timeout=args.away_timeout,
             limits=limits,
-            origins=tuple(o.rstrip("/") for o in args.allow_origin),
+            origins=(
+                *(o.rstrip("/") for o in args.allow_origin),
+                *listen_origins(args.host, args.port),
+            ),
+            public_url=public_url or default_public_url(args.host, args.port),
             dev=args.dev,
             bot_workers=args.bot_workers,
             synchronous=args.sync.upper(),
+            deal_key=deal_key,
         )
     except Exception as e:  # e.g. an unwritable or corrupt database file
         print(f"paohuzi serve: error: cannot open database {db}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     _settle_heap()
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"跑胡子 web game: http://{host}:{args.port}/  (database {db})", flush=True)
+    guard = GuardSettings(
+        header_bytes=args.header_bytes,
+        header_timeout=args.header_timeout,
+        per_address=args.conns_per_address,
+        total=min(args.max_connections, _open_files() * 3 // 4),
+        exempt=proxies,
+    )
+    print(f"跑胡子 web game: http://{_host(args.host)}:{args.port}/  (database {db})", flush=True)
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        http=guarded(guard, args.http),  # header size and time, connections per address (guard.py)
+        h11_max_incomplete_event_size=args.header_bytes,
+        # X-Forwarded-For is believed from the configured proxies only (none by default)
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=",".join(sorted(proxies)) if proxies else "",
         ws_max_size=FRAME_HARD_BYTES,  # larger frames are closed (1009) before they are read
         ws_ping_interval=20,
         timeout_graceful_shutdown=3,  # SIGTERM: open websockets get 3 s, then the server stops
         server_header=False,
     )
     return EXIT_OK
+
+
+def _host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _public_url(text: str) -> str | None:
+    """``text`` as an origin plus optional path, without a trailing slash (None: not one)."""
+    from urllib.parse import urlsplit
+
+    try:
+        u = urlsplit(text.strip())
+        u.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        return None
+    if u.scheme not in ("http", "https") or not u.hostname or u.query or u.fragment:
+        return None
+    return f"{u.scheme}://{u.netloc}{u.path.rstrip('/')}"
+
+
+def _open_files() -> int:
+    """The open-file limit, raised to the hard limit first (each connection holds one)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        return soft if soft != resource.RLIM_INFINITY else 1 << 20
+    except (ImportError, OSError, ValueError):
+        return 1024
 
 
 def _settle_heap() -> None:

@@ -106,15 +106,13 @@ _TOKEN = re.compile(r"\s*(?:([xXdD])(10|[1-9])|(.))\s*")
 _ZH_INDEX = {ch: i for i, ch in enumerate(SMALL_ZH + BIG_ZH)}
 
 
-def parse_cards(text: str) -> list[Card]:
-    """Parse a card list in either notation (R4), tolerant of spaces and commas
-    (also the full-width ``，`` and ``、`` a Chinese keyboard types).
+WANG_ZH, WANG_CODE = "王", "w"  # R39: a wild card, outside the 20 kinds
 
-    ``parse_cards("一二三") == parse_cards("x1 x2 x3") == parse_cards("x1,x2,x3")``.
-    """
+
+def _tokens(text: str) -> Iterable[Card | None]:
+    """The cards of ``text`` in order, ``None`` for each 王."""
     if not isinstance(text, str):
         raise CardError(f"cards must be a string, not {type(text).__name__}")
-    out: list[Card] = []
     pos = 0
     text = text.strip()
     while pos < len(text):
@@ -123,26 +121,47 @@ def parse_cards(text: str) -> list[Card]:
             raise CardError(f"cannot read cards at {text[pos:]!r}")
         size, num, ch = m.groups()
         if size is not None:
-            out.append(Card((10 if size in "dD" else 0) + int(num) - 1))
+            yield Card((10 if size in "dD" else 0) + int(num) - 1)
         else:
             ch = _ALIASES.get(ch, ch)
             if ch in _SEPARATORS:
                 pass
             elif ch in _ZH_INDEX:
-                out.append(Card(_ZH_INDEX[ch]))
+                yield Card(_ZH_INDEX[ch])
+            elif ch in (WANG_ZH, WANG_CODE, "W"):
+                yield None
             else:
                 raise CardError(f"unknown card {ch!r} in {text!r}")
         pos = m.end()
-    return out
 
 
-def format_cards(cards: Iterable[int], style: str = "zh") -> str:
-    """Cards as text: ``"zh"`` → ``一二三``, ``"code"`` → ``x1 x2 x3``."""
+def parse_cards(text: str) -> list[Card]:
+    """Parse a card list in either notation (R4), tolerant of spaces and commas
+    (also the full-width ``，`` and ``、`` a Chinese keyboard types).
+
+    ``parse_cards("一二三") == parse_cards("x1 x2 x3") == parse_cards("x1,x2,x3")``.
+    A 王 is refused here (it is no card kind): see :func:`parse_tiles`.
+    """
+    out = list(_tokens(text))
+    if None in out:
+        raise CardError(f"a 王 (wild card) cannot stand here: {text!r}")
+    return out  # type: ignore[return-value]
+
+
+def parse_tiles(text: str) -> tuple[list[Card], int]:
+    """Cards and 王 (R39, ``王`` / ``w``): the natural cards and how many 王."""
+    out = list(_tokens(text))
+    return [c for c in out if c is not None], out.count(None)
+
+
+def format_cards(cards: Iterable[int], style: str = "zh", wang: int = 0) -> str:
+    """Cards as text: ``"zh"`` → ``一二三``, ``"code"`` → ``x1 x2 x3``; ``wang``
+    王 follow them (``王`` / ``w``)."""
     cs = [Card(c) for c in cards]
     if style == "zh":
-        return "".join(c.zh for c in cs)
+        return "".join(c.zh for c in cs) + WANG_ZH * wang
     if style == "code":
-        return " ".join(c.code for c in cs)
+        return " ".join([c.code for c in cs] + [WANG_CODE] * wang)
     raise ValueError(f"unknown card style {style!r}")
 
 

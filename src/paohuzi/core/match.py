@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from .cards import Card
 from .result import HandResult
-from .rules import HUNAN, MatchKind, Rules
+from .rules import HUNAN, MatchKind, RaceRule, Rules
 from .state import GameState
 
 
@@ -56,16 +56,26 @@ class Match:
         a seat receives Σ over every other seat of (own − other)."""
         if self.rules.match != MatchKind.RACE:
             return list(self.scores)
-        r = [self.rules.race.rounded(x) for x in self.scores]
-        return [len(r) * x - sum(r) for x in r]
+        return race_final(self.rules.race, self.scores)
 
-    def new_hand(self, deck: Sequence[Card] | None = None) -> GameState:
+    def transfers(self) -> list[tuple[int, int, int]]:
+        """A race's final settlement pair by pair (R45): ``(payer, payee, amount)`` for
+        every two seats whose rounded totals differ; each seat's sum is :meth:`final`."""
+        if self.rules.match != MatchKind.RACE:
+            return []
+        return race_transfers(self.rules.race, self.scores)
+
+    def new_hand(self, deck: Sequence[Card] | None = None, seed: int | None = None) -> GameState:
         """Deal the next hand (raises when the match is over or a hand is running);
-        ``deck``: its recorded deck (a hand replayed from its record)."""
+        ``deck``: its recorded deck (a hand replayed from its record); ``seed``: the
+        hand's own seed instead of the match's (a server deals from the OS random
+        source, so no hand follows from another); it takes the match's place."""
         if self.is_over():
             raise RuntimeError("the match is over")
         if self.state is not None and not self.state.is_terminal():
             raise RuntimeError("finish the running hand first")
+        if seed is not None:
+            self.hand_seeds[self.index] = seed
         self.state = GameState(
             self.rules, self.hand_seeds[self.index], deck=deck, dealer=self.dealer, huang=self.huang
         )
@@ -93,3 +103,23 @@ class Match:
                 self.dealer = (self.dealer + 1) % self.rules.players
                 self.huang_in_row = 0
         return res
+
+
+def race_final(race: RaceRule, totals: Sequence[int]) -> list[int]:
+    """R45: each total rounded to ``race.round_to``; a seat receives Σ over every other
+    seat of (own − other)."""
+    r = [race.rounded(x) for x in totals]
+    return [len(r) * x - sum(r) for x in r]
+
+
+def race_transfers(race: RaceRule, totals: Sequence[int]) -> list[tuple[int, int, int]]:
+    """R45 pair by pair: between every two seats, the one with the lower rounded total
+    pays the difference to the other — ``(payer, payee, amount)``, lower seats first."""
+    r = [race.rounded(x) for x in totals]
+    out = []
+    for i in range(len(r)):
+        for j in range(i + 1, len(r)):
+            if r[i] != r[j]:
+                lo, hi = (i, j) if r[i] < r[j] else (j, i)
+                out.append((lo, hi, abs(r[i] - r[j])))
+    return out

@@ -24,12 +24,13 @@ class Context:
     position: Position
     groups: tuple[Group, ...]
     group_huxi: tuple[int, ...]
+    wang: tuple[Card, ...] = ()  # what each 王 stands for in this split (R40)
 
     @property
     def cards(self) -> list[Card]:
         """Every card the winner holds: hand, table and winning card (for a 天胡
-        also those that fit in no group)."""
-        return self.position.all_cards()
+        also those that fit in no group); a 王 as the card it stands for."""
+        return self.position.all_cards() + list(self.wang)
 
     @property
     def red(self) -> int:
@@ -118,7 +119,7 @@ class YiKuaiBian(Mingtang):
     structural = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        if ctx.position.win is None or ctx.red < 2:
+        if ctx.position.at_deal or ctx.red < 2:
             return None
         holders = [g for g in ctx.groups if any(c.is_red for c in g.cards)]
         return 0 if len(holders) == 1 else None
@@ -132,7 +133,7 @@ class ErShiKa(Mingtang):
     exact = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        return 0 if ctx.position.win is not None and sum(ctx.group_huxi) == rule.threshold else None
+        return 0 if not ctx.position.at_deal and sum(ctx.group_huxi) == rule.threshold else None
 
 
 class SanShiKa(ErShiKa):
@@ -167,7 +168,7 @@ class DuiziHu(Mingtang):
     _runs = frozenset({GroupKind.CHI, GroupKind.JU, GroupKind.JIAO})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        if ctx.position.win is None:
+        if ctx.position.at_deal:
             return None  # a mandatory 天胡 need not form 门子 at all (R28)
         return None if any(g.kind in self._runs for g in ctx.groups) else 0
 
@@ -197,7 +198,7 @@ class ShuaHou(Mingtang):
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         p = ctx.position
-        return 0 if p.win is not None and len(p.hand) == 1 else None
+        return 0 if not p.at_deal and len(p.hand) + p.wang == 1 else None
 
 
 class HaiHu(Mingtang):
@@ -281,7 +282,7 @@ class HangHangXi(Mingtang):
     structural = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        if ctx.position.win is None or len(ctx.groups) != 7:
+        if ctx.position.at_deal or len(ctx.groups) != 7:
             return None  # a mandatory 天胡 shows no 7 门子 (R28)
         return 0 if all(h > 0 for h in ctx.group_huxi) else None
 
@@ -293,7 +294,7 @@ class JiaHangHang(Mingtang):
     structural = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        if ctx.position.win is None:
+        if ctx.position.at_deal:
             return None
         scored = [
             h

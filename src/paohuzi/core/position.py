@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import COPIES, Card, CardError, format_cards, parse_cards
+from .cards import COPIES, Card, CardError, format_cards, parse_tiles
 from .melds import Group, MeldError
 
 
@@ -42,6 +42,8 @@ class Position:
     hand_size: int = 20
     extra: tuple[tuple[str, Any], ...] = field(default=())
     xing: tuple[Card, ...] = ()  # R42: the 醒牌 of each card turned (连翻 turns more)
+    wang: int = 0  # R39/R40: 王 in the concealed hand (wild; the hand lists natural cards)
+    win_wang: bool = False  # the winning card is a 王 the winner just drew (``win`` None)
 
     # Derived once, so that evaluating many positions does no parsing (not compared).
     packed: int = field(init=False, repr=False, compare=False, default=0)
@@ -59,6 +61,8 @@ class Position:
         if self.win is not None:
             object.__setattr__(self, "win", Card(self.win))
         object.__setattr__(self, "xing", tuple(Card(c) for c in self.xing))
+        if self.win_wang:  # a 王 wins only as the winner's own drawn card (R39)
+            object.__setattr__(self, "self_drawn", True)
         self._validate()
         object.__setattr__(self, "packed", sum(1 << (3 * c) for c in self.hand))
         object.__setattr__(self, "table_keys", tuple(g.key for g in self.table))
@@ -84,8 +88,18 @@ class Position:
 
     @property
     def held(self) -> int:
-        """Cards held: concealed hand plus table melds (R17)."""
-        return len(self.hand) + sum(len(g.cards) for g in self.table)
+        """Cards held: concealed hand (王 included) plus table melds (R17)."""
+        return len(self.hand) + self.wang + sum(len(g.cards) for g in self.table)
+
+    @property
+    def at_deal(self) -> bool:
+        """A mandatory 天胡 (R28): won at the deal, with no winning card."""
+        return self.win is None and not self.win_wang
+
+    @property
+    def wild(self) -> bool:
+        """王 take part (R40): the split is searched with :mod:`paohuzi.core.wang`."""
+        return self.wang > 0 or self.win_wang
 
     def xing_count(self) -> int:
         """醒数 (R42): how many of the winner's cards are of each 醒牌's kind, summed."""
@@ -114,19 +128,27 @@ class Position:
         for c, n in hand_counts.items():
             if n == 4:
                 raise PositionError(f"four {c.zh} in hand must already be a 提 (R12)")
-        if self.win is None and not self.tianhu:
+        if not isinstance(self.wang, int) or isinstance(self.wang, bool) or self.wang < 0:
+            raise PositionError(f"wang must be a count of 王, got {self.wang!r}")
+        if self.wang + self.win_wang > 4:
+            raise PositionError(f"{self.wang + self.win_wang} 王; a deck holds at most 4 (R39)")
+        if self.win_wang and self.win is not None:
+            raise PositionError("the winning card is either a card or a 王, not both")
+        if self.wild and self.tianhu and self.win is None and not self.win_wang:
+            raise PositionError("a mandatory 天胡 with 王 is not scored here")
+        if self.win is None and not self.tianhu and not self.win_wang:
             raise PositionError("a winning card is needed (only a mandatory 天胡 has none)")
         k = self.four_count
         expected = self.hand_size + max(0, k - 1)
-        if self.win is None:
+        if self.win is None and not self.win_wang:
             # Mandatory 天胡 straight from the deal: the dealer holds the 亮张 too.
             ok = self.held in (self.hand_size, self.hand_size + 1)
         else:
             ok = self.held == expected
         if not ok:
             raise PositionError(
-                f"hand size cannot occur: {len(self.hand)} in hand + "
-                f"{self.held - len(self.hand)} on the table = {self.held} cards held, "
+                f"hand size cannot occur: {len(self.hand) + self.wang} in hand + "
+                f"{self.held - len(self.hand) - self.wang} on the table = {self.held} cards held, "
                 f"but with {k} 跑/提 a waiting player holds {expected} (R17"
                 + (
                     f"; {self.hand_size}-card hands win with {self.melds_to_win} 门子, R43)"
@@ -156,13 +178,16 @@ class Position:
         if unknown:
             raise PositionError(f"unknown position fields {sorted(unknown)}")
         try:
-            hand = parse_cards(_str(d, "hand", required=True))
+            hand, wang = parse_tiles(_str(d, "hand", required=True))
             table_in = d.get("table", [])
             if not isinstance(table_in, list) or not all(isinstance(t, str) for t in table_in):
                 raise PositionError("table must be a list of 'kind:cards' strings")
             table = tuple(Group.parse(t) for t in table_in)
             win_s = _str(d, "win", required=False)
-            win = Card.parse(win_s) if win_s else None
+            win_cards, win_wang = parse_tiles(win_s) if win_s else ([], 0)
+            if len(win_cards) + win_wang > 1:
+                raise PositionError(f"win must be one card, got {win_s!r}")
+            win = win_cards[0] if win_cards else None
             xing_in = d.get("xing", [])
             if isinstance(xing_in, str):
                 xing_in = [xing_in]
@@ -187,18 +212,22 @@ class Position:
             hand_size=hand_size,
             extra=tuple(sorted(extra.items())),
             xing=xing,
+            wang=wang,
+            win_wang=bool(win_wang),
             **flags,
         )
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "hand": format_cards(self.hand, "code"),
+            "hand": format_cards(self.hand, "code", self.wang),
             "table": [g.code() for g in self.table],
             "self_drawn": self.self_drawn,
             "last_card": self.last_card,
         }
         if self.win is not None:
             d["win"] = self.win.code
+        elif self.win_wang:
+            d["win"] = "w"
         if self.tianhu:
             d["tianhu"] = True
         if self.dihu:
@@ -224,10 +253,10 @@ class Position:
         return cls.from_dict(d)
 
     def __str__(self) -> str:
-        parts = [format_cards(self.hand)]
+        parts = [format_cards(self.hand, wang=self.wang)]
         parts += [str(g) for g in self.table]
-        if self.win is not None:
-            parts.append(f"胡{self.win.zh}")
+        if self.win is not None or self.win_wang:
+            parts.append(f"胡{self.win.zh if self.win is not None else '王'}")
         return " ".join(parts)
 
 

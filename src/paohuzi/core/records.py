@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 from .actions import Action, IllegalAction
 from .cards import CARDS, CODES, Card, CardError
 from .events import Event
+from .fairness import verify
 from .position import Position, PositionError
 from .rules import Rules, RulesError
 from .scoring import settle
@@ -222,7 +223,8 @@ class HandRecord:
 
     def check(self) -> list[str]:
         """Every problem found (empty: the record is sound): the replay, the seed's
-        deck, and the winning position re-settled by the hand calculator."""
+        deck, the deal's commitment (``salt``, ``deck_commitment``: :mod:`.fairness`) and the winning
+        position re-settled by the hand calculator."""
         try:
             state = self.replay()
         except ReplayError as e:
@@ -232,6 +234,10 @@ class HandRecord:
             seeded = GameState(self.rules, self.seed, dealer=self.dealer, huang=self.huang)
             if seeded.deck != state.deck:
                 problems.append("deck is not the one the seed shuffles")
+        # 可验证洗牌: the deck is the one committed to at the deal (a server's records)
+        bad = verify([CODES[c] for c in self.deck], dict(self.extra))
+        if bad is not None:
+            problems.append(bad)
         res = self.result
         if res is not None and res.get("winner") is not None:
             try:

@@ -26,9 +26,10 @@ from typing import Any
 from .cards import Card
 from .evaluator import evaluator_for
 from .melds import Group, GroupKind
-from .mingtang import Context, MingtangHit, find
+from .mingtang import PATTERNS, Context, MingtangHit, find
 from .position import Position
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules
+from .wang import wild_splits
 
 _K = GroupKind
 
@@ -52,6 +53,7 @@ class Settlement:
     huang_multiplier: int = 1
     xing: int = 0  # 醒数 as counted in the units (R42; doubled with 双醒)
     unit: str = "等"
+    wang: tuple[Card, ...] = ()  # R40: the card each 王 stands for in the scored split
 
     def to_dict(self) -> dict[str, Any]:
         """The ``paohuzi score --json`` object (INTERFACES.md §1), plus extra keys."""
@@ -73,11 +75,14 @@ class Settlement:
             "huang_multiplier": self.huang_multiplier,
             "xing": self.xing,
             "unit": self.unit,
+            **({"wang": [c.code for c in self.wang]} if self.wang else {}),
         }
 
 
 def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settlement:
     """Score ``position``; ``huang`` is the number of 荒庄 just before (黄番)."""
+    if position.wild:
+        return _settle_wild(position, rules, huang)
     a = evaluator_for(rules).analyse(position)
     if not a.win:
         group_huxi = tuple(g.huxi(rules) for g in a.groups)
@@ -94,6 +99,49 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
     return best
 
 
+def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
+    """R40/R46 with 王: every split and assignment is settled; the best 底 counts
+    (ties: more 胡息), whatever ``decomposition`` says — a 王 is always played
+    for the score."""
+    best: Settlement | None = None
+    most = -1  # most 胡息 of any split, for the error of a hand below the minimum
+    # Without a structural 名堂 (one that reads the split: 对子胡, 一块匾 …) a split's
+    # score depends only on its 胡息 and the cards' colours, sizes and 醒 count, so
+    # one split per such profile is settled.
+    profiles: set[tuple[int, ...]] | None = None if _structural(rules) else set()
+    xs = position.xing
+    for split in wild_splits(position):
+        gh = tuple(g.huxi(rules) for g in split.groups)
+        h = sum(gh)
+        most = max(most, h)
+        if h < rules.min_huxi:
+            continue
+        if profiles is not None:
+            w = split.wang
+            key = (
+                h,
+                sum(1 for c in w if c.is_red),
+                sum(1 for c in w if c.is_big),
+                sum(w.count(x) for x in xs),
+                sum(1 for g in split.groups if g.kind.is_four),
+            )
+            if key in profiles:
+                continue
+            profiles.add(key)
+        s = _settle_groups(position, rules, huang, h, split.groups, gh, split.wang)
+        if best is None or (s.di, s.huxi) > (best.di, best.huxi):
+            best = s
+    if best is not None:
+        return best
+    error = "below_min_huxi" if most >= 0 else "not_winning"
+    return Settlement(False, max(most, 0), max(most, 0), 0, 0, 0, (), (), (), error)
+
+
+def _structural(rules: Rules) -> bool:
+    """Whether any 名堂 in use reads how the hand splits (not only its cards)."""
+    return any(PATTERNS[m.id].structural for m in rules.mingtang if rules.uses(m.id))
+
+
 def _settle_groups(
     position: Position,
     rules: Rules,
@@ -101,20 +149,22 @@ def _settle_groups(
     huxi: int,
     groups: tuple[Group, ...],
     group_huxi: tuple[int, ...] | None = None,
+    wang: tuple[Card, ...] = (),
 ) -> Settlement:
-    """R34–R37 for one split of the winning hand."""
+    """R34–R37 for one split of the winning hand (``wang``: what its 王 became)."""
     if group_huxi is None:
         group_huxi = tuple(g.huxi(rules) for g in groups)
     flags = {"tianhu": position.tianhu, "dihu": position.dihu, "haidi": position.last_card}
     doubled = tuple(e for e in rules.doubling if flags[e])
     h2 = huxi * 2 ** len(doubled)
     zimo = position.self_drawn or position.tianhu  # 天胡为自摸 (seeds)
-    hits = find(Context(position, groups, group_huxi), rules)
+    hits = find(Context(position, groups, group_huxi, wang), rules)
     base = [m.fan for m in hits if m.effect == Effect.BASE]
     deng = sum(base) if base else rules.deng_of(h2)
     deng += rules.zimo_bonus if zimo else 0
     deng += sum(m.fan for m in hits if m.effect == Effect.UNITS)
-    xing = position.xing_count() * (2 if rules.xing_double else 1)
+    xing = position.xing_count() + sum(wang.count(x) for x in position.xing)
+    xing *= 2 if rules.xing_double else 1
     deng += xing
     fans = [m.fan for m in hits if m.effect == Effect.FAN]
     if not fans:
@@ -140,6 +190,7 @@ def _settle_groups(
         mult,
         xing,
         rules.unit,
+        wang,
     )
 
 

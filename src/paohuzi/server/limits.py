@@ -10,7 +10,7 @@ flags, ``create_app(limits=…)``). :class:`TokenBucket` meters the rates.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,8 +41,15 @@ class Limits:
     connect_burst: int = 6
     bad_connect_rate: float = 2.0  # refused connections (bad token, unknown room) per client
     bad_connect_burst: int = 30
+    read_rate: float = 5.0  # QR codes, room lookups, records, replays, 我的牌局 per client …
+    read_burst: int = 60
     create_rate: float = 1 / 6  # new rooms per second per client (10 a minute) …
     create_burst: int = 10
+    rooms_per_window: int = 60  # new rooms one client address may create per window …
+    create_window: float = 3600.0  # … of this many seconds (counted, not bucketed)
+    handshake_rate: float = 2.0  # websocket handshakes per second per address, before any work
+    handshake_burst: int = 20
+    unclaimed_ttl: float = 300.0  # a room whose humans never connected expires this soon
     max_rooms: int = 500  # rooms not finished, at once (503 beyond) …
     rooms_per_client: int = 20  # … of which one client address may hold this many (429)
     room_ttl: float = 6 * 3600  # a room nobody touched this long is abandoned: pruned
@@ -98,6 +105,34 @@ class Buckets:
         return b.tokens < 1
 
 
+class Window:
+    """How many times each key acted in the last ``span`` seconds; ``add`` refuses beyond
+    ``most`` (at most ``size`` keys kept: the least recently seen is forgotten)."""
+
+    def __init__(
+        self,
+        most: int,
+        span: float,
+        size: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.most, self.span, self.size, self.clock = most, span, size, clock
+        self._t: OrderedDict[str, deque[float]] = OrderedDict()
+
+    def add(self, key: str) -> bool:
+        now = self.clock()
+        times = self._t.pop(key, None) or deque()
+        self._t[key] = times
+        if len(self._t) > self.size:
+            self._t.popitem(last=False)
+        while times and times[0] <= now - self.span:
+            times.popleft()
+        if len(times) >= self.most:
+            return False
+        times.append(now)
+        return True
+
+
 __all__ = [
     "ACTION_CHARS",
     "BODY_BYTES",
@@ -116,4 +151,5 @@ __all__ = [
     "Buckets",
     "Limits",
     "TokenBucket",
+    "Window",
 ]

@@ -194,8 +194,21 @@ class GroupLine(Out):
 
 
 class MingtangLine(Out):
+    """One 名堂 and how it counts (``effect``, R36/R42–R45): ``fan`` its 番 (× or +, the
+    settlement's ``fan_combine``), ``units`` units it adds (桂林 海底 +2 子), ``base``
+    the hand's base it sets (娄底: 100 each)."""
+
     name: str
     fan: int
+    effect: str = "fan"
+
+
+class RaceLine(Out):
+    """放炮罚 (R45): the race after this hand — each seat's running total and the target."""
+
+    target: int
+    round_to: int
+    totals: tuple[int, ...]
 
 
 class HandSettlement(Out):
@@ -223,6 +236,11 @@ class HandSettlement(Out):
     match_scores: tuple[int, ...]
     hand_index: int
     hands_total: int
+    unit: str = "等"  # the score's unit: 等, 子 (桂林), 囤 (衡阳), 息 (娄底)
+    fan_combine: str = "add"  # 番 of several 名堂 added or multiplied (R36, R43)
+    xing_cards: tuple[str, ...] | None = omitted()  # 醒牌 turned (R42); None: no 醒 here
+    xing: int | None = omitted()  # 醒数 in units (R42, 双醒 counted)
+    race: RaceLine | None = omitted()  # a race match only (R45)
 
 
 class HandLine(Out):
@@ -245,6 +263,30 @@ class SeatBest(Out):
     score: int
 
 
+class Transfer(Out):
+    """One pair of a race's final settlement: ``payer`` pays ``payee`` ``amount``."""
+
+    payer: int
+    payee: int
+    amount: int
+
+
+class RaceFinal(Out):
+    """放炮罚 的结算 (R45): the running totals, rounded to ``round_to``, settled pairwise;
+    ``final`` is what each seat wins (``Match.final``), ``huang_penalties`` what each
+    lost to 荒庄 on the way, ``reached`` whether a total reached the target (else the
+    safety cap of hands ended the race)."""
+
+    target: int
+    round_to: int
+    totals: tuple[int, ...]
+    rounded: tuple[int, ...]
+    transfers: tuple[Transfer, ...]
+    final: tuple[int, ...]
+    huang_penalties: tuple[int, ...]
+    reached: bool
+
+
 class MatchSummary(Out):
     """总成绩 of a finished match (docs/web.md)."""
 
@@ -254,6 +296,7 @@ class MatchSummary(Out):
     big_winner: tuple[int, ...]
     best_hand: BestHand | None
     best_hands: tuple[SeatBest | None, ...]
+    race: RaceFinal | None = omitted()  # a race match's pairwise final settlement (R45)
 
 
 # ------------------------------------------------------------------ messages
@@ -281,6 +324,7 @@ class SeatState(Out):
     timers: tuple[Timer, ...]
     away: bool
     tingpai: tuple[TingInfo, ...]
+    deck_commitment: str | None = omitted()  # 可验证洗牌: the hand's, from its deal on
 
 
 class _StateHead(Out):
@@ -452,6 +496,8 @@ __all__ = [
     "OpenWire",
     "PlayerInfo",
     "PongMessage",
+    "RaceFinal",
+    "RaceLine",
     "Reason",
     "RevealWire",
     "SaidMessage",
@@ -461,6 +507,7 @@ __all__ = [
     "StateMessage",
     "Timer",
     "TingInfo",
+    "Transfer",
     "View",
     "ViewWire",
     "encode",

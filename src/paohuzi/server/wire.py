@@ -9,6 +9,7 @@ wrong with the request, never what the seat's view hides.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
@@ -67,8 +68,20 @@ def _encodable(s: str) -> str:
     return s
 
 
+# Bidirectional overrides and isolates reorder what follows them on every other screen.
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def _printable(s: str) -> str:
+    """A name shown to other players: no control characters (C0, DEL, C1: newlines, escapes,
+    bells) and no bidi controls; refused, never cleaned silently (the player sees why)."""
+    if any(unicodedata.category(c) == "Cc" or c in _BIDI for c in s):
+        raise ValueError("control characters are not allowed")
+    return s
+
+
 Text = Annotated[str, AfterValidator(_encodable)]
-Name = Annotated[Text, Field(max_length=NAME_CHARS)]
+Name = Annotated[Text, Field(max_length=NAME_CHARS), AfterValidator(_printable)]
 LevelId = Literal["easy", "normal", "hard"]
 assert set(LevelId.__args__) == set(LEVELS)  # type: ignore[attr-defined]
 

@@ -14,6 +14,16 @@ so a result depends on the seed alone, never on the number of workers.
 With ``records`` each hand's §4 record is written by the worker that played it
 as ``deck-000003-rot-1.json`` (deck 3, rotation 1), with the bot at each seat
 under ``bots``.
+
+Whole matches (``matches``; what a race preset plays, R45): a "deck" is a match
+seed, and every rotation of the lineup plays the whole match from it — the same
+first dealer and the same hand seeds, so each hand index deals the same cards as
+long as the dealers agree — to its end (a race: until a total reaches the target,
+or the safety cap). A seat-match then counts as one sample: its score is what the
+seat wins over the match (a race's pairwise final settlement, ``Match.final``),
+a win is finishing with the highest total, and ``mean_huxi_of_wins`` is the
+winners' mean running total. Every match is reported (``per_match``); records
+are ``deck-000003-rot-1-hand-02.json``.
 """
 
 from __future__ import annotations
@@ -26,8 +36,8 @@ from typing import Any
 
 from ..bots.policy import Policy, as_bot
 from ..core.player import Bot
-from ..core.rules import Rules, preset
-from .runner import derive_seed, play_hand, run_tasks, run_tasks_ray, save_record
+from ..core.rules import MatchKind, Rules, preset
+from .runner import derive_seed, play_hand, play_match, run_tasks, run_tasks_ray, save_record
 
 Z95 = 1.959963984540054
 
@@ -55,6 +65,7 @@ class DeckTask:
     seed: int
     index: int
     records: str | None = None  # directory for one §4 record per hand
+    matches: bool = False  # whole matches per rotation (a race preset's unit, R45)
 
 
 @dataclass(slots=True)
@@ -69,12 +80,36 @@ class SeatHand:
     think: float
 
 
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    """One whole match of the arena: which bot sat where, its hands, the running totals
+    and what each seat won over it (a race's pairwise settlement, R45)."""
+
+    deck: int
+    rotation: int
+    seating: tuple[str, ...]
+    hands: int
+    totals: tuple[int, ...]
+    final: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deck": self.deck,
+            "rotation": self.rotation,
+            "bots": list(self.seating),
+            "hands": self.hands,
+            "totals": list(self.totals),
+            "final": list(self.final),
+        }
+
+
 @dataclass(slots=True)
 class DeckResult:
     index: int
     hands: int
     draws: int
     seats: list[SeatHand]
+    matches: list[MatchLine] = field(default_factory=list)
 
 
 _BOTS: dict[str, Bot] = {}
@@ -94,6 +129,8 @@ def play_deck(task: DeckTask) -> DeckResult:
     """Play deck ``task.index`` under every rotation of the lineup."""
     deck_seed = derive_seed("arena", task.seed, task.index)
     out = DeckResult(task.index, 0, 0, [])
+    if task.matches:
+        return _play_matches(task, deck_seed, out)
     for r, seating in enumerate(rotations(task.lineup)):
         res = play_hand(
             task.rules,
@@ -118,6 +155,36 @@ def play_deck(task: DeckTask) -> DeckResult:
                     res.think[s],
                 )
             )
+    return out
+
+
+def _play_matches(task: DeckTask, match_seed: int, out: DeckResult) -> DeckResult:
+    """Match ``task.index`` played whole under every rotation of the lineup."""
+    for r, seating in enumerate(rotations(task.lineup)):
+        m = play_match(
+            task.rules, match_seed, [_bot(s) for s in seating], record=task.records is not None
+        )
+        if task.records is not None:
+            for k, h in enumerate(m.hands):
+                name = f"deck-{task.index:06d}-rot-{r}-hand-{k:02d}"
+                save_record(task.records, name, h, seating)
+        out.hands += len(m.hands)
+        out.draws += sum(h.result.huangzhuang for h in m.hands)
+        top = max(m.scores)
+        for s in range(len(seating)):
+            won = m.scores[s] == top
+            out.seats.append(
+                SeatHand(
+                    seating[s],
+                    m.final[s],
+                    won,
+                    m.scores[s] if won else 0,
+                    sum(h.decisions[s] for h in m.hands),
+                    sum(h.think[s] for h in m.hands),
+                )
+            )
+        line = MatchLine(task.index, r, seating, len(m.hands), tuple(m.scores), tuple(m.final))
+        out.matches.append(line)
     return out
 
 
@@ -155,6 +222,7 @@ class ArenaResult:
     draws: int
     lineup: tuple[str, ...]
     stats: dict[str, BotStats]
+    matches: list[MatchLine] | None = None  # whole matches: each one, in order
 
     @property
     def draw_rate(self) -> float:
@@ -171,16 +239,24 @@ class ArenaResult:
                 "mean_huxi_of_wins": b.huxi_wins / b.wins if b.wins else None,
                 "decision_ms": 1000 * b.think / b.decisions if b.decisions else 0.0,
             }
-        return {"hands": self.hands, "draw_rate": self.draw_rate, "bots": bots}
+        out: dict[str, Any] = {"hands": self.hands, "draw_rate": self.draw_rate, "bots": bots}
+        if self.matches is not None:  # whole matches: the unit of the scores above
+            out["matches"] = len(self.matches)
+            out["per_match"] = [m.to_json() for m in self.matches]
+        return out
 
 
-def aggregate(results: Sequence[DeckResult], line: Sequence[str]) -> ArenaResult:
+def aggregate(
+    results: Sequence[DeckResult], line: Sequence[str], matches: bool = False
+) -> ArenaResult:
     """Pool deck results (in deck order, so sums are the same whatever W)."""
     stats = {name: BotStats(name) for name in dict.fromkeys(line)}
     hands = draws = 0
+    lines: list[MatchLine] = []
     for dr in sorted(results, key=lambda r: r.index):
         hands += dr.hands
         draws += dr.draws
+        lines += dr.matches
         deck: dict[str, list[float]] = {}
         for sh in dr.seats:
             b = stats[sh.bot]
@@ -196,7 +272,7 @@ def aggregate(results: Sequence[DeckResult], line: Sequence[str]) -> ArenaResult
             acc[1] += 1
         for name, (s, n) in deck.items():
             stats[name].per_deck.append((s, int(n)))
-    return ArenaResult(hands, len(results), draws, tuple(line), stats)
+    return ArenaResult(hands, len(results), draws, tuple(line), stats, lines if matches else None)
 
 
 def decks_for(hands: int, players: int) -> int:
@@ -213,8 +289,10 @@ def run_arena(
     ray_address: str | None = None,
     progress: Callable[[int], None] | None = None,
     records: str | None = None,
+    matches: bool = False,
 ) -> ArenaResult:
-    """Play ``hands`` hands (rounded up to whole rotations) and pool the results.
+    """Play ``hands`` hands (rounded up to whole rotations) and pool the results;
+    with ``matches``, ``hands`` counts whole matches (rounded up the same way).
 
     Bot specs are validated here, in the parent, before any worker starts.
     ``records``: a directory (created here) for one §4 record per hand; on Ray
@@ -226,14 +304,14 @@ def run_arena(
     if records is not None:
         Path(records).mkdir(parents=True, exist_ok=True)
     tasks = [
-        DeckTask(rules, tuple(line), seed, i, records)
+        DeckTask(rules, tuple(line), seed, i, records, matches)
         for i in range(decks_for(hands, rules.players))
     ]
     if ray_address:
         results = run_tasks_ray(play_deck, tasks, ray_address, progress)
     else:
         results = run_tasks(play_deck, tasks, workers, progress)
-    return aggregate(results, line)
+    return aggregate(results, line, matches)
 
 
 Player = str | Bot | Policy
@@ -266,6 +344,7 @@ def evaluate(
     ray_address: str | None = None,
     progress: Callable[[int], None] | None = None,
     records: str | None = None,
+    matches: bool | None = None,
 ) -> ArenaResult:
     """擂台 as a function: ``policy`` against ``opponents`` on rotated decks.
 
@@ -280,6 +359,8 @@ def evaluate(
     them the hands are played here, on one process (``workers`` ignored, Ray
     refused). Results are keyed by lineup name: a spec, or a live object's bot
     name (``policy`` for a bare callable, ``#2`` appended on a clash).
+    With ``matches`` (the default for a race preset, R45) ``hands`` counts whole
+    matches, as ``arena --matches``.
     """
     r = preset(rules) if isinstance(rules, str) else rules
     opps: list[Player]
@@ -296,7 +377,15 @@ def evaluate(
     _BOTS.update(live)
     try:
         return run_arena(
-            names, hands, r, seed, 1 if live else workers, ray_address, progress, records
+            names,
+            hands,
+            r,
+            seed,
+            1 if live else workers,
+            ray_address,
+            progress,
+            records,
+            matches=r.match == MatchKind.RACE if matches is None else matches,
         )
     finally:
         for k in live:
@@ -308,6 +397,7 @@ __all__ = [
     "ArenaResult",
     "BotStats",
     "DeckTask",
+    "MatchLine",
     "Player",
     "aggregate",
     "decks_for",

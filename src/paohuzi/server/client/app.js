@@ -12,6 +12,7 @@ import { renderTable, processLog } from "./table.js";
 import { mountBoard } from "./board.js";
 import { renderActions, setActor, tick, onKey } from "./claims.js";
 import { renderSettlement } from "./settlement.js";
+import { rememberDeal } from "./fairdeal.js";
 import { cue, unlockOnGesture } from "./sound.js";
 import { initTopbar } from "./topbar.js";
 import { openReplay, replayStep, replaySeek, stopReplay, replaySpeed, replaySeat, rerenderReplay } from "./replay.js";
@@ -137,6 +138,7 @@ function onState(m) {
   const first = !S.msg || S.msg.hand_id !== m.hand_id;
   const wasMine = S.msg && S.msg.phase === "playing" && S.msg.legal_actions.length > 0;
   S.msg = m;
+  rememberDeal(m);
   // the largest offset seen is the one least delayed by the network
   const off = m.server_time - Date.now() / 1000;
   S.offset = S.offset === null ? off : Math.max(S.offset, off);

@@ -6,6 +6,7 @@
 import { T } from "./i18n.js";
 import { S, $, el, nameOf, shownName } from "./store.js";
 import { cardEl, cardsEl, codeOfZh } from "./cards.js";
+import { dealCheck } from "./fairdeal.js";
 
 export function renderSettlement() {
   const m = S.msg;
@@ -35,7 +36,10 @@ export function renderSettlement() {
     into = det;
   }
   if (!r.huangzhuang) into.append(summary(r), groupsTable(r));
-  into.append(paymentsTable(r), el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
+  into.append(paymentsTable(r));
+  if (r.race) into.append(raceLine(r.race));
+  into.append(el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
+  into.append(fairLine(m));
   const canReady = m.legal_actions.some((a) => a.id === "ready");
   for (const b of [$("#ready-btn"), $("#bar-ready-btn")]) {
     b.classList.toggle("hidden", finished);
@@ -49,15 +53,56 @@ export function renderSettlement() {
   $("#lobby-btn").classList.toggle("hidden", !finished);
 }
 
+/* 可验证洗牌: the revealed deck against the commitment sent at the deal (fairdeal.js) */
+function fairLine(m) {
+  const p = el("p", "fair-deal");
+  p.id = "fair-deal";
+  p.title = T.fairTitle;
+  showFair(p, dealCheck(m, (res) => { // the sheet may have been drawn again meanwhile
+    const now = document.getElementById("fair-deal");
+    if (now && S.msg && S.msg.hand_id === m.hand_id) showFair(now, res);
+  }));
+  return p;
+}
+
+function showFair(p, res) {
+  const unsure = res === null || res.why === "unreachable"; // no evidence either way
+  p.className = "fair-deal " + (unsure ? "pending" : res.ok ? "ok" : "bad");
+  p.textContent = res === null ? T.fairPending : res.ok ? T.fairOk
+    : unsure ? T.fairUnsure(T.fairWhy[res.why]) : T.fairBad(T.fairWhy[res.why] || res.why);
+}
+
 function summary(r) {
   const sum = el("div", "summary");
   if (r.win_card) { const s = el("span", null, T.winCard); s.append(cardEl(r.win_card, "mini")); sum.append(s); }
   sum.append(el("span", null, T.huxi(r.huxi)));
   if (r.doubled && r.doubled.length) sum.append(el("span", null, T.doubled(r.doubled_zh.join("、"), r.scored_huxi)));
-  sum.append(el("span", null, T.deng(r.deng)));
-  const mt = r.mingtang.length ? r.mingtang.map((x) => T.mtItem(x.name, x.fan)).join("、") : T.pinghu;
-  sum.append(el("span", null, T.mingtang(mt)), el("span", null, T.fanLine(Math.max(r.fan, 1))), el("span", null, T.di(r.di)));
+  const unit = r.unit || "等";
+  sum.append(el("span", "units", unit === "等" ? T.deng(r.deng) : T.units(unit, r.deng)));
+  if (r.xing_cards) { // 醒 (R42): the card(s) turned and the units they brought
+    const x = el("span", "xing", T.xingCard);
+    if (r.xing_cards.length) for (const c of r.xing_cards) x.append(cardEl(c, "mini"));
+    else x.append("—");
+    x.append(" " + T.xingCount(r.xing, unit));
+    sum.append(x);
+  }
+  const mt = r.mingtang.length ? r.mingtang.map((x) => mtText(x, r.fan_combine, unit)).join("、") : T.pinghu;
+  sum.append(el("span", "mingtang", T.mingtang(mt)), el("span", null, T.fanLine(Math.max(r.fan, 1))), el("span", null, T.di(r.di)));
   return sum;
+}
+
+/** One 名堂 with its effect: ×番 where 番 multiply, +units, or the base it sets (娄底 100). */
+function mtText(x, combine, unit) {
+  if (x.effect === "base") return T.mtBase(x.name, x.fan, unit);
+  if (x.effect === "units") return T.mtUnits(x.name, x.fan, unit);
+  return combine === "multiply" ? T.mtTimes(x.name, x.fan) : T.mtItem(x.name, x.fan);
+}
+
+/** 放炮罚 (R45): every seat's running total against the target. */
+function raceLine(race) {
+  const p = el("p", "race-line", T.raceTarget(race.target));
+  race.totals.forEach((t, s) => p.append(el("span", "race-total", `${nameOf(s)} ${signed(t)}`)));
+  return p;
 }
 
 function groupsTable(r) {
@@ -137,6 +182,7 @@ function matchSummary(m) {
     ol.append(li);
   });
   out.push(el("h3", null, T.ranking + (x.fallback ? " " + T.summaryFallback : "")), ol);
+  if (x.race) out.push(...raceFinal(x.race));
   const b = x.best_hand;
   if (b) {
     const p = el("p", "best-hand");
@@ -191,6 +237,27 @@ function matchSummary(m) {
   const wrap = el("div", "per-hand-wrap");
   wrap.append(t);
   out.push(el("h3", null, T.perHand), wrap);
+  return out;
+}
+
+/** A race's final settlement (R45): totals, rounded, pair by pair, each seat's result. */
+function raceFinal(race) {
+  const t = el("table", "race-final");
+  t.append(row(T.raceHead(race.round_to), "th"));
+  race.totals.forEach((tot, s) => {
+    const tr = el("tr");
+    tr.dataset.seat = String(s);
+    const f = race.final[s];
+    tr.append(nameCell("td", s), el("td", "num", signed(tot)), el("td", "num", signed(race.rounded[s])),
+      el("td", "num " + (f > 0 ? "pos" : f < 0 ? "neg" : ""), signed(f)));
+    t.append(tr);
+  });
+  const ul = el("ul", "transfers");
+  for (const x of race.transfers) ul.append(el("li", null, T.pays(realName(x.payer), realName(x.payee), x.amount)));
+  if (!race.transfers.length) ul.append(el("li", null, T.noTransfers));
+  const out = [el("h3", null, T.raceTitle), el("p", "race-end", race.reached ? T.raceReached(race.target) : T.raceCapped), t, ul];
+  const huang = race.huang_penalties.map((n, s) => [n, s]).filter(([n]) => n > 0);
+  if (huang.length) out.push(el("p", "race-huang", T.raceHuang(huang.map(([n, s]) => `${realName(s)} −${n}`).join("、"))));
   return out;
 }
 

@@ -32,12 +32,13 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paohuzi.core.rules import PRESETS
-from paohuzi.server import i18n
+from paohuzi.server import dealkey, i18n
 from paohuzi.server.http import lobby_routes as routes_lobby
 from paohuzi.server.http.bodies import json_body as _json_body
 from paohuzi.server.http.bodies import parse as _parse
-from paohuzi.server.http.conn import origin_allowed, serve_seat
+from paohuzi.server.http.conn import serve_seat
 from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
+from paohuzi.server.http.site import origin_allowed, origin_of
 from paohuzi.server.limits import HAND_ID_CHARS, TOKEN_CHARS, Limits
 from paohuzi.server.present import options, replay
 from paohuzi.server.room.bot_pool import BotPool
@@ -66,27 +67,36 @@ def create_app(
     away_timeout: float = 30.0,
     limits: Limits | None = None,
     origins: tuple[str, ...] = (),
+    public_url: str = "http://127.0.0.1:8000",
     dev: bool = False,
     bot_workers: int | None = None,
     synchronous: str = "NORMAL",
+    deal_key: bytes | None = None,
 ) -> FastAPI:
     """The web game. ``db_path``: SQLite file (default under the user's data dir).
 
     ``bot_delay``: seconds a bot waits before acting, so humans can follow (0 in
     tests). ``away_timeout``: seconds a human may take per decision before a bot
-    plays the seat (托管). ``limits``: rates, caps, lifetimes. ``origins``: web
-    origins besides this server's own allowed to open seat websockets and post.
+    plays the seat (托管). ``limits``: rates, caps, lifetimes. ``public_url``: the
+    address players open (invite links, QR codes; its origin may play). ``origins``:
+    other web origins allowed to open seat websockets and post (never the ``Host``).
     ``dev``: serve the API docs. ``synchronous``: SQLite's ``NORMAL`` or ``FULL``.
+    ``deal_key``: the secret behind each hand's commitment salt (default: the file
+    :func:`~..dealkey.default_path`, made on first use; a random one per process for
+    ``:memory:`` or a given ``storage``).
     """
     path = default_db_path() if db_path is None else db_path
     store = storage or SqliteStorage(path, synchronous)
+    if deal_key is None and storage is None and str(path) != ":memory:":
+        deal_key = dealkey.load_or_create(dealkey.default_path(path))
     manager = RoomManager(
         store,
         bot_delay=bot_delay,
         away_timeout=away_timeout,
         limits=limits,
-        origins=origins,
+        origins=tuple(dict.fromkeys((origin_of(public_url), *(o.lower() for o in origins)))),
         pool=BotPool(bot_workers),
+        deal_key=deal_key,
     )
     redact_tokens_in_logs()
 
@@ -109,6 +119,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
     app.state.storage = store
+    app.state.public_url = public_url.rstrip("/")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RoomError)
@@ -127,7 +138,7 @@ def create_app(
         return _fail(e.status_code, code)
 
     def check_origin(request: Request) -> None:
-        if not origin_allowed(request.headers, manager.origins):
+        if not origin_allowed(request.headers.get("origin"), manager.origins):
             raise RoomError(403, "bad_origin")
 
     @app.get("/", include_in_schema=False)
@@ -167,7 +178,8 @@ def create_app(
         return RoomCreated(room=room.id, seat=seat.index, token=seat.who.token or "")
 
     @app.get("/api/rooms/{room_id}")
-    async def room_info(room_id: RoomId) -> Any:
+    async def room_info(room_id: RoomId, request: Request) -> Any:
+        routes_lobby.meter(request, "read")
         room = manager.get(room_id)
         if room is None:
             return _fail(404, "unknown_room")
@@ -188,6 +200,7 @@ def create_app(
     @app.post("/api/rooms/{room_id}/join", response_model=Joined)
     async def join_room(room_id: RoomId, request: Request) -> Any:
         check_origin(request)
+        routes_lobby.meter(request, "read")
         req = _parse(JoinRoom, await _json_body(request))
         room = manager.get(room_id)
         if room is None:
@@ -196,14 +209,16 @@ def create_app(
         return Joined(seat=seat, token=token)
 
     @app.get("/api/records/{hand_id}")
-    async def get_record(hand_id: HandId) -> Any:
+    async def get_record(hand_id: HandId, request: Request) -> Any:
+        routes_lobby.meter(request, "read")
         rec = store.get_record(hand_id)
         return rec if rec is not None else _fail(404, "unknown_hand")
 
     @app.get("/api/replays/{hand_id}")
     async def get_replay(
-        hand_id: HandId, seat: Annotated[int | None, Query(ge=0, le=3)] = None
+        hand_id: HandId, request: Request, seat: Annotated[int | None, Query(ge=0, le=3)] = None
     ) -> Any:
+        routes_lobby.meter(request, "read")
         rec = store.get_record(hand_id)
         if rec is None:
             return _fail(404, "unknown_hand")

@@ -19,13 +19,12 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 from pydantic import ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from paohuzi.server.http.site import origin_allowed
 from paohuzi.server.limits import FRAME_BYTES, Limits, TokenBucket
 from paohuzi.server.messages import PongMessage, ServerMessage, StateMessage, encode
 from paohuzi.server.room import readiness
@@ -132,23 +131,17 @@ class Conn:
         return True
 
 
-def origin_allowed(headers: Any, allowed: tuple[str, ...]) -> bool:
-    """A browser's Origin must be this server (its Host) or one of ``allowed``;
-    a client without an Origin (not a browser: tests, bots, curl) is let in."""
-    origin = headers.get("origin")
-    if origin is None:
-        return True
-    if origin in allowed or "*" in allowed:
-        return True
-    return urlsplit(origin).netloc.lower() == (headers.get("host") or "").lower()
-
-
 async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: str) -> None:
     """``WS /ws/{ID}?token=T`` (INTERFACES.md §5), from handshake to close."""
-    await ws.accept()
     client = ws.client.host if ws.client else "?"
+    # A handshake flood (a valid seat reconnecting in a loop) is refused before any work:
+    # no accept, no room lookup, no state built — uvicorn answers the upgrade with 403.
+    if not manager.handshakes.take(client) or not manager.seat_handshakes.take(token or client):
+        await ws.close(WS_TOO_MANY)
+        return
+    await ws.accept()
     refused = None
-    if not origin_allowed(ws.headers, manager.origins):
+    if not origin_allowed(ws.headers.get("origin"), manager.origins):
         refused = ("bad_origin", WS_BAD_ORIGIN)
     elif manager.bad_connects.exhausted(client):
         refused = ("too_many_connections", WS_TOO_MANY)
@@ -245,4 +238,4 @@ async def _pump(ws: WebSocket, conn: Conn) -> None:
         await ws.close(conn.close_code)
 
 
-__all__ = ["Conn", "encode", "origin_allowed", "serve_seat"]
+__all__ = ["Conn", "encode", "serve_seat"]

@@ -49,7 +49,7 @@ def join_info(room: Room) -> dict[str, Any]:
     return {
         "status": phase,
         "status_label": {"zh": STATUS_ZH[phase], "en": STATUS_EN[phase]},
-        "summary": summary(room.rules, room.level.id, room.config.turn_time),
+        "summary": summary(room.shown_rules, room.level.id, room.config.turn_time),
         "seats": [
             {
                 "seat": s.index,
@@ -76,15 +76,19 @@ async def get_phrases() -> dict[str, Any]:
 
 @router.get("/api/rooms/{room_id}/qr.svg")
 async def room_qr(room_id: RoomId, request: Request) -> Response:
+    """The invite's QR code: the link is the configured public URL's, never the request's
+    ``Host`` (docs/security.md); made once per room (cached), metered per address."""
+    meter(request, "read")
     room = _room(request, room_id)
-    body = qr.svg(qr.invite_link(str(request.base_url), room.id))
-    return Response(body, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    body = qr.cached_svg(qr.invite_link(request.app.state.public_url, room.id))
+    return Response(body, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 
 @router.get("/api/rooms/{room_id}/rules")
 async def room_rules(room_id: RoomId, request: Request) -> dict[str, Any]:
+    meter(request, "read")
     room = _room(request, room_id)
-    return {"room": room.id, **rulesdoc.document(room.rules)}
+    return {"room": room.id, **rulesdoc.document(room.shown_rules)}
 
 
 @router.get("/api/rules/{key}")
@@ -92,10 +96,11 @@ async def rules_page(key: Key, request: Request) -> dict[str, Any]:
     """A preset by name, else a room by code: only that room's own rules."""
     if key in PRESETS:
         return rulesdoc.document(PRESETS[key])
+    meter(request, "read")
     room = request.app.state.manager.get(key)
     if room is None:
         raise RoomError(404, "unknown_rules")
-    return {"room": room.id, **rulesdoc.document(room.rules)}
+    return {"room": room.id, **rulesdoc.document(room.shown_rules)}
 
 
 class MyMatches(Strict):
@@ -105,6 +110,7 @@ class MyMatches(Strict):
 @router.post("/api/my-matches")
 async def post_my_matches(request: Request) -> dict[str, Any]:
     body = await bodies.read(request, MyMatches)
+    meter(request, "read")
     return {"matches": my_matches(request.app.state.storage, body.tokens)}
 
 
@@ -114,6 +120,7 @@ async def get_my_matches(
     token: Annotated[list[Token], Query(max_length=MAX_TOKENS)] = [],  # noqa: B006
 ) -> dict[str, Any]:
     """``?token=a&token=b`` (named ``token`` so the logs redact each; POST is better still)."""
+    meter(request, "read")
     return {"matches": my_matches(request.app.state.storage, token)}
 
 
@@ -139,22 +146,30 @@ class TutorialStep(Strict):
 
 # Each step replays the hand from the deal (~5 ms of CPU): metered per client address.
 STEP_RATE, STEP_BURST = 10.0, 40
+METERS = ("step", "read")  # tutorial steps; reads that cost work or storage (Limits.read_rate)
 
 
-def _steps(request: Request) -> Buckets:
+def meter(request: Request, name: str) -> None:
+    """Take one from ``name``'s bucket of the client's address (429 ``rate_limited`` when
+    it is empty): ``read`` meters QR codes, room lookups by code, records and replays and
+    我的牌局. The address is the socket's, or a trusted proxy's X-Forwarded-For."""
     state = request.app.state
-    if getattr(state, "tutorial_steps", None) is None:
-        state.tutorial_steps = Buckets(STEP_RATE, STEP_BURST)  # one per app
-    buckets: Buckets = state.tutorial_steps
-    return buckets
+    meters: dict[str, Buckets] | None = getattr(state, "meters", None)
+    if meters is None:
+        lim = state.manager.limits
+        meters = state.meters = {
+            "step": Buckets(STEP_RATE, STEP_BURST),
+            "read": Buckets(lim.read_rate, lim.read_burst),
+        }
+    if not meters[name].take(request.client.host if request.client else "?"):
+        raise RoomError(429, "rate_limited")
 
 
 @router.post("/api/tutorial/{name}/step")
 async def tutorial_step(name: Key, request: Request) -> dict[str, Any]:
     body = await bodies.read(request, TutorialStep)
     sc = _scenario(name)
-    if not _steps(request).take(request.client.host if request.client else "?"):
-        raise RoomError(429, "rate_limited")
+    meter(request, "step")
     return await asyncio.to_thread(tutorial.step, sc, body.at, body.action)
 
 
@@ -164,4 +179,4 @@ def _scenario(name: str) -> tutorial.Scenario:
     return tutorial.load(name)
 
 
-__all__ = ["join_info", "router"]
+__all__ = ["METERS", "join_info", "meter", "router"]

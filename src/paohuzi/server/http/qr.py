@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 import segno
 
@@ -19,4 +20,10 @@ def svg(text: str, scale: int = 4) -> bytes:
     return buf.getvalue()
 
 
-__all__ = ["invite_link", "svg"]
+@lru_cache(maxsize=2048)
+def cached_svg(text: str) -> bytes:
+    """:func:`svg`, made once per link (a room's invite card asks again on every render)."""
+    return svg(text)
+
+
+__all__ = ["cached_svg", "invite_link", "svg"]

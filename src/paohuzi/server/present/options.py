@@ -27,6 +27,9 @@ PRESET_LABELS = {
     "hunan": ("湖南", "Hunan"),
     "changde": ("常德", "Changde"),
     "luzhou": ("泸州大贰", "Luzhou"),
+    "guilin": ("桂林字牌", "Guilin"),
+    "hengyang": ("衡阳六胡抢", "Hengyang"),
+    "loudi": ("娄底放炮罚", "Loudi (race)"),
 }
 LEVEL_EN = {"easy": "Beginner", "normal": "Intermediate", "hard": "Advanced"}
 MINGTANG_EN = {
@@ -47,6 +50,13 @@ MINGTANG_EN = {
     "siqihong": "Four or seven red (四七红)",
     "zimo": "Self-drawn (自摸)",
     "gui": "Set of four (归)",
+    "xiaohong": "Small red, 8–9 red (小红)",
+    "dahong": "Big red, 10+ red (大红)",
+    "shisanhong": "Thirteen red (十三红)",
+    "shihong": "Ten red, 10–12 (十红)",
+    "sanshika": "Exactly 30 huxi (三十卡)",
+    "ershika": "Exactly 20 huxi (二十卡)",
+    "yikuaibian": "All red in one group (一块匾)",
 }
 # Bounded lists: a client picks from these (the preset's own value is always added).
 MIN_HUXI_CHOICES = (6, 9, 10, 12, 15, 18, 21)

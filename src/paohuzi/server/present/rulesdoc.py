@@ -12,7 +12,7 @@ from typing import Any
 
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.mingtang import PATTERNS
-from paohuzi.core.rules import Rules
+from paohuzi.core.rules import Effect, FanCombine, ForcedWin, MatchKind, Payment, Rules, Xing
 from paohuzi.server.present.options import mingtang_label, preset_label, summary
 
 LEVEL_ZH = {"basic": "基本", "half": "半", "full": "全"}
@@ -93,6 +93,21 @@ def _seats(r: Rules) -> list[dict[str, Any]]:
 
 
 def _moves(r: Rules) -> list[dict[str, Any]]:
+    return _moves_base(r) + (
+        [
+            _item(
+                "open_wei",
+                "明偎：偎牌亮着放，大家都看得见是哪张",
+                "open wei (明偎): a wei lies face up, its card seen by all",
+                "R11",
+            )
+        ]
+        if r.open_wei
+        else []
+    )
+
+
+def _moves_base(r: Rules) -> list[dict[str, Any]]:
     return [
         _item(
             "chi",
@@ -170,9 +185,11 @@ def _win(r: Rules) -> list[dict[str, Any]]:
         ),
         _item(
             "shape",
-            "胡牌：所有牌组成7个门子；有跑或提时手中可以有一对将",
-            "shape: all your cards make 7 groups; with a pao or ti, one pair may be among them",
-            "R22",
+            f"胡牌：所有牌组成{r.melds_to_win}个门子；有跑或提时手中可以有一对将",
+            f"shape: all your cards make {r.melds_to_win} groups; with a pao or ti, one pair "
+            "may be among them",
+            "R43" if r.melds_to_win != 7 else "R22",
+            value=r.melds_to_win,
         ),
         _item(
             "which",
@@ -184,12 +201,7 @@ def _win(r: Rules) -> list[dict[str, Any]]:
             else "only cards turned up from the wall can be won on (except 地胡), never a discard",
             "R24",
         ),
-        _item(
-            "tianhu",
-            f"天胡：起手{r.tianhu_ti}提，或{r.tianhu_kan}坎（提算坎），自动胡",
-            f"heavenly win: {r.tianhu_ti} ti or {r.tianhu_kan} kan (a ti counts as a kan) right after the deal wins at once",
-            "R28",
-        ),
+        _tianhu(r),
         _item("dihu", f"地胡：{dihu[0]}", f"earthly win: {dihu[1]}", "R29"),
         _item(
             "chouhu",
@@ -198,21 +210,164 @@ def _win(r: Rules) -> list[dict[str, Any]]:
             "R30",
         ),
         _item("popao", "破跑胡：胡优先于跑", "a win beats a pao on the same card", "R27"),
+        *_forced(r),
+    ]
+
+
+def _tianhu(r: Rules) -> dict[str, Any]:
+    if r.melds_to_win != 7 or not (r.tianhu_ti or r.tianhu_kan):  # R43: the dealt hand wins
+        n = r.hand_size + 1
+        return _item(
+            "tianhu",
+            f"天胡：庄家起手{n}张就是胡牌（不按提、坎数）",
+            f"heavenly win: the dealer's {n} dealt cards already form a winning hand "
+            "(no ti/kan count)",
+            "R43",
+        )
+    return _item(
+        "tianhu",
+        f"天胡：起手{r.tianhu_ti}提，或{r.tianhu_kan}坎（提算坎），自动胡",
+        f"heavenly win: {r.tianhu_ti} ti or {r.tianhu_kan} kan (a ti counts as a kan) right "
+        "after the deal wins at once",
+        "R28",
+    )
+
+
+def _forced(r: Rules) -> list[dict[str, Any]]:
+    """R44: 有胡必胡 / 放炮必胡."""
+    if r.forced_win == ForcedWin.ANY:
+        zh, en = "有胡必胡：能胡就自动胡", "every win you can take is taken at once (有胡必胡)"
+    elif r.forced_win == ForcedWin.DISCARD:
+        zh = "放炮必胡：能胡别人打出的牌就自动胡；翻出的牌可以不胡"
+        en = "a win on a discard is taken at once (放炮必胡); one on a turned-up card may be passed"
+    else:
+        return []
+    return [_item("forced_win", zh, en, "R44", value=r.forced_win.value)]
+
+
+XING_OFFSET = {
+    -1: ("下醒", "one point down"),
+    0: ("本醒", "the card itself"),
+    1: ("上醒", "one point up"),
+}
+
+
+def _xing(r: Rules) -> list[dict[str, Any]]:
+    """R42 醒: which card, how it counts, 双醒 and 连翻."""
+    u = r.unit
+    if r.xing == Xing.GEN:
+        src = ["跟醒：胡的那张牌", "跟醒: the winning card"]
+    else:
+        src = [
+            "翻醒：胡牌后翻牌墙的下一张（牌墙空了就用胡的那张）",
+            "翻醒: after the win the next wall card is turned (the winning card if the wall is empty)",
+        ]
+    off_zh, off_en = XING_OFFSET.get(r.xing_offset, (str(r.xing_offset), str(r.xing_offset)))
+    if r.xing_offset:
+        src[0] += f"，{off_zh}：往{'上' if r.xing_offset > 0 else '下'}移一点，同大小，十接一"
+        src[1] += f", moved {off_en} (same size, 10 wraps to 1)"
+    else:
+        src[0] += f"，{off_zh}"
+        src[1] += ", the card itself (本醒)"
+    items = [
+        _item(
+            "xing_source",
+            "醒牌：" + src[0],
+            "the 醒 card: " + src[1],
+            "R42",
+            value=r.xing.value,
+            offset=r.xing_offset,
+        ),
+        _item(
+            "xing_count",
+            f"醒数：胡牌人门子里这种牌的张数，每张加1{u}"
+            + ("（双醒：再乘2）" if r.xing_double else ""),
+            f"醒 count: how many cards of that kind lie in the winner's groups, +1 {u} each"
+            + (" (双醒: counted twice)" if r.xing_double else ""),
+            "R42",
+        ),
+    ]
+    if r.xing_chain:
+        items.append(
+            _item(
+                "xing_chain",
+                "连翻：醒牌在胡牌人的门子里成四张时再翻一张，醒数相加",
+                "连翻: a 醒 card that makes a four-group in the winner's groups turns another, "
+                "and its count is added",
+                "R42",
+            )
+        )
+    if r.xing_seat:
+        items.append(
+            _item(
+                "xing_seat",
+                "坐醒：坐底的一家收每个输家 番 × 醒数",
+                "the seat sitting out (坐醒) collects 番 × 醒 count from each loser",
+                "R42",
+            )
+        )
+    return items
+
+
+def _race(r: Rules) -> list[dict[str, Any]]:
+    """R45 放炮罚: the race and its pairwise final settlement."""
+    race = r.race
+    cap = race.discarder_cap
+    return [
+        _item(
+            "race_target",
+            f"放炮罚：每局胡牌人的分加进自己的总息数，先到{race.target}息结束",
+            f"a race: each win's score is added to the winner's running total; the match ends "
+            f"after the hand in which a total reaches {race.target}",
+            "R45",
+            value=race.target,
+        ),
+        _item(
+            "race_discarder",
+            "放炮的人扣同样的分" + (f"（每局最多{cap}）" if cap else "") + "；其他人不扣",
+            "on a discard win the discarder loses the same"
+            + (f" (at most {cap} a hand)" if cap else "")
+            + "; nobody else loses anything",
+            "R45",
+            value=cap,
+        ),
+        _item(
+            "race_huang",
+            f"荒庄：庄家扣{race.huangzhuang_penalty}息，继续坐庄",
+            f"no winner: the dealer loses {race.huangzhuang_penalty} and keeps the deal",
+            "R45",
+            value=race.huangzhuang_penalty,
+        ),
+        _item(
+            "race_final",
+            f"结束时总息数四舍五入到{race.round_to}，每两家之间按差额结算（每家得 Σ 自己 − 别人）",
+            f"at the end the totals are rounded to the nearest {race.round_to} and every two "
+            "players settle the difference (each gets Σ own − other's)",
+            "R45",
+            value=race.round_to,
+        ),
+        _item(
+            "race_cap",
+            f"最多{r.hands_per_match}局：到了还没人到{race.target}，就按当时的总息数结算",
+            f"at most {r.hands_per_match} hands: then the race is settled as it stands",
+            "R45",
+            value=r.hands_per_match,
+        ),
     ]
 
 
 def _score(r: Rules) -> list[dict[str, Any]]:
-    d = r.deng
+    d, u = r.deng, r.unit
     base, cap = r.base_score, r.cap
-    deng = f"({d.offset} + " if d.offset else "("
-    items = [
-        _item(
-            "deng",
-            f"等 = {deng}胡息 − {d.base}) ÷ {d.step}（取整）",
-            f"grades (等) = {deng}huxi − {d.base}) ÷ {d.step}, rounded down",
-            "R34",
-        ),
-    ]
+    low = r.min_huxi if d.from_min else d.base
+    if d.step == 1 and d.offset == 0 and low == 0:  # 娄底: the score is the 胡息 itself
+        zh_f, en_f = f"{u} = 胡息", f"{u} = huxi"
+    else:
+        head = f"{d.offset} + " if d.offset else ""
+        zh_f = f"{u} = {head}(胡息 − {low}) ÷ {d.step}（取整）"
+        en_f = f"{u} = {head}(huxi − {low}) ÷ {d.step}, rounded down"
+    name_en = "grades (等)" if u == "等" else f"units ({u})"
+    items = [_item("deng", zh_f, en_f.replace(f"{u} =", f"{name_en} =", 1), "R34", unit=u)]
     if r.zimo_bonus:
         items.append(
             _item("zimo", f"自摸加{r.zimo_bonus}等", f"self-drawn: +{r.zimo_bonus} 等", "R34")
@@ -221,7 +376,7 @@ def _score(r: Rules) -> list[dict[str, Any]]:
         zh = "、".join(DOUBLING_ZH.get(e, e) for e in r.doubling)
         en = ", ".join(DOUBLING_EN.get(e, e) for e in r.doubling)
         items.append(_item("doubling", f"{zh}：胡息翻倍", f"{en}: huxi doubled", "R35"))
-    combine = ("相加", "added") if r.fan_combine == "add" else ("相乘", "multiplied")
+    combine = ("相加", "added") if r.fan_combine == FanCombine.ADD else ("相乘", "multiplied")
     items.append(
         _item(
             "fan",
@@ -230,7 +385,10 @@ def _score(r: Rules) -> list[dict[str, Any]]:
             "R36",
         )
     )
-    items.append(_item("di", "底 = 等 × 番", "底 = 等 × 番", "R37"))
+    if r.xing != Xing.NONE:
+        items.append(_item("di", f"底 = ({u} + 醒数) × 番", f"底 = ({u} + 醒) × 番", "R37"))
+    else:
+        items.append(_item("di", f"底 = {u} × 番", f"底 = {u} × 番", "R37"))
     items.append(_item("base_score", f"底分：每底{base}分", f"{base} point(s) per 底", value=base))
     items.append(
         _item(
@@ -240,7 +398,27 @@ def _score(r: Rules) -> list[dict[str, Any]]:
             value=cap,
         )
     )
-    if r.payment == "discarder":
+    if r.payment == Payment.RACE:
+        items.append(
+            _item(
+                "payment",
+                "赢家得分，只有放炮的人扣分",
+                "the winner scores; only a discarder loses",
+                "R45",
+            )
+        )
+    elif r.payment == Payment.DISCARDER and r.baopei and r.win_on_discard:
+        n = r.players - 1
+        items.append(
+            _item(
+                "payment",
+                f"胡打出的牌由放炮的人一家付{n}份（包赔 × {n}），自摸大家付",
+                f"a discard win is paid by the discarder alone, {n} times over (包赔); "
+                "a self-drawn win by everyone",
+                "R44",
+            )
+        )
+    elif r.payment == Payment.DISCARDER:
         items.append(
             _item(
                 "payment",
@@ -253,7 +431,7 @@ def _score(r: Rules) -> list[dict[str, Any]]:
         items.append(
             _item("payment", "每家付给胡牌的人", "every other player pays the winner", "R37")
         )
-    if r.baopei:
+    if r.baopei and r.payment != Payment.DISCARDER:
         items.append(
             _item(
                 "baopei",
@@ -271,6 +449,8 @@ def _score(r: Rules) -> list[dict[str, Any]]:
         en += "; the next win after that many in a row is multiplied " + ", ".join(
             f"×{x}" for x in hz.fan
         )
+    if r.match == MatchKind.RACE:  # 荒庄 and the length of a match: the race section
+        return items
     items.append(_item("huangzhuang", zh, en, "R32"))
     items.append(
         _item(
@@ -289,14 +469,38 @@ def _mingtang(r: Rules) -> list[dict[str, Any]]:
     for m in r.mingtang:
         if not r.uses(m.id):
             continue
-        zh, en = f"{PATTERNS[m.id].name}：{m.fan}番", f"{mingtang_label(m.id)['en']}: {m.fan} 番"
+        label = f"{m.name or PATTERNS[m.id].name}", mingtang_label(m.id)["en"]
+        if m.effect == Effect.BASE:  # 娄底: the hand counts 100 each instead of its 胡息
+            zh, en = f"{label[0]}：计{m.fan}{r.unit}", f"{label[1]}: counts {m.fan} {r.unit}"
+            zh += "（代替胡息，几个就几个一百）"
+            en += " (instead of the huxi; each one that holds adds it)"
+        elif m.effect == Effect.UNITS:
+            zh, en = f"{label[0]}：加{m.fan}{r.unit}", f"{label[1]}: +{m.fan} {r.unit}"
+        elif r.fan_combine == FanCombine.MULTIPLY:
+            zh, en = f"{label[0]}：×{m.fan}", f"{label[1]}: ×{m.fan}"
+        else:
+            zh, en = f"{label[0]}：{m.fan}番", f"{label[1]}: {m.fan} 番"
+        if m.upto and m.threshold:
+            zh += f"（{m.threshold}–{m.upto}张）"
+            en += f" ({m.threshold}–{m.upto} cards)"
         if m.per_extra and m.threshold:
             zh += f"（{m.threshold}张起，每多一张加{m.per_extra}番"
             en += f" (from {m.threshold} cards, +{m.per_extra} per extra card"
             zh += f"，最多{m.max_fan}番）" if m.max_fan else "）"
             en += f", at most {m.max_fan})" if m.max_fan else ")"
         doc = (PATTERNS[m.id].__doc__ or "").strip().splitlines()[0]
-        out.append(_item(m.id, zh, en, "R36", fan=m.fan, level=LEVEL_ZH[m.level], condition=doc))
+        out.append(
+            _item(
+                m.id,
+                zh,
+                en,
+                "R36",
+                fan=m.fan,
+                level=LEVEL_ZH[m.level],
+                condition=doc,
+                effect=m.effect.value,
+            )
+        )
     if not out:
         out.append(
             _item("none", "不算名堂（平胡）", "no scoring patterns (every win is 平胡)", "R36")
@@ -317,6 +521,16 @@ def document(rules: Rules) -> dict[str, Any]:
             _section("win", "胡牌", "Winning", _win(rules)),
             _section("mingtang", "名堂", "Scoring patterns (名堂)", _mingtang(rules)),
             _section("scoring", "算分", "Scoring", _score(rules)),
+            *(
+                [_section("xing", "醒", "The 醒 card", _xing(rules))]
+                if rules.xing != Xing.NONE
+                else []
+            ),
+            *(
+                [_section("race", "放炮罚", "The race (放炮罚)", _race(rules))]
+                if rules.match == MatchKind.RACE
+                else []
+            ),
         ],
     }
 

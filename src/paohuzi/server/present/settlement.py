@@ -14,20 +14,34 @@ from collections.abc import Sequence
 from paohuzi.core.cards import CODES
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.result import HandResult
+from paohuzi.core.rules import HUNAN, MatchKind, Rules, Xing
 from paohuzi.core.views import View
-from paohuzi.server.messages import GroupLine, HandSettlement, MingtangLine
+from paohuzi.server.messages import GroupLine, HandSettlement, MingtangLine, RaceLine
 
 
 def hand_settlement(
-    result: HandResult, v: View | None, scores: Sequence[int], index: int, total: int
+    result: HandResult,
+    v: View | None,
+    scores: Sequence[int],
+    index: int,
+    total: int,
+    rules: Rules = HUNAN,
 ) -> HandSettlement:
-    """门子 with their 胡息, 胡息 (before and after doubling, R35), 等, 名堂 with 番, 底,
-    each seat's payment (R37; 荒庄: R32), every revealed hand and 当前总息数 (R33),
-    and the match after it: ``scores``, ``index`` hands of ``total`` played (R38)."""
+    """门子 with their 胡息, 胡息 (before and after doubling, R35), 等 (子/囤/息: the
+    preset's unit), 名堂 with 番 and how each counts, 醒牌 and 醒数 (R42), 底, each
+    seat's payment (R37; 荒庄: R32), every revealed hand and 当前总息数 (R33), and the
+    match after it: ``scores``, ``index`` hands of ``total`` played (R38) or, in a race,
+    the running totals against the target (R45)."""
     st, pos = result.settlement, result.position
     payments, match = tuple(result.scores), tuple(scores)
     hands = tuple(tuple(CODES[c] for c in h) for h in v.reveal_hands or ()) if v else ()
     reveal = tuple(v.reveal_huxi or ()) if v else ()
+    race = (
+        RaceLine.make(target=rules.race.target, round_to=rules.race.round_to, totals=match)
+        if rules.match == MatchKind.RACE
+        else None
+    )
+    extra = {"unit": rules.unit, "fan_combine": rules.fan_combine.value}
     if result.winner is None or st is None or pos is None:  # 荒庄 (R32)
         return HandSettlement.make(
             winner=None,
@@ -52,7 +66,12 @@ def hand_settlement(
             match_scores=match,
             hand_index=index,
             hands_total=total,
+            **extra,
+            xing_cards=None,
+            xing=None,
+            race=race,
         )
+    has_xing = rules.xing != Xing.NONE
     return HandSettlement.make(
         winner=result.winner,
         huangzhuang=False,
@@ -71,7 +90,9 @@ def hand_settlement(
         zimo=st.zimo,
         deng=st.deng,
         fan=st.fan,
-        mingtang=tuple(MingtangLine.make(name=m.name, fan=m.fan) for m in st.mingtang),
+        mingtang=tuple(
+            MingtangLine.make(name=m.name, fan=m.fan, effect=m.effect.value) for m in st.mingtang
+        ),
         di=st.di,
         payments=payments,
         hands=hands,
@@ -79,6 +100,10 @@ def hand_settlement(
         match_scores=match,
         hand_index=index,
         hands_total=total,
+        **extra,
+        xing_cards=tuple(c.code for c in pos.xing) if has_xing else None,
+        xing=st.xing if has_xing else None,
+        race=race,
     )
 
 

@@ -37,6 +37,7 @@ class RoomSnapshot(NamedTuple):
     result: HandResult | None  # the finished hand's, at a settlement or the match's end
     results: tuple[HandResult, ...]  # every finished hand's (the summary)
     hand_ids: tuple[str, ...]  # every dealt hand's, in order
+    deck_commitment: str | None = None  # the hand's (可验证洗牌; the record reveals the salt)
 
 
 __all__ = ["RoomSnapshot"]

@@ -94,12 +94,12 @@ def seat_state(
         away_timeout=snap.away_timeout,
         rematch=snap.rematch,
         result=(
-            hand_settlement(res, v, snap.scores, snap.played, snap.hands_total)
+            hand_settlement(res, v, snap.scores, snap.played, snap.hands_total, snap.rules)
             if res is not None
             else None
         ),
         summary=(
-            tally.summary(snap.results, snap.hand_ids, snap.rules.players)
+            tally.summary(snap.results, snap.hand_ids, snap.rules.players, snap.rules)
             if ph == _FINISHED
             else None
         ),
@@ -109,6 +109,7 @@ def seat_state(
         timers=timers(snap, seat),
         away=away,
         tingpai=tingpai(snap, v),
+        deck_commitment=snap.deck_commitment,
     )
 
 

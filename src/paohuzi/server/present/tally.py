@@ -9,12 +9,49 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from paohuzi.core.match import race_final, race_transfers
 from paohuzi.core.result import HandResult
-from paohuzi.server.messages import BestHand, HandLine, MatchSummary, SeatBest
+from paohuzi.core.rules import HUNAN, MatchKind, Rules
+from paohuzi.server.messages import (
+    BestHand,
+    HandLine,
+    MatchSummary,
+    RaceFinal,
+    SeatBest,
+    Transfer,
+)
 
 
-def summary(results: Sequence[HandResult], hand_ids: Sequence[str], players: int) -> MatchSummary:
-    """Each hand's line, the totals, the ranking, 大赢家 and the best hands (docs/web.md)."""
+def race_final_line(
+    results: Sequence[HandResult], totals: Sequence[int], rules: Rules
+) -> RaceFinal:
+    """放炮罚 (R45): the totals rounded and settled pair by pair, as ``Match.final``
+    and ``Match.transfers`` give them, and what 荒庄 cost each seat on the way."""
+    race = rules.race
+    huang = [0] * len(totals)
+    for r in results:
+        if r.winner is None:
+            for s, v in enumerate(r.scores):
+                huang[s] -= v
+    return RaceFinal.make(
+        target=race.target,
+        round_to=race.round_to,
+        totals=tuple(totals),
+        rounded=tuple(race.rounded(x) for x in totals),
+        transfers=tuple(
+            Transfer.make(payer=a, payee=b, amount=n) for a, b, n in race_transfers(race, totals)
+        ),
+        final=tuple(race_final(race, totals)),
+        huang_penalties=tuple(huang),
+        reached=max(totals, default=0) >= race.target,
+    )
+
+
+def summary(
+    results: Sequence[HandResult], hand_ids: Sequence[str], players: int, rules: Rules = HUNAN
+) -> MatchSummary:
+    """Each hand's line, the totals, the ranking, 大赢家 and the best hands (docs/web.md);
+    for a race (R45) its pairwise final settlement."""
     hands = []
     totals = [0] * players
     best: BestHand | None = None
@@ -49,6 +86,7 @@ def summary(results: Sequence[HandResult], hand_ids: Sequence[str], players: int
         big_winner=tuple(big),
         best_hand=best,
         best_hands=tuple(per_seat),
+        race=race_final_line(results, totals, rules) if rules.match == MatchKind.RACE else None,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -21,17 +22,18 @@ from typing import Any
 
 from paohuzi.bots.hints import hint
 from paohuzi.core.rules import Rules, RulesError, preset
-from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
+from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits, Window
 from paohuzi.server.present import options
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.restore import restore
 from paohuzi.server.room.room import Room
 from paohuzi.server.room.seats import Seat
 from paohuzi.server.storage.sqlite import RoomConfig, RoomRow, SeatRow, Storage
-from paohuzi.server.vocab import SeatKind
+from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.server.wire import CreateRoom, RoomError
 
 log = logging.getLogger("paohuzi.server")
+FINISHED, WAITING = RoomPhase.FINISHED, RoomPhase.WAITING
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -61,6 +63,7 @@ class RoomManager:
         limits: Limits | None = None,
         origins: tuple[str, ...] = (),
         pool: BotPool | None = None,
+        deal_key: bytes | None = None,
     ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
@@ -71,10 +74,20 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         self.hint = hint  # replaceable, e.g. by tests
         self.creates = Buckets(self.limits.create_rate, self.limits.create_burst)
+        self.created = Window(self.limits.rooms_per_window, self.limits.create_window)
+        self.handshakes = Buckets(self.limits.handshake_rate, self.limits.handshake_burst)
+        self.seat_handshakes = Buckets(self.limits.connect_rate, self.limits.connect_burst)
         self.bad_connects = Buckets(self.limits.bad_connect_rate, self.limits.bad_connect_burst)
         self.closed = False
         self._salt = secrets.token_bytes(16)  # per process: owners are counted, not tracked
+        # 可验证洗牌: each hand's salt is keyed by this secret, so a restart finds it again
+        self._deal_key = deal_key or secrets.token_bytes(32)
         self._sweeper: asyncio.Task[None] | None = None
+
+    def deal_salt(self, hand_id: str) -> str:
+        """Hand ``hand_id``'s commitment salt: HMAC-SHA256 under the server's deal key
+        (32 bytes from ``secrets``), 16 bytes in hex — unknowable without the key."""
+        return hmac.new(self._deal_key, hand_id.encode(), hashlib.sha256).hexdigest()[:32]
 
     def start(self) -> None:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
@@ -99,10 +112,9 @@ class RoomManager:
             raise RoomError(400, "bad_request")
         # The address is kept only as a keyed hash, to count its open rooms.
         owner = hashlib.blake2b(client.encode(), key=self._salt, digest_size=8).hexdigest()
-        if self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client:
+        self.check_caps(owner)
+        if not self.created.add(client):  # counted last: a refused request costs no room
             raise RoomError(429, "too_many_rooms")
-        if self.storage.count_open_rooms() >= self.limits.max_rooms:
-            raise RoomError(503, "server_busy")
         if len(self.rooms) >= MAX_ROOMS_IN_MEMORY:
             self._evict_idle()
         bot = chosen.bot or req.bot
@@ -118,6 +130,16 @@ class RoomManager:
         row = RoomRow(self.new_code(), rules.to_dict(), config, seats, seed, hands)
         room = self.open(row)
         return room, room.seats[0]
+
+    def check_caps(self, owner: str | None) -> None:
+        """Refuse a new room beyond its creator's open rooms (429) or the server's (503)."""
+        if (
+            owner is not None
+            and self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client
+        ):
+            raise RoomError(429, "too_many_rooms")
+        if self.storage.count_open_rooms() >= self.limits.max_rooms:
+            raise RoomError(503, "server_busy")
 
     def open(self, row: RoomRow) -> Room:
         """A new room: stored, kept, dealt if it may be (nobody else can hold its lock yet)."""
@@ -137,7 +159,9 @@ class RoomManager:
         hands: int,
     ) -> str:
         """再来一场 (room ``of``'s lock held): a new room, the same seats (humans keep their
-        tokens), a new match of ``hands`` hands; its code."""
+        tokens), a new match of ``hands`` hands; its code. The caps hold as for any new room
+        (``RoomError``: nothing is opened)."""
+        self.check_caps(config.owner)
         row = RoomRow(
             self.new_code(),
             rules.to_dict(),
@@ -158,6 +182,7 @@ class RoomManager:
         if row is None:
             return None
         room = Room(self, row)
+        room.claimed = True  # it was someone's before the restart (a waiting one may expire)
         room.next_room = self.storage.rematch_of(code)  # 再来一场 already opened
         try:
             with self.storage.batch():
@@ -169,9 +194,10 @@ class RoomManager:
         return room
 
     def _evict_idle(self) -> None:
-        """Forget rooms nobody is connected to and no bot is playing: storage has them all."""
+        """Forget rooms nobody is connected to and no bot is playing: storage has them all
+        (but for those that will expire: they stay until then, to be expired)."""
         for code, room in list(self.rooms.items()):
-            if room.idle():
+            if room.idle() and (room.claimed and room.phase != WAITING):
                 del self.rooms[code]
 
     # ------------------------------------------------------------------ expiry
@@ -192,11 +218,47 @@ class RoomManager:
             log.info("pruned %d abandoned or finished rooms", pruned)
         return pruned
 
+    def unattended(self, room: Room, now: float) -> bool:
+        """No human connected for ``unclaimed_ttl`` to a room nobody ever connected to, or
+        to one still waiting for its players (a match under way waits for ``room_ttl``)."""
+        alone = room.alone_since
+        if alone is None or now - alone < self.limits.unclaimed_ttl:
+            return False
+        return not room.claimed or room.phase == WAITING
+
+    async def expire_unclaimed(self, now: float | None = None) -> int:
+        """Close every :meth:`unattended` room: marked finished in storage (so it counts
+        against no cap, and is deleted after ``finished_ttl`` unless a player comes back
+        first: then it is restored like any stored room) and forgotten from memory.
+        Returns how many."""
+        now = time.monotonic() if now is None else now
+        n = 0
+        for code, room in list(self.rooms.items()):
+            if not self.unattended(room, now):
+                continue
+            async with room.changing():
+                if not self.unattended(room, now):  # a player came meanwhile
+                    continue
+                versions = [s.shown.version for s in room.seats]
+                self.storage.update_room(code, versions, sorted(room.ready), FINISHED)
+            await room.stop()
+            self.rooms.pop(code, None)
+            n += 1
+        if n:
+            log.info("expired %d rooms without a player", n)
+        return n
+
     async def _sweep_forever(self) -> None:
+        last = time.monotonic()
         while not self.closed:
-            await asyncio.sleep(self.limits.sweep_every)
+            await asyncio.sleep(
+                min(self.limits.sweep_every, max(1.0, self.limits.unclaimed_ttl / 10))
+            )
             try:
-                await self.sweep()
+                await self.expire_unclaimed()
+                if time.monotonic() - last >= self.limits.sweep_every:
+                    last = time.monotonic()
+                    await self.sweep()
             except Exception:
                 log.exception("the expiry sweep failed")
 

@@ -76,6 +76,10 @@ class LobbyPort(BotSettings, Protocol):
     @property
     def hint(self) -> Callable[[GameState, int], Hint]: ...  # replaceable by tests
 
+    def deal_salt(self, hand_id: str) -> str:
+        """The secret salt of hand ``hand_id``'s commitment (the same after a restart)."""
+        ...
+
     def rematch(
         self,
         of: str,

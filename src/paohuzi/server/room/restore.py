@@ -9,6 +9,7 @@ a room's first use after a restart; its bots then resume at once.
 
 from __future__ import annotations
 
+from paohuzi.core import fairness
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import Card
 from paohuzi.core.records import HandRecord
@@ -27,13 +28,14 @@ def restore(room: Room, hands: list[HandRow]) -> None:
     for h in hands:
         if h.index != m.index:
             raise RuntimeError(f"hand {h.index} is stored where hand {m.index} should be")
-        st = table.resume(record_of(h, room.rules))
+        st = table.resume(record_of(h, room.rules), own_seed=room.own_seeds)
         room.hand_id = h.id
+        room.commitment = fairness.commitment(h.deck, room.manager.deal_salt(h.id))
         room.hand_ids.append(h.id)
         if st.is_terminal():
             table.finish_hand()
             if not h.finished:  # the process stopped between the last action and the record
-                rec = table.record(names=[s.who.name for s in room.seats])
+                rec = room.record()
                 room.storage.finish_hand(h.id, rec.to_dict(), list(m.scores))
     room.start()
     for s in room.seats:  # versions a client held before the restart are all stale

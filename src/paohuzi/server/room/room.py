@@ -30,8 +30,10 @@ from dataclasses import replace
 from functools import lru_cache
 
 from paohuzi.bots.hints import Hint
+from paohuzi.core import fairness
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CODES
+from paohuzi.core.records import HandRecord
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
@@ -78,10 +80,13 @@ class Room:
         players = [levels.make(levels.level(s.bot)) if s.kind == BOT else None for s in row.seats]
         self.table = Table(players, self.rules, row.match_seed, row.hands_total, stand_in=True)
         self.hand_id: str | None = None
+        self.commitment: str | None = None  # the running hand's (可验证洗牌)
         self.hand_ids: list[str] = []  # every dealt hand's, in order (restore() refills it)
         self.ready_first = row.config.ready_first
         self.ready: set[int] = set(row.ready)
         self.next_room: str | None = None  # the room 再来一场 opened (found again at a restart)
+        self.claimed = False  # a human has connected (else the room expires: manager)
+        self.alone_since: float | None = time.monotonic()  # no human connected since
         self.lock = asyncio.Lock()
         self.driver = Driver(self, manager)
         self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
@@ -100,6 +105,17 @@ class Room:
         if not st.is_terminal():
             return PLAYING
         return FINISHED if self.table.match.is_over() else SETTLEMENT
+
+    @property
+    def shown_rules(self) -> Rules:
+        """The rules as the room plays them, its own 局数 included (a room may be made
+        with ``hands`` other than its preset's): what invite and rules pages describe."""
+        hands = self.table.match.hands
+        return (
+            self.rules
+            if hands == self.rules.hands_per_match
+            else replace(self.rules, hands_per_match=hands)
+        )
 
     @property
     def away_timeout(self) -> float:
@@ -169,6 +185,7 @@ class Room:
             result=st.result if st is not None and over else None,
             results=tuple(m.results),
             hand_ids=tuple(self.hand_ids),
+            deck_commitment=self.commitment if st is not None else None,
         )
 
     def _players(self) -> tuple[PlayerInfo, ...]:
@@ -250,12 +267,21 @@ class Room:
             seat.link.conn.send(msg)
 
     # ------------------------------------------------------------------ hands
+    @property
+    def own_seeds(self) -> bool:
+        """Does each hand get its own seed from the OS random source? Yes wherever a
+        second human may sit; a table of one human and bots deals from its match seed
+        (a chosen seed replays a known match, docs/fair-dealing.md)."""
+        return self.config.bots != self.rules.players - 1
+
     def _new_hand(self) -> None:
-        st = self.table.deal()
+        seed = secrets.randbits(63) if self.own_seeds else None
+        st = self.table.deal(self.table.match.new_hand(seed=seed))
         self.hand_id = secrets.token_urlsafe(HAND_ID_BYTES)
         self.hand_ids.append(self.hand_id)
         self.ready = set()
         deck = [CODES[c] for c in st.deck]
+        self.commitment = fairness.commitment(deck, self.manager.deal_salt(self.hand_id))
         row = HandRow(self.hand_id, self.table.match.index, st.seed, st.dealer, st.huang, deck)
         self.storage.add_hand(self.id, row)
         if st.is_terminal():  # a mandatory 天胡 right at the deal (R28)
@@ -265,9 +291,17 @@ class Room:
         assert self.hand_id is not None
         self.table.finish_hand()
         m = self.table.match
-        rec = self.table.record(names=[s.who.name for s in self.seats])  # names: for replays
+        rec = self.record()
         self.storage.finish_hand(self.hand_id, rec.to_dict(), list(m.scores))
         self.ready = {s.index for s in self.seats if s.kind == BOT}
+
+    def record(self) -> HandRecord:
+        """The running hand's record: the seats' names (for replays) and, revealed, the
+        deck's commitment and salt (``deck_commitment``, ``salt``: docs/fair-dealing.md)."""
+        assert self.hand_id is not None and self.state is not None
+        deck = [CODES[c] for c in self.state.deck]
+        shown = fairness.revealed(deck, self.manager.deal_salt(self.hand_id))
+        return self.table.record(names=[s.who.name for s in self.seats], **shown)
 
     def start(self) -> None:
         """Deal when every seat is taken (in a ``ready_first`` room: and every human is
@@ -300,6 +334,11 @@ class Room:
             if isinstance(choice, str):
                 return choice
             st = self.state
+            if choice is None and self.phase == FINISHED and self.next_room is None:
+                try:  # 再来一场 opens a room: the caps hold (nothing changed if refused)
+                    self.rematch()
+                except RoomError as e:
+                    return e.code
             if seat.away and (choice is None or (st is not None and st.phase == DISCARDING)):
                 self.back(seat)  # acting on a public decision takes the seat back from 托管
             self.commit(seat.index, choice)
@@ -323,6 +362,7 @@ class Room:
         """A (re)connection replaces the seat's old one, brings it back from 托管, and
         gets a full state."""
         async with self.changing():
+            self.claimed, self.alone_since = True, None
             old, seat.link.conn = seat.link.conn, conn
             if old is not None:
                 old.send(error("replaced"))
@@ -344,6 +384,8 @@ class Room:
             conn.close()
             if seat.link.conn is conn:
                 seat.link.conn = None
+                if not self.humans_connected():
+                    self.alone_since = time.monotonic()
                 self.start()  # the others need not wait for a player who left
                 self.publish()
 
