@@ -202,7 +202,7 @@ def markdown(ladder: Any, seconds: float, plot_path: str | None, out: str | None
         "",
         f"**Budget:** rules `{ladder.rules}`, {ladder.hands} hands per ordered pair "
         f"(seed {ladder.seed}), {n} pairings, {sum(len(p.scores) for p in ladder.pairings)} "
-        f"hands; this run took {seconds / 60:.1f} minutes.",
+        f"hands; the last `paohuzi ladder` command took {seconds / 60:.1f} minutes.",
         "",
         "Place a policy of your own (`module:attr`: a `Bot`, a `Bot` class, or "
         "`f(observation, mask) -> action index`) on this ladder with one command; it plays "
