@@ -123,3 +123,20 @@ def test_action_meaning() -> None:
     assert action_meaning(907).startswith("chi:d10:")
     with pytest.raises(ValueError):
         action_meaning(ACTION_COUNT)
+
+
+def test_policy_opponents_see_the_history_block_the_learner_sees() -> None:
+    """A snapshot of a learner trained with ``history=K`` expects K events too."""
+    sizes: set[int] = set()
+
+    def policy(obs: np.ndarray, mask: np.ndarray) -> int:
+        sizes.add(obs.shape[0])
+        return first_legal(obs, mask)
+
+    env = PaohuziEnv(opponents=policy, history=8)
+    pool = SelfPlay(gymnasium.make(paohuzi.rl.ENV_ID, history=8), pool=[policy])
+    pool.add(policy, name="past")
+    for seed in range(3):
+        play(env, seed)
+        play(pool, seed)
+    assert sizes == {env.observation_space.shape[0]} == {OBSERVATION_SIZE + 8 * 87}

@@ -26,7 +26,7 @@ import numpy as np
 from ..core.action_index import ACTION_COUNT, legal_by_index
 from ..core.actions import Action
 from ..core.player import Bot, Observation
-from ..encoding.observation import encode
+from ..encoding.observation import encode, encode_history
 
 Policy: TypeAlias = Callable[[np.ndarray, np.ndarray], Any]
 """(observation float32[853], mask int8[908]) -> action index."""
@@ -35,14 +35,20 @@ _IMPORT_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 
 
 class PolicyBot(Bot):
-    """policy: plays ``policy(observation, mask)``; an illegal index raises ``ValueError``."""
+    """policy: plays ``policy(observation, mask)``; an illegal index raises ``ValueError``.
+
+    ``history``: append the seat's last ``history`` log events to the
+    observation, as the environments' ``history=K`` does (a policy trained
+    with it expects them).
+    """
 
     name = "policy"
 
-    def __init__(self, policy: Policy, name: str | None = None) -> None:
+    def __init__(self, policy: Policy, name: str | None = None, history: int = 0) -> None:
         if not callable(policy):
             raise TypeError(f"a policy must be callable, got {type(policy).__name__}")
         self.policy = policy
+        self.history = history
         if name is not None:
             self.name = name
 
@@ -50,7 +56,10 @@ class PolicyBot(Bot):
         legal = legal_by_index(obs.legal)
         mask = np.zeros(ACTION_COUNT, np.int8)
         mask[list(legal)] = 1
-        choice = self.policy(encode(obs.view), mask)
+        x = encode(obs.view)
+        if self.history:
+            x = np.concatenate((x, encode_history(obs.view, self.history)))
+        choice = self.policy(x, mask)
         try:
             i = int(np.asarray(choice).reshape(-1)[0])
         except (TypeError, ValueError, IndexError):
@@ -89,9 +98,9 @@ def load_policy(ref: str) -> Bot:
     return bot
 
 
-def as_bot(player: str | Bot | Policy, name: str | None = None) -> Bot:
+def as_bot(player: str | Bot | Policy, name: str | None = None, history: int = 0) -> Bot:
     """A bot spec (``"greedy"``, ``"ismcts:iters=8"``, ``"module:attr"``), a
-    ``Bot``, or a policy callable, as a ``Bot``."""
+    ``Bot``, or a policy callable (seeing ``history`` log events), as a ``Bot``."""
     if isinstance(player, Bot):
         return player
     if isinstance(player, str):
@@ -101,7 +110,7 @@ def as_bot(player: str | Bot | Policy, name: str | None = None) -> Bot:
             return load_policy(player)
         return make_bot(player)
     if callable(player):
-        return PolicyBot(player, name or getattr(player, "__name__", None))
+        return PolicyBot(player, name or getattr(player, "__name__", None), history)
     raise TypeError(f"not a bot, a bot spec or a policy: {player!r}")
 
 

@@ -202,7 +202,7 @@ def markdown(ladder: Any, seconds: float, plot_path: str | None, out: str | None
         "",
         f"**Budget:** rules `{ladder.rules}`, {ladder.hands} hands per ordered pair "
         f"(seed {ladder.seed}), {n} pairings, {sum(len(p.scores) for p in ladder.pairings)} "
-        f"hands; this run took {seconds / 60:.1f} minutes.",
+        f"hands; the last `paohuzi ladder` command took {seconds / 60:.1f} minutes.",
         "",
         "Place a policy of your own (`module:attr`: a `Bot`, a `Bot` class, or "
         "`f(observation, mask) -> action index`) on this ladder with one command; it plays "
@@ -217,6 +217,14 @@ def markdown(ladder: Any, seconds: float, plot_path: str | None, out: str | None
     if plot_path and out:
         rel = os.path.relpath(Path(plot_path).resolve(), Path(out).resolve().parent)
         head += [f"![TrueSkill ratings]({Path(rel).as_posix()})", ""]
+    lines += [
+        "",
+        "Reading it: TrueSkill's σ measures how sure the rating is from wins, losses and "
+        "draws alone, not from the size of payments; players whose intervals overlap are "
+        "not separated at this budget — the score table and `paohuzi arena` with more "
+        "hands decide those. ms / decision is the wall-clock time on the machine that ran "
+        "the ladder, with its other load.",
+    ]
     return "\n".join(head + lines) + "\n"
 
 

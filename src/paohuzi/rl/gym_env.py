@@ -63,6 +63,7 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         n = self.rules.players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat must be 0–{n - 1} or None, got {seat}")
+        self.history = check_history(history)
         self._players: list[Bot] = []
         self.set_opponents(opponents)
         self.bots: dict[int, Bot] = {}
@@ -70,7 +71,6 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
         self._reward = Rewards.of(self.rules, reward_mode, normalize_rewards, reward_scale)
-        self.history = check_history(history)
         size = observation_size(history)
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.action_space = spaces.Discrete(ACTION_COUNT)
@@ -132,7 +132,8 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         """The players of the other seats from the next ``reset`` on: one for all,
         or one per other seat (``players - 1``) or per seat (``players``, the
         learner's own entry unused). Each is a bot spec, a ``Bot``, or a policy
-        ``f(observation, mask) -> action index`` (:mod:`paohuzi.bots.policy`)."""
+        ``f(observation, mask) -> action index`` (:mod:`paohuzi.bots.policy`),
+        whose observation carries the ``history`` block as the learner's does."""
         n = self.rules.players
         items: list[str | Bot | Policy]
         if isinstance(opponents, (str, Bot)) or callable(opponents):
@@ -141,7 +142,7 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
             items = list(opponents)
         if len(items) not in (n - 1, n):
             raise ValueError(f"give one opponent or {n - 1} (one per other seat), got {len(items)}")
-        self._players = [as_bot(p) for p in items]
+        self._players = [as_bot(p, history=self.history) for p in items]
 
     def action_meaning(self, index: int) -> str:
         """The action of ``index`` as its id, e.g. ``discard:x3``, ``chi:x2:x1x2x3``."""

@@ -8,7 +8,8 @@ At every ``reset`` each opponent seat gets a member of the pool drawn uniformly
 (independently per seat) by the wrapper's own RNG, seeded by ``reset(seed=...)``:
 the same seeds give the same opponents. Members are anything
 :func:`paohuzi.bots.policy.as_bot` takes — bot specs, ``Bot`` objects, or
-policies ``f(observation, mask) -> index``. ``add`` appends one and drops the
+policies ``f(observation, mask) -> index`` (given the env's ``history`` block
+too, as the learner sees it). ``add`` appends one and drops the
 oldest added member once there are ``max_size``; members given as ``pool`` at
 construction stay (a fixed anchor such as greedy keeps the league honest).
 """
@@ -42,7 +43,8 @@ class SelfPlay(gym.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
             raise TypeError("SelfPlay wraps the paohuzi/Paohuzi-v0 environment")
         if max_size < 1:
             raise ValueError("max_size must be at least 1")
-        self.fixed: list[Bot] = [as_bot(p) for p in pool]
+        self._history: int = env.unwrapped.history
+        self.fixed: list[Bot] = [as_bot(p, history=self._history) for p in pool]
         self.past: deque[Bot] = deque(maxlen=max_size)
         self._rng = random.Random()
         self.last_opponents: list[Bot] = []
@@ -53,7 +55,7 @@ class SelfPlay(gym.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
 
     def add(self, player: str | Bot | Policy, name: str | None = None) -> None:
         """Put a policy (usually a frozen snapshot of the learner) into the pool."""
-        self.past.append(as_bot(player, name=name))
+        self.past.append(as_bot(player, name=name, history=self._history))
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

@@ -57,10 +57,9 @@ def evaluate(
 def same_as_opponent(row: dict[str, str], key: str) -> bool:
     """A zero-width interval at exactly 0: the bot played every arena decision
     as its opponents did (a tiny run's network copying greedy), not a broken plot."""
-    v, lo, hi = row.get(key), row.get(key + "_lo"), row.get(key + "_hi")
-    if not v:
-        return False
-    return float(v) == 0.0 and (lo or v) == (hi or v) and float(lo or v) == 0.0
+    v = row.get(key) or ""
+    lo, hi = row.get(key + "_lo") or v, row.get(key + "_hi") or v
+    return bool(v) and float(v) == float(lo) == float(hi) == 0.0
 
 
 def plot_curve(
