@@ -4,10 +4,11 @@ docs/security.md "Hardening")."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from .serve_proc import client, serve
+from .serve_proc import client, raw, serve
 
 ws_sync = pytest.importorskip("websockets.sync.client")
 ws_exc = pytest.importorskip("websockets.exceptions")
@@ -69,3 +70,36 @@ def test_a_2mb_frame_is_closed_with_1009(tmp_path: Path) -> None:
                     ws.recv(timeout=10)
         rcvd = closed.value.rcvd
         assert rcvd is not None and rcvd.code == 1009
+
+
+def _held(port: int, n: int) -> tuple[list[Any], list[bytes]]:
+    """``n`` sockets that each start a request; what each got back within 0.5 s."""
+    socks = [raw(port) for _ in range(n)]
+    for s in socks:
+        s.sendall(b"GET / HTTP/1.1\r\n")
+    answers = []
+    for s in socks:
+        s.settimeout(0.5)
+        try:
+            answers.append(s.recv(100))
+        except TimeoutError:
+            answers.append(b"")  # held open: admitted
+    return socks, answers
+
+
+def test_connections_in_all_are_capped(tmp_path: Path) -> None:
+    with serve(tmp_path, "--max-connections", "6", "--conns-per-address", "100") as (_, port):
+        socks, answers = _held(port, 9)
+        assert answers[:5] == [b""] * 5  # (the server's own health check may hold one)
+        assert any(a.startswith(b"HTTP/1.1 503") for a in answers[5:]), answers
+        for s in socks:
+            s.close()
+
+
+def test_a_trusted_proxy_is_not_capped_per_address(tmp_path: Path) -> None:
+    flags = ("--conns-per-address", "2", "--trusted-proxies", "127.0.0.1")
+    with serve(tmp_path, *flags) as (_, port):
+        socks, answers = _held(port, 5)
+        assert answers == [b""] * 5  # its clients are counted by the proxy
+        for s in socks:
+            s.close()
