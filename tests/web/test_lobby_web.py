@@ -109,7 +109,9 @@ def test_form_follows_the_schema_and_summary(browser: Any, server: str) -> None:
             assert len(info["seats"]) == players and info["bot"] == "easy"
             v = rules_values(server, room)
             assert v["min_huxi"] == mh["value"] and v["cap"] == 20 and v["base_score"] == 2
-            assert v["hands"] == 1 and first_mt["value"] not in v.get("mingtang", [])
+            # a race (R45) states its 局数 as the safety cap
+            assert v.get("hands", v.get("race_cap")) == 1
+            assert first_mt["value"] not in v.get("mingtang", [])
             wait_js(page, "['playing', 'settlement'].includes(document.body.dataset.phase)")
             assert stored_seat(page, room)["token"]
             page.goto(server + "/#/")
