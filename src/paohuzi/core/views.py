@@ -96,6 +96,8 @@ class View(NamedTuple):
     result: HandResult | None
     reveal_hands: tuple[tuple[Card, ...], ...] | None  # every hand, once the hand is over
     reveal_huxi: tuple[int, ...] | None
+    wang: int = 0  # 王 in this seat's hand (R39); ``hand`` lists its natural cards
+    reveal_wang: tuple[int, ...] | None = None  # every seat's 王, once the hand is over
 
     @property
     def players(self) -> int:
@@ -151,6 +153,10 @@ class View(NamedTuple):
                 "hands": [[CODES[c] for c in h] for h in self.reveal_hands],
                 "huxi": list(self.reveal_huxi or ()),
             }
+        if self.rules.wang:  # R39: only tables that deal 王 say so (the wire stays as it was)
+            d["wang"] = self.wang
+            if self.reveal_wang is not None:
+                d["reveal"]["wang"] = list(self.reveal_wang)
         return d
 
 
@@ -266,6 +272,11 @@ def _log(s: GameState, seat: int) -> tuple[Event, ...]:
     return tuple(out)
 
 
+def _sizes(s: GameState) -> tuple[int, ...]:
+    """Concealed cards per seat, 王 included (R39): how many shows, not what they are."""
+    return tuple([n + w for n, w in zip(s._nhand, s._wang, strict=True)])
+
+
 def view(state: GameState, seat: int) -> View:
     """What ``seat`` may see of ``state`` — THE hidden-information filter."""
     s = state
@@ -290,7 +301,7 @@ def view(state: GameState, seat: int) -> View:
         # may claim too is private (it would tell a deciding seat of pairs, R16).
         others_deciding=s.phase == CLAIM and seat not in pending,
         hand=_hand(s, seat),
-        hand_sizes=tuple(s._nhand),
+        hand_sizes=tuple(s._nhand) if not rules.wang else _sizes(s),
         tables=_tables(s, seat, over),
         piles=tuple([tuple(map(CARDS.__getitem__, p)) for p in s._piles]),
         wall=s.wall_left,
@@ -308,6 +319,8 @@ def view(state: GameState, seat: int) -> View:
         # settlement: every hand and 当前总息数 is shown (R33)
         reveal_hands=tuple(tuple(s.hand(t)) for t in range(s.n)) if over else None,
         reveal_huxi=tuple(s.current_huxi(t) for t in range(s.n)) if over else None,
+        wang=s._wang[seat],
+        reveal_wang=tuple(s._wang) if over else None,
     )
 
 
