@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
-from .cards import CARDS, CODES, Card
+from .cards import CARDS, CODES, WANG, Card
 from .events import Event
 from .melds import Group, GroupKind
 from .result import HandResult
@@ -286,8 +286,9 @@ def view(state: GameState, seat: int) -> View:
     w = s._window
     if s.phase == CLAIM and w is not None:
         visible = w.shown or w.owner == seat
-        open_card = OpenCard(CARDS[w.card] if visible else None, w.owner, w.source, w.shown)
-    lz_visible = rules.show_liangzhang or seat == s.dealer or over
+        open_card = OpenCard(Card(w.card) if visible else None, w.owner, w.source, w.shown)
+    # a 王 亮张 is shown to all (R39)
+    lz_visible = rules.show_liangzhang or seat == s.dealer or over or s._liangzhang == WANG
     pending = s.to_act()
     return View(
         seat=seat,
@@ -305,8 +306,8 @@ def view(state: GameState, seat: int) -> View:
         tables=_tables(s, seat, over),
         piles=tuple([tuple(map(CARDS.__getitem__, p)) for p in s._piles]),
         wall=s.wall_left,
-        liangzhang=CARDS[s._liangzhang] if lz_visible else None,
-        bottom=CARDS[s._wall[-1]] if rules.show_wall_bottom and s.wall_left else None,
+        liangzhang=Card(s._liangzhang) if lz_visible else None,
+        bottom=Card(s._wall[-1]) if rules.show_wall_bottom and s.wall_left else None,
         open=open_card,
         chou=_mask(s._chou[seat]),
         discarded=_mask(s._discarded[seat]),
