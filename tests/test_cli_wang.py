@@ -27,7 +27,7 @@ def test_simulated_wang_hands_replay_and_check(
     capsys.readouterr()
     assert main(["replay", "--check", str(out)]) == 0
     assert "200 of 200 records ok" in capsys.readouterr().out
-    wild = 0
+    wild, narrated = 0, False
     for f in sorted(out.glob("*.json")):
         rec = json.loads(f.read_text(encoding="utf-8"))
         assert rec["deck"].count("w") == wang and len(rec["deck"]) == 80 + wang
@@ -39,6 +39,20 @@ def test_simulated_wang_hands_replay_and_check(
             assert pos["self_drawn"] is True and res.get("discarder") is None  # R40
             n = pos["hand"].split().count("w") + (pos.get("win") == "w")
             assert len(res["settlement"]["wang"]) == n
+            if not narrated:  # `paohuzi replay` tells what each 王 became (R40)
+                assert main(["replay", str(f)]) == 0
+                text = capsys.readouterr().out
+                assert (
+                    "王 作 "
+                    + "".join(
+                        {"x": "一二三四五六七八九十", "d": "壹贰叁肆伍陆柒捌玖拾"}[c[0]][
+                            int(c[1:]) - 1
+                        ]
+                        for c in res["settlement"]["wang"]
+                    )
+                    in text
+                )
+                narrated = True
     assert wild > 0
 
 

@@ -108,6 +108,19 @@ class View(NamedTuple):
         """Per seat: the 胡息 of its melds that this seat can see (INTERFACES §5)."""
         return tuple(sum(m.huxi or 0 for m in t) for t in self.tables)
 
+    @property
+    def tiles(self) -> tuple[Card, ...]:
+        """The seat's concealed cards as shown: its natural cards, then its 王 (R39)."""
+        return self.hand + (Card.W,) * self.wang if self.wang else self.hand
+
+    @property
+    def revealed(self) -> tuple[tuple[Card, ...], ...] | None:
+        """Every seat's concealed cards once the hand is over, 王 last (R39)."""
+        if self.reveal_hands is None:
+            return None
+        ws = self.reveal_wang or (0,) * len(self.reveal_hands)
+        return tuple(h + (Card.W,) * w for h, w in zip(self.reveal_hands, ws, strict=True))
+
     def legal_ids(self) -> list[str]:
         return [a.id() for a in self.legal]
 
