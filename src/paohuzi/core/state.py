@@ -439,7 +439,7 @@ class GameState:
         rules, d, lz = self.rules, self.dealer, self._liangzhang
         ev = self.events
         for s in self.seats:
-            ev.append(Event(E.DEAL, s, data=(("count", self._nhand[s]),)))
+            ev.append(Event(E.DEAL, s, data=(("count", self._nhand[s] + self._wang[s]),)))
         shown = rules.show_liangzhang or lz == WANG  # a 王 is shown to all (R39)
         ev.append(Event(E.LIANGZHANG, d, _CW[lz], Source.DEAL, shown=shown))
         if rules.show_wall_bottom and self._wall:
