@@ -212,6 +212,7 @@ export function initialLayout(hand) {
     }
     if (rest.length) cols.push(rest);
   }
+  if (count.w) cols.push(Array(count.w).fill("w")); // 王 (R39): one column at the end
   return cols;
 }
 
