@@ -183,3 +183,29 @@ def test_a_concealed_wang_is_never_revealed(wang: int) -> None:
         end = view(s, s.seats[0]).to_dict()
         assert end["reveal"]["wang"] == [s.wang(t) for t in range(s.n)]
     assert moved > 0
+
+
+def test_a_wang_discard_or_claim_is_refused_and_changes_nothing() -> None:
+    """R39 bad input: ``discard:w`` / ``peng:w`` (a web client's message) are refused with
+    a clear error naming the 王; the state is unchanged."""
+    import json
+
+    from paohuzi.core.actions import IllegalAction
+    from paohuzi.core.records import record
+
+    def holder_discarding() -> GameState:
+        for seed in range(50):
+            st = GameState(HUNAN.replace(wang=4), seed=seed)
+            while not st.is_terminal():
+                if st.phase == Phase.DISCARD and st.wang(st.current_player):
+                    return st
+                acts = st.legal_actions(st.current_player)
+                st.apply(next((a for a in acts if a.type == ActionType.PASS), acts[0]))
+        raise AssertionError("no 王 holder ever discarded")
+
+    st = holder_discarding()
+    before = json.dumps(record(st), sort_keys=True)
+    for bad in ("discard:w", "peng:w", "discard:王", "chi:w:x1x2w"):
+        with pytest.raises(IllegalAction, match=r"王|bad action"):
+            st.apply_id(st.current_player, bad)
+    assert json.dumps(record(st), sort_keys=True) == before
