@@ -209,3 +209,33 @@ def test_a_wang_discard_or_claim_is_refused_and_changes_nothing() -> None:
         with pytest.raises(IllegalAction, match=r"王|bad action"):
             st.apply_id(st.current_player, bad)
     assert json.dumps(record(st), sort_keys=True) == before
+
+
+def test_resample_in_a_wang_window_keeps_the_view() -> None:
+    """A drawn 王 the drawer may 胡 is a claim window of its own (R39: nobody else is
+    asked); resampling every seat's hidden cards there reopens it the same way."""
+    import random
+
+    from paohuzi.core.determinize import NoConsistentWorld, resample
+    from paohuzi.core.views import view
+
+    rng = random.Random(3)
+    windows = 0
+    for seed in range(120):
+        st = GameState(HUNAN.replace(wang=4), seed=seed)
+        while not st.is_terminal():
+            oc = st.open_card
+            if oc is not None and oc[0] is Card.W:
+                windows += 1
+                assert st.to_act() == [oc[1]]  # the drawer alone decides
+                for seat in st.seats:
+                    try:
+                        w = resample(st, seat, rng)
+                    except NoConsistentWorld:
+                        continue
+                    assert view(w, seat) == view(st, seat)
+            acts = st.legal_actions(st.current_player)
+            st.apply(next((a for a in acts if a.type == ActionType.PASS), rng.choice(acts)))
+        if windows >= 5:
+            break
+    assert windows > 0

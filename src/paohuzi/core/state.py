@@ -520,8 +520,9 @@ class GameState:
         last = self._wall_pos == len(self._wall)
         if c == WANG:  # R39: shown to all, offered to nobody; the drawer may 自摸 it
             self.events.append(Event(E.DRAW, s, Card.W, shown=True))
-            if not (last and self.rules.show_wall_bottom) and self._can_hu(s, c, True):
-                self._open(c, s, _DRAW, True, last, [(s, HU)], Otherwise(WANG_IN, s))
+            entries, flags, fallback = self._offer(c, s, _DRAW, last)
+            if entries:
+                self._open(c, s, _DRAW, True, last, entries, fallback, flags)
                 return None
             self._wang_in(s)
             return self._finish_intake(s)
@@ -563,6 +564,12 @@ class GameState:
         rules = self.rules
         entries: list[tuple[int, ActionType]] = []
         flags: dict[int, tuple[bool, bool]] = {}
+        if c == WANG:  # R39: offered to nobody; only its drawer (dealer: 亮张) may 胡 it
+            if not (last and rules.show_wall_bottom) and self._can_hu(owner, c, True):
+                entries.append((owner, HU))
+                if source == _LZ:
+                    flags[owner] = (True, False)
+            return entries, flags, LIANGZHANG_IN if source == _LZ else Otherwise(WANG_IN, owner)
         if source == _LZ:
             if self._can_hu(owner, c, True):
                 entries.append((owner, HU))
