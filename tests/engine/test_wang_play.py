@@ -239,3 +239,37 @@ def test_resample_in_a_wang_window_keeps_the_view() -> None:
         if windows >= 5:
             break
     assert windows > 0
+
+
+def test_tingpai_with_wang_agrees_with_the_engine() -> None:
+    """听牌 of a 王 holder (R40: 自摸 only) lists exactly the turned-up cards the engine
+    lets him 胡: at every window on his own drawn card, 胡 is offered iff the card (or a
+    drawn 王) is in his 听 list; no card is listed as winning on another's card."""
+    import random
+
+    from paohuzi.core.tingpai import tingpai_of
+    from paohuzi.core.views import view
+
+    checked = offered = 0
+    for seed in range(60):
+        st = GameState(HUNAN.replace(wang=2), seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            oc = st.open_card
+            if (
+                oc is not None
+                and oc[2] == Source.DRAW
+                and st.wang(oc[1])
+                and not st._window.decisions
+            ):
+                card, s = oc[0], oc[1]  # the window as it opened (nobody decided yet)
+                ting = tingpai_of(view(st, s))
+                assert all(t.huxi is None for t in ting)
+                hu = any(a.type == ActionType.HU for a in st.legal_actions(s))
+                if int(card) not in st._chouhu[s]:
+                    assert hu == any(t.card is card and t.huxi_zimo is not None for t in ting)
+                    checked += 1
+                    offered += hu
+            acts = st.legal_actions(st.current_player)
+            st.apply(next((a for a in acts if a.type == ActionType.PASS), rng.choice(acts)))
+    assert checked > 20 and offered > 0
