@@ -90,8 +90,14 @@ Every problem is a string ``"event i: TAG: text"`` (or ``"deal: …"``,
 ``"result: …"``) where TAG is the rule id or term the step breaks, so that a
 caller can count problems by kind. Malformed input is reported, never raised.
 A 名堂 the referee does not know (常德's 听胡) leaves the settlement unjudged;
-the walk is still checked. The 王 of R39–R41 are not known yet: a deck with
-them is reported as not 80 cards.
+the walk is still checked. 王 (R39–R40): a deck of 80 + ``rules.wang``; a 王
+walks as its own index, outside the 20 kinds; drawn it is shown, offered to
+nobody and joins the drawer's hand (then R17, with 坎 and 王 owing no
+discard); a seat holding a 王 may 胡 only its own turned-up card; a win with 王
+is checked for R40's frame (self-drawn, one assignment per 王, the groups hold
+his cards with each 王 as assigned) — whether that assignment scores best is
+tests/oracle_wang.py's job, and a missed win of a 王 holder is not judged. R41's
+patterns are not known yet.
 
 Nothing here imports ``paohuzi``: the point is to disagree with it.
 """
@@ -107,9 +113,11 @@ from typing import Any
 # ---------------------------------------------------------------- cards (R1–R4)
 _SMALL = "一二三四五六七八九十"
 _BIG = "壹贰叁肆伍陆柒捌玖拾"
-CODES = tuple(f"x{p}" for p in range(1, 11)) + tuple(f"d{p}" for p in range(1, 11))
-_INDEX = {c: i for i, c in enumerate(CODES)} | {z: i for i, z in enumerate(_SMALL + _BIG)}
-_TOKEN = re.compile(r"[xXdD](?:10|[1-9])|[" + _SMALL + _BIG + "]")
+# R39: a 王 is "w" / 王 and walks as index 20, outside the 20 kinds
+CODES = tuple(f"x{p}" for p in range(1, 11)) + tuple(f"d{p}" for p in range(1, 11)) + ("w",)
+WANG = 20
+_INDEX = {c: i for i, c in enumerate(CODES)} | {z: i for i, z in enumerate(_SMALL + _BIG + "王")}
+_TOKEN = re.compile(r"[xXdD](?:10|[1-9])|[wW" + _SMALL + _BIG + "王]")
 HAND = 20  # R7: cards dealt to each seat (the rules' hand_size)
 # R42 连翻 "if the 醒牌 makes a four-group in the winner's 门子": "holds_four" reads it
 # as the winner holding all four of the 醒牌's kind (醒数 = 4); "completes_four" as the
@@ -143,7 +151,7 @@ def cards(text: Any) -> list[int]:
 
 
 def name(c: int) -> str:
-    return f"{CODES[c]}({(_SMALL + _BIG)[c]})"
+    return f"{CODES[c]}({(_SMALL + _BIG + '王')[c]})"
 
 
 def point(c: int) -> int:
@@ -612,6 +620,10 @@ class Referee:
             return v
 
         self.players = get("players", 3, int)
+        self.wang_n = get("wang", 0, int)  # R39: 王 in the deck besides the 80
+        if not 0 <= self.wang_n <= 4:
+            self.bad("deal", "R39", f"rules.wang = {self.wang_n}: a deck holds 0–4 王")
+            self.wang_n = 0
         self.sit_out = get("sit_out", False, bool)
         self.hand_size = get("hand_size", HAND, int)
         self.melds = (self.hand_size + 1) // 3  # R22 / R43: 7 门子, 5 for 14-card hands
@@ -676,9 +688,13 @@ class Referee:
             self.bad("deal", "R1", f"deck: {e}")
             return False
         counts = Counter(deck)
-        if len(deck) != 80 or any(counts[c] != 4 for c in range(20)):
+        size = 80 + self.wang_n
+        if len(deck) != size or any(counts[c] != 4 for c in range(20)):
             wrong = [name(c) for c in range(20) if counts[c] != 4]
             self.bad("deal", "R1", f"deck has {len(deck)} cards; wrong counts for {wrong}")
+            return False
+        if counts[WANG] != self.wang_n:
+            self.bad("deal", "R39", f"deck holds {counts[WANG]} 王; rules.wang = {self.wang_n}")
             return False
         self.dealer = dealer
         # PRESETS sit_out: with 4 players the seat opposite the dealer is dealt nothing.
@@ -694,7 +710,8 @@ class Referee:
         self.table: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.ntable = [0] * n  # cards in table melds per seat
         self.piles: list[list[int]] = [[] for _ in range(n)]
-        self.kinds = [0] * 20  # every card the walk knows of, by kind (R1: 4 each)
+        self.kinds = [0] * 21  # every card the walk knows of, by kind (R1: 4 each), then 王
+        self.wang = [0] * n  # 王 in each seat's hand (R39), outside ``hand``
         pos = 0
         for s in self.seats:
             for c in deck[pos : pos + self.hand_size]:
@@ -717,6 +734,11 @@ class Referee:
 
     # ------------------------------------------------------------ card moves
     def _give(self, s: int, c: int) -> None:
+        if c == WANG:  # R39: a 王 is held (R17 counts it) but is no kind of the hand
+            self.wang[s] += 1
+            self.nh[s] += 1
+            self.kinds[c] += 1
+            return
         self.hand[s][c] += 1
         self.nh[s] += 1
         self.kinds[c] += 1
@@ -811,6 +833,7 @@ class Referee:
         """常德 地胡: a non-dealer wins on the shown 亮张 (not the dealer's 提 card)."""
         return (
             s != self.dealer
+            and self.lz != WANG  # R39: a 王 is offered to nobody
             and self.dihu_rule == "liangzhang"
             and self.show_lz
             and self.hand[self.dealer][self.lz] != 3
@@ -821,8 +844,13 @@ class Referee:
         return self.forced_win == "any" or (self.forced_win == "discard" and o.source == "discard")
 
     def _can_win(self, s: int, o: _Open) -> tuple[str, str] | None:
-        """Why seat ``s`` may not 胡 the open card ``o`` now (rule tag, text), or None."""
+        """Why seat ``s`` may not 胡 the open card ``o`` now (rule tag, text), or None.
+        ``("wild", …)``: a 王 takes part and the referee does not judge the win itself."""
         c = o.card
+        if (c == WANG or self.wang[s]) and not (
+            s == o.owner and o.source in ("draw", "liangzhang")
+        ):
+            return "R40", f"he holds a 王 ({self.wang[s]}): he wins only on his own turned-up card"
         if o.source == "discard":
             if s == o.owner:
                 return "R24", "his own discard"
@@ -841,6 +869,8 @@ class Referee:
             return "R22", f"he holds {held} cards; R17 leaves a winner {need}"
         if self.scoring is None:
             return None
+        if c == WANG or self.wang[s]:
+            return "wild", "R40's 王 assignment is not searched by the referee"
         sd = s == o.owner and o.source in ("draw", "liangzhang")
         h = self.scoring.max_huxi(self.hand[s], self.table[s], c, sd, self.melds)
         if h < 0:
@@ -988,7 +1018,9 @@ class Referee:
         """R1: hands + tables + piles + open card + wall = 80, four of each kind."""
         if not self.conserved:
             return  # report the first break only: everything after follows from it
-        off = {name(c): k for c, k in enumerate(self.kinds) if k != 4}
+        off = {
+            name(c): k for c, k in enumerate(self.kinds) if k != (4 if c < WANG else self.wang_n)
+        }
         if off:
             self.conserved = False
             self.bad(
@@ -1035,6 +1067,13 @@ class Referee:
             self._join_lz(i, mandatory)
         if self.opening and typ not in ("deal", "liangzhang", "bottom") and not ti_hand:
             self._opening_over(i, e, mandatory)
+        o = self.open
+        if o is not None and o.card == WANG and not (typ in ("hu", "pass") and seat == o.owner):
+            # R39: a drawn 王 not won joins the drawer's hand; he owes a discard (R17),
+            # none if only 坎 and 王 are left (as after a forced step)
+            self._close()
+            self._give(o.owner, WANG)
+            self.pending = (o.owner, True, i, "the 王 he drew")
         if self.pending is not None and not ti_hand:
             if mandatory:  # the deal ends in a 天胡: the dealer's 亮张 owes nothing
                 self.pending = None
@@ -1074,7 +1113,7 @@ class Referee:
                 "R7",
                 f"亮张 {e.get('card')} to seat {s}; the deck gives {name(self.lz)} to the dealer {self.dealer}",
             )
-        if bool(e.get("shown", True)) != self.show_lz:
+        if bool(e.get("shown", True)) != (self.show_lz or self.lz == WANG):  # R39: 王 shown
             self.bad(
                 i, "R7", f"亮张 shown={e.get('shown')} but rules show_liangzhang={self.show_lz}"
             )
@@ -1110,6 +1149,8 @@ class Referee:
             self.bad(i, "show_wall_bottom", "the wall's bottom card was never shown")
         self._fours(i)
         for s in self.seats:
+            if self.wang[s] or (s == self.dealer and self.lz_open and self.lz == WANG):
+                continue  # holding a 王: no mandatory 天胡 (docs/spec-notes.md)
             cnt = self.hand[s][:]
             if s == self.dealer and self.lz_open:
                 cnt[self.lz] += 1
@@ -1214,6 +1255,12 @@ class Referee:
             self.wpos += 1
         o = _Open(c, s, "draw")
         o.last = self.wpos == len(self.wall)
+        if c == WANG:  # R39: shown to all, offered to nobody, no 偎/提/跑
+            if not e.get("shown", True):
+                self.bad(i, "R39", f"seat {s} draws a 王 that is not shown")
+            o.winners, o.event = self._winners(o), i
+            self._open_card(o)
+            return
         if self.hand[s][c] == 3:
             o.forced = "kan"
         elif self._find(s, ("wei", "chouwei"), c) >= 0:
@@ -1489,7 +1536,7 @@ class Referee:
         if held != need:
             self.bad(i, "R22", f"seat {s} 胡s holding {held} cards; R17 leaves a winner {need}")
         why = self._can_win(s, o)
-        if why is not None and (why[0] in ("R23", "R30") or why[1].endswith("门子")):
+        if why is not None and (why[0] in ("R23", "R30", "R40") or why[1].endswith("门子")):
             self.bad(i, why[0], f"seat {s} 胡s {name(o.card)}, no win for him: {why[1]}")
         if bool(e.get("auto", False)) != forced:
             self.bad(
@@ -1541,7 +1588,8 @@ class Referee:
         for _, cs in self.table[s]:
             for x in cs:
                 counts[x] += 1
-        if c is not None:
+        wild = c == WANG or self.wang[s] > 0  # R40: scored with the 王 assignment
+        if c is not None and c != WANG:
             counts[c] += 1
         self.win = {
             "seat": s,
@@ -1549,14 +1597,15 @@ class Referee:
             "event": i,
             "flags": flags,
             "discarder": discarder,
-            "hand": [x for x in range(20) for _ in range(self.hand[s][x])],
+            "hand": [x for x in range(20) for _ in range(self.hand[s][x])] + [WANG] * self.wang[s],
+            "wild": wild,
             "table": sorted(self.table[s]),
             "counts": counts,  # every card of his 门子 (R36 colours, R42 醒数)
             "hand_counts": self.hand[s][:],
             "table_melds": list(self.table[s]),
             "single": c is not None and self.nh[s] == 1,  # 单钓 (耍猴, R36)
         }
-        self.xing_plan = self._plan_xing(c, counts)
+        self.xing_plan = None if wild else self._plan_xing(c, counts)
         self.ended = True
         self.open = None
         self.pending = None
@@ -1767,11 +1816,43 @@ class Referee:
                     )
         st = res.get("settlement")
         fan = st.get("fan") if isinstance(st, dict) else res.get("fan")
-        if self.scoring is not None and not self.scoring.unknown:
+        if w["wild"]:
+            self._wild(res, w)
+        elif self.scoring is not None and not self.scoring.unknown:
             self._settlement(res, w)
         if isinstance(di, int) and not isinstance(di, bool):
             self._payments(s, di, fan if isinstance(fan, int) else None, scores, w)
         self._position(res.get("position"), w)
+
+    def _wild(self, res: dict[str, Any], w: dict[str, Any]) -> None:
+        """R40 for a win with 王: self-drawn, no discarder, one assignment per 王, and the
+        settlement's groups hold exactly the winner's cards with each 王 as its kind.
+        (Which assignment scores best is judged by tests/oracle_wang.py, not here.)"""
+        st = res.get("settlement")
+        if not isinstance(st, dict):
+            self.bad("result", "record", "a win without result.settlement")
+            return
+        if not w["flags"]["self_drawn"] or w["discarder"] is not None:
+            self.bad("result", "R40", "a win with 王 that is not self-drawn")
+        n = w["hand"].count(WANG) + (w["card"] == WANG)
+        try:
+            assigned = [card(x) for x in st.get("wang", [])]
+            held = [c for g in st.get("groups", []) for c in cards(g["cards"])]
+        except (BadCard, KeyError, TypeError) as e:
+            self.bad("result", "record", f"settlement: {e}")
+            return
+        if len(assigned) != n or WANG in assigned:
+            self.bad("result", "R40", f"{n} 王 but the settlement assigns {st.get('wang')}")
+            return
+        want = Counter({x: k for x, k in enumerate(w["counts"]) if k})
+        want.update(assigned)
+        if Counter(held) != want:
+            self.bad(
+                "result",
+                "R40",
+                f"settlement groups hold {sorted(Counter(held).items())}, the winner's cards "
+                f"with each 王 as assigned are {sorted(want.items())}",
+            )
 
     # ------------------------------------------------------------ the settlement
     def _win_info(self, w: dict[str, Any]) -> Win:

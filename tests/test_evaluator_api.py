@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 
 from oracle import oracle_huxi
-from paohuzi.core.cards import Card
+from paohuzi.core.cards import CARDS, Card
 from paohuzi.core.evaluator import evaluator_for, pack
 from paohuzi.core.position import Position, PositionError
 from paohuzi.core.rules import HUNAN, LUZHOU
@@ -23,7 +23,7 @@ def test_tingpai_is_every_card_the_oracle_wins_with(pos: Position) -> None:
         return
     ev = evaluator_for(HUNAN)
     ting = ev.tingpai(pos.packed, pos.table, pos.self_drawn)
-    for c in Card:
+    for c in CARDS:
         try:
             p = Position(pos.hand, pos.table, c, pos.self_drawn)
         except PositionError:  # a fifth copy: cannot be the winning card

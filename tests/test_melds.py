@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from paohuzi.core.cards import Card, parse_cards
+from paohuzi.core.cards import CARDS, Card, parse_cards
 from paohuzi.core.melds import Group, GroupKind, MeldError, is_jiao, is_run
 from paohuzi.core.position import Position, PositionError
 from paohuzi.core.rules import HUNAN, LUZHOU
@@ -146,7 +146,7 @@ def test_r9_huxi_tables(meld: str, hunan: int, luzhou: int) -> None:
 
 def test_r9_luzhou_pao_ti_derive_from_kan() -> None:
     """PRESETS 泸州: 招 (跑) = 坎 + 3 and 垅 (提) = 招 + 3, at most 18, for every card."""
-    for c in Card:
+    for c in CARDS:
         kan = Group.of("kan", c).huxi(LUZHOU)
         assert Group.of("pao", c).huxi(LUZHOU) == kan + 3
         assert Group.of("ti", c).huxi(LUZHOU) == min(18, kan + 6)

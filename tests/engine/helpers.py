@@ -203,7 +203,8 @@ def play_out(state: GameState, seed: int, hu: float = 0.7) -> GameState:
 
 
 def all_cards(s: GameState) -> Counter:
-    """Hands + table melds + piles + wall + the open card in flight or won (R1: 80 cards)."""
+    """Hands + table melds + piles + wall + the open card in flight or won (R1: 80 cards,
+    and the 王 of R39 as 20)."""
     out: Counter = Counter()
     for t in range(s.n):
         for c in range(20):
@@ -211,10 +212,11 @@ def all_cards(s: GameState) -> Counter:
         for g in s.table(t):
             out.update(int(c) for c in g.cards)
         out.update(s._piles[t])
+        if s.wang(t):
+            out[20] += s.wang(t)  # R39: 王 in hand (deck int 20)
     out.update(s._wall[s._wall_pos :])
-    won = (
-        s.result is not None and s.result.position is not None and s.result.position.win is not None
-    )
+    pos = s.result.position if s.result is not None else None
+    won = pos is not None and (pos.win is not None or pos.win_wang)
     if s.phase == CLAIM or won:
         out[s._window.card] += 1  # drawn/discarded/亮张 in flight, or the winning card
     return out

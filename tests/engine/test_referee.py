@@ -53,6 +53,10 @@ ISMCTS = (("hunan", 3, 1), ("changde", 2, 2), ("luzhou", 4, 3), ("hengyang", 4, 
 # Second-wave options the presets leave off (PRESETS.md "Second wave"), by the fields
 # R42/R44 name: each is played at 2, 3 and 4 players like a preset.
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    # R39/R40: 王 in the deck (the referee walks them; the best assignment is the oracle's)
+    "hunan:单王": ("hunan", {"wang": 1}),
+    "hunan:四王": ("hunan", {"wang": 4}),
+    "hengyang:双王": ("hengyang", {"wang": 2}),
     "guilin:跟醒+上醒+双醒": ("guilin", {"xing": "gen", "xing_offset": 1, "xing_double": True}),
     "guilin:有胡不必胡": ("guilin", {"forced_win": "none", "xing_offset": -1}),
     "hengyang:有胡必胡+连翻+下醒": (
@@ -127,7 +131,7 @@ def test_referee_imports_nothing_from_paohuzi() -> None:
 
 
 def test_simulated_records_pass_the_referee(records: list[Rec]) -> None:
-    """R1, R7–R46 (but R39–R41): every hand of every preset, option variant and table
+    """R1, R7–R46 (R39–R40 with the 王 variants; not R41): every hand of every preset, option variant and table
     size is clean."""
     tables = Counter((r["table"], r["rules"]["players"]) for r in records)
     assert set(tables) == {(name, n) for name in [*PRESETS, *VARIANTS] for n in (2, 3, 4)}

@@ -97,7 +97,8 @@ def knowledge(v: View) -> Knowledge:
     open_card = None
     if v.open is not None and v.open.card is not None:
         open_card = int(v.open.card)
-        seen[open_card] += 1
+        if open_card < 20:  # a drawn 王 (R39) is no kind: nothing of a kind is seen
+            seen[open_card] += 1
     refused = dict.fromkeys(v.seats, 0)
     for e in v.log:
         if (e.type is PASS or e.type is DISCARD) and e.card is not None and e.seat in refused:

@@ -61,6 +61,7 @@ FIELDS: dict[str, tuple[str, str]] = {
         "score by 等 only (deng), 等 × basic 名堂 番 (hongwu), 等 × 名堂 番 (mingtang)",
     ),
     "unit": ("单位", "what 等 is called here: 囤, 子, 息 … (the settlement's label)"),
+    "wang": ("王", "wild cards in the deck besides the 80 cards: 0–4 (R39, R40)"),
     "xing": ("醒", "the bonus card after a win: none, 跟醒 gen, 翻醒 fan (R42)"),
     "xing_offset": ("上醒 / 本醒 / 下醒", "the 醒牌 is the card turned moved −1, 0 or +1 (R42)"),
     "xing_double": ("双醒", "醒数 counts twice (R42)"),

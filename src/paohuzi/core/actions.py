@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CARDS, CODES, Card, CardError, parse_cards
+from .cards import CARDS, CODES, Card, CardError, card_or_wang, parse_cards
 from .vocab import ActionType
 
 DISCARD = ActionType.DISCARD
@@ -98,7 +98,9 @@ class Action:
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise IllegalAction(f"action seat must be an integer: {d!r}")
         try:
-            card = Card.parse(d["card"]) if d.get("card") else None
+            # a 胡 or pass on a drawn 王 names it (R39); nothing else may
+            read = card_or_wang if d.get("type") in (HU, PASS) else Card.parse
+            card = read(d["card"]) if d.get("card") else None
             groups = canonical_groups([parse_cards(" ".join(g)) for g in d.get("groups", [])])
         except (CardError, TypeError) as e:
             raise IllegalAction(f"bad action record {d!r}: {e}") from None

@@ -15,6 +15,7 @@ SMALL_ZH = "一二三四五六七八九十"
 BIG_ZH = "壹贰叁肆伍陆柒捌玖拾"
 RED_POINTS = frozenset({2, 7, 10})  # R3: 二七十 / 贰柒拾
 
+WANG_ZH, WANG_CODE = "王", "w"  # R39: a wild card, outside the 20 kinds
 # Traditional and variant glyphs seen in the seeds and in players' typing.
 _ALIASES = {"貳": "贰", "參": "叁", "陸": "陆"}
 _SEPARATORS = frozenset(",，、;；")
@@ -47,16 +48,22 @@ class Card(IntEnum):
     D8 = 17
     D9 = 18
     D10 = 19
+    W = 20  # 王 (R39): a wild card, no kind of its own; CARDS holds the 20 kinds only
 
     @property
     def point(self) -> int:
-        """牌点 (R2): 1–10, the same for 伍 and 五."""
-        return self % 10 + 1
+        """牌点 (R2): 1–10, the same for 伍 and 五 (0 for a 王, which has none)."""
+        return 0 if self == 20 else self % 10 + 1
 
     @property
     def is_big(self) -> bool:
-        """大字 (壹…拾) rather than 小字 (一…十)."""
-        return self >= 10
+        """大字 (壹…拾) rather than 小字 (一…十); a 王 is neither."""
+        return 10 <= self < 20
+
+    @property
+    def is_wang(self) -> bool:
+        """王 (R39): the wild card rather than one of the 20 kinds."""
+        return self == 20
 
     @property
     def is_red(self) -> bool:
@@ -65,17 +72,23 @@ class Card(IntEnum):
 
     @property
     def zh(self) -> str:
-        """The Chinese character: ``一`` … ``十``, ``壹`` … ``拾``."""
+        """The Chinese character: ``一`` … ``十``, ``壹`` … ``拾`` (``王``)."""
+        if self == 20:
+            return WANG_ZH
         return (BIG_ZH if self.is_big else SMALL_ZH)[self % 10]
 
     @property
     def code(self) -> str:
-        """The ASCII name of R4: ``x1`` … ``x10``, ``d1`` … ``d10``."""
+        """The ASCII name of R4: ``x1`` … ``x10``, ``d1`` … ``d10`` (``w``)."""
+        if self == 20:
+            return WANG_CODE
         return ("d" if self.is_big else "x") + str(self.point)
 
     @property
     def partner(self) -> Card:
         """The same point in the other size (五 ↔ 伍): the third card of a 绞."""
+        if self == 20:
+            return self
         return Card((self + 10) % 20)
 
     @classmethod
@@ -93,8 +106,11 @@ class Card(IntEnum):
         return f"Card.{self.name}"
 
 
-CARDS: tuple[Card, ...] = tuple(Card)
-CODES: tuple[str, ...] = tuple(c.code for c in CARDS)  # "x1"…"x10", "d1"…"d10" by value
+CARDS: tuple[Card, ...] = tuple(Card)[:20]  # the 20 kinds (a 王 is none of them)
+WANG = 20  # R39: a 王 among deck ints (the 20 kinds are 0–19): Card.W
+MAX_WANG = 4  # R39: a deck holds 0–4 王
+# "x1"…"x10", "d1"…"d10" by value, then "w" at index 20: a deck or event card as text
+CODES: tuple[str, ...] = tuple(c.code for c in Card)
 BY_CODE: dict[str, Card] = {c.code: c for c in CARDS}  # the inverse of CODES
 SMALL: tuple[Card, ...] = CARDS[:10]
 BIG: tuple[Card, ...] = CARDS[10:]
@@ -104,9 +120,6 @@ DECK_SIZE = 80
 # "x10" must win over "x1" + "0", so longer codes come first in the alternation.
 _TOKEN = re.compile(r"\s*(?:([xXdD])(10|[1-9])|(.))\s*")
 _ZH_INDEX = {ch: i for i, ch in enumerate(SMALL_ZH + BIG_ZH)}
-
-
-WANG_ZH, WANG_CODE = "王", "w"  # R39: a wild card, outside the 20 kinds
 
 
 def _tokens(text: str) -> Iterable[Card | None]:
@@ -152,6 +165,19 @@ def parse_tiles(text: str) -> tuple[list[Card], int]:
     """Cards and 王 (R39, ``王`` / ``w``): the natural cards and how many 王."""
     out = list(_tokens(text))
     return [c for c in out if c is not None], out.count(None)
+
+
+def parse_deck_cards(text: str) -> list[Card]:
+    """Cards and 王 in their order (a deck or a wall, R39): a 王 is :attr:`Card.W`."""
+    return [Card.W if c is None else c for c in _tokens(text)]
+
+
+def card_or_wang(text: str) -> Card:
+    """One card or a 王 (``w`` / ``王`` → :attr:`Card.W`): an event's card."""
+    cards = parse_deck_cards(text)
+    if len(cards) != 1:
+        raise CardError(f"expected one card, got {text!r}")
+    return cards[0]
 
 
 def format_cards(cards: Iterable[int], style: str = "zh", wang: int = 0) -> str:

@@ -16,9 +16,11 @@ from __future__ import annotations
 import random
 
 from .actions import HU
+from .cards import WANG
 from .claims import Otherwise
 from .evaluator import BIT, LOW
 from .melds import GroupKind
+from .position import shape_flags
 from .state import GameState, _four
 from .vocab import Fallback, Phase, Source
 
@@ -32,6 +34,7 @@ def hidden_from(state: GameState, seat: int) -> list[int]:
             continue
         for c in range(20):
             out += [c] * s._hands[t][c]
+        out += [WANG] * s._wang[t]  # R39: another's 王 are as hidden as his cards
         for g in s._tables[t]:
             if g.kind is GroupKind.WEI and not s.rules.open_wei:
                 out += [int(x) for x in g.cards]
@@ -88,7 +91,7 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
     for _ in range(tries):
         pool = pool0[:]
         rng.shuffle(pool)
-        counts = [0] * 20
+        counts = [0] * 21
         for c in pool:
             counts[c] += 1
         weis = []
@@ -108,11 +111,12 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
         hands: dict[int, list[int]] = {}
         pos = 0
         for t in others:
-            h = [0] * 20
-            for c in pool[pos : pos + s._nhand[t]]:
+            h = [0] * 21  # the 20 kinds, then 王 (R39)
+            size = s._nhand[t] + s._wang[t]
+            for c in pool[pos : pos + size]:
                 h[c] += 1
-            pos += s._nhand[t]
-            if any(n == 4 or (n == 3 and piled >> c & 1) for c, n in enumerate(h)):
+            pos += size
+            if any(n == 4 or (n == 3 and piled >> c & 1) for c, n in enumerate(h[:20])):
                 ok = False
                 break
             hands[t] = h
@@ -122,6 +126,8 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
         if hidden_card:
             card = pool[pos]
             pos += 1
+            if card == WANG:  # a 王 turned up is always shown (R39)
+                continue
         wall = pool[pos:]
         if keep_bottom:
             wall.append(s._wall[-1])
@@ -164,8 +170,13 @@ def _set_hidden(s: GameState, seat: int, counts: list[int], weis: dict[int, int]
     """Give ``seat`` another concealed hand (``counts`` per kind) and other kinds for
     its face-down 偎 (``weis``: table index → kind). Its 臭胡 marks go: they hung
     on the old hand."""
-    s._hands[seat] = counts[:]
-    s._packed[seat] = sum(BIT[c] * n for c, n in enumerate(counts))
+    s._hands[seat] = counts[:20]
+    s._packed[seat] = sum(BIT[c] * n for c, n in enumerate(counts[:20]))
+    if len(counts) > 20:  # 王 dealt afresh: the natural count moves with them
+        s._nhand[seat] += s._wang[seat] - counts[WANG]
+        s._wang[seat] = counts[WANG]
+        t = s._tsum[seat]
+        s._shape[seat] = shape_flags(s._nhand[seat], t.melds, t.fours, s._ev.target)
     if weis:
         tab = list(s._tables[seat])
         for i, k in weis.items():

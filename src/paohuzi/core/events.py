@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import CARDS, CODES, Card
+from .cards import CODES, Card, card_or_wang
 from .vocab import EventType, Source
 
 DEAL = EventType.DEAL
@@ -87,7 +87,7 @@ class Event(NamedTuple):
         return cls(
             EventType(d["type"]),
             d.get("seat"),
-            Card.parse(card) if card else None,
+            card_or_wang(card) if card else None,
             Source(source) if source is not None else None,
             bool(d.get("shown", True)),
             tuple((k, _frozen(v)) for k, v in rest.items()),
@@ -95,5 +95,5 @@ class Event(NamedTuple):
 
     def __str__(self) -> str:
         who = f"{self.seat}:" if self.seat is not None else ""
-        card = CARDS[self.card].zh if self.card is not None else ""
+        card = Card(self.card).zh if self.card is not None else ""
         return f"{who}{self.type}{card}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import Card, format_cards, parse_cards
+from .cards import card_or_wang, format_cards, parse_cards
 from .labels import ACTION_ZH, SOURCE_ZH, win_flags_zh
 from .melds import GroupKind
 
@@ -18,7 +18,7 @@ AUTO_MELDS = frozenset({GroupKind.TI, GroupKind.WEI, GroupKind.CHOUWEI, GroupKin
 
 
 def card_zh(code: str | None) -> str:
-    return Card.parse(code).zh if code else "▒"
+    return card_or_wang(code).zh if code else "▒"  # a 王 is 王 (R39)
 
 
 def seat_name(seat: int | None, dealer: int | None = None) -> str:
@@ -73,6 +73,8 @@ def narrate_result(res: dict[str, Any] | None, dealer: int | None = None) -> lis
     st = res.get("settlement") or {}
     for g in st.get("groups", []):
         lines.append(f"  {g['kind']:<8} {g['cards']:<6} {g['huxi']:>3} 胡息")
+    if st.get("wang"):  # R40: what each 王 stood for in the scored split
+        lines.append("  王 作 " + "".join(card_zh(c) for c in st["wang"]))
     if st:
         lines.append(f"  等 {st.get('deng')}  番 {st.get('fan')}  底 {st.get('di')}")
     for m in res.get("mingtang", []):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from .actions import Action, IllegalAction
-from .cards import CARDS, CODES, Card, CardError
+from .cards import CODES, Card, CardError, card_or_wang
 from .events import Event
 from .fairness import verify
 from .position import Position, PositionError
@@ -76,7 +76,7 @@ class HandRecord:
             state.seed,
             state.dealer,
             state.huang,
-            tuple(CARDS[c] for c in state.deck),
+            tuple(Card(c) for c in state.deck),  # a 王 is Card.W (R39)
             tuple(state.actions),
             tuple(e.to_dict() for e in state.events),
             state.result.to_dict() if state.result is not None else None,
@@ -120,7 +120,7 @@ class HandRecord:
             deck = d["deck"]
             if not isinstance(deck, list):
                 raise TypeError("deck must be a list of cards")
-            cards = tuple(Card.parse(c) if isinstance(c, str) else Card(int(c)) for c in deck)
+            cards = tuple(card_or_wang(c) if isinstance(c, str) else Card(int(c)) for c in deck)
             huang = d.get("huang", 0)
             dealer = d["dealer"]
             for k, v in (("dealer", dealer), ("huang", huang)):

@@ -16,7 +16,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
-from .cards import Card
+from .cards import MAX_WANG, Card
 
 HUXI_ROWS = ("peng", "kan", "wei", "pao", "ti", "ju123", "ju2710", "ju", "jiao", "pair")
 
@@ -465,6 +465,7 @@ class Rules:
     players: int = 3
     sit_out: bool = False
     hand_size: int = WIN_HAND
+    wang: int = 0  # R39 王: wild cards in the deck besides the 80 (0–4)
     min_huxi: int = 15
     huxi_table: HuxiTable = STANDARD_HUXI
     win_on_discard: bool = False
@@ -546,6 +547,8 @@ class Rules:
                 f"hand_size must be 14, 17 or 20 (R43: hand_size + 1 cards make whole 门子 "
                 f"of three), got {self.hand_size!r}"
             )
+        if isinstance(self.wang, bool) or self.wang not in range(MAX_WANG + 1):
+            raise RulesError(f"wang must be 0–{MAX_WANG} (R39: 王 in the deck), got {self.wang!r}")
         if self.xing_offset not in (-1, 0, 1) or isinstance(self.xing_offset, bool):
             raise RulesError(f"xing_offset must be -1, 0 or 1, got {self.xing_offset!r}")
         if self.xing_seat and not self.sit_out:

@@ -36,7 +36,7 @@ from typing import Any
 
 from . import events as E
 from .actions import CHI, DISCARD, HU, PASS, PENG, Action, IllegalAction
-from .cards import CARDS, DECK_SIZE, Card, CardError, full_deck, parse_cards
+from .cards import CARDS, DECK_SIZE, WANG, Card, CardError, full_deck, parse_deck_cards
 from .chi import packages_packed
 from .claims import LIANGZHANG_IN, PILE, ClaimWindow, Otherwise
 from .evaluator import BIT, LOW, TableSummary, evaluator_for, unpack
@@ -52,21 +52,22 @@ CLAIM = Phase.CLAIM
 DISCARDING = Phase.DISCARD
 OVER = Phase.OVER
 _DRAW, _DISCARD, _LZ, _HAND = Source.DRAW, Source.DISCARD, Source.LIANGZHANG, Source.HAND
-PILE_IT, FORCED, PAO = Fallback.PILE, Fallback.FORCED, Fallback.PAO
+PILE_IT, FORCED, PAO, WANG_IN = Fallback.PILE, Fallback.FORCED, Fallback.PAO, Fallback.WANG
 TERMINAL = -1  # current_player once the hand is over
 
 _KIND = GroupKind
+_CW = (*CARDS, Card.W)  # deck ints to cards: the 20 kinds, then 王 (20, R39)
 _RED = frozenset(c for c in range(20) if c % 10 in (1, 6, 9))
 
 
 @cache
 def _group(kind: GroupKind, cards: tuple[int, ...]) -> Group:
-    return Group(kind, tuple(CARDS[c] for c in cards))
+    return Group(kind, tuple(_CW[c] for c in cards))
 
 
 @lru_cache(maxsize=1 << 16)
 def _card_groups(groups: tuple[tuple[int, ...], ...]) -> tuple[tuple[Card, ...], ...]:
-    return tuple(tuple(CARDS[x] for x in g) for g in groups)
+    return tuple(tuple(_CW[x] for x in g) for g in groups)
 
 
 _KEYS: dict[int, int] = {}
@@ -90,7 +91,7 @@ _CHI_ACTS: dict[int, tuple[Action, ...]] = {}
 @cache
 def _act(typ: ActionType, seat: int, c: int) -> Action:
     """Shared immutable Action objects (the hot loop creates the same ones again and again)."""
-    return Action(typ, seat, CARDS[c])
+    return Action(typ, seat, _CW[c])
 
 
 _DISCARDS = tuple(tuple(_act(DISCARD, s, c) for c in range(20)) for s in range(4))
@@ -100,22 +101,26 @@ def _four(kind: GroupKind, c: int) -> Group:
     return _group(kind, (c,) * (4 if kind.is_four else 3))
 
 
-def _deck_from(deck: Sequence[Any]) -> list[int]:
-    """An explicit deck (R7 dealing order) as ints; 80 cards, four of each kind."""
+def _deck_from(deck: Sequence[Any], wang: int = 0) -> list[int]:
+    """An explicit deck (R7 dealing order) as ints; 80 cards, four of each kind, and
+    ``wang`` 王 (20, R39)."""
     if isinstance(deck, str):
-        cards = parse_cards(deck)
+        cards = parse_deck_cards(deck)
     else:
         cards = []
         for c in deck:
-            cards.append(Card.parse(c) if isinstance(c, str) else Card(int(c)))
-    if len(cards) != DECK_SIZE:
-        raise ValueError(f"a deck has {DECK_SIZE} cards, got {len(cards)}")
-    counts = [0] * 20
+            cards.append(parse_deck_cards(c)[0] if isinstance(c, str) else Card(int(c)))
+    size = DECK_SIZE + wang
+    if len(cards) != size:
+        raise ValueError(f"a deck has {size} cards ({wang} 王), got {len(cards)}")
+    counts = [0] * 21
     for c in cards:
         counts[c] += 1
-    bad = [CARDS[c].code for c in range(20) if counts[c] != 4]
+    bad = [_CW[c].code for c in range(20) if counts[c] != 4]
     if bad:
         raise ValueError(f"a deck holds each card four times; wrong counts for {bad}")
+    if counts[WANG] != wang:
+        raise ValueError(f"these rules deal {wang} 王 (R39), the deck holds {counts[WANG]}")
     return [int(c) for c in cards]
 
 
@@ -159,6 +164,7 @@ _FIELDS = (
     "_turn",
     "_wall",
     "_wall_pos",
+    "_wang",
     "_wei_mask",
     "_window",
 )
@@ -186,11 +192,11 @@ class GameState:
         n = rules.players
         rng = random.Random(seed)
         if deck is None:
-            d = list(_DECK)
+            d = [*_DECK, *(WANG,) * rules.wang]
             rng.shuffle(d)
         else:
             try:
-                d = _deck_from(deck)
+                d = _deck_from(deck, rules.wang)
             except CardError as e:
                 raise ValueError(f"bad deck: {e}") from None
         if dealer is None:
@@ -213,17 +219,21 @@ class GameState:
             self._nxt[s] = seats[(i + 1) % len(seats)]
             self._down[s] = tuple(seats[(i + j) % len(seats)] for j in range(1, len(seats)))
         size = rules.hand_size
-        if size * len(seats) + 1 > DECK_SIZE:
+        if size * len(seats) + 1 > len(d):
             raise ValueError(f"{len(seats)} seats × {size} cards + 亮张 exceed the deck")
         self._hands = [[0] * 20 for _ in range(n)]
         self._packed = [0] * n
-        self._nhand = [0] * n
+        self._nhand = [0] * n  # natural cards in hand (a 王 is never discarded: R39)
+        self._wang = [0] * n  # 王 in hand (R39), apart from the 20 kinds' counts
         pos = 0
         for s in seats:
             for c in d[pos : pos + size]:
+                if c == WANG:
+                    self._wang[s] += 1
+                    continue
                 self._hands[s][c] += 1
                 self._packed[s] += BIT[c]
-            self._nhand[s] = size
+                self._nhand[s] += 1
             pos += size
         self._liangzhang = d[pos]
         wall = d[pos + 1 :]
@@ -235,7 +245,7 @@ class GameState:
                 moved += 1
         self._wall = tuple(wall)
         self._wall_pos = 0
-        self._held = list(self._nhand)
+        self._held = [size if s in seats else 0 for s in range(n)]
         self._fours = [0] * n
         self._tables: list[tuple[Group, ...]] = [()] * n
         self._tsum = [self._ev.summarize(())] * n
@@ -304,7 +314,12 @@ class GameState:
         return list(self.result.scores)
 
     def hand(self, seat: int) -> list[Card]:
+        """The natural cards of ``seat``'s concealed hand (its 王: :meth:`wang`)."""
         return unpack(self._packed[seat])
+
+    def wang(self, seat: int) -> int:
+        """王 in ``seat``'s concealed hand (R39): wild, never discarded or claimed."""
+        return self._wang[seat]
 
     def table(self, seat: int) -> tuple[Group, ...]:
         return self._tables[seat]
@@ -339,12 +354,12 @@ class GameState:
 
     def pile(self, seat: int) -> tuple[Card, ...]:
         """The open cards nobody took from ``seat`` (its pile), in order."""
-        return tuple([CARDS[c] for c in self._piles[seat]])
+        return tuple([_CW[c] for c in self._piles[seat]])
 
     @property
     def liangzhang(self) -> Card:
         """The dealer's 亮张 (R7) — shown to all unless the rules hide it."""
-        return CARDS[self._liangzhang]
+        return _CW[self._liangzhang]
 
     @property
     def open_card(self) -> tuple[Card, int, Source] | None:
@@ -352,7 +367,7 @@ class GameState:
         w = self._window
         if self.phase != CLAIM or w is None:
             return None
-        return CARDS[w.card], w.owner, w.source
+        return _CW[w.card], w.owner, w.source
 
     # ------------------------------------------------------------------ actions
     def apply(self, action: Action) -> tuple[Event, ...]:
@@ -424,18 +439,21 @@ class GameState:
         rules, d, lz = self.rules, self.dealer, self._liangzhang
         ev = self.events
         for s in self.seats:
-            ev.append(Event(E.DEAL, s, data=(("count", self._nhand[s]),)))
-        ev.append(Event(E.LIANGZHANG, d, CARDS[lz], Source.DEAL, shown=rules.show_liangzhang))
+            ev.append(Event(E.DEAL, s, data=(("count", self._nhand[s] + self._wang[s]),)))
+        shown = rules.show_liangzhang or lz == WANG  # a 王 is shown to all (R39)
+        ev.append(Event(E.LIANGZHANG, d, _CW[lz], Source.DEAL, shown=shown))
         if rules.show_wall_bottom and self._wall:
             # Red bottom cards went to the top in view of everybody: the event names them.
-            top = tuple(CARDS[c].code for c in self._wall[:moved])
+            top = tuple(_CW[c].code for c in self._wall[:moved])
             data = (("moved", moved), ("to_top", top))
-            ev.append(Event(E.BOTTOM, None, CARDS[self._wall[-1]], Source.WALL, data=data))
+            ev.append(Event(E.BOTTOM, None, _CW[self._wall[-1]], Source.WALL, data=data))
         for s in self.seats:  # R8: the dealt cards only; the 亮张 joins after R28/R29
             for c in range(20):
                 if self._hands[s][c] == 4:
                     self._ti_hand(s, c)
         for s in self.seats:  # R28 mandatory 天胡: dealer first, then downstream
+            if self._wang[s] or (s == d and lz == WANG):
+                continue  # holding a 王: no mandatory 天胡 (docs/spec-notes.md, R39)
             cnt = self._hands[s][:]
             if s == d:
                 cnt[lz] += 1
@@ -449,13 +467,17 @@ class GameState:
                 return
         entries, flags, fb = self._offer(lz, d, _LZ, False)
         if entries:
-            self._open(lz, d, _LZ, rules.show_liangzhang, False, entries, fb, flags)
+            self._open(lz, d, _LZ, shown, False, entries, fb, flags)
             return
         self._run(self._liangzhang_in())
 
     def _liangzhang_in(self, check_discard: bool = True) -> int | None:
         """The 亮张 joins the dealer's hand (a 4th card makes 提, R8); R17 for the dealer."""
         d, c = self.dealer, self._liangzhang
+        if c == WANG:  # R39: a 王 as 亮张 joins the dealer's hand like any 王
+            self._wang[d] += 1
+            self._held[d] += 1
+            return self._finish_intake(d) if check_discard else None
         self._hands[d][c] += 1
         self._packed[d] += BIT[c]
         self._nhand[d] += 1
@@ -496,15 +518,23 @@ class GameState:
         c = self._wall[self._wall_pos]
         self._wall_pos += 1
         last = self._wall_pos == len(self._wall)
+        if c == WANG:  # R39: shown to all, offered to nobody; the drawer may 自摸 it
+            self.events.append(Event(E.DRAW, s, Card.W, shown=True))
+            entries, flags, fallback = self._offer(c, s, _DRAW, last)
+            if entries:
+                self._open(c, s, _DRAW, True, last, entries, fallback, flags)
+                return None
+            self._wang_in(s)
+            return self._finish_intake(s)
         forced = self._forced_kind(s, c)
         if forced:  # R16.2: the card is never shown; only the drawer may 胡 it
-            self.events.append(Event(E.DRAW, s, CARDS[c], shown=False))
+            self.events.append(Event(E.DRAW, s, _CW[c], shown=False))
             if not (last and self.rules.show_wall_bottom) and self._can_hu(s, c, True):
                 self._open(c, s, _DRAW, False, last, [(s, HU)], Otherwise(FORCED, s, forced))
                 return None
             self._forced(s, c, forced)
             return self._finish_intake(s)
-        self.events.append(Event(E.DRAW, s, CARDS[c], shown=True))
+        self.events.append(Event(E.DRAW, s, _CW[c], shown=True))
         entries, flags, fallback = self._offer(c, s, _DRAW, last)
         if entries:
             self._open(c, s, _DRAW, True, last, entries, fallback, flags)
@@ -534,6 +564,12 @@ class GameState:
         rules = self.rules
         entries: list[tuple[int, ActionType]] = []
         flags: dict[int, tuple[bool, bool]] = {}
+        if c == WANG:  # R39: offered to nobody; only its drawer (dealer: 亮张) may 胡 it
+            if not (last and rules.show_wall_bottom) and self._can_hu(owner, c, True):
+                entries.append((owner, HU))
+                if source == _LZ:
+                    flags[owner] = (True, False)
+            return entries, flags, LIANGZHANG_IN if source == _LZ else Otherwise(WANG_IN, owner)
         if source == _LZ:
             if self._can_hu(owner, c, True):
                 entries.append((owner, HU))
@@ -616,7 +652,7 @@ class GameState:
         if acts is None:
             if len(_CHI_ACTS) >= 1 << 14:  # bounded: a long-lived server's GC walks it all
                 _CHI_ACTS.clear()
-            card = CARDS[c]
+            card = _CW[c]
             acts = _CHI_ACTS[key] = tuple(
                 Action(CHI, t, card, _card_groups(groups))
                 for groups, nbi in pk
@@ -664,14 +700,14 @@ class GameState:
         win_i = w.outcome()
         if win_i is None:
             return  # an undecided seat outranks whatever was decided
-        c, card = w.card, CARDS[w.card]
+        c, card = w.card, _CW[w.card]
         info = w.info
         for seat, d in w.decisions.items():
             offered_hu, eat_i = info[seat]
             passed = d.type == PASS
             if passed:
                 self.events.append(Event(E.PASS, seat, card, w.source, w.shown))
-            if offered_hu and d.type != HU:
+            if offered_hu and d.type != HU and c != WANG:  # R30 ignores 王
                 self._chouhu[seat][c] = self.current_huxi(seat)  # R30
             if passed and eat_i >= 0 and (win_i < 0 or win_i > eat_i):
                 self._chou[seat] |= 1 << c  # R20, unless lost to a higher claim
@@ -701,7 +737,7 @@ class GameState:
         kind = fb.kind
         if kind == PILE_IT:
             self._piles[owner].append(c)
-            self.events.append(Event(E.PILE, owner, CARDS[c], source))
+            self.events.append(Event(E.PILE, owner, _CW[c], source))
             return self._nxt[owner]
         if kind == FORCED:
             assert fb.base is not None
@@ -711,7 +747,16 @@ class GameState:
             assert fb.base is not None
             self._pao(fb.seat, c, fb.base, source)
             return self._finish_intake(fb.seat)
+        if kind == WANG_IN:
+            self._wang_in(owner)
+            return self._finish_intake(owner)
         return self._liangzhang_in()
+
+    def _wang_in(self, s: int) -> None:
+        """R39: a 王 turned up joins the drawer's hand (he then owes a discard, R17)."""
+        self._wang[s] += 1
+        self._held[s] += 1
+        self._hucache[s] = {}
 
     def _discard(self, s: int, c: int) -> None:
         """R17 出牌, then the discard's claim window (R16, R24, R29)."""
@@ -722,7 +767,7 @@ class GameState:
         first = s == self.dealer and not self._dealer_discarded
         if s == self.dealer:
             self._dealer_discarded = True
-        self.events.append(Event(E.DISCARD, s, CARDS[c], _HAND))
+        self.events.append(Event(E.DISCARD, s, _CW[c], _HAND))
         dihu_seats = 0
         if first and self.rules.dihu == Dihu.FIRST_DISCARD:
             dihu_seats = 1 << self._nxt[s]
@@ -769,12 +814,12 @@ class GameState:
         """R8/R12(a): four identical cards in hand → 提."""
         self._remove(s, c, 4)
         self._add(s, _four(_KIND.TI, c))
-        self.events.append(Event(E.TI, s, CARDS[c], _HAND, data=(("base", Base.HAND),)))
+        self.events.append(Event(E.TI, s, _CW[c], _HAND, data=(("base", Base.HAND),)))
         self._changed(s)
 
     def _forced(self, s: int, c: int, how: Base) -> None:
         """R11/R12(b, c): the drawer's own card makes 偎 (臭偎) or 提."""
-        card = CARDS[c]
+        card = _CW[c]
         self._took(s, how != Base.PAIR)
         if how == Base.KAN:
             self._remove(s, c, 3)
@@ -804,7 +849,7 @@ class GameState:
             self._upgrade(s, c, _KIND.PAO)
         self._held[s] += 1
         data = (("base", Base.HAND if base == Base.KAN else Base.TABLE), ("from", base))
-        self.events.append(Event(E.PAO, s, CARDS[c], source, data=data))
+        self.events.append(Event(E.PAO, s, _CW[c], source, data=data))
         self._changed(s)
 
     def _took(self, s: int, four: bool) -> None:
@@ -824,8 +869,8 @@ class GameState:
         self._held[s] += 1
         for g in a.groups:
             self._add(s, _group(_KIND.CHI, tuple(int(x) for x in g)))
-        groups = tuple(tuple(CARDS[x].code for x in g) for g in a.groups)
-        self.events.append(Event(E.CHI, s, CARDS[c], source, data=(("groups", groups),)))
+        groups = tuple(tuple(_CW[x].code for x in g) for g in a.groups)
+        self.events.append(Event(E.CHI, s, _CW[c], source, data=(("groups", groups),)))
 
     def _changed(self, s: int, table: bool = True) -> None:
         """Holdings of ``s`` changed: refresh caches; R30 臭胡 lapses if 胡息 moved."""
@@ -850,11 +895,36 @@ class GameState:
         cache = self._hucache[s]
         v = cache.get(key)
         if v is None:
-            t = self._tsum[s]
-            up = (t.up_ti if self_drawn else t.up_pao)[c]
-            v = self._ev._best(self._packed[s], t.huxi, self._shape[s], up, c, self_drawn)
+            if self._wang[s] or c == WANG:
+                v = self._wild_win(s, c, self_drawn)
+            else:
+                t = self._tsum[s]
+                up = (t.up_ti if self_drawn else t.up_pao)[c]
+                v = self._ev._best(self._packed[s], t.huxi, self._shape[s], up, c, self_drawn)
             cache[key] = v
         return v >= self.rules.min_huxi
+
+    def _wild_win(self, s: int, c: int, self_drawn: bool) -> int:
+        """R40 with 王 in hand or drawn: only on his own turned-up card (自摸), and only
+        if some split and 王 assignment settles as a win (R46); the minimum when it
+        does, −1 otherwise (:meth:`_can_hu` compares with 起胡)."""
+        if not self_drawn:
+            return -1
+        pos = self._position(s, c, True)
+        return self.rules.min_huxi if settle(pos, self.rules, huang=self.huang).win else -1
+
+    def _position(self, s: int, c: int, self_drawn: bool, **flags: Any) -> Position:
+        """The Position of seat ``s`` winning on card ``c`` (a 王 when ``c`` is 20)."""
+        return Position(
+            tuple(unpack(self._packed[s])),
+            self._tables[s],
+            None if c == WANG else _CW[c],
+            self_drawn=self_drawn,
+            hand_size=self.rules.hand_size,
+            wang=self._wang[s],
+            win_wang=c == WANG,
+            **flags,
+        )
 
     def _win(self, s: int, auto: bool = False) -> None:
         """胡 on the open card: build the Position, settle it, pay (R22–R37); ``auto``:
@@ -878,16 +948,14 @@ class GameState:
         )
         if auto:
             data = (*data, ("auto", True))
-        self.events.append(Event(E.HU, s, CARDS[c], source, data=data))
-        pos = Position(
-            tuple(unpack(self._packed[s])),
-            self._tables[s],
-            CARDS[c],
-            self_drawn=self_drawn,
+        self.events.append(Event(E.HU, s, _CW[c], source, data=data))
+        pos = self._position(
+            s,
+            c,
+            self_drawn,
             last_card=haidi,
             tianhu=tianhu,
             dihu=dihu,
-            hand_size=rules.hand_size,
             extra=(("tinghu", True),) if tinghu else (),
             xing=self._xing(s, c),
         )
@@ -923,7 +991,7 @@ class GameState:
         for g in self._tables[s]:
             for x in g.cards:
                 held[x] += 1
-        if win >= 0:
+        if 0 <= win < WANG:
             held[win] += 1
         pos, wall = self._wall_pos, self._wall
         outside = True  # the card turned is from the wall (not one of the winner's)
@@ -935,12 +1003,15 @@ class GameState:
             turned, outside = (win, False) if win >= 0 else (self._liangzhang, True)
         out: list[Card] = []
         while True:
-            kind = turned - turned % 10 + (turned % 10 + rules.xing_offset) % 10
+            if turned == WANG:  # R42: a 王 醒牌 is the kind the winner holds most of
+                kind = max(range(20), key=held.__getitem__)
+            else:
+                kind = turned - turned % 10 + (turned % 10 + rules.xing_offset) % 10
             n = held[kind]
-            data = (("count", n), ("turned", CARDS[turned].code))
+            data = (("count", n), ("turned", _CW[turned].code))
             src = Source.WALL if outside else None
-            self.events.append(Event(E.XING, s, CARDS[kind], src, data=data))
-            out.append(CARDS[kind])
+            self.events.append(Event(E.XING, s, _CW[kind], src, data=data))
+            out.append(_CW[kind])
             if not (rules.xing_chain and n + int(outside) == 4 and pos < len(wall)):
                 return tuple(out)
             turned, pos, outside = wall[pos], pos + 1, True

@@ -15,7 +15,9 @@ from typing import Any, NamedTuple
 from .cards import CARDS, Card
 from .evaluator import evaluator_for, pack
 from .melds import Group
+from .position import Position, PositionError
 from .rules import Rules
+from .scoring import settle
 from .views import View
 
 
@@ -47,8 +49,37 @@ def tingpai(rules: Rules, packed: int, table: tuple[Group, ...]) -> tuple[Ting, 
     return tuple(Ting(CARDS[c], other.get(c), zimo.get(c)) for c in sorted(set(other) | set(zimo)))
 
 
+@lru_cache(maxsize=512)
+def tingpai_wild(
+    rules: Rules, hand: tuple[Card, ...], table: tuple[Group, ...], wang: int
+) -> tuple[Ting, ...]:
+    """听牌 of a hand holding 王 (R40): it wins only on its own turned-up card, so only
+    ``huxi_zimo`` is set; a drawn 王 is listed too (:attr:`Card.W`). Each card is
+    settled with the wild search (every split and assignment)."""
+    out = []
+    for c in (*CARDS, Card.W):
+        try:
+            pos = Position(
+                hand,
+                table,
+                None if c is Card.W else c,
+                self_drawn=True,
+                wang=wang,
+                win_wang=c is Card.W,
+                hand_size=rules.hand_size,
+            )
+        except PositionError:  # a fifth copy, or a count R17 rules out: no win there
+            continue
+        st = settle(pos, rules)
+        if st.win:
+            out.append(Ting(c, None, st.huxi))
+    return tuple(out)
+
+
 def tingpai_of(v: View, packed: int | None = None) -> tuple[Ting, ...]:
     """听牌 of the viewing seat's own hand (or of ``packed``, with the same melds)."""
+    if v.wang and packed is None:
+        return tingpai_wild(v.rules, v.hand, v.own_groups(), v.wang)
     return tingpai(v.rules, pack(v.hand) if packed is None else packed, v.own_groups())
 
 

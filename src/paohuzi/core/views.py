@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
-from .cards import CARDS, CODES, Card
+from .cards import CARDS, CODES, WANG, Card
 from .events import Event
 from .melds import Group, GroupKind
 from .result import HandResult
@@ -96,6 +96,8 @@ class View(NamedTuple):
     result: HandResult | None
     reveal_hands: tuple[tuple[Card, ...], ...] | None  # every hand, once the hand is over
     reveal_huxi: tuple[int, ...] | None
+    wang: int = 0  # 王 in this seat's hand (R39); ``hand`` lists its natural cards
+    reveal_wang: tuple[int, ...] | None = None  # every seat's 王, once the hand is over
 
     @property
     def players(self) -> int:
@@ -105,6 +107,19 @@ class View(NamedTuple):
     def table_huxi(self) -> tuple[int, ...]:
         """Per seat: the 胡息 of its melds that this seat can see (INTERFACES §5)."""
         return tuple(sum(m.huxi or 0 for m in t) for t in self.tables)
+
+    @property
+    def tiles(self) -> tuple[Card, ...]:
+        """The seat's concealed cards as shown: its natural cards, then its 王 (R39)."""
+        return self.hand + (Card.W,) * self.wang if self.wang else self.hand
+
+    @property
+    def revealed(self) -> tuple[tuple[Card, ...], ...] | None:
+        """Every seat's concealed cards once the hand is over, 王 last (R39)."""
+        if self.reveal_hands is None:
+            return None
+        ws = self.reveal_wang or (0,) * len(self.reveal_hands)
+        return tuple(h + (Card.W,) * w for h, w in zip(self.reveal_hands, ws, strict=True))
 
     def legal_ids(self) -> list[str]:
         return [a.id() for a in self.legal]
@@ -151,6 +166,10 @@ class View(NamedTuple):
                 "hands": [[CODES[c] for c in h] for h in self.reveal_hands],
                 "huxi": list(self.reveal_huxi or ()),
             }
+        if self.rules.wang:  # R39: only tables that deal 王 say so (the wire stays as it was)
+            d["wang"] = self.wang
+            if self.reveal_wang is not None:
+                d["reveal"]["wang"] = list(self.reveal_wang)
         return d
 
 
@@ -266,6 +285,11 @@ def _log(s: GameState, seat: int) -> tuple[Event, ...]:
     return tuple(out)
 
 
+def _sizes(s: GameState) -> tuple[int, ...]:
+    """Concealed cards per seat, 王 included (R39): how many shows, not what they are."""
+    return tuple([n + w for n, w in zip(s._nhand, s._wang, strict=True)])
+
+
 def view(state: GameState, seat: int) -> View:
     """What ``seat`` may see of ``state`` — THE hidden-information filter."""
     s = state
@@ -275,8 +299,9 @@ def view(state: GameState, seat: int) -> View:
     w = s._window
     if s.phase == CLAIM and w is not None:
         visible = w.shown or w.owner == seat
-        open_card = OpenCard(CARDS[w.card] if visible else None, w.owner, w.source, w.shown)
-    lz_visible = rules.show_liangzhang or seat == s.dealer or over
+        open_card = OpenCard(Card(w.card) if visible else None, w.owner, w.source, w.shown)
+    # a 王 亮张 is shown to all (R39)
+    lz_visible = rules.show_liangzhang or seat == s.dealer or over or s._liangzhang == WANG
     pending = s.to_act()
     return View(
         seat=seat,
@@ -290,12 +315,12 @@ def view(state: GameState, seat: int) -> View:
         # may claim too is private (it would tell a deciding seat of pairs, R16).
         others_deciding=s.phase == CLAIM and seat not in pending,
         hand=_hand(s, seat),
-        hand_sizes=tuple(s._nhand),
+        hand_sizes=tuple(s._nhand) if not rules.wang else _sizes(s),
         tables=_tables(s, seat, over),
         piles=tuple([tuple(map(CARDS.__getitem__, p)) for p in s._piles]),
         wall=s.wall_left,
-        liangzhang=CARDS[s._liangzhang] if lz_visible else None,
-        bottom=CARDS[s._wall[-1]] if rules.show_wall_bottom and s.wall_left else None,
+        liangzhang=Card(s._liangzhang) if lz_visible else None,
+        bottom=Card(s._wall[-1]) if rules.show_wall_bottom and s.wall_left else None,
         open=open_card,
         chou=_mask(s._chou[seat]),
         discarded=_mask(s._discarded[seat]),
@@ -308,6 +333,8 @@ def view(state: GameState, seat: int) -> View:
         # settlement: every hand and 当前总息数 is shown (R33)
         reveal_hands=tuple(tuple(s.hand(t)) for t in range(s.n)) if over else None,
         reveal_huxi=tuple(s.current_huxi(t) for t in range(s.n)) if over else None,
+        wang=s._wang[seat],
+        reveal_wang=tuple(s._wang) if over else None,
     )
 
 

@@ -80,6 +80,7 @@ class Fallback(StrEnum):
     FORCED = "forced"  # the drawer's own 偎/提 (R11, R12)
     PAO = "pao"  # someone's mandatory 跑 (R13)
     LIANGZHANG = "liangzhang"  # the 亮张 joins the dealer's hand
+    WANG = "wang"  # a 王 turned up joins its drawer's hand (R39)
 
 
 __all__ = ["ActionType", "Base", "EventType", "Fallback", "Phase", "Source"]

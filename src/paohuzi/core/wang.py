@@ -23,12 +23,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cards import CARDS, Card
+from .cards import CARDS, MAX_WANG, WANG, Card
 from .melds import Group, GroupKind
 from .position import Position
 
-WANG = 20  # a 王 among deck ints (the 20 kinds are 0–19)
-MAX_WANG = 4  # R39: a deck holds 0–4 王
+__all__ = ["MAX_WANG", "WANG", "WildSplit", "wild_splits"]
 
 _K = GroupKind
 _TABLE_UP = (_K.PENG, _K.WEI, _K.CHOUWEI)

@@ -65,7 +65,7 @@ def action_features(obs: Observation, values: Sequence[float], choice: int) -> n
         row = out[i]
         row[_TYPE[a.type]] = 1.0
         gone = np.zeros(KINDS, dtype=np.float32)
-        if a.card is not None:
+        if a.card is not None and a.card < KINDS:  # 胡 on a drawn 王: no kind (R39)
             row[_CARD + a.card] = 1.0
             if a.type == DISCARD:
                 gone[a.card] = 1.0

@@ -8,7 +8,10 @@ when the view changes shape, only this package changes.
 Seats are relative: slot 0 is the viewer, slot 1 the next seat in play order
 (the 下家 when seated), and so on; there are always four slots (a three-player
 preset leaves slot 3 empty; 泸州's 坐底 seat shows as not seated). Counts are
-divided by four, so every entry lies in [0, 1]. The vector is a concatenation
+divided by four, so every entry lies in [0, 1]. A 王 (R39) has no kind: the
+size stays as it was (the shipped ``neural`` weights read it), a visible 王 —
+the 亮张, the open card, an event's card — is a shown card with no kind bit set
+and not marked hidden. The vector is a concatenation
 of named blocks (:data:`LAYOUT`, :func:`blocks`):
 
 Global blocks, in order: ``phase`` (claim window, discard, over), ``deciding``
@@ -21,7 +24,8 @@ open but hidden from the viewer), ``open_shown``, ``open_source`` (draw,
 discard, 亮张), ``open_owner`` (slot).
 
 Then per slot 0–3: ``seated``, ``dealer``, ``turn`` (must discard now),
-``hand_size`` (/ 24), ``chi`` (count per 句/绞 kind, :data:`CHI_GROUPS`),
+``hand_size`` (/ 24; 王 included, so the viewer's own 王 count is its slot-0
+``hand_size`` less its ``hand`` block), ``chi`` (count per 句/绞 kind, :data:`CHI_GROUPS`),
 ``peng``, ``wei`` (kinds visible to the viewer: its own, or all at the end),
 ``wei_hidden`` (face-down 偎 of unknown kind, / 7), ``chouwei``, ``pao``,
 ``ti`` (kind masks), ``pile`` (count per kind), ``discarded`` (kinds the seat
@@ -166,15 +170,16 @@ def encode(view: View) -> np.ndarray:
         o[_CHOU + c] = 1.0
     o[_HUXI] = min(view.huxi, 100) / 100
     o[_NEED] = min(view.need, 40) / 40
-    if view.liangzhang is not None:
+    # A 王 (R39, card 20) is no kind: a visible card with no kind bit set is a 王.
+    if view.liangzhang is not None and view.liangzhang < KINDS:
         o[_LZ + view.liangzhang] = 1.0
-    if view.bottom is not None:
+    if view.bottom is not None and view.bottom < KINDS:
         o[_BOTTOM + view.bottom] = 1.0
     op = view.open
     if op is not None:
         if op.card is None:
             o[_OPEN_HIDDEN] = 1.0
-        else:
+        elif op.card < KINDS:  # a drawn 王: shown, hidden not set, no kind
             o[_OPEN_CARD + op.card] = 1.0
         if op.shown:
             o[_OPEN_SHOWN] = 1.0
@@ -274,7 +279,8 @@ def encode_history(view: View, events: int = HISTORY_EVENTS) -> np.ndarray:
             o[r + t] = 1.0
         o[r + _E_SLOT + (SLOTS if e.seat is None else (e.seat - me) % n)] = 1.0
         if e.card is not None:
-            o[r + _E_CARD + e.card] = 1.0
+            if e.card < KINDS:  # a 王 (R39) sets neither a kind nor "hidden"
+                o[r + _E_CARD + e.card] = 1.0
         elif e.type in _CARD_EVENTS:  # a card this seat may not see
             o[r + _E_CARD + KINDS] = 1.0
         src = _E_SOURCE.get(e.source)  # type: ignore[arg-type]

@@ -49,8 +49,8 @@ def _shown(v: View, hands: dict[int, tuple[Card, ...]] | None) -> dict[int, tupl
     """Hands to show besides the viewer's: the spectator's, or every hand once it is over."""
     if hands is not None:
         return hands
-    if v.reveal_hands is not None:
-        return dict(enumerate(v.reveal_hands))
+    if v.revealed is not None:
+        return dict(enumerate(v.revealed))
     return {}
 
 
@@ -67,7 +67,7 @@ def text_view(v: View, hands: dict[int, tuple[Card, ...]] | None = None) -> str:
             lines.append(f"seat {t}  sits out")
             continue
         mark = "*" if t == v.dealer else " "
-        shown = v.hand if t == v.seat else others.get(t)
+        shown = v.tiles if t == v.seat else others.get(t)
         held = _zh(shown) if shown is not None else f"{v.hand_sizes[t]} cards"
         me = "  (you)" if t == v.seat and hands is None else ""
         acting = "  <- to act" if t == v.seat and v.to_act else ""
@@ -171,7 +171,7 @@ def image_view(v: View, hands: dict[int, tuple[Card, ...]] | None = None) -> np.
         if t not in v.seats:
             d.text((90, y), "sits out", fill=(200, 200, 200), font=small)
             continue
-        shown = v.hand if t == v.seat else others.get(t)
+        shown = v.tiles if t == v.seat else others.get(t)
         if shown is not None:
             tiles(90, y, sorted(shown))
         else:

@@ -107,6 +107,7 @@ class OpenWire(Out):
 class RevealWire(Out):
     hands: tuple[tuple[str, ...], ...]
     huxi: tuple[int, ...]
+    wang: tuple[int, ...] | None = omitted()  # every seat's 王 (R39), where the rules deal 王
 
 
 class ViewWire(Out):
@@ -137,6 +138,7 @@ class ViewWire(Out):
     need: int
     log: tuple[dict[str, Any], ...]  # events in their §4 record form
     reveal: RevealWire | None = omitted()  # once the hand is over
+    wang: int | None = omitted()  # this seat's 王 (R39), where the rules deal 王
 
 
 def _view_shape(view: dict[str, Any]) -> dict[str, Any]:
@@ -241,6 +243,7 @@ class HandSettlement(Out):
     xing_cards: tuple[str, ...] | None = omitted()  # 醒牌 turned (R42); None: no 醒 here
     xing: int | None = omitted()  # 醒数 in units (R42, 双醒 counted)
     race: RaceLine | None = omitted()  # a race match only (R45)
+    wang: tuple[str, ...] | None = omitted()  # R40: the card each 王 stood for (a win with 王)
 
 
 class HandLine(Out):

@@ -124,7 +124,7 @@ class GameScreen(Screen[None]):
                 self.cursor = 0
         self.mode = mode
         discardable = [a.card for a in legal if a.card is not None] if mode == "discard" else []
-        self.slots = R.hand_slots(v.hand, discardable)
+        self.slots = R.hand_slots(v.tiles, discardable)
         self.options = legal if mode == "claim" else []
         if mode == "discard":
             sel = R.selectable_indices(self.slots)

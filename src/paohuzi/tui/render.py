@@ -60,14 +60,18 @@ def cards_text(cards: Iterable[Card | None], sep: str = "") -> Text:
 
 # -- the concealed hand ---------------------------------------------------------------------------
 def group_hand(hand: Sequence[Card]) -> list[list[Card]]:
-    """The hand as shown: each 坎 (three alike) first, then the rest by point, 小 before 大."""
+    """The hand as shown: each 坎 (three alike) first, then the rest by point, 小 before 大,
+    then the 王 (R39) as one group."""
     count = Counter(hand)
+    wang = count.pop(Card.W, 0)
     kans = sorted(c for c, n in count.items() if n >= 3)
     groups = [[c] * count[c] for c in kans]
     by_point: dict[int, list[Card]] = {}
     for c in sorted(c for c in count if c not in kans):
         by_point.setdefault(c.point, []).extend([c] * count[c])
     groups.extend(sorted(by_point[p]) for p in sorted(by_point))
+    if wang:
+        groups.append([Card.W] * wang)
     return groups
 
 
@@ -361,7 +365,7 @@ def _players_block(
 ) -> Text:
     """Per seat: 当前总息数 (R33), this hand's payment (R37), match total (R38), hand."""
     n = v.players
-    hands = v.reveal_hands or ((),) * n
+    hands = v.revealed or ((),) * n
     huxi = v.reveal_huxi or (0,) * n
     out = Text(" 座位   当前总息  本局  总分  手牌\n", style=DIM)
     for s in range(n):

@@ -7,7 +7,7 @@
  * What is interactive (taps, drags, the log) is the caller's, through hooks. */
 import { T } from "./i18n.js";
 import { el } from "./store.js";
-import { cardEl, meldEl } from "./cards.js";
+import { cardEl, meldEl, withWang } from "./cards.js";
 
 const PARTS = new WeakMap();
 /** The live table's parts keep the ids index.html, the tests and the animations know. */
@@ -89,7 +89,8 @@ export function drawBoard(root, view, o = {}) {
   drawOpen(p, view, name, o.openKey);
   p.turn.textContent = o.turn ?? turnOf(view, name, bottom);
   if (o.ticker) p.ticker.replaceChildren(...o.ticker.slice(-3).map((x) => el("li", null, x)));
-  const mine = bottom === view.seat ? view.hand : reveal && reveal.hands ? reveal.hands[bottom] : null;
+  const mine = bottom === view.seat ? withWang(view.hand, view.wang)
+    : reveal && reveal.hands ? withWang(reveal.hands[bottom], (reveal.wang || [])[bottom]) : null;
   p.huxiLabel.textContent = T.curHuxi;
   p.huxiValue.textContent = String(bottom === view.seat ? view.huxi : reveal && reveal.huxi ? reveal.huxi[bottom] : "");
   drawTing(p.ting, o.tingpai || []);
@@ -124,7 +125,7 @@ function fillSeat(node, v, seat, o) {
   const thEl = el("span", "table-huxi", T.tableHuxi(th));
   thEl.dataset.tableHuxi = String(th);
   if (dealt) head.append(thEl);
-  const shown = reveal && reveal.hands ? reveal.hands[seat] : null;
+  const shown = reveal && reveal.hands ? withWang(reveal.hands[seat], (reveal.wang || [])[seat]) : null;
   if (seat !== bottom && !out && dealt) head.append(el("span", "count", T.handCount(v.hand_sizes[seat])));
   node.append(head);
   node.classList.toggle("out", out);
@@ -211,6 +212,7 @@ export function initialLayout(hand) {
     }
     if (rest.length) cols.push(rest);
   }
+  if (count.w) cols.push(Array(count.w).fill("w")); // 王 (R39): one column at the end
   return cols;
 }
 

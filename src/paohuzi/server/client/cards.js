@@ -8,10 +8,13 @@ const BIG_ZH = "壹贰叁肆伍陆柒捌玖拾";
 const PINYIN_S = ["yī", "èr", "sān", "sì", "wǔ", "liù", "qī", "bā", "jiǔ", "shí"];
 const PINYIN_B = ["yī", "èr", "sān", "sì", "wǔ", "lù", "qī", "bā", "jiǔ", "shí"];
 
-export const point = (code) => parseInt(code.slice(1), 10);
+// "w" is a 王 (R39): no kind of its own; sorted after 十 so that 王 sit together at the end
+export const point = (code) => (code === "w" ? 11 : parseInt(code.slice(1), 10));
 const isBig = (code) => code[0] === "d";
 const isRed = (code) => [2, 7, 10].includes(point(code)); // 二七十 / 贰柒拾 (R3)
-export const zh = (code) => (code ? (isBig(code) ? BIG_ZH : SMALL_ZH)[point(code) - 1] : "□");
+export const zh = (code) => (code === "w" ? "王" : code ? (isBig(code) ? BIG_ZH : SMALL_ZH)[point(code) - 1] : "□");
+/** A seat's concealed cards as shown: its natural cards, then its 王 (`wang`, R39). */
+export const withWang = (hand, n) => (n ? hand.concat(Array(n).fill("w")) : hand);
 export const cardsText = (codes) => codes.map(zh).join("");
 export function codeOfZh(ch) {
   let i = SMALL_ZH.indexOf(ch);
@@ -23,6 +26,7 @@ export function codeOfZh(ch) {
 /** A card's tooltip: the 字 with its pinyin and, in English, what it is. */
 export function cardTitle(code) {
   if (!code) return T.faceDown;
+  if (code === "w") return "王 wáng · wild";
   const n = point(code);
   return T.cardTip(zh(code), (isBig(code) ? PINYIN_B : PINYIN_S)[n - 1], isBig(code), n, isRed(code));
 }
@@ -32,9 +36,10 @@ export function cardEl(code, size) {
   const d = el("div", "card" + (size ? " " + size : ""));
   d.title = cardTitle(code);
   if (!code) { d.classList.add("back"); return d; }
+  d.dataset.card = code;
+  if (code === "w") { d.classList.add("wang"); d.append(el("span", "glyph", "王")); return d; }
   d.classList.add(isBig(code) ? "big" : "small");
   if (isRed(code)) d.classList.add("red");
-  d.dataset.card = code;
   d.append(el("span", "glyph", zh(code)), el("span", "tag", isBig(code) ? "大" : "小"));
   return d;
 }

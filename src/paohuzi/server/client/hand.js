@@ -4,7 +4,7 @@
  * drag moves a card to another column (or past the last one: a new column). A 坎 is a
  * column of its own and never split (R17). */
 import { S, $, $$, saveLayout, loadLayout } from "./store.js";
-import { point } from "./cards.js";
+import { point, withWang } from "./cards.js";
 import { drawHand, initialLayout, isKan } from "./board.js";
 
 /** Keep the player's arrangement; drop cards that left, place new ones by point; a kind
@@ -42,11 +42,12 @@ export function syncLayout(v) {
   const key = S.msg.hand_id;
   if (S.layoutHand !== key || !S.layout.length) {
     const saved = loadLayout(S.room, key);
-    S.layout = saved ? reconcile(saved, v.hand) : initialLayout(v.hand);
+    const hand = withWang(v.hand, v.wang); // 王 shown, never discardable (R39)
+    S.layout = saved ? reconcile(saved, hand) : initialLayout(hand);
     S.layoutHand = key;
     S.selected = null;
   } else {
-    S.layout = reconcile(S.layout, v.hand);
+    S.layout = reconcile(S.layout, withWang(v.hand, v.wang));
   }
   saveLayout(S.room, key, S.layout);
   if (S.selected) {

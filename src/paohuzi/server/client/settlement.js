@@ -86,6 +86,11 @@ function summary(r) {
     x.append(" " + T.xingCount(r.xing, unit));
     sum.append(x);
   }
+  if (r.wang && r.wang.length) { // R40: what each 王 stood for in the scored split
+    const w = el("span", "wang-as", "王 →");
+    for (const c of r.wang) w.append(cardEl(c, "mini"));
+    sum.append(w);
+  }
   const mt = r.mingtang.length ? r.mingtang.map((x) => mtText(x, r.fan_combine, unit)).join("、") : T.pinghu;
   sum.append(el("span", "mingtang", T.mingtang(mt)), el("span", null, T.fanLine(Math.max(r.fan, 1))), el("span", null, T.di(r.di)));
   return sum;

@@ -34,7 +34,8 @@ def hand_settlement(
     the running totals against the target (R45)."""
     st, pos = result.settlement, result.position
     payments, match = tuple(result.scores), tuple(scores)
-    hands = tuple(tuple(CODES[c] for c in h) for h in v.reveal_hands or ()) if v else ()
+    # every concealed hand, its 王 last (R39: shown as ``w`` at the end of the hand)
+    hands = tuple(tuple(CODES[c] for c in h) for h in v.revealed or ()) if v else ()
     reveal = tuple(v.reveal_huxi or ()) if v else ()
     race = (
         RaceLine.make(target=rules.race.target, round_to=rules.race.round_to, totals=match)
@@ -72,13 +73,14 @@ def hand_settlement(
             race=race,
         )
     has_xing = rules.xing != Xing.NONE
+    wang = tuple(c.code for c in st.wang) or None  # R40: the card each 王 stood for
     return HandSettlement.make(
         winner=result.winner,
         huangzhuang=False,
         discarder=result.discarder,
         self_drawn=pos.self_drawn or pos.tianhu,
         tianhu=pos.tianhu,
-        win_card=pos.win.code if pos.win is not None else None,
+        win_card=pos.win.code if pos.win is not None else ("w" if pos.win_wang else None),
         groups=tuple(
             GroupLine.make(kind=g.kind.value, cards=g.zh, huxi=h)
             for g, h in zip(st.groups, st.group_huxi, strict=True)
@@ -104,6 +106,7 @@ def hand_settlement(
         xing_cards=tuple(c.code for c in pos.xing) if has_xing else None,
         xing=st.xing if has_xing else None,
         race=race,
+        wang=wang,
     )
 
 
