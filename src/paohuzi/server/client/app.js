@@ -4,7 +4,7 @@
  * table. Everything shown of the game comes from the server's per-seat `view`.
  * The lobby is lobby.js (friends: invite.js); the table's parts are table.js (board.js draws it), hand.js,
  * claims.js, settlement.js and topbar.js; replays replay.js; the tutorial tutorial.js. */
-import { S, $, el, settings, saveSettings, seatOf, forgetSeat, send, dispatchSaid } from "./store.js";
+import { S, $, el, settings, saveSettings, seatOf, forgetSeat, touchSeat, send, dispatchSaid } from "./store.js";
 import { T, onLang, pick, errText, toggleLang } from "./i18n.js";
 import { zh } from "./cards.js";
 import { syncLayout, renderHand } from "./hand.js";
@@ -24,8 +24,9 @@ import { togglePhrases } from "./phrases.js";
 function show(id) {
   for (const s of ["lobby", "game", "replay"]) $("#" + s).classList.toggle("hidden", s !== id);
   if (id !== "game") { $("#settlement").classList.add("hidden"); $("#settle-bar").classList.add("hidden"); }
-  syncInvite(S.msg && id === "game" ? S.msg.phase : null);
+  syncInvite(S.msg && id === "game" ? S.msg.phase : null, S.msg ? freeSeats(S.msg) : 0);
 }
+const freeSeats = (m) => m.players.filter((p) => p.kind === "free").length;
 
 const replay = (id) => openReplay(id, show, replayContext());
 /** What the table knows about a hand it replays: the seats' names and which one is mine. */
@@ -67,7 +68,11 @@ function enterRoom(room, token, seat) {
   connect();
 }
 
+/** 离开 asks first: a player who leaves by mistake thinks the match is lost. */
+function askLeave() { $("#leave-confirm").classList.remove("hidden"); $("#leave-stay").focus(); }
 function leave() {
+  $("#leave-confirm").classList.add("hidden");
+  if (S.room) touchSeat(S.room); // 我的牌局 lists it first
   S.leaving = true;
   if (S.ws) S.ws.close();
   history.replaceState(null, "", "#/");
@@ -156,9 +161,9 @@ function render() {
   const m = S.msg;
   $("#room-label").textContent = T.room(m.room);
   $("#hand-label").textContent = T.handOf(T.rules[m.rules] || m.rules, Math.max(m.hand_index, 1), m.hands);
-  const free = m.players.filter((p) => p.kind === "free").length;
+  const free = freeSeats(m);
   $("#waiting").classList.toggle("hidden", m.phase !== "waiting");
-  $("#waiting").textContent = T.waitFriends(free, m.room, `${location.origin}/#/room/${m.room}`);
+  $("#waiting").textContent = free ? T.waitFriends(free, m.room, `${location.origin}/#/room/${m.room}`) : T.allSeated;
   $("#away-banner").classList.toggle("hidden", !m.away);
   renderWaitingChoices();
   if (m.view) syncLayout(m.view); else S.layout = [];
@@ -166,7 +171,7 @@ function render() {
   renderActions(changed);
   renderHint();
   renderSettlement();
-  syncInvite(m.phase);
+  syncInvite(m.phase, free);
   tick();
 }
 
@@ -237,7 +242,7 @@ function route() {
   if (kind === "room" && arg) {
     const code = arg.toUpperCase();
     const seat = seatOf(code);
-    if (seat) { hideJoin(); enterRoom(code, seat.token, seat.seat); return; }
+    if (seat) { hideJoin(); touchSeat(code); enterRoom(code, seat.token, seat.seat); return; }
     show("lobby");
     showJoin(code); // an invite: the room's rules and seats, and 加入
     return;
@@ -264,7 +269,9 @@ function wire() {
   syncToggles();
   unlockOnGesture();
   initTopbar();
-  $("#leave-btn").addEventListener("click", leave);
+  $("#leave-btn").addEventListener("click", askLeave);
+  $("#leave-go").addEventListener("click", leave);
+  $("#leave-stay").addEventListener("click", () => $("#leave-confirm").classList.add("hidden"));
   $("#log-btn").addEventListener("click", () => $("#log").classList.toggle("hidden"));
   $("#log-close").addEventListener("click", () => $("#log").classList.add("hidden"));
   $("#resume-btn").addEventListener("click", () => send({ type: "resume" }));

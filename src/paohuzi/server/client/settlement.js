@@ -13,7 +13,8 @@ export function renderSettlement() {
   const bar = $("#settle-bar");
   const over = m && m.result && !$("#game").classList.contains("hidden") && (m.phase === "settlement" || m.phase === "finished");
   if (!over) { box.classList.add("hidden"); bar.classList.add("hidden"); return; }
-  if (S.settleFor !== m.hand_id + m.phase) { S.settleFor = m.hand_id + m.phase; S.settleHidden = false; }
+  const fresh = S.settleFor !== m.hand_id + m.phase;
+  if (fresh) { S.settleFor = m.hand_id + m.phase; S.settleHidden = false; }
   box.classList.toggle("hidden", S.settleHidden);
   bar.classList.toggle("hidden", !S.settleHidden);
   const r = m.result;
@@ -47,6 +48,7 @@ export function renderSettlement() {
   $("#rematch-btn").classList.toggle("hidden", !finished);
   $("#rematch-btn").disabled = finished && !m.rematch && !m.legal_actions.some((a) => a.id === "rematch");
   $("#lobby-btn").classList.toggle("hidden", !finished);
+  if (fresh) $("#settle-scroll").scrollTop = 0; // a new sheet opens at its top ("X 胡了", 胡息, 等, 名堂)
 }
 
 function summary(r) {

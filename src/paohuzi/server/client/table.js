@@ -27,6 +27,10 @@ export function renderTable(hooks) {
 }
 
 function badgesOf(p, seat) {
+  const ready = S.msg.phase === "waiting" && p.ready && p.kind !== "free" ? [["ready", T.readyBadge]] : []; // 准备 done
+  return [...ready, ...seatBadges(p, seat)];
+}
+function seatBadges(p, seat) {
   if (p.kind === "bot") return [["", T.bot]];
   if (p.kind === "free") return [["off", T.free]];
   if (p.away) return [["away", T.away]];

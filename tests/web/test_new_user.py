@@ -1,0 +1,189 @@
+"""The table as a new user meets it (issue 25): each bug the issue lists, in the browser.
+
+Every test here failed on the client before its fix (see the commit that adds it).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from .helpers import VIEWPORTS, click_a_legal_choice, create, open_seat, wait_js
+
+pytestmark = pytest.mark.browser
+
+# how a seat of this browser is kept (store.js) — a player of many matches holds many
+FAKE_SEATS_JS = """(n) => { for (let i = 0; i < n; i++)
+  localStorage.setItem('phz:AAA' + String(i).padStart(3, '2'), JSON.stringify({token: 'x' + i, seat: 0})); }"""
+
+
+def result_of(page: Any) -> dict[str, Any] | None:
+    """The shown state's result (None while a hand is played)."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        "(async () => (await import('/static/store.js')).S.msg.result || null)()"
+    )
+
+
+def play_until(page: Any, rng: random.Random, phases: tuple[str, ...], limit: float = 120) -> str:
+    """Click legal choices until the page's phase is one of ``phases``."""
+    deadline = time.monotonic() + limit
+    while (phase := str(page.get_attribute("body", "data-phase"))) not in phases:
+        assert time.monotonic() < deadline, f"no {phases} in {limit} s"
+        version = page.get_attribute("body", "data-version")
+        if (
+            phase == "playing"
+            and page.query_selector("#actions button")
+            and click_a_legal_choice(page, rng)
+        ):
+            deadline_v = time.monotonic() + 10
+            while (
+                page.get_attribute("body", "data-version") == version
+                and time.monotonic() < deadline_v
+            ):
+                page.wait_for_timeout(15)
+            continue
+        page.wait_for_timeout(20)
+    return phase
+
+
+def a_win_settlement(page: Any, base: str, rng: random.Random, hands: int = 2) -> str:
+    """Rooms of ``hands`` hands until a hand ends with a win; returns the room."""
+    deadline = time.monotonic() + 240
+    while True:
+        assert time.monotonic() < deadline, "no win in 240 s"
+        room = create(page, base, hands=hands)
+        play_until(page, rng, ("settlement", "finished"))
+        page.wait_for_selector("#settlement:not(.hidden)")
+        r = result_of(page)
+        if r and not r.get("huangzhuang"):
+            return room
+
+
+VISIBLE_JS = """(sel) => {
+  const e = document.querySelector(sel);
+  if (!e || e.closest('.hidden')) return sel + ' not shown';
+  const r = e.getBoundingClientRect();
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
+    return sel + ' outside the screen ' + JSON.stringify(r);
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top && (top === e || e.contains(top)) ? '' : sel + ' covered by ' + (top && (top.id || top.className));
+}"""
+
+
+def not_visible(page: Any, *sels: str) -> list[str]:
+    """The selectors whose element is not wholly on screen and on top (empty: all are)."""
+    return [x for s in sels if (x := page.evaluate(VISIBLE_JS, s))]
+
+
+# ------------------------------------------------------------------ bug 1: 离开
+def test_leave_asks_first_and_lists_the_match_at_once(server: str, browser: Any) -> None:
+    """离开 asks before leaving (stay / leave), and 我的牌局 lists the match with 回到牌桌
+    at once — also for a player whose browser holds more seats than the server reads."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        page.goto(server + "/")
+        page.evaluate(FAKE_SEATS_JS, 60)
+        room = create(page, server, hands=2)
+        page.click("#leave-btn")
+        page.wait_for_selector("#leave-confirm:not(.hidden)")
+        assert not page.is_visible("#lobby"), "nothing left yet"
+        page.click("#leave-stay")
+        assert page.is_visible("#game") and not page.is_visible("#leave-confirm")
+        page.click("#leave-btn")
+        page.click("#leave-go")
+        page.wait_for_selector("#lobby:not(.hidden)")
+        page.wait_for_selector(f"#my-matches li.match[data-room='{room}'] button", timeout=3000)
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ bugs 2 and 3: the sheet
+def test_next_settlement_opens_at_its_top(server: str, browser: Any) -> None:
+    """844×390: the sheet scrolled down to 下一局; the next hand's sheet opens at its top
+    (the title in sight), its buttons on screen without scrolling."""
+    ctx = browser.new_context(**VIEWPORTS["phone-landscape"])
+    page = ctx.new_page()
+    rng = random.Random(5)
+    try:
+        create(page, server, hands=2)
+        play_until(page, rng, ("settlement", "finished"))
+        page.wait_for_selector("#settlement:not(.hidden)")
+        assert not_visible(page, "#ready-btn", "#settle-hide-btn") == []
+        page.evaluate(
+            "() => { for (const e of document.querySelectorAll('#settlement, #settlement *'))"
+            " e.scrollTop = e.scrollHeight; }"
+        )
+        hand = page.get_attribute("body", "data-hand")
+        page.click("#ready-btn")
+        wait_js(page, f"document.body.dataset.hand !== '{hand}'", 30)
+        play_until(page, rng, ("finished",))
+        page.wait_for_selector("#settlement:not(.hidden)")
+        scrolled = page.evaluate(
+            "[...document.querySelectorAll('#settlement, #settlement *')].filter((e) => e.scrollTop > 0).length"
+        )
+        assert scrolled == 0
+        assert not_visible(page, "#settle-title", "#rematch-btn", "#lobby-btn") == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", ["desktop-hd", "phone-landscape"])
+def test_a_win_fits_its_sheet(server: str, browser: Any, size: str) -> None:
+    """A winning settlement: the buttons always on screen; at 1920×1080 the content fits
+    without scrolling (hand cards drawn at the sheet's size, not the table's)."""
+    ctx = browser.new_context(**VIEWPORTS[size])
+    page = ctx.new_page()
+    try:
+        a_win_settlement(page, server, random.Random(7))
+        assert not_visible(page, "#ready-btn", "#settle-replay-btn", "#settle-hide-btn") == []
+        sheet = page.evaluate(
+            "(() => { const s = document.querySelector('#settlement .sheet').getBoundingClientRect();"
+            " return {top: s.top, bottom: s.bottom}; })()"
+        )
+        assert sheet["bottom"] <= VIEWPORTS[size]["viewport"]["height"]  # type: ignore[index]
+        if size == "desktop-hd":
+            overflow = page.evaluate(
+                "[...document.querySelectorAll('#settlement, #settlement *')]"
+                ".filter((e) => e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'visible').length"
+            )
+            assert overflow == 0, "the whole settlement is in sight at 1920×1080"
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ bug 4: the waiting room
+def test_full_waiting_room(server: str, browser: Any) -> None:
+    """Once the friend sits down: no "等待 0 位", no invite card over 准备 on either
+    screen, and after 准备 the seat shows 已准备."""
+    body = {"bots": 1, "bot": "easy", "hands": 1, "name": "阿明", "options": {"ready_first": True}}
+    r = httpx.post(server + "/api/rooms", json=body).json()
+    ca = browser.new_context(**VIEWPORTS["desktop"])
+    cb = browser.new_context(**VIEWPORTS["phone-landscape"])
+    a, b = ca.new_page(), cb.new_page()
+    try:
+        open_seat(a, server, r["room"], r["token"])
+        a.wait_for_selector("#invite:not(.hidden)")
+        b.goto(a.input_value("#invite-link"))
+        b.fill("#join-page-name", "小红")
+        b.click("#join-page-btn")
+        for p in (a, b):
+            p.wait_for_selector("#waiting-actions:not(.hidden) button[data-action-id='ready']")
+            wait_js(
+                p,
+                "!document.querySelector('#invite') || document.querySelector('#invite').classList.contains('hidden')",
+            )
+            assert " 0 " not in p.inner_text("#waiting"), p.inner_text("#waiting")
+            assert not_visible(p, "#waiting-actions button[data-action-id='ready']") == []
+        assert not b.query_selector(".seat[data-seat='0'] .badge.ready"), "not ready yet"
+        a.click("#waiting-actions button[data-action-id='ready']")
+        for p in (a, b):
+            p.wait_for_selector(".seat[data-seat='0'] .badge.ready")
+        assert "已准备" in b.inner_text(".seat[data-seat='0'] .badge.ready")
+    finally:
+        ca.close()
+        cb.close()
