@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import VIEWPORTS, click_a_legal_choice, create, open_seat, wait_js
+from .helpers import VIEWPORTS, click_a_legal_choice, create, open_seat, uncovered, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -187,3 +187,65 @@ def test_full_waiting_room(server: str, browser: Any) -> None:
     finally:
         ca.close()
         cb.close()
+
+
+# ------------------------------------------------------------------ bug 6: the 吃 picker
+def until_chi(page: Any, base: str, rng: random.Random, limit: float = 240) -> None:
+    """Play (never 吃) one-hand rooms until 吃 is offered."""
+    deadline = time.monotonic() + limit
+    create(page, base, hands=1)
+    while not page.query_selector("#chi-btn"):
+        assert time.monotonic() < deadline, "no 吃 offered"
+        phase = page.get_attribute("body", "data-phase")
+        if phase in ("settlement", "finished"):
+            create(page, base, hands=1)
+            continue
+        version = page.get_attribute("body", "data-version")
+        if phase == "playing" and page.query_selector("#actions button"):
+            if page.query_selector("#chi-btn"):
+                return
+            hu = page.query_selector("#actions button[data-type='hu']")
+            if hu or not page.query_selector("#hand .card.legal"):
+                (hu or page.query_selector_all("#actions button[data-action-id]")[-1]).click()
+            else:
+                card = rng.choice(page.query_selector_all("#hand .card.legal"))
+                box = card.bounding_box()
+                card.click(position={"x": box["width"] / 2, "y": 6})
+                page.click("#discard-btn")
+            end = time.monotonic() + 10
+            while page.get_attribute("body", "data-version") == version and time.monotonic() < end:
+                page.wait_for_timeout(15)
+            continue
+        page.wait_for_timeout(20)
+
+
+PICKER_JS = """() => {
+  const p = document.querySelector('#chi-picker').getBoundingClientRect();
+  const b = document.querySelector('#chi-btn').getBoundingClientRect();
+  const gap = (a0, a1, b0, b1) => Math.max(0, a0 - b1, b0 - a1);
+  const o = document.querySelector('#open-card');
+  const oc = o ? o.getBoundingClientRect() : null;
+  const over = oc && gap(p.left, p.right, oc.left, oc.right) === 0 && gap(p.top, p.bottom, oc.top, oc.bottom) === 0;
+  const gains = [...document.querySelectorAll('#chi-picker .gain')];
+  return {dist: Math.hypot(gap(p.left, p.right, b.left, b.right), gap(p.top, p.bottom, b.top, b.bottom)),
+    overOpen: !!over, wrapped: gains.filter((g) => g.getClientRects().length > 1 || g.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(g).fontSize)).length,
+    inside: p.left >= 0 && p.top >= 0 && p.right <= innerWidth && p.bottom <= innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone-landscape", "desktop-hd"])
+def test_chi_picker_opens_at_the_chi_button(server: str, browser: Any, size: str) -> None:
+    """The 吃 picker opens next to the 吃 button (not over 上家, not 900 px away), on
+    screen, not over the open card; "+0 胡息" stays on one line."""
+    ctx = browser.new_context(**VIEWPORTS[size])
+    page = ctx.new_page()
+    try:
+        until_chi(page, server, random.Random(11))
+        page.click("#chi-btn")
+        page.wait_for_selector("#chi-picker:not(.hidden) .package")
+        x = page.evaluate(PICKER_JS)
+        assert x["dist"] <= 60, x
+        assert x["inside"] and not x["overOpen"] and x["wrapped"] == 0, x
+        assert uncovered(page) == []
+    finally:
+        ctx.close()

@@ -18,6 +18,7 @@ export function renderActions(rerender) {
   box.replaceChildren();
   picker.replaceChildren();
   picker.classList.add("hidden");
+  picker.classList.remove("floating");
   markUses(null);
   if (!m || m.phase !== "playing") return;
   const acts = m.legal_actions;
@@ -52,8 +53,36 @@ export function renderActions(rerender) {
     b.append(el("kbd", "key", T.keys[type])); // shown only with a keyboard (style.css)
     box.append(b);
   }
-  if (chis.length && S.chiOpen) renderPicker(chis, picker);
+  if (chis.length && S.chiOpen) {
+    renderPicker(chis, picker);
+    placePicker(picker, $("#chi-btn"));
+  }
 }
+
+/** The picker opens at the 吃 button: above its row of buttons (below where there is no
+ * room), beside the open card rather than over it, always on screen. */
+function placePicker(picker, btn) {
+  picker.classList.add("floating");
+  Object.assign(picker.style, { left: "0px", top: "0px" });
+  const pad = 6, vw = innerWidth, vh = innerHeight;
+  const b = btn.getBoundingClientRect();
+  const row = $("#actions").getBoundingClientRect();
+  const r = picker.getBoundingClientRect();
+  let top = row.top - r.height - pad;
+  if (top < pad) top = Math.min(row.bottom + pad, vh - r.height - pad);
+  let left = Math.min(Math.max(b.left + b.width / 2 - r.width / 2, pad), vw - r.width - pad);
+  const card = $("#open-card");
+  const o = card && !card.closest(".hidden") ? card.getBoundingClientRect() : null;
+  const hits = (x) => o && x < o.right + pad && x + r.width > o.left - pad && top < o.bottom + pad && top + r.height > o.top - pad;
+  if (hits(left)) { // the claimed card stays in sight: beside it, on the button's side first
+    const right = o.right + pad, leftOf = o.left - pad - r.width;
+    const sides = b.left + b.width / 2 >= o.left + o.width / 2 ? [right, leftOf] : [leftOf, right];
+    const fit = sides.find((x) => x >= pad && x + r.width <= vw - pad);
+    if (fit !== undefined) left = fit;
+  }
+  Object.assign(picker.style, { left: `${Math.round(left)}px`, top: `${Math.round(Math.max(top, pad))}px` });
+}
+addEventListener("resize", () => { const p = $("#chi-picker"), b = $("#chi-btn"); if (p && b && !p.classList.contains("hidden")) placePicker(p, b); });
 
 function renderPicker(chis, picker) {
   picker.classList.remove("hidden");
