@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from .helpers import VIEWPORTS, click_a_legal_choice, create, open_seat, uncovered, wait_js
+from .lobby_helpers import open_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -247,5 +248,78 @@ def test_chi_picker_opens_at_the_chi_button(server: str, browser: Any, size: str
         assert x["dist"] <= 60, x
         assert x["inside"] and not x["overOpen"] and x["wrapped"] == 0, x
         assert uncovered(page) == []
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ bug 8: the small ones
+# English text whose Chinese is not beside English: a CJK run outside parentheses (cards
+# are named by their glyphs, as they show: 贰, 四五六)
+BARE_CJK_JS = """(roots) => {
+  const bad = [];
+  for (const sel of roots) for (const root of document.querySelectorAll(sel)) {
+    const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (!p || p.closest('.hidden, .card, .lang, .cards, .meld, .seat-name, .name')) continue;
+      let s = n.textContent.replace(/[\\u3400-\\u9fff]+ \\([A-Za-z][^()]*\\)/g, '');  // 过 (pass)
+      for (let k = 0; k < 3; k++) s = s.replace(/\\([^()]*\\)/g, '');
+      s = s.replace(/[一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾]+/g, '');
+      if (/[\\u3400-\\u9fff]/.test(s)) bad.push(n.textContent.trim());
+    }
+  }
+  return bad;
+}"""
+
+
+def test_english_rules_and_tutorial_say_it_in_english(server: str, browser: Any) -> None:
+    """English mode: the rules page and the tutorial give the English, the Chinese term in
+    brackets beside it ("1 pt per base (底)", "+1 grade (等)", "×5 (番)")."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        open_lobby(page, server, "en")
+        page.click("#lobby-rules-btn")
+        page.wait_for_selector("#rules-page:not(.hidden) section")
+        bad = page.evaluate(BARE_CJK_JS, ["#rules-page"])
+        assert bad == [], bad
+        text = page.inner_text("#rules-page")
+        assert "per 底" not in text and " fan" not in text
+    finally:
+        ctx.close()
+
+
+def walk_tutorial(page: Any, each: Any) -> None:
+    """Play the tutorial to its end: the right choice each time (after a wrong one, the one
+    it marks); ``each(page)`` at every stop."""
+    page.click("#tutorial-btn")
+    page.click("#tut-start")
+    for _ in range(80):
+        page.wait_for_selector("#tut-panel")
+        each(page)
+        if page.query_selector("#tut-finish"):
+            return
+        step = page.inner_text("#tut-step")
+        fb = page.inner_text("#tut-feedback")
+        target = page.query_selector("#tut-next") or page.query_selector(
+            "#tut-choices .expected, .tut-board .hand .card.expected"
+        )
+        (target or page.query_selector_all("#tut-choices button")[0]).click()
+        wait_js(
+            page,
+            f"!document.querySelector('#tut-step') || document.querySelector('#tut-step').textContent !== {step!r}"
+            f" || document.querySelector('#tut-feedback').textContent !== {fb!r}",
+        )
+    raise AssertionError("the tutorial did not end")
+
+
+def test_english_tutorial_says_it_in_english(server: str, browser: Any) -> None:
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    bad: list[str] = []
+    try:
+        open_lobby(page, server, "en")
+        walk_tutorial(page, lambda p: bad.extend(p.evaluate(BARE_CJK_JS, ["#tutorial"])))
+        assert sorted(set(bad)) == [], "\n".join(sorted(set(bad)))
     finally:
         ctx.close()

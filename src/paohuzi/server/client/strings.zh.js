@@ -134,6 +134,7 @@ export default {
   /* ---------------------------------------------------------------- the tutorial */
   tutTitle: "新手教学", tutStart: "开始", tutStep: (i, n) => `第 ${i}/${n} 步`,
   tutRight: "✓ 正确！", tutWrong: "再想想：", tutDone: "完成了！", tutFinish: "回到大厅",
+  mtName: (label) => label,
   tutAgain: "再来一遍", tutTapCard: "点一张亮绿框的牌打出，或点下面的按钮", tutNext: "继续",
   tutResult: (h, d, f, di) => `${h}胡息 · ${d}等 · ${f}番 · 底 ${di}`, tutConcepts: "你会学到：",
   concept: { ti: "提", discard: "出牌", chou: "臭牌", peng: "碰", pao: "跑", bakuai: "八块", chi_bi: "吃与比",

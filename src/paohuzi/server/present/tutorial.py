@@ -35,12 +35,14 @@ from typing import Any
 from paohuzi.core.actions import PASS, Action, IllegalAction
 from paohuzi.core.cards import CODES, Card
 from paohuzi.core.events import Event
+from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.player import Bot, Observation
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import Rules, preset
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
 from paohuzi.server.present.choices import action_choice_dict
+from paohuzi.server.present.options import mingtang_label
 from paohuzi.table import Table
 
 DIR = Path(__file__).parent / "tutorials"
@@ -333,7 +335,11 @@ def _show(r: Run, entry: dict[str, Any] | None, mark: int) -> dict[str, Any]:
             "actions": [action_choice_dict(a) for a in v.legal] if "do" in entry else [],
         }
     if v.result is not None:
-        out["result"] = v.result.to_dict()
+        out["result"] = res = v.result.to_dict()
+        ids = {p.name: mid for mid, p in PATTERNS.items()}
+        for m in res.get("mingtang", []):  # the 名堂 in English too (the English page)
+            if m.get("name") in ids:
+                m["label"] = mingtang_label(ids[m["name"]])
     return out
 
 
