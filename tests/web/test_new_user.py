@@ -323,3 +323,64 @@ def test_english_tutorial_says_it_in_english(server: str, browser: Any) -> None:
         assert sorted(set(bad)) == [], "\n".join(sorted(set(bad)))
     finally:
         ctx.close()
+
+
+def test_a_long_room_code_stays_on_the_join_card(server: str, browser: Any) -> None:
+    """An invite link with a long code: the join card keeps it inside (it wraps)."""
+    ctx = browser.new_context(**VIEWPORTS["phone-portrait"])
+    page = ctx.new_page()
+    try:
+        page.goto(server + "/#/room/ABCDEFGHJKLMNPQRSTUVWXYZ23456789ABCD")
+        page.wait_for_selector("#join-page .join h2")
+        page.wait_for_selector("#join-error")
+        out = page.evaluate("""() => {
+          const card = document.querySelector('#join-page .join').getBoundingClientRect();
+          return [...document.querySelectorAll('#join-page .join *')].filter((e) => {
+            const r = e.getBoundingClientRect();
+            return r.width && (r.right > card.right + 1 || r.left < card.left - 1 || e.scrollWidth > e.clientWidth + 1);
+          }).map((e) => e.tagName + ' ' + e.textContent.slice(0, 30));
+        }""")
+        assert out == [] and page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    finally:
+        ctx.close()
+
+
+def test_my_matches_in_local_time(server: str, browser: Any) -> None:
+    """我的牌局 dates a match in the player's own time zone, not UTC."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"], timezone_id="Asia/Shanghai")
+    page = ctx.new_page()
+    try:
+        room = create(page, server, hands=1)
+        token = page.evaluate(f"JSON.parse(localStorage.getItem('phz:{room}')).token")
+        created = httpx.post(server + "/api/my-matches", json={"tokens": [token]}).json()
+        created = created["matches"][0]["created"]
+        local = time.strftime("%H:%M", time.gmtime(created + 8 * 3600))
+        page.goto(server + "/#/")
+        page.wait_for_selector(f"#my-matches li.match[data-room='{room}']")
+        head = page.inner_text(f"#my-matches li.match[data-room='{room}'] .match-head")
+        assert local in head and "UTC" not in head, head
+    finally:
+        ctx.close()
+
+
+def test_favicon(server: str) -> None:
+    """/favicon.ico is the app's icon (a browser asks for it on every page)."""
+    r = httpx.get(server + "/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/")
+    assert len(r.content) > 100
+
+
+def test_stacked_hand_cards_can_be_tapped(server: str, browser: Any) -> None:
+    """844×390: a card with another below it in its column shows at least 28 px to tap."""
+    ctx = browser.new_context(**VIEWPORTS["phone-landscape"])
+    page = ctx.new_page()
+    try:
+        create(page, server, hands=1)
+        page.wait_for_selector("#hand .col .card + .card")
+        shown = page.evaluate("""() => [...document.querySelectorAll('#hand .col .card + .card')].map((c) =>
+          c.getBoundingClientRect().top - c.previousElementSibling.getBoundingClientRect().top)""")
+        assert min(shown) >= 28, shown
+        assert uncovered(page) == []
+        assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+    finally:
+        ctx.close()

@@ -134,6 +134,10 @@ def create_app(
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "icons" / "favicon.ico", media_type="image/x-icon")
+
     @app.get("/api/health")
     async def health() -> dict[str, bool]:
         return {"ok": True}
