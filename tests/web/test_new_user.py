@@ -384,3 +384,65 @@ def test_stacked_hand_cards_can_be_tapped(server: str, browser: Any) -> None:
         assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ bug 5: the tutorial's seats
+@pytest.mark.parametrize("size", list(VIEWPORTS))
+def test_tutorial_seats_sit_as_at_the_real_table(server: str, browser: Any, size: str) -> None:
+    """The tutorial's 下家 (the learner's next seat) sits right, 上家 left, as on the live
+    table; in English the right box says "Right"."""
+    ctx = browser.new_context(**VIEWPORTS[size])
+    page = ctx.new_page()
+    try:
+        for lang, right, left in (("zh", "下家", "上家"), ("en", "Right", "Left")):
+            open_lobby(page, server, lang)
+            page.click("#tutorial-btn")
+            page.click("#tut-start")
+            page.wait_for_selector(".tut-board .seat[data-seat='1']")
+            x = page.evaluate("""() => {
+              const at = (s) => document.querySelector(`.tut-board .seat[data-seat="${s}"]`);
+              const r1 = at(1).getBoundingClientRect(), r2 = at(2).getBoundingClientRect();
+              return {next: r1.left + r1.width / 2, prev: r2.left + r2.width / 2,
+                nextLabel: at(1).querySelector('.seat-head').textContent,
+                prevLabel: at(2).querySelector('.seat-head').textContent};
+            }""")
+            assert x["next"] > x["prev"], x
+            assert right in x["nextLabel"] and left in x["prevLabel"], x
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ bug 7: a claim taken away
+TAKEN_JS = """async (kind) => {
+  const { S } = await import('/static/store.js');
+  const { receive } = await import('/static/app.js');
+  const prev = S.msg, card = prev.legal_actions.find((a) => a.type === 'chi').card;
+  const other = (S.seat + 1) % prev.players.length;
+  // the next state as the server sends it when another seat's claim wins (R26): my
+  // choices gone, its meld in the log
+  const next = structuredClone(prev);
+  next.version = prev.version + 1;
+  next.legal_actions = [];
+  next.timers = [];
+  next.view.log = [...prev.view.log, {type: kind, seat: other, card}];
+  receive(next);
+  return {other, card};
+}"""
+
+
+def test_a_claim_taken_by_another_seat_is_told(server: str, browser: Any) -> None:
+    """My 吃 is offered; another seat's 碰 takes the card: the buttons go and, where they
+    were, a line says who took it (R26: 碰 before 吃)."""
+    ctx = browser.new_context(**VIEWPORTS["phone-landscape"])
+    page = ctx.new_page()
+    try:
+        until_chi(page, server, random.Random(13))
+        x = page.evaluate(TAKEN_JS, "peng")
+        page.wait_for_selector("#claim-note:not(.hidden)")
+        note = page.inner_text("#claim-note")
+        who = page.inner_text(f".seat[data-seat='{x['other']}'] .seat-head .name")
+        assert "碰" in note and who in note, (note, who)
+        assert not_visible(page, "#claim-note") == []
+        assert page.evaluate("document.querySelector('#claim-note').closest('#dock') !== null")
+    finally:
+        ctx.close()

@@ -4,7 +4,7 @@
  * table. Everything shown of the game comes from the server's per-seat `view`.
  * The lobby is lobby.js (friends: invite.js); the table's parts are table.js (board.js draws it), hand.js,
  * claims.js, settlement.js and topbar.js; replays replay.js; the tutorial tutorial.js. */
-import { S, $, el, settings, saveSettings, seatOf, forgetSeat, touchSeat, send, dispatchSaid } from "./store.js";
+import { S, $, el, nameOf, settings, saveSettings, seatOf, forgetSeat, touchSeat, send, dispatchSaid } from "./store.js";
 import { T, onLang, pick, errText, toggleLang } from "./i18n.js";
 import { zh } from "./cards.js";
 import { syncLayout, renderHand } from "./hand.js";
@@ -111,6 +111,7 @@ function connect() {
 export function rerender() { if (S.msg) render(); }
 function act(id) {
   if (!S.msg) return;
+  S.lastAct = S.msg.version; // my own choice: nothing was taken from me
   if (!send({ type: "act", version: S.msg.version, action: id })) {
     // mid-reconnection: 准备 is kept and sent when the table is back (it stays the
     // same choice); a move is not, as the table may have moved on meanwhile
@@ -138,7 +139,31 @@ function status(text) {
 }
 
 /* ---------------------------------------------------------------- state */
+/** A state from the socket (exported for tests: the table's reaction to a given state). */
+export function receive(m) { onState(m); }
+
+const CLAIMS = ["hu", "peng", "chi"];
+const TAKES = ["hu", "peng", "chi", "pao", "ti", "wei"];
+/** My claim is gone without my choosing (another seat's 碰 / 胡 took the card): say who
+ * took it, at the buttons, for a few seconds. */
+function noteLostClaim(prev, m) {
+  const had = prev && prev.hand_id === m.hand_id && prev.phase === "playing"
+    && prev.legal_actions.filter((a) => CLAIMS.includes(a.type));
+  if (!had || !had.length || !m.view || !prev.view || S.lastAct === prev.version) return;
+  if (m.legal_actions.some((a) => CLAIMS.includes(a.type) && a.card === had[0].card)) return;
+  const card = had[0].card;
+  const took = m.view.log.slice(prev.view.log.length)
+    .find((e) => TAKES.includes(e.type) && e.seat !== S.seat && (!e.card || e.card === card));
+  if (!took) return;
+  const n = $("#claim-note");
+  n.textContent = T.claimTaken(nameOf(took.seat), T.act[took.type] || T.kinds[took.type] || took.type, zh(took.card || card));
+  n.classList.remove("hidden");
+  clearTimeout(S.noteTimer);
+  S.noteTimer = setTimeout(() => n.classList.add("hidden"), 3500);
+}
+
 function onState(m) {
+  noteLostClaim(S.msg, m);
   const first = !S.msg || S.msg.hand_id !== m.hand_id;
   const wasMine = S.msg && S.msg.phase === "playing" && S.msg.legal_actions.length > 0;
   S.msg = m;

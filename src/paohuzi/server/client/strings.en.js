@@ -39,6 +39,7 @@ export default {
   faceDown: "face-down card",
   cardTip: (ch, py, big, n, red) => `${ch} (${py}) — ${big ? "big" : "small"} ${n}${red ? ", red" : ""}`,
   secs: (n) => `${n}`,
+  claimTaken: (who, how, card) => `${who}: ${how} ${card} — the card is taken`,
   warnAway: "Auto-play soon!",
   warnClaim: "Choosing for you soon",
   awayBanner: "Auto-play: a bot is playing for you",

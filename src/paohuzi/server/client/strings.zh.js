@@ -40,6 +40,7 @@ export default {
   faceDown: "扣着的牌",
   cardTip: (ch, py, big, n, red) => `${big ? "大" : "小"}${ch}（${py}）${red ? " 红字" : ""}`,
   secs: (n) => `${n}`,
+  claimTaken: (who, how, card) => `${who} ${how}了 ${card}`,
   warnAway: "即将托管！",
   warnClaim: "即将自动选择",
   awayBanner: "托管中：机器人正在替你出牌",
