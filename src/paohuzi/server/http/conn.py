@@ -40,6 +40,7 @@ from paohuzi.server.wire import (
     WS_POLICY,
     WS_TOO_MANY,
     ClientMessage,
+    Dissolve,
     Hints,
     Ping,
     Ready,
@@ -223,6 +224,8 @@ async def _dispatch(room: Room, seat: Seat, conn: Conn, m: ClientMessage) -> Non
         await room.resume(seat)
     elif isinstance(m, Say):
         code = await room.say(seat, m.phrase)
+    elif isinstance(m, Dissolve):
+        code = await room.dissolve(seat, m.agree)
     elif isinstance(m, Ready):  # 准备 by its own message: the act ``ready`` at any version
         code = readiness.may_ready(room.state is not None, seat.kind)
         code = code or await room.act(seat, seat.shown.version, WebChoice.READY)

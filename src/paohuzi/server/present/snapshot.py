@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import Rules
-from paohuzi.server.messages import PlayerInfo, Timer
+from paohuzi.server.messages import DissolveVote, PlayerInfo, Timer
 from paohuzi.server.room.levels import Level
 from paohuzi.server.vocab import RoomPhase
 
@@ -37,6 +37,8 @@ class RoomSnapshot(NamedTuple):
     result: HandResult | None  # the finished hand's, at a settlement or the match's end
     results: tuple[HandResult, ...]  # every finished hand's (the summary)
     hand_ids: tuple[str, ...]  # every dealt hand's, in order
+    dissolve: DissolveVote | None = None  # a 解散 vote open (or just refused)
+    dissolved: bool = False  # the match was ended by a 解散 vote
 
 
 __all__ = ["RoomSnapshot"]

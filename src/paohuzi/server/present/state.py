@@ -109,6 +109,8 @@ def seat_state(
         timers=timers(snap, seat),
         away=away,
         tingpai=tingpai(snap, v),
+        dissolve=snap.dissolve,
+        dissolved=True if snap.dissolved else None,
     )
 
 
