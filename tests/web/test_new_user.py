@@ -12,7 +12,16 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import VIEWPORTS, click_a_legal_choice, create, open_seat, uncovered, wait_js
+from .helpers import (
+    VIEWPORTS,
+    bar_click,
+    click_a_legal_choice,
+    create,
+    open_seat,
+    uncovered,
+    wait_dealt,
+    wait_js,
+)
 from .lobby_helpers import open_lobby
 
 pytestmark = pytest.mark.browser
@@ -446,3 +455,41 @@ def test_a_claim_taken_by_another_seat_is_told(server: str, browser: Any) -> Non
         assert page.evaluate("document.querySelector('#claim-note').closest('#dock') !== null")
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ 解散房间
+def test_dissolve_vote_between_two_friends(server: str, browser: Any) -> None:
+    """A asks (解散, then confirms); B sees who asks and each seat's answer (the bot has
+    agreed), agrees; both get the match summary with the standings."""
+    body = {"bots": 1, "bot": "easy", "hands": 4, "name": "阿明"}
+    r = httpx.post(server + "/api/rooms", json=body).json()
+    ca = browser.new_context(**VIEWPORTS["desktop"])
+    cb = browser.new_context(**VIEWPORTS["phone-landscape"])
+    a, b = ca.new_page(), cb.new_page()
+    try:
+        open_seat(a, server, r["room"], r["token"])
+        b.goto(a.input_value("#invite-link"))
+        b.fill("#join-page-name", "小红")
+        b.click("#join-page-btn")
+        for p in (a, b):
+            wait_dealt(p)
+        bar_click(a, "#dissolve-btn")
+        a.wait_for_selector("#dissolve-vote:not(.hidden)")
+        assert b.get_attribute("body", "data-dissolve") != "open", "asking is confirmed first"
+        a.click("#dissolve-yes")
+        b.wait_for_selector("body[data-dissolve='open']")
+        assert "阿明" in b.inner_text("#dissolve-title")
+        votes = b.inner_text("#dissolve-votes")
+        assert votes.count("同意") == 2 and "等待" in votes, votes  # A and the bot agreed
+        assert not_visible(b, "#dissolve-yes", "#dissolve-no") == []
+        assert not a.is_visible("#dissolve-yes"), "A has answered: no buttons"
+        b.click("#dissolve-yes")
+        for p in (a, b):
+            wait_js(p, "document.body.dataset.phase === 'finished'")
+            p.wait_for_selector("#match-summary:not(.hidden)")
+            assert "解散" in p.inner_text("#settle-title")
+            assert len(p.query_selector_all("#match-summary .ranking li")) == 3
+            assert not_visible(p, "#rematch-btn", "#lobby-btn") == []
+    finally:
+        ca.close()
+        cb.close()

@@ -60,7 +60,7 @@ function enterRoom(room, token, seat) {
   if (S.ws) { const old = S.ws; S.ws = null; old.close(); }
   Object.assign(S, { room, token, seat, msg: null, hint: null, closeReason: null, layout: [], layoutHand: null,
     selected: null, logHand: null, logN: 0, leaving: false, retry: 0, settleFor: null, settleHidden: false, pendingReady: false,
-    wantRematch: false, offset: null, chiOpen: false });
+    wantRematch: false, offset: null, chiOpen: false, askDissolve: false });
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
   show("game");
   $("#log-list").replaceChildren();
@@ -196,6 +196,7 @@ function render() {
   renderActions(changed);
   renderHint();
   renderSettlement();
+  renderDissolve();
   syncInvite(m.phase, free);
   tick();
 }
@@ -241,6 +242,62 @@ function renderHint() {
     if (b) b.classList.add("hinted");
     else if (x.action.startsWith("chi:") && $("#chi-btn")) $("#chi-btn").classList.add("hinted");
   }
+}
+
+/* ---------------------------------------------------------------- 解散房间 */
+/** The vote every seat sees while it is open (the state's `dissolve`); asking first shows
+ * the same dialog as a confirmation (S.askDissolve). A refusal is said once. */
+function renderDissolve() {
+  const m = S.msg, box = $("#dissolve-vote");
+  const v = m && m.phase !== "finished" ? m.dissolve : null;
+  const refused = v && v.refused_by !== undefined && v.refused_by !== null;
+  if (refused && S.refusedSaid !== v.deadline) { S.refusedSaid = v.deadline; status(T.dissolveRefused(nameOf(v.refused_by))); }
+  const open = v && !refused;
+  const asking = S.askDissolve && !open && m && ["playing", "settlement"].includes(m.phase);
+  box.classList.toggle("hidden", !open && !asking);
+  document.body.dataset.dissolve = open ? "open" : ""; // for tests
+  if (!open && !asking) return;
+  const yes = $("#dissolve-yes"), no = $("#dissolve-no"), list = $("#dissolve-votes");
+  list.replaceChildren();
+  if (asking) {
+    $("#dissolve-title").textContent = T.dissolveAskTitle;
+    $("#dissolve-note").textContent = T.dissolveAskNote;
+    $("#dissolve-left").textContent = "";
+    yes.textContent = T.dissolveAsk;
+    no.textContent = T.cancel;
+    yes.classList.remove("hidden");
+    no.classList.remove("hidden");
+    return;
+  }
+  $("#dissolve-title").textContent = T.dissolveTitle(nameOf(v.by));
+  $("#dissolve-note").textContent = "";
+  v.votes.forEach((x, s) => {
+    const li = el("li", x === true ? "yes" : x === false ? "no" : "wait");
+    li.dataset.seat = String(s);
+    li.append(el("span", "who", nameOf(s)), el("span", "vote", x === true ? T.voteYes : x === false ? T.voteNo : T.voteWait));
+    list.append(li);
+  });
+  const mine = v.votes[S.seat];
+  yes.textContent = T.dissolveAgree;
+  no.textContent = T.dissolveRefuse;
+  yes.classList.toggle("hidden", mine !== null);
+  no.classList.toggle("hidden", mine !== null);
+  if (mine !== null) $("#dissolve-note").textContent = T.dissolveWaiting;
+  tickDissolve();
+}
+function tickDissolve() {
+  const m = S.msg;
+  const v = m && m.dissolve;
+  if (!v || $("#dissolve-vote").classList.contains("hidden")) return;
+  const left = Math.max(0, Math.ceil(v.deadline - (Date.now() / 1000 + (S.offset || 0))));
+  $("#dissolve-left").textContent = T.dissolveLeft(left);
+}
+function answerDissolve(agree) {
+  const v = S.msg && S.msg.dissolve;
+  const open = v && (v.refused_by === undefined || v.refused_by === null);
+  if (!open && S.askDissolve) { S.askDissolve = false; if (agree) send({ type: "dissolve", agree: true }); }
+  else if (open) send({ type: "dissolve", agree });
+  renderDissolve();
 }
 
 /* ---------------------------------------------------------------- match end */
@@ -295,6 +352,9 @@ function wire() {
   unlockOnGesture();
   initTopbar();
   $("#leave-btn").addEventListener("click", askLeave);
+  $("#dissolve-btn").addEventListener("click", () => { S.askDissolve = true; renderDissolve(); });
+  $("#dissolve-yes").addEventListener("click", () => answerDissolve(true));
+  $("#dissolve-no").addEventListener("click", () => answerDissolve(false));
   $("#leave-go").addEventListener("click", leave);
   $("#leave-stay").addEventListener("click", () => $("#leave-confirm").classList.add("hidden"));
   $("#log-btn").addEventListener("click", () => $("#log").classList.toggle("hidden"));
@@ -325,7 +385,7 @@ function wire() {
   $("#replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", (ev) => onKey(ev, hooks));
   window.addEventListener("hashchange", route);
-  setInterval(tick, 250);
+  setInterval(() => { tick(); tickDissolve(); }, 250);
   initLobby();
   route();
 }
