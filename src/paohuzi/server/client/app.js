@@ -25,6 +25,7 @@ function show(id) {
   for (const s of ["lobby", "game", "replay"]) $("#" + s).classList.toggle("hidden", s !== id);
   if (id !== "game") { $("#settlement").classList.add("hidden"); $("#settle-bar").classList.add("hidden"); }
   syncInvite(S.msg && id === "game" ? S.msg.phase : null, S.msg ? freeSeats(S.msg) : 0);
+  syncWakeLock();
 }
 const freeSeats = (m) => m.players.filter((p) => p.kind === "free").length;
 
@@ -178,7 +179,10 @@ function onState(m) {
   processLog(first);
   if (S.pendingReady && m.legal_actions.some((a) => a.id === "ready")) { S.pendingReady = false; act("ready"); }
   if (m.phase !== "settlement") S.pendingReady = false;
-  if (!wasMine && m.phase === "playing" && m.legal_actions.length) cue("turn");
+  if (!wasMine && m.phase === "playing" && m.legal_actions.length) {
+    cue("turn");
+    if (settings.vibrate && navigator.vibrate) navigator.vibrate(120); // my turn, felt in the hand
+  }
   render();
 }
 
@@ -198,6 +202,7 @@ function render() {
   renderSettlement();
   renderDissolve();
   syncInvite(m.phase, free);
+  syncWakeLock();
   tick();
 }
 
@@ -242,6 +247,30 @@ function renderHint() {
     if (b) b.classList.add("hinted");
     else if (x.action.startsWith("chi:") && $("#chi-btn")) $("#chi-btn").classList.add("hinted");
   }
+}
+
+/* ---------------------------------------------------------------- the installed app */
+/** Keep the screen on while a hand is played (Screen Wake Lock, where the browser has
+ * it); the browser drops the lock when the page is hidden: asked again when it is back. */
+function syncWakeLock() {
+  const want = !!(S.msg && S.msg.phase === "playing" && !S.leaving && document.visibilityState === "visible"
+    && !$("#game").classList.contains("hidden"));
+  if (want && !S.wake && !S.wakeAsked && navigator.wakeLock) {
+    S.wakeAsked = true;
+    navigator.wakeLock.request("screen").then((lock) => {
+      S.wake = lock;
+      lock.addEventListener("release", () => { S.wake = null; });
+      if (!S.msg || S.msg.phase !== "playing") lock.release();
+    }).catch(() => { /* refused (battery saver, no user gesture yet): the screen may sleep */ })
+      .finally(() => { S.wakeAsked = false; });
+  } else if (!want && S.wake) {
+    S.wake.release().catch(() => {});
+    S.wake = null;
+  }
+}
+function registerWorker() {
+  if (!("serviceWorker" in navigator)) return; // http on a LAN address: no worker, no offline
+  navigator.serviceWorker.register("/sw.js").catch(() => { /* the app works without it */ });
 }
 
 /* ---------------------------------------------------------------- 解散房间 */
@@ -343,6 +372,7 @@ function syncToggles() {
   $("#mute-btn").setAttribute("aria-pressed", String(settings.mute));
   $("#mute-btn").classList.toggle("off", settings.mute);
   $("#voice-toggle").checked = settings.voice;
+  $("#vibrate-toggle").checked = settings.vibrate;
 }
 
 function wire() {
@@ -371,6 +401,8 @@ function wire() {
   });
   $("#mute-btn").addEventListener("click", () => { settings.mute = !settings.mute; saveSettings(); syncToggles(); });
   $("#voice-toggle").addEventListener("change", (ev) => { settings.voice = ev.target.checked; saveSettings(); });
+  $("#vibrate-toggle").addEventListener("change", (ev) => { settings.vibrate = ev.target.checked; saveSettings(); });
+  document.addEventListener("visibilitychange", syncWakeLock);
   for (const id of ["#ready-btn", "#bar-ready-btn"]) $(id).addEventListener("click", () => act("ready"));
   $("#settle-hide-btn").addEventListener("click", () => { S.settleHidden = true; renderSettlement(); });
   $("#settle-show-btn").addEventListener("click", () => { S.settleHidden = false; renderSettlement(); });
@@ -388,6 +420,7 @@ function wire() {
   setInterval(() => { tick(); tickDissolve(); }, 250);
   initLobby();
   route();
+  registerWorker();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);

@@ -7,7 +7,7 @@ import { T, toggleLang } from "./i18n.js";
 
 /* ------------------------------------------------------------ settings (localStorage) */
 const SETTINGS_KEY = "phz:settings";
-const DEFAULTS = { hints: false, mute: false, voice: true };
+const DEFAULTS = { hints: false, mute: false, voice: true, vibrate: true };
 
 function loadSettings() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") }; } catch { return { ...DEFAULTS }; }

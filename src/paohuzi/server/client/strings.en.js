@@ -56,6 +56,7 @@ export default {
   voteYes: "agrees", voteNo: "refuses", voteWait: "waiting…", dissolveLeft: (n) => `no answer in ${n} s counts as agreement`,
   dissolveWaiting: "Waiting for the others…", dissolveRefused: (who) => `${who} refused: the match goes on`,
   dissolvedPrefix: "Room dissolved · ",
+  vibrateLabel: "Vibrate",
   log: "Log", leave: "Leave", muted: "♪ Muted", sound: "♪ Sound", voiceLabel: "Voice",
   more: "More",
   logTitle: "Hand log", close: "Close", countdown: "Countdown", settlementLabel: "Result",

@@ -57,6 +57,7 @@ export default {
   voteYes: "同意", voteNo: "拒绝", voteWait: "等待中…", dissolveLeft: (n) => `${n} 秒后未回应视为同意`,
   dissolveWaiting: "等待其他玩家回应…", dissolveRefused: (who) => `${who} 拒绝解散，比赛继续`,
   dissolvedPrefix: "房间已解散 · ",
+  vibrateLabel: "震动",
   log: "记录", leave: "离开", muted: "♪ 静音", sound: "♪ 音效", voiceLabel: "语音",
   more: "更多",
   logTitle: "牌局记录", close: "关闭", countdown: "倒计时", settlementLabel: "结算",

@@ -306,6 +306,21 @@ def step(sc: Scenario, at: int, action: str | None) -> dict[str, Any]:
     return {**nxt, "correct": True}
 
 
+@lru_cache(maxsize=8)
+def bundle(name: str) -> dict[str, Any]:
+    """``GET /api/tutorial/NAME/bundle``: every answer :func:`step` gives for the
+    scenario, by ``"at"`` (a stop shown) and ``"at|action"`` (a choice checked) — the
+    whole tutorial in one document, so the installed app's service worker can answer its
+    steps with the network cut (the server stays the one judge: these are its answers)."""
+    sc = load(name)
+    out: dict[str, Any] = {}
+    for at in range(len(sc.stops) + 1):
+        shown = out[str(at)] = step(sc, at, None)
+        for c in (shown.get("stop") or {}).get("choices", []):
+            out[f"{at}|{c}"] = step(sc, at, c)
+    return {"name": name, "steps": out}
+
+
 def _same(seat: int, given: str, want: str) -> bool:
     try:
         return Action.from_id(seat, given).matches(Action.from_id(seat, want))
@@ -347,6 +362,7 @@ __all__ = [
     "Run",
     "Scenario",
     "ScenarioError",
+    "bundle",
     "catalogue",
     "load",
     "names",
