@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
+from .conftest import need_browser, start_server, stop_server
 from .helpers import (
     VIEWPORTS,
     bar_click,
@@ -493,3 +495,38 @@ def test_dissolve_vote_between_two_friends(server: str, browser: Any) -> None:
     finally:
         ca.close()
         cb.close()
+
+
+# ------------------------------------------------------------------ bug 8: a hand 托管 finished
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose 托管 comes after 2 s without a decision, its bots a little slower
+    (0.2 s: a hand lasts some seconds, as with the server's default 0.6 s)."""
+    need_browser()
+    tmp = tmp_path_factory.mktemp("quick25")
+    proc, base = start_server(tmp, "--away-timeout", "2", "--bot-delay", "0.2")
+    yield base
+    stop_server(proc)
+
+
+def test_a_hand_tuoguan_finished_keeps_its_settlement(quick_server: str, browser: Any) -> None:
+    """The player does nothing: 托管 plays the hand out and the server readies the seat,
+    so the next hand follows at once — its settlement is offered (查看上一局结算) and shows
+    that hand's result; 返回牌桌 goes back to the table."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        create(page, quick_server, hands=3)
+        first = page.get_attribute("body", "data-hand")
+        wait_js(page, f"document.body.dataset.hand !== '{first}'", 90)
+        page.wait_for_selector("#missed-banner:not(.hidden)")
+        if page.is_visible("#resume-btn"):
+            page.click("#resume-btn")  # take the seat back: the hand waits for me now
+        page.click("#missed-settle-btn")
+        page.wait_for_selector("#settlement:not(.hidden)")
+        assert first in page.inner_text("#settle-body"), "the hand 托管 finished"
+        assert not page.is_visible("#ready-btn") and page.is_visible("#settle-close-btn")
+        page.click("#settle-close-btn")
+        assert not page.is_visible("#settlement") and not page.is_visible("#missed-banner")
+    finally:
+        ctx.close()

@@ -61,7 +61,8 @@ function enterRoom(room, token, seat) {
   if (S.ws) { const old = S.ws; S.ws = null; old.close(); }
   Object.assign(S, { room, token, seat, msg: null, hint: null, closeReason: null, layout: [], layoutHand: null,
     selected: null, logHand: null, logN: 0, leaving: false, retry: 0, settleFor: null, settleHidden: false, pendingReady: false,
-    wantRematch: false, offset: null, chiOpen: false, askDissolve: false });
+    wantRematch: false, offset: null, chiOpen: false, askDissolve: false,
+    lastSettle: null, missed: null, review: null, readyFor: null });
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
   show("game");
   $("#log-list").replaceChildren();
@@ -112,6 +113,7 @@ function connect() {
 export function rerender() { if (S.msg) render(); }
 function act(id) {
   if (!S.msg) return;
+  if (id === "ready") S.readyFor = S.msg.hand_id; // this settlement was seen
   S.lastAct = S.msg.version; // my own choice: nothing was taken from me
   if (!send({ type: "act", version: S.msg.version, action: id })) {
     // mid-reconnection: 准备 is kept and sent when the table is back (it stays the
@@ -175,6 +177,7 @@ function onState(m) {
   document.body.dataset.phase = m.phase;
   document.body.dataset.hand = m.hand_id || "";
   if (m.phase !== "settlement" && m.phase !== "finished") S.settleHidden = false;
+  noteMissedSettlement(m);
   if (m.rematch && S.wantRematch) { goRematch(); return; }
   processLog(first);
   if (S.pendingReady && m.legal_actions.some((a) => a.id === "ready")) { S.pendingReady = false; act("ready"); }
@@ -247,6 +250,25 @@ function renderHint() {
     if (b) b.classList.add("hinted");
     else if (x.action.startsWith("chi:") && $("#chi-btn")) $("#chi-btn").classList.add("hinted");
   }
+}
+
+/* ---------------------------------------------------------------- a settlement 托管 skipped */
+/** The server readies a seat on 托管 at once, so the next hand can follow a settlement
+ * its player never saw: the last one is kept and offered (查看上一局结算) until the next. */
+function noteMissedSettlement(m) {
+  if (m.phase === "settlement" && m.result) S.lastSettle = m;
+  const last = S.lastSettle;
+  if (m.phase === "playing" && last && last.hand_id !== m.hand_id && S.readyFor !== last.hand_id) {
+    S.missed = last;
+    S.lastSettle = null;
+  }
+  if (m.phase !== "playing") S.missed = S.review = null; // this hand's own sheet comes first
+  $("#missed-banner").classList.toggle("hidden", !S.missed);
+}
+function showMissed(on) {
+  S.review = on ? S.missed : null;
+  if (!on) { S.missed = null; $("#missed-banner").classList.add("hidden"); }
+  renderSettlement();
 }
 
 /* ---------------------------------------------------------------- the installed app */
@@ -406,7 +428,10 @@ function wire() {
   for (const id of ["#ready-btn", "#bar-ready-btn"]) $(id).addEventListener("click", () => act("ready"));
   $("#settle-hide-btn").addEventListener("click", () => { S.settleHidden = true; renderSettlement(); });
   $("#settle-show-btn").addEventListener("click", () => { S.settleHidden = false; renderSettlement(); });
-  $("#settle-replay-btn").addEventListener("click", () => S.msg && replay(S.msg.hand_id));
+  $("#settle-replay-btn").addEventListener("click", () => { const m = S.review || S.msg; if (m) replay(m.hand_id); });
+  $("#missed-settle-btn").addEventListener("click", () => showMissed(true));
+  $("#missed-close").addEventListener("click", () => showMissed(false));
+  $("#settle-close-btn").addEventListener("click", () => showMissed(false));
   document.addEventListener("phz:replay", (ev) => { if (ev.detail) replay(ev.detail); });
   $("#rematch-btn").addEventListener("click", rematch);
   $("#lobby-btn").addEventListener("click", leave);

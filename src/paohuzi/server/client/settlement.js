@@ -8,15 +8,19 @@ import { S, $, el, nameOf, shownName } from "./store.js";
 import { cardEl, cardsEl, codeOfZh } from "./cards.js";
 
 export function renderSettlement() {
-  const m = S.msg;
+  const review = S.review; // a past hand's settlement (one 托管 finished), shown on request
+  const m = review || S.msg;
   const box = $("#settlement");
   const bar = $("#settle-bar");
+  $("#settle-close-btn").classList.toggle("hidden", !review);
+  $("#settle-hide-btn").classList.toggle("hidden", !!review);
   // a match a 解散 vote ended mid-hand is finished without a hand's result
   const over = m && (m.result || m.phase === "finished") && !$("#game").classList.contains("hidden")
     && (m.phase === "settlement" || m.phase === "finished");
   if (!over) { box.classList.add("hidden"); bar.classList.add("hidden"); return; }
   const fresh = S.settleFor !== m.hand_id + m.phase;
   if (fresh) { S.settleFor = m.hand_id + m.phase; S.settleHidden = false; }
+  if (review) S.settleHidden = false;
   box.classList.toggle("hidden", S.settleHidden);
   bar.classList.toggle("hidden", !S.settleHidden);
   const r = m.result;
@@ -41,12 +45,12 @@ export function renderSettlement() {
   if (r) into.append(paymentsTable(r), el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
   const canReady = m.legal_actions.some((a) => a.id === "ready");
   for (const b of [$("#ready-btn"), $("#bar-ready-btn")]) {
-    b.classList.toggle("hidden", finished);
+    b.classList.toggle("hidden", finished || !!review);
     b.disabled = !canReady;
     b.textContent = canReady ? T.ready : T.waitOthers;
   }
   const humans = m.players.filter((p) => p.kind === "human" && (p.connected || p.seat === S.seat));
-  $("#ready-count").textContent = finished ? "" : T.readyCount(humans.filter((p) => p.ready).length, humans.length);
+  $("#ready-count").textContent = finished || review ? "" : T.readyCount(humans.filter((p) => p.ready).length, humans.length);
   $("#rematch-btn").classList.toggle("hidden", !finished);
   $("#rematch-btn").disabled = finished && !m.rematch && !m.legal_actions.some((a) => a.id === "rematch");
   $("#lobby-btn").classList.toggle("hidden", !finished);

@@ -57,6 +57,7 @@ export default {
   dissolveWaiting: "Waiting for the others…", dissolveRefused: (who) => `${who} refused: the match goes on`,
   dissolvedPrefix: "Room dissolved · ",
   vibrateLabel: "Vibrate",
+  missedNote: "The last hand ended while a bot played for you (托管)", missedShow: "See its result", backToTable: "Back to the table",
   log: "Log", leave: "Leave", muted: "♪ Muted", sound: "♪ Sound", voiceLabel: "Voice",
   more: "More",
   logTitle: "Hand log", close: "Close", countdown: "Countdown", settlementLabel: "Result",

@@ -58,6 +58,7 @@ export default {
   dissolveWaiting: "等待其他玩家回应…", dissolveRefused: (who) => `${who} 拒绝解散，比赛继续`,
   dissolvedPrefix: "房间已解散 · ",
   vibrateLabel: "震动",
+  missedNote: "托管期间上一局已结束", missedShow: "查看上一局结算", backToTable: "返回牌桌",
   log: "记录", leave: "离开", muted: "♪ 静音", sound: "♪ 音效", voiceLabel: "语音",
   more: "更多",
   logTitle: "牌局记录", close: "关闭", countdown: "倒计时", settlementLabel: "结算",
