@@ -461,7 +461,7 @@ def test_a_claim_taken_by_another_seat_is_told(server: str, browser: Any) -> Non
 
 # ------------------------------------------------------------------ 解散房间
 def test_dissolve_vote_between_two_friends(server: str, browser: Any) -> None:
-    """A asks (解散, then confirms); B sees who asks and each seat's answer (the bot has
+    """A asks (离开 → 申请解散, then confirms); B sees who asks and each seat's answer (the bot has
     agreed), agrees; both get the match summary with the standings."""
     body = {"bots": 1, "bot": "easy", "hands": 4, "name": "阿明"}
     r = httpx.post(server + "/api/rooms", json=body).json()
@@ -475,7 +475,8 @@ def test_dissolve_vote_between_two_friends(server: str, browser: Any) -> None:
         b.click("#join-page-btn")
         for p in (a, b):
             wait_dealt(p)
-        bar_click(a, "#dissolve-btn")
+        bar_click(a, "#leave-btn")  # 离开 asks: stay, leave, or ask to dissolve
+        a.click("#dissolve-btn")
         a.wait_for_selector("#dissolve-vote:not(.hidden)")
         assert b.get_attribute("body", "data-dissolve") != "open", "asking is confirmed first"
         a.click("#dissolve-yes")
@@ -528,5 +529,73 @@ def test_a_hand_tuoguan_finished_keeps_its_settlement(quick_server: str, browser
         assert not page.is_visible("#ready-btn") and page.is_visible("#settle-close-btn")
         page.click("#settle-close-btn")
         assert not page.is_visible("#settlement") and not page.is_visible("#missed-banner")
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ the wide screen
+MIDDLE_JS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const shown = (e) => e && e.getClientRects().length > 0;
+  const open = document.querySelector('#open-card');
+  const wall = document.querySelector('#table .wall-stack');
+  const rivers = {};
+  for (const r of document.querySelectorAll('#table .river'))
+    if (r.dataset.seat) rivers[r.className.split('river-')[1]] = {seat: +r.dataset.seat, shown: shown(r),
+      cards: [...r.querySelectorAll('.card')].map((c) => c.dataset.card), box: box(r).toJSON()};
+  const parts = [...document.querySelectorAll('.slot .seat, #me, #actions, #hand .col, #table .river, #table .wall-stack, #open')]
+    .filter(shown).map((e) => [e.id || e.className, box(e)]);
+  const overlaps = [];
+  for (let i = 0; i < parts.length; i++) for (let j = i + 1; j < parts.length; j++) {
+    const [a, p] = parts[i], [b, q] = parts[j];
+    if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1)
+      overlaps.push(a + ' / ' + b);
+  }
+  return {open: open ? box(open).toJSON() : null, wall: shown(wall) ? [box(wall).toJSON(), wall.textContent] : null,
+    rivers, overlaps, seatPiles: [...document.querySelectorAll('.slot .seat .pile')].filter(shown).length};
+}"""
+
+
+def test_the_wide_screen_lays_the_middle_as_the_apps(server: str, browser: Any) -> None:
+    """1920×1080: the wall (a stack and its count) above the open card, 上家's discards on
+    its left, 下家's on its right, mine below — the view's piles, nothing overlapping."""
+    ctx = browser.new_context(**VIEWPORTS["desktop-hd"])
+    page = ctx.new_page()
+    rng = random.Random(21)
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert time.monotonic() < deadline, "no hand with piles on both sides"
+            create(page, server, hands=1)
+            piles = "(async () => (await import('/static/store.js')).S.msg.view.piles)()"
+            while page.get_attribute("body", "data-phase") == "playing":
+                p = page.evaluate(piles)
+                if all(len(x) >= 2 for x in p) and page.query_selector("#open-card"):
+                    break
+                if page.query_selector("#actions button"):
+                    click_a_legal_choice(page, rng)
+                page.wait_for_timeout(60)
+            if page.get_attribute("body", "data-phase") == "playing":
+                break
+        page.wait_for_timeout(400)  # cards land
+        x = page.evaluate(MIDDLE_JS)
+        p = page.evaluate(piles)
+        me = int(page.evaluate("(async () => (await import('/static/store.js')).S.seat)()"))
+        n = len(p)
+        assert x["seatPiles"] == 0, "the seats' piles make room"
+        assert x["overlaps"] == [], x["overlaps"]
+        assert (
+            x["wall"] and "牌墙" in x["wall"][1] and x["wall"][0]["bottom"] <= x["open"]["top"] + 1
+        )
+        assert (
+            x["rivers"]["left"]["seat"] == (me + 2) % n
+            and x["rivers"]["right"]["seat"] == (me + 1) % n
+        )
+        for side in ("left", "right", "me"):
+            r = x["rivers"][side]
+            assert r["shown"] and r["cards"] == p[r["seat"]], (side, r, p)
+        assert x["rivers"]["left"]["box"]["right"] <= x["open"]["left"]
+        assert x["rivers"]["right"]["box"]["left"] >= x["open"]["right"]
+        assert x["rivers"]["me"]["box"]["top"] >= x["open"]["bottom"]
     finally:
         ctx.close()

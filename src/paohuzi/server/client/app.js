@@ -404,7 +404,11 @@ function wire() {
   unlockOnGesture();
   initTopbar();
   $("#leave-btn").addEventListener("click", askLeave);
-  $("#dissolve-btn").addEventListener("click", () => { S.askDissolve = true; renderDissolve(); });
+  $("#dissolve-btn").addEventListener("click", () => {
+    $("#leave-confirm").classList.add("hidden");
+    S.askDissolve = true;
+    renderDissolve();
+  });
   $("#dissolve-yes").addEventListener("click", () => answerDissolve(true));
   $("#dissolve-no").addEventListener("click", () => answerDissolve(false));
   $("#leave-go").addEventListener("click", leave);

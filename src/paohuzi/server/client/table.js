@@ -218,7 +218,8 @@ function fly(moves, oldKeys, oldOpen, leg) {
       const card = $("#open-card");
       if (card && (!mv.card || card.dataset.card === mv.card)) go(card, mv.from, false, mv.delay, mv.kind);
     } else if (mv.kind === "pile") {
-      const cards = $$(`#table .seat[data-seat="${mv.seat}"] .pile .card`).reverse();
+      const cards = $$(`#table .seat[data-seat="${mv.seat}"] .pile .card, #table .river[data-seat="${mv.seat}"] .card`)
+        .filter((x) => x.getClientRects().length).reverse(); // the pile shown: the seat's, or (wide) the middle's
       const card = cards.find((x) => (!mv.card || x.dataset.card === mv.card) && !claimed.has(x));
       if (card) { claimed.add(card); go(card, mv.from, mv.via, mv.delay, "pile"); }
     } else {
