@@ -155,7 +155,9 @@ def test_screens(server: str, browser: Any) -> None:
                 break
         huang = seat_of(page)
         each_size(browser, server, "huang", lambda p: state_phase(p, "settlement"), huang)
-        page.click("#ready-btn")
+        open_seat(page, server, *huang)  # the seat again (the pictures' pages took it)
+        state_phase(page, "settlement")
+        page.click("#ready-btn:not([disabled])")
         play_until(page, rng, ("finished",))
         each_size(browser, server, "summary", lambda p: state_phase(p, "finished"), huang)
 
@@ -179,7 +181,7 @@ def test_screens(server: str, browser: Any) -> None:
         each_size(browser, server, "waiting", waiting, (w["room"], w["token"]))
         open_seat(page, server, w["room"], w["token"])
         for p in (page, fpage):
-            p.click("#waiting-actions button[data-action-id='ready']")
+            p.click("#waiting-actions:not(.hidden) button[data-action-id='ready']")
         wait_js(page, "document.body.dataset.phase === 'playing'", 30)
         bar_click(page, "#leave-btn")
         page.click("#dissolve-btn")

@@ -59,8 +59,9 @@ export function renderActions(rerender) {
   }
 }
 
-/** The picker opens at the 吃 button: above its row of buttons (below where there is no
- * room), beside the open card rather than over it, always on screen. */
+/** The picker opens at the 吃 button: above its row of buttons, beside the open card
+ * rather than over it (the claimed card stays in sight); where neither fits, below the
+ * row (over the hand, which waits for the choice); always on screen. */
 function placePicker(picker, btn) {
   picker.classList.add("floating");
   Object.assign(picker.style, { left: "0px", top: "0px" });
@@ -68,19 +69,19 @@ function placePicker(picker, btn) {
   const b = btn.getBoundingClientRect();
   const row = $("#actions").getBoundingClientRect();
   const r = picker.getBoundingClientRect();
-  let top = row.top - r.height - pad;
-  if (top < pad) top = Math.min(row.bottom + pad, vh - r.height - pad);
-  let left = Math.min(Math.max(b.left + b.width / 2 - r.width / 2, pad), vw - r.width - pad);
   const card = $("#open-card");
   const o = card && !card.closest(".hidden") ? card.getBoundingClientRect() : null;
-  const hits = (x) => o && x < o.right + pad && x + r.width > o.left - pad && top < o.bottom + pad && top + r.height > o.top - pad;
-  if (hits(left)) { // the claimed card stays in sight: beside it, on the button's side first
-    const right = o.right + pad, leftOf = o.left - pad - r.width;
-    const sides = b.left + b.width / 2 >= o.left + o.width / 2 ? [right, leftOf] : [leftOf, right];
-    const fit = sides.find((x) => x >= pad && x + r.width <= vw - pad);
-    if (fit !== undefined) left = fit;
-  }
-  Object.assign(picker.style, { left: `${Math.round(left)}px`, top: `${Math.round(Math.max(top, pad))}px` });
+  const clampX = (x) => Math.min(Math.max(x, pad), vw - r.width - pad);
+  const clampY = (y) => Math.min(Math.max(y, pad), vh - r.height - pad);
+  const hits = (x, y) => o && x < o.right + pad && x + r.width > o.left - pad && y < o.bottom + pad && y + r.height > o.top - pad;
+  const above = clampY(row.top - r.height - pad), below = clampY(row.bottom + pad);
+  const centre = clampX(b.left + b.width / 2 - r.width / 2);
+  const right = o ? o.right + pad : centre, leftOf = o ? o.left - pad - r.width : centre;
+  const sides = o && b.left + b.width / 2 < o.left + o.width / 2 ? [leftOf, right] : [right, leftOf];
+  const tries = [[centre, above], ...sides.map((x) => [x, above]), [centre, below]];
+  const fits = ([x, y]) => x >= pad - 0.5 && x + r.width <= vw - pad + 0.5 && !hits(x, y);
+  const [left, top] = tries.find(fits) || tries[0];
+  Object.assign(picker.style, { left: `${Math.round(left)}px`, top: `${Math.round(top)}px` });
 }
 addEventListener("resize", () => { const p = $("#chi-picker"), b = $("#chi-btn"); if (p && b && !p.classList.contains("hidden")) placePicker(p, b); });
 
