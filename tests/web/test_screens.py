@@ -139,7 +139,10 @@ def test_screens(server: str, browser: Any) -> None:
 
         each_size(browser, server, "chi", picker, chi)
 
-        # a win, 荒庄, the match's end
+        # a win, 荒庄, the match's end (a fresh page: the pictures' pages took the seat)
+        ctx.close()
+        ctx = browser.new_context(**VIEWPORTS["desktop"])
+        page = ctx.new_page()
         a_win_settlement(page, server, rng, hands=2)
         win = seat_of(page)
         each_size(browser, server, "win", lambda p: state_phase(p, "settlement"), win)
@@ -155,7 +158,10 @@ def test_screens(server: str, browser: Any) -> None:
                 break
         huang = seat_of(page)
         each_size(browser, server, "huang", lambda p: state_phase(p, "settlement"), huang)
-        open_seat(page, server, *huang)  # the seat again (the pictures' pages took it)
+        ctx.close()  # the seat again, on a fresh page (the pictures' pages took it)
+        ctx = browser.new_context(**VIEWPORTS["desktop"])
+        page = ctx.new_page()
+        open_seat(page, server, *huang)
         state_phase(page, "settlement")
         page.click("#ready-btn:not([disabled])")
         play_until(page, rng, ("finished",))
@@ -179,6 +185,9 @@ def test_screens(server: str, browser: Any) -> None:
             p.wait_for_selector("#waiting-actions:not(.hidden)")
 
         each_size(browser, server, "waiting", waiting, (w["room"], w["token"]))
+        ctx.close()
+        ctx = browser.new_context(**VIEWPORTS["desktop"])
+        page = ctx.new_page()
         open_seat(page, server, w["room"], w["token"])
         for p in (page, fpage):
             p.click("#waiting-actions:not(.hidden) button[data-action-id='ready']")
