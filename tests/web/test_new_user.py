@@ -36,7 +36,7 @@ FAKE_SEATS_JS = """(n) => { for (let i = 0; i < n; i++)
 def result_of(page: Any) -> dict[str, Any] | None:
     """The shown state's result (None while a hand is played)."""
     return page.evaluate(  # type: ignore[no-any-return]
-        "(async () => (await import('/static/store.js')).S.msg.result || null)()"
+        "(async () => { const m = (await import('/static/store.js')).S.msg; return (m && m.result) || null; })()"
     )
 
 

@@ -64,6 +64,7 @@ function enterRoom(room, token, seat) {
     wantRematch: false, offset: null, chiOpen: false, askDissolve: false,
     lastSettle: null, missed: null, review: null, readyFor: null });
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
+  for (const k of ["phase", "hand", "version"]) delete document.body.dataset[k]; // the old room's, until a state comes
   show("game");
   $("#log-list").replaceChildren();
   $("#ticker").replaceChildren();
