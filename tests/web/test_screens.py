@@ -71,8 +71,8 @@ def keep(src: Path, dst: Path) -> None:
         q.save(dst, optimize=True)
 
 
-def each_size(browser: Any, base: str, name: str, show: Any, seat: tuple[str, str] | None) -> None:
-    """For every viewport: a page (with ``seat`` = (room, token) opened: the next size's
+def each_size(browser: Any, base: str, name: str, show: Any, seat: tuple[Any, ...] | None) -> None:
+    """For every viewport: a page (with ``seat`` = (room, token[, seat]) opened: the next size's
     page takes the seat over before this one closes, so the seat is never left), where
     ``show(page)`` brings the screen up; shot and checked in Chinese, then in English
     (switched in place, as the language button does)."""
@@ -107,7 +107,7 @@ def state_phase(page: Any, phase: str) -> None:
     wait_js(page, f"document.body.dataset.phase === '{phase}'", 30)
 
 
-def seat_of(page: Any) -> tuple[str, str]:
+def seat_of(page: Any) -> tuple[Any, ...]:
     room = str(page.evaluate("location.hash.split('/')[2]"))
     token = str(page.evaluate(f"JSON.parse(localStorage.getItem('phz:{room}')).token"))
     return room, token
@@ -215,7 +215,7 @@ def test_screens(server: str, browser: Any) -> None:
             p.wait_for_selector("body[data-dissolve='open']")
             assert not_visible(p, "#dissolve-yes", "#dissolve-no") == []
 
-        each_size(browser, server, "dissolve", vote, (w["room"], friend["token"]))
+        each_size(browser, server, "dissolve", vote, (w["room"], friend["token"], friend["seat"]))
         fctx.close()
     finally:
         ctx.close()

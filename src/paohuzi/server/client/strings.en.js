@@ -8,6 +8,7 @@ export default {
   waitFor: (who) => `Waiting for ${who}`,
   othersDeciding: "Waiting for the others to choose…",
   waitingSeats: "Waiting for players",
+  waitingReady: "Waiting for everyone to be ready",
   handOver: "Hand over",
   matchOver: "Match over",
   me: "You",

@@ -9,6 +9,7 @@ export default {
   waitFor: (who) => `等待 ${who}`,
   othersDeciding: "等待其他玩家选择…",
   waitingSeats: "等待入座",
+  waitingReady: "等待大家准备",
   handOver: "本局结束",
   matchOver: "比赛结束",
   me: "我",

@@ -40,7 +40,10 @@ function seatBadges(p, seat) {
 
 function turnText() {
   const m = S.msg, v = m.view;
-  if (!v) return m.phase === "waiting" ? undefined : ""; // the board says 等待入座
+  if (!v) { // waiting: for seats (the board says 等待入座), or, all seated, for 准备
+    if (m.phase !== "waiting") return "";
+    return m.players.some((p) => p.kind === "free") ? undefined : T.waitingReady;
+  }
   if (m.phase !== "playing") return m.phase === "finished" ? T.matchOver : T.handOver;
   const acts = m.legal_actions;
   if (acts.length && v.phase === "discard") return T.turnDiscard;
