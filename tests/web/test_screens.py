@@ -5,7 +5,8 @@ end, a friend in the waiting room, a 解散 vote, the tutorial, the lobby), then
 the same seat at 844×390, 390×844, 1280×800 and 1920×1080 and shot in both languages
 (artifacts/screens/NAME-SIZE-LANG.png: 72 pictures). Each picture is also a check:
 nothing the player must reach is covered or off screen. With PAOHUZI_UPDATE_SCREENSHOTS=1
-the ones docs/web.md shows are copied to docs/img/.
+the ones docs/web.md shows are copied to docs/img/. It runs with PAOHUZI_SCREENS=1 (or
+that): about 8 minutes on two shared cores, too long for every run of the suite.
 """
 
 from __future__ import annotations
@@ -113,6 +114,13 @@ def seat_of(page: Any) -> tuple[Any, ...]:
     return room, token
 
 
+@pytest.mark.skipif(
+    not (
+        os.environ.get("PAOHUZI_SCREENS") == "1"
+        or os.environ.get("PAOHUZI_UPDATE_SCREENSHOTS") == "1"
+    ),
+    reason="72 pictures take minutes: PAOHUZI_SCREENS=1 (or PAOHUZI_UPDATE_SCREENSHOTS=1) runs it",
+)
 def test_screens(server: str, browser: Any) -> None:
     rng = random.Random(25)
     ctx = browser.new_context(**VIEWPORTS["desktop"])
