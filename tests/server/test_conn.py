@@ -11,6 +11,7 @@ import orjson
 from paohuzi.server.http.conn import Conn, encode
 from paohuzi.server.limits import Limits
 from paohuzi.server.messages import PongMessage, SaidMessage, StateMessage
+from paohuzi.server.vocab import RoomPhase
 from paohuzi.server.wire import error
 
 
@@ -117,3 +118,13 @@ def test_serve_settles_the_heap_before_serving() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*old)
+
+
+def test_a_queued_settlement_is_never_superseded() -> None:
+    """A settlement state stays queued behind the next hand's states: a seat on 托管 is
+    readied at once, and this is the one state showing it that hand's result."""
+    conn = Conn(Limits())
+    settled = state(2).model_copy(update={"phase": RoomPhase.SETTLEMENT})
+    for msg in (state(1), settled, state(3), state(4)):
+        conn.send(msg)
+    assert conn.take() == [settled, state(4)]

@@ -124,7 +124,8 @@ def _bots_choices(page: Any) -> list[str]:
 
 
 def test_the_lobby_seats_come_from_the_rules_data(server: str, browser: Any) -> None:
-    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    # page.route below sees no request the app's service worker makes: no worker here
+    ctx = browser.new_context(**VIEWPORTS["desktop"], service_workers="block")
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

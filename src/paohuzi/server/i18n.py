@@ -57,6 +57,8 @@ CATALOGUE: dict[str, Text] = {
     # table messages the table engineer wires (docs/web.md, "Server API for the lobby …")
     "bad_phrase": Text("没有这句快捷语", "No such quick phrase"),
     "not_waiting": Text("牌局已经开始", "The match has already started"),
+    "no_match": Text("没有进行中的比赛可以解散", "There is no match in play to dissolve"),
+    "no_vote": Text("没有进行中的解散投票", "No vote to dissolve the room is open"),
 }
 
 

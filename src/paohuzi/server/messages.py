@@ -303,6 +303,17 @@ class MatchSummary(Out):
 
 
 # ------------------------------------------------------------------ messages
+class DissolveVote(Out):
+    """解散房间: the vote on ending the match — who asked, when silence counts as
+    agreement (server epoch seconds), each seat's answer (None: none yet); once refused,
+    who refused (shown until the next change of the game)."""
+
+    by: int
+    deadline: float
+    votes: tuple[bool | None, ...]
+    refused_by: int | None = omitted()
+
+
 class SeatState(Out):
     """What a seat's state says, less its version and clock: the room compares this with
     what the seat was shown last, and only a change gives a new version."""
@@ -328,6 +339,8 @@ class SeatState(Out):
     away: bool
     tingpai: tuple[TingInfo, ...]
     deck_commitment: str | None = omitted()  # 可验证洗牌: the hand's, from its deal on
+    dissolve: DissolveVote | None = omitted()  # a 解散 vote open (or just refused)
+    dissolved: bool | None = omitted()  # True: the match was ended by a 解散 vote
 
 
 class _StateHead(Out):
@@ -487,6 +500,7 @@ def encode(msg: ServerMessage) -> str:
 __all__ = [
     "ActionChoice",
     "BestHand",
+    "DissolveVote",
     "ErrorMessage",
     "GroupLine",
     "HandLine",

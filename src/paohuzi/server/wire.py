@@ -12,7 +12,15 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+)
 
 from paohuzi.server.i18n import CATALOGUE
 from paohuzi.server.i18n import fields as i18n_fields
@@ -164,7 +172,15 @@ class Say(Strict):
     phrase: Annotated[str, Field(max_length=16), AfterValidator(_phrase)]
 
 
-ClientMessage = Act | Resume | Hints | Ping | Ready | Say
+class Dissolve(Strict):
+    """解散房间: ``agree: true`` asks to end the match now (or agrees to the open vote),
+    ``agree: false`` refuses it (docs/web.md, "解散房间")."""
+
+    type: Literal["dissolve"]
+    agree: StrictBool  # "yes" is not an answer
+
+
+ClientMessage = Act | Resume | Hints | Ping | Ready | Say | Dissolve
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(
     Annotated[ClientMessage, Field(discriminator="type")]
 )

@@ -4,7 +4,7 @@
  * table. Everything shown of the game comes from the server's per-seat `view`.
  * The lobby is lobby.js (friends: invite.js); the table's parts are table.js (board.js draws it), hand.js,
  * claims.js, settlement.js and topbar.js; replays replay.js; the tutorial tutorial.js. */
-import { S, $, el, settings, saveSettings, seatOf, forgetSeat, send, dispatchSaid } from "./store.js";
+import { S, $, el, nameOf, settings, saveSettings, seatOf, forgetSeat, touchSeat, send, dispatchSaid } from "./store.js";
 import { T, onLang, pick, errText, toggleLang } from "./i18n.js";
 import { zh } from "./cards.js";
 import { syncLayout, renderHand } from "./hand.js";
@@ -25,8 +25,10 @@ import { togglePhrases } from "./phrases.js";
 function show(id) {
   for (const s of ["lobby", "game", "replay"]) $("#" + s).classList.toggle("hidden", s !== id);
   if (id !== "game") { $("#settlement").classList.add("hidden"); $("#settle-bar").classList.add("hidden"); }
-  syncInvite(S.msg && id === "game" ? S.msg.phase : null);
+  syncInvite(S.msg && id === "game" ? S.msg.phase : null, S.msg ? freeSeats(S.msg) : 0);
+  syncWakeLock();
 }
+const freeSeats = (m) => m.players.filter((p) => p.kind === "free").length;
 
 const replay = (id) => openReplay(id, show, replayContext());
 /** What the table knows about a hand it replays: the seats' names and which one is mine. */
@@ -60,15 +62,21 @@ function enterRoom(room, token, seat) {
   if (S.ws) { const old = S.ws; S.ws = null; old.close(); }
   Object.assign(S, { room, token, seat, msg: null, hint: null, closeReason: null, layout: [], layoutHand: null,
     selected: null, logHand: null, logN: 0, leaving: false, retry: 0, settleFor: null, settleHidden: false, pendingReady: false,
-    wantRematch: false, offset: null, chiOpen: false });
+    wantRematch: false, offset: null, chiOpen: false, askDissolve: false,
+    lastSettle: null, missed: null, review: null, readyFor: null });
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
+  for (const k of ["phase", "hand", "version"]) delete document.body.dataset[k]; // the old room's, until a state comes
   show("game");
   $("#log-list").replaceChildren();
   $("#ticker").replaceChildren();
   connect();
 }
 
+/** 离开 asks first: a player who leaves by mistake thinks the match is lost. */
+function askLeave() { $("#leave-confirm").classList.remove("hidden"); $("#leave-stay").focus(); }
 function leave() {
+  $("#leave-confirm").classList.add("hidden");
+  if (S.room) touchSeat(S.room); // 我的牌局 lists it first
   S.leaving = true;
   if (S.ws) S.ws.close();
   history.replaceState(null, "", "#/");
@@ -107,6 +115,8 @@ function connect() {
 export function rerender() { if (S.msg) render(); }
 function act(id) {
   if (!S.msg) return;
+  if (id === "ready") S.readyFor = S.msg.hand_id; // this settlement was seen
+  S.lastAct = S.msg.version; // my own choice: nothing was taken from me
   if (!send({ type: "act", version: S.msg.version, action: id })) {
     // mid-reconnection: 准备 is kept and sent when the table is back (it stays the
     // same choice); a move is not, as the table may have moved on meanwhile
@@ -134,7 +144,31 @@ function status(text) {
 }
 
 /* ---------------------------------------------------------------- state */
+/** A state from the socket (exported for tests: the table's reaction to a given state). */
+export function receive(m) { onState(m); }
+
+const CLAIMS = ["hu", "peng", "chi"];
+const TAKES = ["hu", "peng", "chi", "pao", "ti", "wei"];
+/** My claim is gone without my choosing (another seat's 碰 / 胡 took the card): say who
+ * took it, at the buttons, for a few seconds. */
+function noteLostClaim(prev, m) {
+  const had = prev && prev.hand_id === m.hand_id && prev.phase === "playing"
+    && prev.legal_actions.filter((a) => CLAIMS.includes(a.type));
+  if (!had || !had.length || !m.view || !prev.view || S.lastAct === prev.version) return;
+  if (m.legal_actions.some((a) => CLAIMS.includes(a.type) && a.card === had[0].card)) return;
+  const card = had[0].card;
+  const took = m.view.log.slice(prev.view.log.length)
+    .find((e) => TAKES.includes(e.type) && e.seat !== S.seat && (!e.card || e.card === card));
+  if (!took) return;
+  const n = $("#claim-note");
+  n.textContent = T.claimTaken(nameOf(took.seat), T.act[took.type] || T.kinds[took.type] || took.type, zh(took.card || card));
+  n.classList.remove("hidden");
+  clearTimeout(S.noteTimer);
+  S.noteTimer = setTimeout(() => n.classList.add("hidden"), 3500);
+}
+
 function onState(m) {
+  noteLostClaim(S.msg, m);
   const first = !S.msg || S.msg.hand_id !== m.hand_id;
   const wasMine = S.msg && S.msg.phase === "playing" && S.msg.legal_actions.length > 0;
   S.msg = m;
@@ -146,11 +180,15 @@ function onState(m) {
   document.body.dataset.phase = m.phase;
   document.body.dataset.hand = m.hand_id || "";
   if (m.phase !== "settlement" && m.phase !== "finished") S.settleHidden = false;
+  noteMissedSettlement(m);
   if (m.rematch && S.wantRematch) { goRematch(); return; }
   processLog(first);
   if (S.pendingReady && m.legal_actions.some((a) => a.id === "ready")) { S.pendingReady = false; act("ready"); }
   if (m.phase !== "settlement") S.pendingReady = false;
-  if (!wasMine && m.phase === "playing" && m.legal_actions.length) cue("turn");
+  if (!wasMine && m.phase === "playing" && m.legal_actions.length) {
+    cue("turn");
+    if (settings.vibrate && navigator.vibrate) navigator.vibrate(120); // my turn, felt in the hand
+  }
   render();
 }
 
@@ -158,9 +196,9 @@ function render() {
   const m = S.msg;
   $("#room-label").textContent = T.room(m.room);
   $("#hand-label").textContent = T.handOf(T.rules[m.rules] || m.rules, Math.max(m.hand_index, 1), m.hands);
-  const free = m.players.filter((p) => p.kind === "free").length;
+  const free = freeSeats(m);
   $("#waiting").classList.toggle("hidden", m.phase !== "waiting");
-  $("#waiting").textContent = T.waitFriends(free, m.room, `${location.origin}/#/room/${m.room}`);
+  $("#waiting").textContent = free ? T.waitFriends(free, m.room, `${location.origin}/#/room/${m.room}`) : T.allSeated;
   $("#away-banner").classList.toggle("hidden", !m.away);
   renderWaitingChoices();
   if (m.view) syncLayout(m.view); else S.layout = [];
@@ -168,7 +206,9 @@ function render() {
   renderActions(changed);
   renderHint();
   renderSettlement();
-  syncInvite(m.phase);
+  renderDissolve();
+  syncInvite(m.phase, free);
+  syncWakeLock();
   tick();
 }
 
@@ -215,6 +255,105 @@ function renderHint() {
   }
 }
 
+/* ---------------------------------------------------------------- a settlement 托管 skipped */
+/** The server readies a seat on 托管 at once, so the next hand can follow a settlement
+ * its player never saw: the last one is kept and offered (查看上一局结算) until the next. */
+function noteMissedSettlement(m) {
+  if (m.phase === "settlement" && m.result) S.lastSettle = m;
+  const last = S.lastSettle;
+  if (m.phase === "playing" && last && last.hand_id !== m.hand_id && S.readyFor !== last.hand_id) {
+    S.missed = last;
+    S.lastSettle = null;
+  }
+  if (m.phase !== "playing") S.missed = S.review = null; // this hand's own sheet comes first
+  $("#missed-banner").classList.toggle("hidden", !S.missed);
+}
+function showMissed(on) {
+  S.review = on ? S.missed : null;
+  if (!on) { S.missed = null; $("#missed-banner").classList.add("hidden"); }
+  renderSettlement();
+}
+
+/* ---------------------------------------------------------------- the installed app */
+/** Keep the screen on while a hand is played (Screen Wake Lock, where the browser has
+ * it); the browser drops the lock when the page is hidden: asked again when it is back. */
+function syncWakeLock() {
+  const want = !!(S.msg && S.msg.phase === "playing" && !S.leaving && document.visibilityState === "visible"
+    && !$("#game").classList.contains("hidden"));
+  if (want && !S.wake && !S.wakeAsked && navigator.wakeLock) {
+    S.wakeAsked = true;
+    navigator.wakeLock.request("screen").then((lock) => {
+      S.wake = lock;
+      lock.addEventListener("release", () => { S.wake = null; });
+      if (!S.msg || S.msg.phase !== "playing") lock.release();
+    }).catch(() => { /* refused (battery saver, no user gesture yet): the screen may sleep */ })
+      .finally(() => { S.wakeAsked = false; });
+  } else if (!want && S.wake) {
+    S.wake.release().catch(() => {});
+    S.wake = null;
+  }
+}
+function registerWorker() {
+  if (!("serviceWorker" in navigator)) return; // http on a LAN address: no worker, no offline
+  navigator.serviceWorker.register("/sw.js").catch(() => { /* the app works without it */ });
+}
+
+/* ---------------------------------------------------------------- 解散房间 */
+/** The vote every seat sees while it is open (the state's `dissolve`); asking first shows
+ * the same dialog as a confirmation (S.askDissolve). A refusal is said once. */
+function renderDissolve() {
+  const m = S.msg, box = $("#dissolve-vote");
+  const v = m && m.phase !== "finished" ? m.dissolve : null;
+  const refused = v && v.refused_by !== undefined && v.refused_by !== null;
+  if (refused && S.refusedSaid !== v.deadline) { S.refusedSaid = v.deadline; status(T.dissolveRefused(nameOf(v.refused_by))); }
+  const open = v && !refused;
+  const asking = S.askDissolve && !open && m && ["playing", "settlement"].includes(m.phase);
+  box.classList.toggle("hidden", !open && !asking);
+  document.body.dataset.dissolve = open ? "open" : ""; // for tests
+  if (!open && !asking) return;
+  const yes = $("#dissolve-yes"), no = $("#dissolve-no"), list = $("#dissolve-votes");
+  list.replaceChildren();
+  if (asking) {
+    $("#dissolve-title").textContent = T.dissolveAskTitle;
+    $("#dissolve-note").textContent = T.dissolveAskNote;
+    $("#dissolve-left").textContent = "";
+    yes.textContent = T.dissolveAsk;
+    no.textContent = T.cancel;
+    yes.classList.remove("hidden");
+    no.classList.remove("hidden");
+    return;
+  }
+  $("#dissolve-title").textContent = T.dissolveTitle(nameOf(v.by));
+  $("#dissolve-note").textContent = "";
+  v.votes.forEach((x, s) => {
+    const li = el("li", x === true ? "yes" : x === false ? "no" : "wait");
+    li.dataset.seat = String(s);
+    li.append(el("span", "who", nameOf(s)), el("span", "vote", x === true ? T.voteYes : x === false ? T.voteNo : T.voteWait));
+    list.append(li);
+  });
+  const mine = v.votes[S.seat];
+  yes.textContent = T.dissolveAgree;
+  no.textContent = T.dissolveRefuse;
+  yes.classList.toggle("hidden", mine !== null);
+  no.classList.toggle("hidden", mine !== null);
+  if (mine !== null) $("#dissolve-note").textContent = T.dissolveWaiting;
+  tickDissolve();
+}
+function tickDissolve() {
+  const m = S.msg;
+  const v = m && m.dissolve;
+  if (!v || $("#dissolve-vote").classList.contains("hidden")) return;
+  const left = Math.max(0, Math.ceil(v.deadline - (Date.now() / 1000 + (S.offset || 0))));
+  $("#dissolve-left").textContent = T.dissolveLeft(left);
+}
+function answerDissolve(agree) {
+  const v = S.msg && S.msg.dissolve;
+  const open = v && (v.refused_by === undefined || v.refused_by === null);
+  if (!open && S.askDissolve) { S.askDissolve = false; if (agree) send({ type: "dissolve", agree: true }); }
+  else if (open) send({ type: "dissolve", agree });
+  renderDissolve();
+}
+
 /* ---------------------------------------------------------------- match end */
 function rematch() {
   S.wantRematch = true;
@@ -239,7 +378,7 @@ function route() {
   if (kind === "room" && arg) {
     const code = arg.toUpperCase();
     const seat = seatOf(code);
-    if (seat) { hideJoin(); enterRoom(code, seat.token, seat.seat); return; }
+    if (seat) { hideJoin(); touchSeat(code); enterRoom(code, seat.token, seat.seat); return; }
     show("lobby");
     showJoin(code); // an invite: the room's rules and seats, and 加入
     return;
@@ -258,6 +397,7 @@ function syncToggles() {
   $("#mute-btn").setAttribute("aria-pressed", String(settings.mute));
   $("#mute-btn").classList.toggle("off", settings.mute);
   $("#voice-toggle").checked = settings.voice;
+  $("#vibrate-toggle").checked = settings.vibrate;
 }
 
 function wire() {
@@ -266,7 +406,16 @@ function wire() {
   syncToggles();
   unlockOnGesture();
   initTopbar();
-  $("#leave-btn").addEventListener("click", leave);
+  $("#leave-btn").addEventListener("click", askLeave);
+  $("#dissolve-btn").addEventListener("click", () => {
+    $("#leave-confirm").classList.add("hidden");
+    S.askDissolve = true;
+    renderDissolve();
+  });
+  $("#dissolve-yes").addEventListener("click", () => answerDissolve(true));
+  $("#dissolve-no").addEventListener("click", () => answerDissolve(false));
+  $("#leave-go").addEventListener("click", leave);
+  $("#leave-stay").addEventListener("click", () => $("#leave-confirm").classList.add("hidden"));
   $("#log-btn").addEventListener("click", () => $("#log").classList.toggle("hidden"));
   $("#log-close").addEventListener("click", () => $("#log").classList.add("hidden"));
   $("#resume-btn").addEventListener("click", () => send({ type: "resume" }));
@@ -281,10 +430,15 @@ function wire() {
   });
   $("#mute-btn").addEventListener("click", () => { settings.mute = !settings.mute; saveSettings(); syncToggles(); });
   $("#voice-toggle").addEventListener("change", (ev) => { settings.voice = ev.target.checked; saveSettings(); });
+  $("#vibrate-toggle").addEventListener("change", (ev) => { settings.vibrate = ev.target.checked; saveSettings(); });
+  document.addEventListener("visibilitychange", syncWakeLock);
   for (const id of ["#ready-btn", "#bar-ready-btn"]) $(id).addEventListener("click", () => act("ready"));
   $("#settle-hide-btn").addEventListener("click", () => { S.settleHidden = true; renderSettlement(); });
   $("#settle-show-btn").addEventListener("click", () => { S.settleHidden = false; renderSettlement(); });
-  $("#settle-replay-btn").addEventListener("click", () => S.msg && replay(S.msg.hand_id));
+  $("#settle-replay-btn").addEventListener("click", () => { const m = S.review || S.msg; if (m) replay(m.hand_id); });
+  $("#missed-settle-btn").addEventListener("click", () => showMissed(true));
+  $("#missed-close").addEventListener("click", () => showMissed(false));
+  $("#settle-close-btn").addEventListener("click", () => showMissed(false));
   document.addEventListener("phz:replay", (ev) => { if (ev.detail) replay(ev.detail); });
   $("#rematch-btn").addEventListener("click", rematch);
   $("#lobby-btn").addEventListener("click", leave);
@@ -295,9 +449,10 @@ function wire() {
   $("#replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", (ev) => onKey(ev, hooks));
   window.addEventListener("hashchange", route);
-  setInterval(tick, 250);
+  setInterval(() => { tick(); tickDissolve(); }, 250);
   initLobby();
   route();
+  registerWorker();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);

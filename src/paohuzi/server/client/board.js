@@ -33,9 +33,13 @@ export function mountBoard(root, { live = false } = {}) {
     huxiLabel: el("span", "huxi-label"), huxiValue: mk("huxiValue", "b", "huxi-value"),
     ting: mk("ting", "span", "ting hidden"), hint: mk("hint", "span", "hint hidden"), hand: mk("hand", "div", "hand"),
     openKey: null,
+    // a wide screen's middle, as the apps lay it (style.css shows them there only): the
+    // wall as a stack, and each seat's discards in front of it
+    wall: el("div", "wall-stack"), rivers: {},
   };
+  for (const slot of ["left", "right", "top", "me"]) p.rivers[slot] = el("div", "river river-" + slot);
   p.ticker.setAttribute("aria-live", "polite");
-  p.center.append(p.turn, p.open, p.ticker);
+  p.center.append(p.turn, p.open, p.ticker, p.wall, ...Object.values(p.rivers));
   p.huxi.append(p.huxiLabel, " ", p.huxiValue);
   p.mine.append(p.huxi, p.ting, p.hint);
   root.prepend(p.top, p.left, p.right, p.center);
@@ -86,6 +90,7 @@ export function drawBoard(root, view, o = {}) {
     fillSeat(node, view, s, { ...o, bottom, reveal, name, n });
     if (slot !== "me") p[slot].append(node);
   }
+  drawMiddle(p, view, bottom, n);
   drawOpen(p, view, name, o.openKey);
   p.turn.textContent = o.turn ?? turnOf(view, name, bottom);
   if (o.ticker) p.ticker.replaceChildren(...o.ticker.slice(-3).map((x) => el("li", null, x)));
@@ -158,6 +163,26 @@ function drawOpen(p, v, name, key0) {
   if (p.open.id) card.id = "open-card"; // the live table's (animations and tests find it)
   p.open.replaceChildren(el("span", "src-badge", o.source === "draw" ? T.openDraw : T.openDiscard), card,
     el("span", "caption", `${name(o.owner)} ${T.openSrc[o.source] || o.source}`));
+}
+
+/** The wall (a stack of backs and how many are left) and every seat's discards in front
+ * of it, in the middle of the table (shown on wide screens; the seats keep theirs too). */
+function drawMiddle(p, v, bottom, n) {
+  const dealt = v.phase !== "waiting" && typeof v.wall === "number";
+  p.wall.replaceChildren();
+  p.wall.classList.toggle("empty", !dealt);
+  if (dealt) {
+    const stack = el("div", "backs");
+    for (let i = 0; i < Math.min(4, Math.ceil(v.wall / 6)); i++) stack.append(cardEl(null, "mini"));
+    p.wall.append(stack, el("span", "wall-count", T.wall(v.wall)));
+  }
+  for (const r of Object.values(p.rivers)) { r.replaceChildren(); delete r.dataset.seat; }
+  for (let s = 0; s < n; s++) {
+    const r = p.rivers[slotOf(s, bottom, n)];
+    if (!r || !v.piles[s]) continue;
+    r.dataset.seat = String(s);
+    for (const c of v.piles[s]) r.append(cardEl(c, "mini"));
+  }
 }
 
 /** Whose turn it is, as the view tells it (the live table says more: its legal choices). */

@@ -18,6 +18,7 @@ export function renderActions(rerender) {
   box.replaceChildren();
   picker.replaceChildren();
   picker.classList.add("hidden");
+  picker.classList.remove("floating");
   markUses(null);
   if (!m || m.phase !== "playing") return;
   const acts = m.legal_actions;
@@ -52,8 +53,37 @@ export function renderActions(rerender) {
     b.append(el("kbd", "key", T.keys[type])); // shown only with a keyboard (style.css)
     box.append(b);
   }
-  if (chis.length && S.chiOpen) renderPicker(chis, picker);
+  if (chis.length && S.chiOpen) {
+    renderPicker(chis, picker);
+    placePicker(picker, $("#chi-btn"));
+  }
 }
+
+/** The picker opens at the 吃 button: above its row of buttons, beside the open card
+ * rather than over it (the claimed card stays in sight); where neither fits, below the
+ * row (over the hand, which waits for the choice); always on screen. */
+function placePicker(picker, btn) {
+  picker.classList.add("floating");
+  Object.assign(picker.style, { left: "0px", top: "0px" });
+  const pad = 6, vw = innerWidth, vh = innerHeight;
+  const b = btn.getBoundingClientRect();
+  const row = $("#actions").getBoundingClientRect();
+  const r = picker.getBoundingClientRect();
+  const card = $("#open-card");
+  const o = card && !card.closest(".hidden") ? card.getBoundingClientRect() : null;
+  const clampX = (x) => Math.min(Math.max(x, pad), vw - r.width - pad);
+  const clampY = (y) => Math.min(Math.max(y, pad), vh - r.height - pad);
+  const hits = (x, y) => o && x < o.right + pad && x + r.width > o.left - pad && y < o.bottom + pad && y + r.height > o.top - pad;
+  const above = clampY(row.top - r.height - pad), below = clampY(row.bottom + pad);
+  const centre = clampX(b.left + b.width / 2 - r.width / 2);
+  const right = o ? o.right + pad : centre, leftOf = o ? o.left - pad - r.width : centre;
+  const sides = o && b.left + b.width / 2 < o.left + o.width / 2 ? [leftOf, right] : [right, leftOf];
+  const tries = [[centre, above], ...sides.map((x) => [x, above]), [centre, below]];
+  const fits = ([x, y]) => x >= pad - 0.5 && x + r.width <= vw - pad + 0.5 && !hits(x, y);
+  const [left, top] = tries.find(fits) || tries[0];
+  Object.assign(picker.style, { left: `${Math.round(left)}px`, top: `${Math.round(top)}px` });
+}
+addEventListener("resize", () => { const p = $("#chi-picker"), b = $("#chi-btn"); if (p && b && !p.classList.contains("hidden")) placePicker(p, b); });
 
 function renderPicker(chis, picker) {
   picker.classList.remove("hidden");

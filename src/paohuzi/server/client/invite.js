@@ -97,10 +97,11 @@ function backButton() {
 /* ------------------------------------------------------------ invite card (a room waiting) */
 let inviteDismissed = null;
 /** The invite card while the table of this browser's seat waits for friends (`phase` is
- * the shown table's, null when no table is shown). */
-export function syncInvite(phase) {
+ * the shown table's, null when no table is shown; `free`: its seats nobody has taken —
+ * a full room invites nobody, and the card would cover 准备). */
+export function syncInvite(phase, free = 1) {
   const room = S.room;
-  const on = phase === "waiting" && room && inviteDismissed !== room;
+  const on = phase === "waiting" && free > 0 && room && inviteDismissed !== room;
   let card = $("#invite");
   if (!on) { if (card) card.classList.add("hidden"); return; }
   if (!card) {

@@ -301,11 +301,18 @@ export async function renderMatches() {
   box.replaceChildren(head, data.matches.length ? list : el("p", "muted", t("noMatches")));
 }
 
+/** A match's start in this browser's own time zone (the server's `date` is UTC). */
+function localTime(epoch, fallback) {
+  if (typeof epoch !== "number") return fallback;
+  const d = new Date(epoch * 1000), p = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
 function matchItem(m) {
   const li = el("li", "match");
   li.dataset.room = m.room;
   const top = el("div", "match-head");
-  top.append(el("b", null, t("matchRoom", m.room, m.date)));
+  top.append(el("b", null, t("matchRoom", m.room, localTime(m.created, m.date))));
   const done = m.hands.filter((h) => h.finished).length;
   top.append(el("span", "badge", t("handsPlayed", done, m.hands_total)));
   const score = m.scores && m.scores.length ? m.scores[m.seat] : null;

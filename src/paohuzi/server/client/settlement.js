@@ -9,48 +9,59 @@ import { cardEl, cardsEl, codeOfZh } from "./cards.js";
 import { dealCheck } from "./fairdeal.js";
 
 export function renderSettlement() {
-  const m = S.msg;
+  const review = S.review; // a past hand's settlement (one 托管 finished), shown on request
+  const m = review || S.msg;
   const box = $("#settlement");
   const bar = $("#settle-bar");
-  const over = m && m.result && !$("#game").classList.contains("hidden") && (m.phase === "settlement" || m.phase === "finished");
+  $("#settle-close-btn").classList.toggle("hidden", !review);
+  $("#settle-hide-btn").classList.toggle("hidden", !!review);
+  // a match a 解散 vote ended mid-hand is finished without a hand's result
+  const over = m && (m.result || m.phase === "finished") && !$("#game").classList.contains("hidden")
+    && (m.phase === "settlement" || m.phase === "finished");
   if (!over) { box.classList.add("hidden"); bar.classList.add("hidden"); return; }
-  if (S.settleFor !== m.hand_id + m.phase) { S.settleFor = m.hand_id + m.phase; S.settleHidden = false; }
+  const fresh = S.settleFor !== m.hand_id + m.phase;
+  if (fresh) { S.settleFor = m.hand_id + m.phase; S.settleHidden = false; }
+  if (review) S.settleHidden = false;
   box.classList.toggle("hidden", S.settleHidden);
   bar.classList.toggle("hidden", !S.settleHidden);
   const r = m.result;
-  const how = r.tianhu ? T.tianhu : r.self_drawn ? T.zimo : "";
-  const title = r.huangzhuang ? T.huang : T.winTitle(nameOf(r.winner), how);
+  const how = r && (r.tianhu ? T.tianhu : r.self_drawn ? T.zimo : "");
+  const title = !r ? "" : r.huangzhuang ? T.huang : T.winTitle(nameOf(r.winner), how);
   const finished = m.phase === "finished";
   box.classList.toggle("finished", finished);
-  $("#settle-title").textContent = finished ? T.finishedPrefix + T.sumTitle : title;
+  $("#settle-title").textContent = finished ? (m.dissolved ? T.dissolvedPrefix : T.finishedPrefix) + T.sumTitle : title;
   const ms = $("#match-summary");
   ms.classList.toggle("hidden", !finished);
   if (finished) ms.replaceChildren(...matchSummary(m));
   const body = $("#settle-body");
   body.replaceChildren();
   let into = body;
-  if (finished) { // the last hand, folded under the summary
+  if (r && finished) { // the last hand, folded under the summary
     const det = el("details", "last-hand");
     det.append(el("summary", null, `${T.lastHand} · ${title}`));
     body.append(det);
     into = det;
   }
-  if (!r.huangzhuang) into.append(summary(r), groupsTable(r));
-  into.append(paymentsTable(r));
-  if (r.race) into.append(raceLine(r.race));
-  into.append(el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
-  into.append(fairLine(m));
+  if (r && !r.huangzhuang) into.append(summary(r), groupsTable(r));
+  if (r) {
+    into.append(paymentsTable(r));
+    if (r.race) into.append(raceLine(r.race));
+    into.append(el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
+    into.append(fairLine(m));
+  }
   const canReady = m.legal_actions.some((a) => a.id === "ready");
   for (const b of [$("#ready-btn"), $("#bar-ready-btn")]) {
-    b.classList.toggle("hidden", finished);
+    b.classList.toggle("hidden", finished || !!review);
     b.disabled = !canReady;
     b.textContent = canReady ? T.ready : T.waitOthers;
   }
   const humans = m.players.filter((p) => p.kind === "human" && (p.connected || p.seat === S.seat));
-  $("#ready-count").textContent = finished ? "" : T.readyCount(humans.filter((p) => p.ready).length, humans.length);
+  $("#ready-count").textContent = finished || review ? "" : T.readyCount(humans.filter((p) => p.ready).length, humans.length);
   $("#rematch-btn").classList.toggle("hidden", !finished);
   $("#rematch-btn").disabled = finished && !m.rematch && !m.legal_actions.some((a) => a.id === "rematch");
   $("#lobby-btn").classList.toggle("hidden", !finished);
+  $("#settle-replay-btn").classList.toggle("hidden", !r);
+  if (fresh) $("#settle-scroll").scrollTop = 0; // a new sheet opens at its top ("X 胡了", 胡息, 等, 名堂)
 }
 
 /* 可验证洗牌: the revealed deck against the commitment sent at the deal (fairdeal.js) */

@@ -7,7 +7,7 @@ import { T, toggleLang } from "./i18n.js";
 
 /* ------------------------------------------------------------ settings (localStorage) */
 const SETTINGS_KEY = "phz:settings";
-const DEFAULTS = { hints: false, mute: false, voice: true };
+const DEFAULTS = { hints: false, mute: false, voice: true, vibrate: true };
 
 function loadSettings() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") }; } catch { return { ...DEFAULTS }; }
@@ -29,7 +29,12 @@ export function loadLayout(room, handId) {
 /* ------------------------------------------------------------ the seats this browser holds */
 const SEAT_KEY = /^phz:([A-Z0-9]{4,16})$/;
 export function storeSeat(room, token, seat) {
-  localStorage.setItem("phz:" + room, JSON.stringify({ token, seat }));
+  localStorage.setItem("phz:" + room, JSON.stringify({ token, seat, at: Date.now() }));
+}
+/** The seat in `room` was just used (left, or sat at): it comes first in mySeats(). */
+export function touchSeat(room) {
+  const s = seatOf(room);
+  if (s) storeSeat(room, s.token, s.seat);
 }
 /** The seat held in `room` ({token, seat}), or null. */
 export function seatOf(room) {
@@ -39,7 +44,8 @@ export function seatOf(room) {
   } catch { return null; }
 }
 export function forgetSeat(room) { localStorage.removeItem("phz:" + room); }
-/** Every seat this browser holds: [{room, token, seat}]. */
+/** Every seat this browser holds: [{room, token, seat, at}], the last used first (the
+ * server reads only the first 50: a player of many matches must find the newest). */
 export function mySeats() {
   const out = [];
   for (let i = 0; i < localStorage.length; i++) {
@@ -47,7 +53,7 @@ export function mySeats() {
     const s = m && seatOf(m[1]);
     if (s) out.push({ room: m[1], ...s });
   }
-  return out;
+  return out.sort((a, b) => (b.at || 0) - (a.at || 0));
 }
 
 /** Go to the table of `room` (app.js's router sits down with the stored seat, or opens the

@@ -27,6 +27,10 @@ export function renderTable(hooks) {
 }
 
 function badgesOf(p, seat) {
+  const ready = S.msg.phase === "waiting" && p.ready && p.kind !== "free" ? [["ready", T.readyBadge]] : []; // 准备 done
+  return [...ready, ...seatBadges(p, seat)];
+}
+function seatBadges(p, seat) {
   if (p.kind === "bot") return [["", T.bot]];
   if (p.kind === "free") return [["off", T.free]];
   if (p.away) return [["away", T.away]];
@@ -36,7 +40,10 @@ function badgesOf(p, seat) {
 
 function turnText() {
   const m = S.msg, v = m.view;
-  if (!v) return m.phase === "waiting" ? undefined : ""; // the board says 等待入座
+  if (!v) { // waiting: for seats (the board says 等待入座), or, all seated, for 准备
+    if (m.phase !== "waiting") return "";
+    return m.players.some((p) => p.kind === "free") ? undefined : T.waitingReady;
+  }
   if (m.phase !== "playing") return m.phase === "finished" ? T.matchOver : T.handOver;
   const acts = m.legal_actions;
   if (acts.length && v.phase === "discard") return T.turnDiscard;
@@ -214,7 +221,8 @@ function fly(moves, oldKeys, oldOpen, leg) {
       const card = $("#open-card");
       if (card && (!mv.card || card.dataset.card === mv.card)) go(card, mv.from, false, mv.delay, mv.kind);
     } else if (mv.kind === "pile") {
-      const cards = $$(`#table .seat[data-seat="${mv.seat}"] .pile .card`).reverse();
+      const cards = $$(`#table .seat[data-seat="${mv.seat}"] .pile .card, #table .river[data-seat="${mv.seat}"] .card`)
+        .filter((x) => x.getClientRects().length).reverse(); // the pile shown: the seat's, or (wide) the middle's
       const card = cards.find((x) => (!mv.card || x.dataset.card === mv.card) && !claimed.has(x));
       if (card) { claimed.add(card); go(card, mv.from, mv.via, mv.delay, "pile"); }
     } else {

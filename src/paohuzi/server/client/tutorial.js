@@ -136,7 +136,7 @@ function panel(r, stop) {
       line.id = "tut-result";
       p.append(line);
       if (res.mingtang && res.mingtang.length) {
-        p.append(el("p", null, res.mingtang.map((m) => `${m.name} ${t("fan", m.fan)}`).join(" · ")));
+        p.append(el("p", null, res.mingtang.map((m) => `${m.label ? t("mtName", pick(m.label), m.name) : m.name} ${t("fan", m.fan)}`).join(" · ")));
       }
     }
     const row = el("div", "tut-buttons");

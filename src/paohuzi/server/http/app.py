@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import json
 import os
 from collections.abc import AsyncIterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -40,7 +43,7 @@ from paohuzi.server.http.conn import serve_seat
 from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
 from paohuzi.server.http.site import origin_allowed, origin_of
 from paohuzi.server.limits import BODY_SECONDS, HAND_ID_CHARS, TOKEN_CHARS, Limits
-from paohuzi.server.present import options, replay
+from paohuzi.server.present import options, replay, tutorial
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.room.manager import RoomManager
@@ -57,6 +60,28 @@ M = TypeVar("M", bound=BaseModel)
 def _fail(status: int, code: str, fields: list[str] | None = None) -> JSONResponse:
     body = i18n.http_body(code) if fields is None else i18n.http_body(code, fields=fields)
     return JSONResponse(body, status_code=status)
+
+
+@lru_cache(maxsize=1)
+def worker_script() -> str:
+    """/sw.js: the client's service worker with its version (a hash of every client file)
+    and what it keeps (the page, the static files, the presets, rules and tutorials)."""
+    files = sorted(p for p in STATIC.rglob("*") if p.is_file() and p.name != "sw.js")
+    h = hashlib.sha256()
+    for p in files:
+        h.update(p.relative_to(STATIC).as_posix().encode())
+        h.update(p.read_bytes())
+    keep = ["/", "/manifest.webmanifest", "/favicon.ico", "/api/presets", "/api/tutorial"]
+    keep += ["/api/tutorials", "/api/phrases"]
+    keep += [
+        f"/static/{p.relative_to(STATIC).as_posix()}" for p in files if p.suffix != ".webmanifest"
+    ]
+    keep += [f"/api/rules/{name}" for name in PRESETS]
+    keep += [f"/api/tutorial/{name}/bundle" for name in tutorial.names()]
+    src = (STATIC / "sw.js").read_text(encoding="utf-8")
+    return src.replace("__VERSION__", h.hexdigest()[:16]).replace(
+        "/*__PRECACHE__*/ []", json.dumps(keep)
+    )
 
 
 def create_app(
@@ -147,6 +172,23 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        return FileResponse(STATIC / "manifest.webmanifest", media_type="application/manifest+json")
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        # at the root, so its scope is the whole app; never cached by the browser itself
+        return Response(
+            worker_script(),
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "icons" / "favicon.ico", media_type="image/x-icon")
 
     @app.get("/api/health")
     async def health() -> dict[str, bool]:

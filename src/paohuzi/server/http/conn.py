@@ -31,7 +31,7 @@ from paohuzi.server.room import readiness
 from paohuzi.server.room.manager import RoomManager
 from paohuzi.server.room.room import Room
 from paohuzi.server.room.seats import Seat
-from paohuzi.server.vocab import WebChoice
+from paohuzi.server.vocab import RoomPhase, WebChoice
 from paohuzi.server.wire import (
     WS_BAD_ORIGIN,
     WS_BAD_TOKEN,
@@ -39,6 +39,7 @@ from paohuzi.server.wire import (
     WS_POLICY,
     WS_TOO_MANY,
     ClientMessage,
+    Dissolve,
     Hints,
     Ping,
     Ready,
@@ -50,6 +51,11 @@ from paohuzi.server.wire import (
 
 ERROR_EVERY = 1.0  # seconds between two rate_limited errors on one connection
 FLOOD_CLOSE = 500  # messages refused in a row before a flooding connection is closed
+
+
+def _superseded(m: ServerMessage | None) -> bool:
+    """A queued message a newer state replaces: any state but a hand's settlement."""
+    return isinstance(m, StateMessage) and getattr(m, "phase", None) != RoomPhase.SETTLEMENT
 
 
 class Conn:
@@ -75,7 +81,9 @@ class Conn:
         if self.out and isinstance(msg, StateMessage):
             # each state is whole: the unsent one is superseded, so a client that is
             # slow while bots play fast is not dropped for states it would never see
-            self.out = deque(m for m in self.out if not isinstance(m, StateMessage))
+            # — but a settlement is kept: it is the one a seat on 托管 (readied at
+            # once) would otherwise never get to see
+            self.out = deque(m for m in self.out if not _superseded(m))
         if len(self.out) >= self.limit:  # this far behind: drop it (it can reconnect)
             self.close(WS_POLICY)
             return
@@ -113,7 +121,7 @@ class Conn:
                 out.append(None)
                 break
             if isinstance(msg, StateMessage):
-                out = [m for m in out if not isinstance(m, StateMessage)]
+                out = [m for m in out if not _superseded(m)]
             out.append(msg)
         if not self.out:
             self.more.clear()
@@ -216,6 +224,8 @@ async def _dispatch(room: Room, seat: Seat, conn: Conn, m: ClientMessage) -> Non
         await room.resume(seat)
     elif isinstance(m, Say):
         code = await room.say(seat, m.phrase)
+    elif isinstance(m, Dissolve):
+        code = await room.dissolve(seat, m.agree)
     elif isinstance(m, Ready):  # 准备 by its own message: the act ``ready`` at any version
         code = readiness.may_ready(room.state is not None, seat.kind)
         code = code or await room.act(seat, seat.shown.version, WebChoice.READY)

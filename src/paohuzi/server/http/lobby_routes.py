@@ -139,6 +139,13 @@ async def get_tutorial(name: Key) -> dict[str, Any]:
     return tutorial.public(_scenario(name))
 
 
+@router.get("/api/tutorial/{name}/bundle")
+async def tutorial_bundle(name: Key) -> dict[str, Any]:
+    """Every step's answer at once (cached): the installed app's tutorial offline."""
+    _scenario(name)
+    return await asyncio.to_thread(tutorial.bundle, name)
+
+
 class TutorialStep(Strict):
     at: StrictInt = Field(ge=0, le=500)  # the step the learner is on
     action: Annotated[str, Field(max_length=ACTION_CHARS)] | None = None  # None: just show it

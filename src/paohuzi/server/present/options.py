@@ -268,11 +268,11 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     zh.append("名堂：" + "、".join(PATTERNS[m.id].name for m in mts) if mts else "无名堂")
     en.append(f"{len(mts)} scoring patterns" if mts else "no scoring patterns")
     zh.append(f"底分{base}")
-    en.append(f"{base} pt per 底")
+    en.append(f"{base} pt per base (底)")
     zh.append(f"{cap}分封顶" if cap else "不封顶")
     en.append(f"capped at {cap}" if cap else "no cap")
     zh.append(f"{rules.hands_per_match}局")
-    en.append(f"{rules.hands_per_match} hands")
+    en.append(f"{rules.hands_per_match} hand" + ("" if rules.hands_per_match == 1 else "s"))
     if turn_time:
         zh.append(f"每步{turn_time}秒")
         en.append(f"{turn_time} s a turn")

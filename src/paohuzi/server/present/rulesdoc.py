@@ -77,7 +77,7 @@ def _seats(r: Rules) -> list[dict[str, Any]]:
             f"每家{r.hand_size}张，庄家多一张"
             + ("（亮张，亮给大家看）" if r.show_liangzhang else "（不亮）"),
             f"{r.hand_size} cards each, the dealer one more"
-            + (" (the 亮张, shown to all)" if r.show_liangzhang else " (not shown)"),
+            + (" (the shown card (亮张), seen by all)" if r.show_liangzhang else " (not shown)"),
             "R7",
         ),
     ]
@@ -112,7 +112,7 @@ def _moves_base(r: Rules) -> list[dict[str, Any]]:
         _item(
             "chi",
             "吃：上家打出或自己、上家翻出的牌，与手中两张组成一句话或绞",
-            "chi: take the card your 上家 discarded, or one turned up by you or your 上家, to make a run or mixed triple",
+            "chi: take the card your left-hand player (上家) discarded, or one turned up by you or by them, to make a run or mixed triple",
             "R15",
         ),
         _item(
@@ -136,13 +136,13 @@ def _moves_base(r: Rules) -> list[dict[str, Any]]:
         _item(
             "ti",
             "提：四张一样的牌在手，或翻出坎、偎的第四张，自动提",
-            "ti: four of a kind in hand, or turning up the fourth card of your 坎 or 偎; automatic",
+            "ti: four of a kind in hand, or turning up the fourth card of your kan (坎) or wei (偎); automatic",
             "R12",
         ),
         _item(
             "pao",
             "跑：别人打出或翻出你坎、偎的第四张，或翻出你碰的第四张，自动跑",
-            "pao: the fourth card of your 坎 or 偎 from another player, or of your 碰 turned up; automatic",
+            "pao: the fourth card of your kan (坎) or wei (偎) from another player, or of your peng (碰) turned up; automatic",
             "R13",
         ),
         _item(
@@ -168,11 +168,11 @@ def _moves_base(r: Rules) -> list[dict[str, Any]]:
 
 def _win(r: Rules) -> list[dict[str, Any]]:
     dihu = (
-        ("闲家胡亮张", "a non-dealer wins on the 亮张")
+        ("闲家胡亮张", "a non-dealer wins on the shown card (亮张)")
         if r.dihu == "liangzhang"
         else (
             "庄家下家胡庄家打出的第一张牌",
-            "the dealer's 下家 wins on the dealer's first discard",
+            "the dealer's right-hand player (下家) wins on the dealer's first discard",
         )
     )
     return [
@@ -198,7 +198,7 @@ def _win(r: Rules) -> list[dict[str, Any]]:
             else "只能胡翻出来的牌（地胡除外），不能胡打出的牌",
             "discards can be won on"
             if r.win_on_discard
-            else "only cards turned up from the wall can be won on (except 地胡), never a discard",
+            else "only cards turned up from the wall can be won on (except the earthly win (地胡)), never a discard",
             "R24",
         ),
         _tianhu(r),
@@ -370,7 +370,9 @@ def _score(r: Rules) -> list[dict[str, Any]]:
     items = [_item("deng", zh_f, en_f.replace(f"{u} =", f"{name_en} =", 1), "R34", unit=u)]
     if r.zimo_bonus:
         items.append(
-            _item("zimo", f"自摸加{r.zimo_bonus}等", f"self-drawn: +{r.zimo_bonus} 等", "R34")
+            _item(
+                "zimo", f"自摸加{r.zimo_bonus}等", f"self-drawn: +{r.zimo_bonus} grade (等)", "R34"
+            )
         )
     if r.doubling:
         zh = "、".join(DOUBLING_ZH.get(e, e) for e in r.doubling)
@@ -381,15 +383,26 @@ def _score(r: Rules) -> list[dict[str, Any]]:
         _item(
             "fan",
             f"几个名堂的番{combine[0]}；平胡1番",
-            f"the 番 of several 名堂 are {combine[1]}; no 名堂: 1",
+            f"the multipliers (番) of several scoring patterns (名堂) are {combine[1]}; none: ×1",
             "R36",
         )
     )
     if r.xing != Xing.NONE:
-        items.append(_item("di", f"底 = ({u} + 醒数) × 番", f"底 = ({u} + 醒) × 番", "R37"))
+        items.append(
+            _item(
+                "di", f"底 = ({u} + 醒数) × 番", f"base (底) = ({u} + 醒) × multiplier (番)", "R37"
+            )
+        )
     else:
-        items.append(_item("di", f"底 = {u} × 番", f"底 = {u} × 番", "R37"))
-    items.append(_item("base_score", f"底分：每底{base}分", f"{base} point(s) per 底", value=base))
+        items.append(_item("di", f"底 = {u} × 番", f"base (底) = {u} × multiplier (番)", "R37"))
+    items.append(
+        _item(
+            "base_score",
+            f"底分：每底{base}分",
+            f"{base} point{'' if base == 1 else 's'} per base (底)",
+            value=base,
+        )
+    )
     items.append(
         _item(
             "cap",
@@ -479,7 +492,7 @@ def _mingtang(r: Rules) -> list[dict[str, Any]]:
         elif r.fan_combine == FanCombine.MULTIPLY:
             zh, en = f"{label[0]}：×{m.fan}", f"{label[1]}: ×{m.fan}"
         else:
-            zh, en = f"{label[0]}：{m.fan}番", f"{label[1]}: {m.fan} 番"
+            zh, en = f"{label[0]}：{m.fan}番", f"{label[1]}: ×{m.fan} (番)"
         if m.upto and m.threshold:
             zh += f"（{m.threshold}–{m.upto}张）"
             en += f" ({m.threshold}–{m.upto} cards)"

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import Rules
-from paohuzi.server.messages import PlayerInfo, Timer
+from paohuzi.server.messages import DissolveVote, PlayerInfo, Timer
 from paohuzi.server.room.levels import Level
 from paohuzi.server.vocab import RoomPhase
 
@@ -38,6 +38,8 @@ class RoomSnapshot(NamedTuple):
     results: tuple[HandResult, ...]  # every finished hand's (the summary)
     hand_ids: tuple[str, ...]  # every dealt hand's, in order
     deck_commitment: str | None = None  # the hand's (可验证洗牌; the record reveals the salt)
+    dissolve: DissolveVote | None = None  # a 解散 vote open (or just refused)
+    dissolved: bool = False  # the match was ended by a 解散 vote
 
 
 __all__ = ["RoomSnapshot"]

@@ -110,6 +110,8 @@ def seat_state(
         away=away,
         tingpai=tingpai(snap, v),
         deck_commitment=snap.deck_commitment,
+        dissolve=snap.dissolve,
+        dissolved=True if snap.dissolved else None,
     )
 
 

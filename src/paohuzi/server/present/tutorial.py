@@ -35,12 +35,14 @@ from typing import Any
 from paohuzi.core.actions import PASS, Action, IllegalAction
 from paohuzi.core.cards import CODES, Card
 from paohuzi.core.events import Event
+from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.player import Bot, Observation
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import Rules, preset
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
 from paohuzi.server.present.choices import action_choice_dict
+from paohuzi.server.present.options import mingtang_label
 from paohuzi.table import Table
 
 DIR = Path(__file__).parent / "tutorials"
@@ -304,6 +306,21 @@ def step(sc: Scenario, at: int, action: str | None) -> dict[str, Any]:
     return {**nxt, "correct": True}
 
 
+@lru_cache(maxsize=8)
+def bundle(name: str) -> dict[str, Any]:
+    """``GET /api/tutorial/NAME/bundle``: every answer :func:`step` gives for the
+    scenario, by ``"at"`` (a stop shown) and ``"at|action"`` (a choice checked) — the
+    whole tutorial in one document, so the installed app's service worker can answer its
+    steps with the network cut (the server stays the one judge: these are its answers)."""
+    sc = load(name)
+    out: dict[str, Any] = {}
+    for at in range(len(sc.stops) + 1):
+        shown = out[str(at)] = step(sc, at, None)
+        for c in (shown.get("stop") or {}).get("choices", []):
+            out[f"{at}|{c}"] = step(sc, at, c)
+    return {"name": name, "steps": out}
+
+
 def _same(seat: int, given: str, want: str) -> bool:
     try:
         return Action.from_id(seat, given).matches(Action.from_id(seat, want))
@@ -333,7 +350,11 @@ def _show(r: Run, entry: dict[str, Any] | None, mark: int) -> dict[str, Any]:
             "actions": [action_choice_dict(a) for a in v.legal] if "do" in entry else [],
         }
     if v.result is not None:
-        out["result"] = v.result.to_dict()
+        out["result"] = res = v.result.to_dict()
+        ids = {p.name: mid for mid, p in PATTERNS.items()}
+        for m in res.get("mingtang", []):  # the 名堂 in English too (the English page)
+            if m.get("name") in ids:
+                m["label"] = mingtang_label(ids[m["name"]])
     return out
 
 
@@ -341,6 +362,7 @@ __all__ = [
     "Run",
     "Scenario",
     "ScenarioError",
+    "bundle",
     "catalogue",
     "load",
     "names",

@@ -26,7 +26,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from paohuzi.bots.hints import Hint
@@ -37,7 +37,7 @@ from paohuzi.core.records import HandRecord
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import DISCARDING, GameState
 from paohuzi.core.views import View, view
-from paohuzi.server.messages import PlayerInfo, Timer, same
+from paohuzi.server.messages import DissolveVote, PlayerInfo, Timer, same
 from paohuzi.server.present import state as present
 from paohuzi.server.present.choices import described, seat_choices
 from paohuzi.server.present.options import TURN_CHOICES
@@ -53,9 +53,28 @@ from paohuzi.server.wire import WS_GOING_AWAY, WS_REPLACED, RoomError, error
 from paohuzi.table import Table
 
 HAND_ID_BYTES = 12  # 16 url-safe characters: a replay link nobody can guess
+DISSOLVE_SECONDS = 60.0  # a 解散 vote's time; then silence counts as agreement
 HUMAN, BOT, FREE = SeatKind.HUMAN, SeatKind.BOT, SeatKind.FREE
 WAITING, PLAYING = RoomPhase.WAITING, RoomPhase.PLAYING
 SETTLEMENT, FINISHED = RoomPhase.SETTLEMENT, RoomPhase.FINISHED
+
+
+@dataclass
+class Vote:
+    """解散房间: an open vote (each seat's answer, None: not yet), or a refused one."""
+
+    by: int
+    deadline: float
+    votes: list[bool | None]
+    refused_by: int | None = None
+
+    def wire(self) -> DissolveVote:
+        return DissolveVote(
+            by=self.by,
+            deadline=round(self.deadline, 1),
+            votes=tuple(self.votes),
+            refused_by=self.refused_by,
+        )
 
 
 @lru_cache(maxsize=1024)
@@ -91,6 +110,12 @@ class Room:
         self.driver = Driver(self, manager)
         self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
         self._seen_players: tuple[object, tuple[PlayerInfo, ...]] = ((), ())
+        # 解散房间: the vote, its timer, and whether a vote ended the match (a stored
+        # "finished" room whose match is not over was ended so: restore() keeps it ended)
+        self.vote: Vote | None = None
+        self._vote_timer: asyncio.TimerHandle | None = None
+        self._vote_task: asyncio.Task[None] | None = None
+        self.dissolved = row.status == FINISHED.value
 
     # ------------------------------------------------------------------ state
     @property
@@ -102,6 +127,8 @@ class Room:
         st = self.state
         if st is None:
             return WAITING
+        if self.dissolved:
+            return FINISHED
         if not st.is_terminal():
             return PLAYING
         return FINISHED if self.table.match.is_over() else SETTLEMENT
@@ -186,6 +213,8 @@ class Room:
             results=tuple(m.results),
             hand_ids=tuple(self.hand_ids),
             deck_commitment=self.commitment if st is not None else None,
+            dissolve=self.vote.wire() if self.vote is not None else None,
+            dissolved=self.dissolved and not m.is_over(),
         )
 
     def _players(self) -> tuple[PlayerInfo, ...]:
@@ -212,6 +241,8 @@ class Room:
     # ------------------------------------------------------------------ the one path
     def commit(self, seat: int, choice: Action | None) -> None:
         """Apply seat's choice (an action, or None: ready), store it, publish (lock held)."""
+        if self.vote is not None and self.vote.refused_by is not None:
+            self.vote = None  # a refusal is shown until the game moves on
         if choice is None and self.phase == FINISHED:
             self.rematch()
         elif choice is None:
@@ -386,6 +417,7 @@ class Room:
                 seat.link.conn = None
                 if not self.humans_connected():
                     self.alone_since = time.monotonic()
+                self._absent_agrees(seat)
                 self.start()  # the others need not wait for a player who left
                 self.publish()
 
@@ -413,6 +445,7 @@ class Room:
         """托管 (lock held): the room's bot plays the seat until its player is back."""
         seat.away = True
         self.table.players[seat.index] = levels.make(self.level)
+        self._absent_agrees(seat)
         self.publish()
 
     def back(self, seat: Seat) -> None:
@@ -422,7 +455,74 @@ class Room:
         if seat.turn.pending_since is not None:
             seat.turn.pending_since = time.time()
 
+    # ------------------------------------------------------------------ 解散房间
+    async def dissolve(self, seat: Seat, agree: bool) -> str | None:
+        """解散: ``agree`` asks to end the match (or agrees to the open vote), else refuses
+        it. Bots, 托管 and absent seats agree at once; a human who does not answer within
+        :data:`DISSOLVE_SECONDS` agrees; all agreed: the match ends (its summary). None, or
+        the error code (nothing changed)."""
+        async with self.changing():
+            if self.phase not in (PLAYING, SETTLEMENT):
+                return "no_match"
+            v = self.vote
+            if v is None or v.refused_by is not None:
+                if not agree:
+                    return "no_vote"
+                v = self.vote = Vote(
+                    seat.index, time.time() + DISSOLVE_SECONDS, [None] * len(self.seats)
+                )
+                for s in self.seats:
+                    if s.kind != HUMAN or s.away or s.link.conn is None or s is seat:
+                        v.votes[s.index] = True
+                self._arm(v)
+            elif v.votes[seat.index] is None:
+                v.votes[seat.index] = agree
+                if not agree:
+                    v.refused_by = seat.index
+                    self._disarm()
+            self._count()
+            self.publish()
+        return None
+
+    def _absent_agrees(self, seat: Seat) -> None:
+        v = self.vote
+        if v is not None and v.refused_by is None and v.votes[seat.index] is None:
+            v.votes[seat.index] = True
+            self._count()
+
+    def _count(self) -> None:
+        """Everybody agreed: the match ends here (the hand in play is not scored)."""
+        v = self.vote
+        if v is not None and v.refused_by is None and all(x is True for x in v.votes):
+            self.vote = None
+            self._disarm()
+            self.dissolved = True
+            self.ready = set()
+
+    def _arm(self, v: Vote) -> None:
+        self._disarm()
+        loop = asyncio.get_running_loop()
+
+        def due() -> None:
+            self._vote_task = loop.create_task(self._vote_due(v))
+
+        self._vote_timer = loop.call_later(max(0.0, v.deadline - time.time()), due)
+
+    def _disarm(self) -> None:
+        if self._vote_timer is not None:
+            self._vote_timer.cancel()
+            self._vote_timer = None
+
+    async def _vote_due(self, v: Vote) -> None:
+        async with self.changing():
+            if self.vote is not v or v.refused_by is not None:
+                return
+            v.votes = [True if x is None else x for x in v.votes]  # silence: agreement
+            self._count()
+            self.publish()
+
     async def stop(self) -> None:
+        self._disarm()
         await self.driver.stop()
         self.hint_task.stop()
         for s in self.seats:

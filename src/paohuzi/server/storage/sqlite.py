@@ -122,6 +122,7 @@ class RoomRow:
     versions: list[int] = field(default_factory=list)  # per seat (see seats.py)
     ready: list[int] = field(default_factory=list)
     hands: list[HandRow] = field(default_factory=list)
+    status: str = ""  # the phase last stored ("finished": also a match a 解散 vote ended)
 
 
 class Storage(ABC):
@@ -356,11 +357,12 @@ class SqliteStorage(Storage):
 
     def load_room(self, room_id: str) -> RoomRow | None:
         rows = self._query(
-            "SELECT rules, config, version, ready, versions FROM rooms WHERE id = ?", (room_id,)
+            "SELECT rules, config, version, ready, versions, status FROM rooms WHERE id = ?",
+            (room_id,),
         )
         if not rows:
             return None
-        rules, config, version, ready, versions = rows[0]
+        rules, config, version, ready, versions, status = rows[0]
         seats = [
             SeatRow(seat, SeatKind(kind), token, name, bot)
             for seat, kind, token, name, bot in self._query(
@@ -379,6 +381,7 @@ class SqliteStorage(Storage):
             total,
             json.loads(versions) or [version] * len(seats),  # older rows: one room version
             json.loads(ready),
+            status=str(status or ""),
         )
         for hid, idx, hseed, dealer, huang, deck, status in self._query(
             "SELECT id, idx, seed, dealer, huang, deck, status FROM hands "
