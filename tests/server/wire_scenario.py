@@ -144,6 +144,7 @@ async def play(sc: Scenario) -> list[str]:
         manager = RoomManager(
             SqliteStorage(":memory:"), bot_delay=0, away_timeout=1000, limits=Limits()
         )
+        await manager.storage.open()  # not start(): no sweeper, no codes drawn ahead
         body = {"rules": sc.rules, "bot": sc.bot, "hands": sc.hands, "seed": sc.seed}
         req = CreateRoom.model_validate({**body, "options": sc.options})
         room, seat = await manager.create(req, "127.0.0.1")

@@ -1,8 +1,9 @@
 """``paohuzi serve``: the web game (INTERFACES.md §5).
 
-``paohuzi serve [--host 127.0.0.1] [--port 8000] [--db PATH]`` runs the FastAPI
-app with uvicorn; storage is one SQLite file (default under the user's data
-dir), so nothing else needs to be running. Extra flags: ``--bot-delay`` (seconds
+``paohuzi serve [--host 127.0.0.1] [--port 8000] [--db PATH|URL]`` runs the
+FastAPI app with uvicorn; storage is one SQLite file by default (under the
+user's data dir), so nothing else needs to be running, or PostgreSQL
+(``--db postgresql://…``). The database's schema is upgraded at start (Alembic). Extra flags: ``--bot-delay`` (seconds
 a bot waits so humans can follow), ``--away-timeout`` (seconds per decision
 before a bot takes over the seat, 托管), ``--allow-origin`` (other web origins
 allowed to use the API), ``--max-rooms`` / ``--room-rate`` (abuse limits),
@@ -41,9 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--db",
         default=None,
-        metavar="PATH",
+        metavar="PATH|URL",
         help="SQLite file (default <user data dir>/paohuzi/paohuzi.sqlite3, on Linux"
-        " $XDG_DATA_HOME or ~/.local/share)",
+        " $XDG_DATA_HOME or ~/.local/share), or a database URL: sqlite:///PATH,"
+        " postgresql://USER@HOST:PORT/DB (also postgresql+psycopg://…)",
     )
     for flag, kind, default, metavar, text in _NUMBERS:
         p.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
@@ -115,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
     )
     db = args.db or str(default_db_path())
     try:
+        shown = _upgrade(db, args.sync.upper())  # migrations now: a bad database stops here
         app = create_app(
             db,
             bot_delay=args.bot_delay,
@@ -125,12 +128,13 @@ def run(args: argparse.Namespace) -> int:
             bot_workers=args.bot_workers,
             synchronous=args.sync.upper(),
         )
-    except Exception as e:  # e.g. an unwritable or corrupt database file
-        print(f"paohuzi serve: error: cannot open database {db}: {e}", file=sys.stderr)
+    except Exception as e:  # e.g. an unwritable or corrupt file, an unreachable server
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f"paohuzi serve: error: cannot open database {_shown(db)}: {msg}", file=sys.stderr)
         return EXIT_BAD_INPUT
     _settle_heap()
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"跑胡子 web game: http://{host}:{args.port}/  (database {db})", flush=True)
+    print(f"跑胡子 web game: http://{host}:{args.port}/  (database {shown})", flush=True)
     uvicorn.run(
         app,
         host=args.host,
@@ -142,6 +146,35 @@ def run(args: argparse.Namespace) -> int:
         server_header=False,
     )
     return EXIT_OK
+
+
+def _shown(db: str) -> str:
+    """The database as printed: a URL without its password."""
+    if "://" not in db:
+        return db
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(db).render_as_string(hide_password=True)
+    except Exception:
+        return db.split("://", 1)[0] + "://…"
+
+
+def _upgrade(db: str, synchronous: str) -> str:
+    """Open the database once, upgrading its schema (an old SQLite file keeps its rooms)."""
+    import asyncio
+
+    from paohuzi.server.storage.store import Storage
+
+    async def go() -> None:
+        store = Storage(db, synchronous)
+        try:
+            await store.open()
+        finally:
+            await store.close()
+
+    asyncio.run(go())
+    return _shown(db)
 
 
 def _settle_heap() -> None:

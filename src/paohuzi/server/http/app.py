@@ -43,7 +43,8 @@ from paohuzi.server.present import options, replay
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.room.manager import RoomManager
-from paohuzi.server.storage.sqlite import SqliteStorage, Storage, default_db_path
+from paohuzi.server.storage.sqlite import default_db_path
+from paohuzi.server.storage.store import Storage
 from paohuzi.server.vocab import SeatKind
 from paohuzi.server.wire import CreateRoom, Joined, JoinRoom, RoomCreated, RoomError
 
@@ -70,7 +71,8 @@ def create_app(
     bot_workers: int | None = None,
     synchronous: str = "NORMAL",
 ) -> FastAPI:
-    """The web game. ``db_path``: SQLite file (default under the user's data dir).
+    """The web game. ``db_path``: a SQLite file (default under the user's data dir) or a
+    database URL (``sqlite:///…``, ``postgresql://…``: :func:`~..storage.store.database_url`).
 
     ``bot_delay``: seconds a bot waits before acting, so humans can follow (0 in
     tests). ``away_timeout``: seconds a human may take per decision before a bot
@@ -79,7 +81,7 @@ def create_app(
     ``dev``: serve the API docs. ``synchronous``: SQLite's ``NORMAL`` or ``FULL``.
     """
     path = default_db_path() if db_path is None else db_path
-    store = storage or SqliteStorage(path, synchronous)
+    store = storage or Storage(path, synchronous)
     manager = RoomManager(
         store,
         bot_delay=bot_delay,
@@ -93,10 +95,10 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         redact_tokens_in_logs()  # again: the server may have configured logging meanwhile
-        manager.start()
+        await manager.start()  # storage opened, its schema upgraded (Alembic)
         yield
         await manager.stop()
-        store.close()
+        await store.close()
 
     app = FastAPI(
         title="paohuzi",
@@ -168,7 +170,7 @@ def create_app(
 
     @app.get("/api/rooms/{room_id}")
     async def room_info(room_id: RoomId) -> Any:
-        room = manager.get(room_id)
+        room = await manager.get(room_id)
         if room is None:
             return _fail(404, "unknown_room")
         snap = room.snapshot(room.phase)
@@ -189,7 +191,7 @@ def create_app(
     async def join_room(room_id: RoomId, request: Request) -> Any:
         check_origin(request)
         req = _parse(JoinRoom, await _json_body(request))
-        room = manager.get(room_id)
+        room = await manager.get(room_id)
         if room is None:
             return _fail(404, "unknown_room")
         seat, token = await room.join(req.name)
@@ -197,14 +199,14 @@ def create_app(
 
     @app.get("/api/records/{hand_id}")
     async def get_record(hand_id: HandId) -> Any:
-        rec = store.get_record(hand_id)
+        rec = await store.get_record(hand_id)
         return rec if rec is not None else _fail(404, "unknown_hand")
 
     @app.get("/api/replays/{hand_id}")
     async def get_replay(
         hand_id: HandId, seat: Annotated[int | None, Query(ge=0, le=3)] = None
     ) -> Any:
-        rec = store.get_record(hand_id)
+        rec = await store.get_record(hand_id)
         if rec is None:
             return _fail(404, "unknown_hand")
         try:

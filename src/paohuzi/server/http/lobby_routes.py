@@ -62,8 +62,8 @@ def join_info(room: Room) -> dict[str, Any]:
     }
 
 
-def _room(request: Request, code: str) -> Room:
-    room: Room | None = request.app.state.manager.get(code)
+async def _room(request: Request, code: str) -> Room:
+    room: Room | None = await request.app.state.manager.get(code)
     if room is None:
         raise RoomError(404, "unknown_room")
     return room
@@ -76,14 +76,14 @@ async def get_phrases() -> dict[str, Any]:
 
 @router.get("/api/rooms/{room_id}/qr.svg")
 async def room_qr(room_id: RoomId, request: Request) -> Response:
-    room = _room(request, room_id)
+    room = await _room(request, room_id)
     body = qr.svg(qr.invite_link(str(request.base_url), room.id))
     return Response(body, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/api/rooms/{room_id}/rules")
 async def room_rules(room_id: RoomId, request: Request) -> dict[str, Any]:
-    room = _room(request, room_id)
+    room = await _room(request, room_id)
     return {"room": room.id, **rulesdoc.document(room.rules)}
 
 
@@ -92,7 +92,7 @@ async def rules_page(key: Key, request: Request) -> dict[str, Any]:
     """A preset by name, else a room by code: only that room's own rules."""
     if key in PRESETS:
         return rulesdoc.document(PRESETS[key])
-    room = request.app.state.manager.get(key)
+    room = await request.app.state.manager.get(key)
     if room is None:
         raise RoomError(404, "unknown_rules")
     return {"room": room.id, **rulesdoc.document(room.rules)}
@@ -105,7 +105,7 @@ class MyMatches(Strict):
 @router.post("/api/my-matches")
 async def post_my_matches(request: Request) -> dict[str, Any]:
     body = await bodies.read(request, MyMatches)
-    return {"matches": my_matches(request.app.state.storage, body.tokens)}
+    return {"matches": await my_matches(request.app.state.storage, body.tokens)}
 
 
 @router.get("/api/my-matches")
@@ -114,7 +114,7 @@ async def get_my_matches(
     token: Annotated[list[Token], Query(max_length=MAX_TOKENS)] = [],  # noqa: B006
 ) -> dict[str, Any]:
     """``?token=a&token=b`` (named ``token`` so the logs redact each; POST is better still)."""
-    return {"matches": my_matches(request.app.state.storage, token)}
+    return {"matches": await my_matches(request.app.state.storage, token)}
 
 
 @router.get("/api/tutorials")

@@ -35,6 +35,7 @@ log = logging.getLogger("paohuzi.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
+SPARE_CODES = 1  # 再来一场 are rare; each one refills it
 MAX_ROOMS_IN_MEMORY = 512  # idle rooms beyond this are dropped from memory (reloaded on use)
 
 
@@ -75,18 +76,44 @@ class RoomManager:
         self.closed = False
         self._salt = secrets.token_bytes(16)  # per process: owners are counted, not tracked
         self._sweeper: asyncio.Task[None] | None = None
+        self._spare: list[str] = []  # room codes checked free (see spare_code)
+        self._refilling: asyncio.Future[None] | None = None
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}  # restores under way
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Open storage (its schema upgraded) and start the expiry sweep."""
+        await self.storage.open()
+        await self._refill()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     # ------------------------------------------------------------------ rooms
-    def new_code(self) -> str:
-        """A room code nobody holds, in memory or in storage."""
+    def _draw(self) -> str:
         rng = secrets.SystemRandom()
         while True:
             code = "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms and not self.storage.room_exists(code):
+            if code not in self.rooms and code not in self._spare:
                 return code
+
+    async def new_code(self) -> str:
+        """A room code nobody holds, in memory or in storage."""
+        while True:
+            code = self._draw()
+            if not await self.storage.room_exists(code):
+                return code
+
+    async def _refill(self) -> None:
+        """Keep a few codes checked free for 再来一场, which opens its room inside a
+        change (synchronously, its storage reads done beforehand)."""
+        while len(self._spare) < SPARE_CODES:
+            self._spare.append(await self.new_code())
+
+    def spare_code(self) -> str:
+        """A code checked free beforehand (else one drawn: a clash with a stored room is
+        one in ~10⁹ per stored room and would fail that change's commit)."""
+        if not self._spare:
+            return self._draw()
+        self._refilling = asyncio.ensure_future(self._refill())
+        return self._spare.pop(0)
 
     async def create(self, req: CreateRoom, client: str) -> tuple[Room, Seat]:
         if not self.creates.take(client):
@@ -99,9 +126,9 @@ class RoomManager:
             raise RoomError(400, "bad_request")
         # The address is kept only as a keyed hash, to count its open rooms.
         owner = hashlib.blake2b(client.encode(), key=self._salt, digest_size=8).hexdigest()
-        if self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client:
+        if await self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client:
             raise RoomError(429, "too_many_rooms")
-        if self.storage.count_open_rooms() >= self.limits.max_rooms:
+        if await self.storage.count_open_rooms() >= self.limits.max_rooms:
             raise RoomError(503, "server_busy")
         if len(self.rooms) >= MAX_ROOMS_IN_MEMORY:
             self._evict_idle()
@@ -115,17 +142,21 @@ class RoomManager:
         given = req.options is not None and "hands" in req.options
         hands = chosen.hands if given else req.hands or rules.hands_per_match
         config = RoomConfig(bot, bots, owner, chosen.turn_time, chosen.ready_first)
-        row = RoomRow(self.new_code(), rules.to_dict(), config, seats, seed, hands)
-        room = self.open(row)
+        row = RoomRow(await self.new_code(), rules.to_dict(), config, seats, seed, hands)
+        await self._refill()  # before the room opens: its bots do not move while we wait
+        async with self.storage.batch():
+            room = self.open(row)
         return room, room.seats[0]
 
     def open(self, row: RoomRow) -> Room:
-        """A new room: stored, kept, dealt if it may be (nobody else can hold its lock yet)."""
+        """A new room (inside a storage batch): stored, kept, dealt if it may be (nobody
+        else can hold its lock yet)."""
         self.storage.create_room(row)
         room = self.rooms[row.id] = Room(self, row)
-        with self.storage.batch():
-            room.start()
-            room.publish()
+        room.stored.clear()  # no change of it is stored before the room itself (its bots wait)
+        self.storage.after_commit(room.stored.set)
+        room.start()
+        room.publish()
         return room
 
     def rematch(
@@ -139,7 +170,7 @@ class RoomManager:
         """再来一场 (room ``of``'s lock held): a new room, the same seats (humans keep their
         tokens), a new match of ``hands`` hands; its code."""
         row = RoomRow(
-            self.new_code(),
+            self.spare_code(),
             rules.to_dict(),
             replace(config, rematch_of=of),  # so a restart finds the link again
             list(seats),
@@ -148,22 +179,32 @@ class RoomManager:
         )
         return self.open(row).id
 
-    def get(self, code: str) -> Room | None:
-        """The room ``code`` (case-insensitive), restoring it from storage if needed."""
+    async def get(self, code: str) -> Room | None:
+        """The room ``code`` (case-insensitive), restoring it from storage if needed
+        (once: requests that ask meanwhile wait for the same restore)."""
         code = code.strip().upper()
         room = self.rooms.get(code)
         if room is not None or self.closed:
             return room
-        row = self.storage.load_room(code)
+        loading = self._loading.get(code)
+        if loading is None:
+            loading = self._loading[code] = asyncio.ensure_future(self._restore(code))
+            loading.add_done_callback(lambda _: self._loading.pop(code, None))
+        return await asyncio.shield(loading)
+
+    async def _restore(self, code: str) -> Room | None:
+        row = await self.storage.load_room(code)
         if row is None:
             return None
         room = Room(self, row)
-        room.next_room = self.storage.rematch_of(code)  # 再来一场 already opened
+        room.next_room = await self.storage.rematch_of(code)  # 再来一场 already opened
         try:
-            with self.storage.batch():
+            async with room.changing():
                 restore(room, row.hands)  # its bots resume whatever they were deciding
         except Exception:
             log.exception("room %s cannot be restored", code)
+            return None
+        if self.closed:
             return None
         self.rooms[code] = room
         return room
@@ -181,8 +222,7 @@ class RoomManager:
         lim = self.limits
         self._evict_idle()
         keep = set(self.rooms)  # rooms someone is connected to (or a bot plays) stay
-        pruned = await asyncio.to_thread(
-            self.storage.prune,
+        pruned = await self.storage.prune(
             now - lim.room_ttl,
             now - lim.finished_ttl,
             now - lim.record_ttl,
@@ -197,6 +237,7 @@ class RoomManager:
             await asyncio.sleep(self.limits.sweep_every)
             try:
                 await self.sweep()
+                await self._refill()
             except Exception:
                 log.exception("the expiry sweep failed")
 
