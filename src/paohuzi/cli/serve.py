@@ -71,6 +71,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="SQLite synchronous mode: normal (a power loss may cost the last moments)"
         " or full (every change synced to disk)",
     )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="one of many nodes (docs/deploy.md): redis://HOST:6379/0 holds each room's"
+        " owner lease; needs --db postgresql://… shared by every node",
+    )
+    p.add_argument(
+        "--node-id",
+        default=None,
+        metavar="N",
+        help="this node's name in the leases (default HOSTNAME:PID); unique per node",
+    )
     p.add_argument("--dev", action="store_true", help="serve the API docs at /docs")
     p.add_argument(
         "--log-level",
@@ -116,6 +129,16 @@ def run(args: argparse.Namespace) -> int:
         msg_burst=max(1, round(4 * args.msg_rate)),
     )
     db = args.db or str(default_db_path())
+    if args.redis is not None and not db.startswith(("postgresql", "postgres:")):
+        print(
+            "paohuzi serve: error: --redis (many nodes) needs one database every node shares:"
+            " --db postgresql://…",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.node_id is not None and (args.redis is None or not args.node_id.strip()):
+        print("paohuzi serve: error: --node-id names a node of --redis", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         shown = _upgrade(db, args.sync.upper())  # migrations now: a bad database stops here
         app = create_app(
@@ -127,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
             dev=args.dev,
             bot_workers=args.bot_workers,
             synchronous=args.sync.upper(),
+            redis_url=args.redis,
+            node_id=args.node_id,
         )
     except Exception as e:  # e.g. an unwritable or corrupt file, an unreachable server
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__

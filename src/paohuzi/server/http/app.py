@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -39,6 +40,7 @@ from paohuzi.server.http.bodies import parse as _parse
 from paohuzi.server.http.conn import origin_allowed, serve_seat
 from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
 from paohuzi.server.limits import HAND_ID_CHARS, TOKEN_CHARS, Limits
+from paohuzi.server.nodes.lease import Leases
 from paohuzi.server.present import options, replay
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import LEVELS
@@ -70,6 +72,8 @@ def create_app(
     dev: bool = False,
     bot_workers: int | None = None,
     synchronous: str = "NORMAL",
+    redis_url: str | None = None,
+    node_id: str | None = None,
 ) -> FastAPI:
     """The web game. ``db_path``: a SQLite file (default under the user's data dir) or a
     database URL (``sqlite:///…``, ``postgresql://…``: :func:`~..storage.store.database_url`).
@@ -79,11 +83,20 @@ def create_app(
     plays the seat (托管). ``limits``: rates, caps, lifetimes. ``origins``: web
     origins besides this server's own allowed to open seat websockets and post.
     ``dev``: serve the API docs. ``synchronous``: SQLite's ``NORMAL`` or ``FULL``.
+    ``redis_url`` / ``node_id``: one of many nodes over one PostgreSQL (docs/deploy.md):
+    a room is played only by the node holding its lease in Redis.
     """
     path = default_db_path() if db_path is None else db_path
     store = storage or Storage(path, synchronous)
+    redis = leases = None
+    if redis_url is not None:
+        import redis.asyncio as aioredis
+
+        redis = aioredis.from_url(redis_url)
+        leases = Leases(redis, node_id or f"{socket.gethostname()}:{os.getpid()}")
     manager = RoomManager(
         store,
+        leases=leases,
         bot_delay=bot_delay,
         away_timeout=away_timeout,
         limits=limits,
@@ -99,6 +112,8 @@ def create_app(
         yield
         await manager.stop()
         await store.close()
+        if redis is not None:
+            await redis.aclose()
 
     app = FastAPI(
         title="paohuzi",

@@ -39,11 +39,13 @@ from paohuzi.server.wire import (
     WS_NO_ROOM,
     WS_POLICY,
     WS_TOO_MANY,
+    WS_TRY_AGAIN,
     ClientMessage,
     Hints,
     Ping,
     Ready,
     Resume,
+    RoomError,
     Say,
     client_message,
     error,
@@ -155,7 +157,12 @@ async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: s
         refused = ("bad_origin", WS_BAD_ORIGIN)
     elif manager.bad_connects.exhausted(client):
         refused = ("too_many_connections", WS_TOO_MANY)
-    room = await manager.get(room_id) if refused is None else None
+    room = None
+    if refused is None:
+        try:
+            room = await manager.get(room_id)
+        except RoomError as e:  # many nodes: the room is moving to another node
+            refused = (e.code, WS_TRY_AGAIN)
     seat = room.seat_for(token) if room is not None else None
     if refused is None and (room is None or seat is None):
         manager.bad_connects.take(client)

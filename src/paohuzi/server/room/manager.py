@@ -22,6 +22,7 @@ from typing import Any
 from paohuzi.bots.hints import hint
 from paohuzi.core.rules import Rules, RulesError, preset
 from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
+from paohuzi.server.nodes.lease import RENEW_EVERY, Leases
 from paohuzi.server.present import options
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.restore import restore
@@ -62,8 +63,11 @@ class RoomManager:
         limits: Limits | None = None,
         origins: tuple[str, ...] = (),
         pool: BotPool | None = None,
+        leases: Leases | None = None,
     ) -> None:
         self.storage = storage
+        self.leases = leases  # many nodes: a room is played only where its lease is held
+        self._renewer: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.away_timeout = away_timeout
         self.limits = limits or Limits()
@@ -77,6 +81,7 @@ class RoomManager:
         self._salt = secrets.token_bytes(16)  # per process: owners are counted, not tracked
         self._sweeper: asyncio.Task[None] | None = None
         self._spare: list[str] = []  # room codes checked free (see spare_code)
+        self._released: list[asyncio.Future[bool]] = []
         self._refilling: asyncio.Future[None] | None = None
         self._loading: dict[str, asyncio.Future[Room | None]] = {}  # restores under way
 
@@ -85,6 +90,8 @@ class RoomManager:
         await self.storage.open()
         await self._refill()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        if self.leases is not None:
+            self._renewer = asyncio.get_running_loop().create_task(self._renew_forever())
 
     # ------------------------------------------------------------------ rooms
     def _draw(self) -> str:
@@ -143,6 +150,8 @@ class RoomManager:
         hands = chosen.hands if given else req.hands or rules.hands_per_match
         config = RoomConfig(bot, bots, owner, chosen.turn_time, chosen.ready_first)
         row = RoomRow(await self.new_code(), rules.to_dict(), config, seats, seed, hands)
+        if self.leases is not None and await self.leases.take(row.id) is None:
+            raise RoomError(503, "server_busy")  # a code another node drew at this instant
         await self._refill()  # before the room opens: its bots do not move while we wait
         async with self.storage.batch():
             room = self.open(row)
@@ -193,6 +202,10 @@ class RoomManager:
         return await asyncio.shield(loading)
 
     async def _restore(self, code: str) -> Room | None:
+        if not await self.storage.room_exists(code):
+            return None
+        if self.leases is not None and await self.leases.take(code) is None:
+            raise RoomError(503, "room_elsewhere")  # its owner node plays it
         row = await self.storage.load_room(code)
         if row is None:
             return None
@@ -210,10 +223,32 @@ class RoomManager:
         return room
 
     def _evict_idle(self) -> None:
-        """Forget rooms nobody is connected to and no bot is playing: storage has them all."""
+        """Forget rooms nobody is connected to and no bot is playing: storage has them all
+        (and give up their leases: any node may play them next)."""
         for code, room in list(self.rooms.items()):
             if room.idle():
                 del self.rooms[code]
+                if self.leases is not None:
+                    self._released.append(asyncio.ensure_future(self.leases.release(code)))
+
+    async def _renew_forever(self) -> None:
+        """Renew every held room's lease; a room whose lease passed to another node
+        (this one was paused or cut off past the lease's time) is stopped here at once:
+        its connections close (1001) and its players reconnect where it now lives."""
+        assert self.leases is not None
+        every = self.leases.ttl_ms / 1000 * RENEW_EVERY
+        while not self.closed:
+            await asyncio.sleep(every)
+            for code, room in list(self.rooms.items()):
+                try:
+                    held = await self.leases.renew(code)
+                except Exception:
+                    log.exception("renewing the lease of room %s failed", code)
+                    continue  # Redis away for a moment: the lease has ttl to spare
+                if not held and self.rooms.get(code) is room:
+                    log.warning("room %s: its lease passed to another node; stopped here", code)
+                    del self.rooms[code]
+                    await room.stop()
 
     # ------------------------------------------------------------------ expiry
     async def sweep(self, now: float | None = None) -> int:
@@ -245,12 +280,17 @@ class RoomManager:
         """Stop every driver and connection, then the bot pool (searches are cancelled)."""
         self.closed = True
         self.pool.cancel()  # every search ends within one world
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._renewer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in list(self.rooms.values()):
             await room.stop()
+        if self.leases is not None:  # a clean stop: other nodes take the rooms at once
+            for code in list(self.rooms):
+                with contextlib.suppress(Exception):
+                    await self.leases.release(code)
         self.rooms.clear()
         await self.pool.close()
 
