@@ -35,7 +35,7 @@ httpx = pytest.importorskip("httpx")
 ws_sync = pytest.importorskip("websockets.sync.client")
 redis = pytest.importorskip("redis")
 
-from tests.server.databases import pg_reason, pg_schema, sync_engine  # noqa: E402
+from .databases import pg_reason, pg_schema, sync_engine  # noqa: E402
 
 pytestmark = pytest.mark.slow
 HOST = "127.0.0.1"
