@@ -89,3 +89,37 @@ def test_a_window_counter_is_shared_by_every_node() -> None:
         assert await nodes[1].take("1.2.3.4")  # a new window
 
     run(body)
+
+
+def test_room_creations_per_address_are_counted_across_nodes() -> None:
+    """Two nodes' lobbies share one allowance per client address (Redis), not one each."""
+    from paohuzi.server.limits import Limits
+    from paohuzi.server.room.manager import RoomManager
+    from paohuzi.server.storage.store import Storage
+    from paohuzi.server.wire import CreateRoom, RoomError
+
+    async def body(r: Any) -> None:
+        limits = Limits(create_burst=3, create_rate=3 / 60)
+        nodes = [
+            RoomManager(Storage(":memory:"), limits=limits, leases=Leases(r, f"n{i}"))
+            for i in range(2)
+        ]
+        for m in nodes:
+            await m.storage.open()
+        client = f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.7"  # fresh per run
+        req = CreateRoom.model_validate({"rules": "hunan", "bots": 2})
+        made = []
+        for i in range(4):
+            try:
+                await nodes[i % 2].create(req, client)
+                made.append(True)
+            except RoomError as e:
+                assert e.code == "too_many_rooms"
+                made.append(False)
+        assert made == [True, True, True, False]  # 3 in all: each node alone would allow 3
+        await nodes[0].create(req, client + "1")  # another address is not limited by it
+        for m in nodes:
+            await m.stop()
+            await m.storage.close()
+
+    run(body)

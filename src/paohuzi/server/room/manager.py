@@ -22,6 +22,7 @@ from typing import Any
 from paohuzi.bots.hints import hint
 from paohuzi.core.rules import Rules, RulesError, preset
 from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits
+from paohuzi.server.nodes.counters import WindowCounter
 from paohuzi.server.nodes.lease import RENEW_EVERY, Leases
 from paohuzi.server.present import options
 from paohuzi.server.room.bot_pool import BotPool
@@ -67,6 +68,19 @@ class RoomManager:
     ) -> None:
         self.storage = storage
         self.leases = leases  # many nodes: a room is played only where its lease is held
+        # ... and room creations per address are counted across the nodes, in Redis: the
+        # burst per the time the per-node bucket takes to refill it
+        lim = limits or Limits()
+        self.shared_creates = (
+            None
+            if leases is None
+            else WindowCounter(
+                leases.redis,
+                "creates",
+                lim.create_burst,
+                max(1, round(1000 * lim.create_burst / lim.create_rate)),
+            )
+        )
         self._renewer: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.away_timeout = away_timeout
@@ -125,6 +139,9 @@ class RoomManager:
     async def create(self, req: CreateRoom, client: str) -> tuple[Room, Seat]:
         if not self.creates.take(client):
             raise RoomError(429, "too_many_rooms")
+        seen = hashlib.blake2b(client.encode(), digest_size=8).hexdigest()  # no address in Redis
+        if self.shared_creates is not None and not await self.shared_creates.take(seen):
+            raise RoomError(429, "too_many_rooms")  # this address's rooms on all nodes
         chosen = options.apply(rules_of(req.rules), req.options)
         rules = chosen.rules
         n = rules.players
