@@ -503,11 +503,12 @@ def test_l_odd_json_gets_an_error_not_a_dropped_connection(app: TestClient) -> N
             '{"type": "ping", "x": "\\ud800"}',
         ):
             ws.send_text(raw)
-            msgs = pong(ws)
-            assert msgs[-2]["type"] == "error"
-            assert msgs[-2]["code"] in ("bad_json", "bad_message", "too_large")
+            # (bots may still be moving: their states can come between the error and the pong)
+            errs = [m for m in pong(ws) if m["type"] == "error"]
+            assert len(errs) == 1 and errs[0]["code"] in ("bad_json", "bad_message", "too_large")
         ws.send_text('{"type": "ping", "n": ' + "9" * 4000 + "}")  # within the frame bound
-        assert pong(ws)[-2]["code"] == "bad_json"  # orjson: no integer past 64 bits
+        errs = [m for m in pong(ws) if m["type"] == "error"]
+        assert [e["code"] for e in errs] == ["bad_json"]  # orjson: no integer past 64 bits
 
 
 def test_l_odd_values_are_a_4xx_not_a_500(app: TestClient) -> None:

@@ -315,3 +315,26 @@ def test_room_config_is_stored_as_servers_always_wrote_it() -> None:
     # an older server's row (a bot spec, no owner) or odd values load, never raise
     odd = {"bot": "ismcts:iters=8", "bots": True, "turn_time": "20", "ready_first": 1, "x": 3}
     assert RoomConfig.from_dict(odd) == RoomConfig(bot="ismcts:iters=8")
+
+
+def test_a_failing_batch_fails_alone_when_committed_with_others(db_url: str) -> None:
+    """Batches queued together are one transaction (group commit); if it fails, each is
+    retried alone: the bad one raises, the good ones are stored."""
+
+    async def body(st: Storage) -> None:
+        async with st.batch():
+            st.create_room(_room())
+            st.add_hand("ABC234", HandRow("h1", 0, 7, 1, 0, []))
+            st.add_action("h1", 0, 1, "pass")
+
+        async def write(seq: int) -> None:
+            async with st.batch():
+                st.add_action("h1", seq, 2, f"act{seq}")
+
+        got = await asyncio.gather(write(1), write(0), write(2), return_exceptions=True)
+        assert got[0] is None and got[2] is None and isinstance(got[1], Exception)
+        room = await st.load_room("ABC234")
+        assert room is not None
+        assert room.hands[0].actions == [(1, "pass"), (2, "act1"), (2, "act2")]
+
+    run(db_url, body)

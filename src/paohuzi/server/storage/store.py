@@ -112,6 +112,8 @@ class Storage:
         self.engine = self._engine(synchronous.upper())
         self._opened = False
         self.closed = False
+        self._queue: list[tuple[list[Write], asyncio.Future[None]]] = []
+        self._writer: asyncio.Future[None] | None = None
 
     def _engine(self, synchronous: str) -> AsyncEngine:
         if not self.sqlite:
@@ -152,6 +154,8 @@ class Storage:
         """Close every connection; a change committed after this is dropped (the
         server is stopping: its rooms were stopped first, what is left is the
         connections' own bookkeeping, which a restart's version jump supersedes)."""
+        if self._writer is not None:  # what is queued is written first
+            await asyncio.shield(self._writer)
         async with self._serial:  # SQLite: after the operation under way, never under it
             self.closed = True
             await self.engine.dispose()
@@ -180,15 +184,46 @@ class Storage:
             log.debug("storage closed: %d writes dropped", len(writes))
             return
 
-        async def go() -> None:
-            async with self._serial, self.engine.begin() as conn:
-                for stmt, params in writes:
-                    await conn.execute(stmt, params)
-
+        done = asyncio.get_running_loop().create_future()
+        self._queue.append((list(writes), done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write_queued())
         # A caller cancelled meanwhile (a closed websocket) must not cut a database
         # operation short: the change is stored all the same, and the connection
         # (SQLite's only one) is not torn down half-way.
-        await asyncio.shield(go())
+        await asyncio.shield(done)
+
+    async def _tx(self, writes: Sequence[Write]) -> None:
+        async with self._serial, self.engine.begin() as conn:
+            for stmt, params in writes:
+                await conn.execute(stmt, params)
+
+    async def _write_queued(self) -> None:
+        """Group commit: the batches queued while one transaction ran go in the next one
+        together (one round trip for many rooms' changes); if that fails, each alone, so
+        one bad batch fails only its own room's change."""
+        while self._queue:
+            group, self._queue = self._queue, []
+            try:
+                await self._tx([w for writes, _ in group for w in writes])
+                outcome: list[BaseException | None] = [None] * len(group)
+            except Exception as e:
+                if len(group) == 1:
+                    outcome = [e]
+                else:
+                    outcome = []
+                    for writes, _ in group:
+                        try:
+                            await self._tx(writes)
+                            outcome.append(None)
+                        except Exception as one:
+                            outcome.append(one)
+            for (_, done), err in zip(group, outcome, strict=True):
+                if not done.done():
+                    if err is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(err)
 
     @contextlib.asynccontextmanager
     async def batch(self) -> AsyncIterator[None]:
