@@ -8,6 +8,12 @@ at each settlement, until the time budget is spent. Reports hands/s, the p50 /
 p99 latency from sending an action to receiving the resulting state, and errors.
 
     python benchmarks/server_load.py [--rooms 50] [--seconds 30] [--bot random] [--json]
+    python benchmarks/server_load.py --nodes 2 [--db postgresql://…] [--redis redis://…]
+
+``--nodes N`` (1–3) starts N servers over one PostgreSQL (a fresh schema of
+``--db``, dropped after) and one Redis (docs/deploy.md); room i is created on node
+i mod N, which owns it, and its client plays there. ``--db`` alone runs one node on
+that database (PostgreSQL too).
 
 Traffic goes to 127.0.0.1 only; every loop is bounded in time.
 """
@@ -34,6 +40,7 @@ import httpx
 import websockets
 
 HOST = "127.0.0.1"
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 
 
 @dataclass
@@ -53,7 +60,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: Path, *extra: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: Path | str, *extra: str) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable, "-m", "paohuzi.cli.main", "serve", "--host", HOST, "--port", str(port),
         "--db", str(db), "--bot-delay", "0", "--away-timeout", "600", "--log-level", "warning",
@@ -128,16 +135,44 @@ async def play_room(
                 )
 
 
+@contextlib.contextmanager
+def database(args: argparse.Namespace, tmp: str) -> Any:
+    """The ``--db`` of the run: a temp SQLite file, or a fresh schema of a PostgreSQL."""
+    db = args.db or (DEFAULT_PG if args.nodes > 1 else None)
+    if db is None:
+        yield str(Path(tmp) / "bench.sqlite3")
+        return
+    if not db.startswith("postgres"):
+        yield db
+        return
+    import psycopg
+
+    plain = db.replace("postgresql+psycopg://", "postgresql://")
+    schema = f"bench_{os.getpid()}"
+    with psycopg.connect(plain, autocommit=True) as c:
+        c.execute(f"CREATE SCHEMA {schema}")
+    try:
+        sep = "&" if "?" in db else "?"
+        yield f"{db}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(plain, autocommit=True) as c:
+            c.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    port = args.port or free_port()
-    base = f"http://{HOST}:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(port, Path(tmp) / "bench.sqlite3", *LOAD_LIMITS)
+    ports = [args.port or free_port()] + [free_port() for _ in range(args.nodes - 1)]
+    bases = [f"http://{HOST}:{p}" for p in ports]
+    with tempfile.TemporaryDirectory() as tmp, database(args, tmp) as db:
+        many = ("--redis", args.redis) if args.nodes > 1 else ()
+        procs: list[subprocess.Popen[bytes]] = []
         try:
-            await wait_healthy(base, proc)
-            async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-                rooms = []
-                for i in range(args.rooms):
+            for i, port in enumerate(ports):  # one after the other: the first migrates
+                procs.append(start_server(port, db, *LOAD_LIMITS, *many, *(
+                    ("--node-id", f"bench{i}") if many else ())))  # fmt: skip
+                await wait_healthy(bases[i], procs[i])
+            rooms = []
+            for i in range(args.rooms):
+                async with httpx.AsyncClient(base_url=bases[i % args.nodes], timeout=30) as http:
                     body = {"rules": args.rules, "bots": 2, "bot": args.bot, "hands": 64, "seed": i}
                     r = await http.post("/api/rooms", json=body)
                     r.raise_for_status()
@@ -146,7 +181,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             start = time.monotonic()
             end = start + args.seconds
             tasks = [
-                play_room(base, room, end, stats, random.Random(i)) for i, room in enumerate(rooms)
+                play_room(bases[i % args.nodes], room, end, stats, random.Random(i))
+                for i, room in enumerate(rooms)
             ]
             results = await asyncio.wait_for(
                 asyncio.gather(*tasks, return_exceptions=True), timeout=args.seconds + 30
@@ -156,17 +192,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 if isinstance(res, BaseException):
                     stats.errors.append(f"{type(res).__name__}: {res}")
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
 
     return {
+        "nodes": args.nodes,
+        "database": "postgresql" if str(db).startswith("postgres") else "sqlite",
         "rooms": args.rooms,
         "bot": args.bot,
         "rules": args.rules,
@@ -199,7 +239,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rules", default="hunan", help="rules preset (hunan)")
     p.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--nodes", type=int, default=1, help="servers over one PostgreSQL + Redis (1)")
+    p.add_argument(
+        "--db", default=None, help=f"database (default: SQLite; {DEFAULT_PG} for --nodes > 1)"
+    )
+    p.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="Redis for --nodes > 1")
     args = p.parse_args(argv)
+    if not 1 <= args.nodes <= 3:
+        p.error("--nodes must be 1–3")
     if not 1 <= args.rooms <= 1000 or not 0 < args.seconds <= 600:
         p.error("--rooms must be 1–1000 and --seconds 0–600")
     out = asyncio.run(run(args))
@@ -208,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         lat = out["latency_ms"]
         print(
+            f"{out['nodes']} node(s) on {out['database']}, "
             f"{out['rooms']} rooms × {out['seconds']} s ({out['rules']}, bots {out['bot']}): "
             f"{out['hands']} hands = {out['hands_per_second']} hands/s, "
             f"{out['actions']} client actions ({out['actions_per_second']}/s), "

@@ -16,6 +16,8 @@ from fastapi.testclient import TestClient
 from paohuzi.server.http.app import create_app
 from paohuzi.server.limits import Limits
 
+from .databases import BACKENDS, database
+
 # Protocol tests ping after every message: far above a player's pace (test_abuse meters).
 TEST_LIMITS = Limits(
     msg_rate=10_000,
@@ -41,6 +43,14 @@ def _hang_guard() -> Iterator[None]:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "game.sqlite3"
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database on each backend: a SQLite file, a PostgreSQL schema (skipped,
+    with the reason, where PostgreSQL is not reachable)."""
+    with database(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

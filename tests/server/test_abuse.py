@@ -296,6 +296,8 @@ def test_m5_one_live_connection_per_seat(app: TestClient) -> None:
             assert Player(new).next_state()["type"] == "state"
             old.send_json({"type": "ping"})
             msg = old.receive_json()
+            while msg["type"] == "state":  # bots still moving when it was replaced
+                msg = old.receive_json()
             assert msg["type"] == "error" and msg["code"] == "replaced"
             with pytest.raises(WebSocketDisconnect) as closed:
                 old.receive_json()
@@ -370,12 +372,12 @@ def test_m5_abandoned_rooms_expire_and_records_outlive_them(
         for r in (waiting, running):
             assert app.get(f"/api/rooms/{r['room']}").status_code == 404
         assert app.get(f"/api/rooms/{held['room']}").status_code == 200
-    counts = store.counts()
+    counts = app.portal.call(store.counts)  # type: ignore[union-attr]
     assert counts["rooms"] == 1 and counts["records"] == 1
     assert app.get(f"/api/records/{end['hand_id']}").status_code == 200
     app.portal.call(manager.sweep, now + lim.record_ttl + 60)  # type: ignore[union-attr]
     assert app.get(f"/api/records/{end['hand_id']}").status_code == 404
-    assert store.counts()["records"] == 0
+    assert app.portal.call(store.counts)["records"] == 0  # type: ignore[union-attr]
 
 
 def test_m6_long_fields_and_bodies_are_refused(app: TestClient) -> None:
@@ -506,11 +508,12 @@ def test_l_odd_json_gets_an_error_not_a_dropped_connection(app: TestClient) -> N
             '{"type": "ping", "x": "\\ud800"}',
         ):
             ws.send_text(raw)
-            msgs = pong(ws)
-            assert msgs[-2]["type"] == "error"
-            assert msgs[-2]["code"] in ("bad_json", "bad_message", "too_large")
+            # (bots may still be moving: their states can come between the error and the pong)
+            errs = [m for m in pong(ws) if m["type"] == "error"]
+            assert len(errs) == 1 and errs[0]["code"] in ("bad_json", "bad_message", "too_large")
         ws.send_text('{"type": "ping", "n": ' + "9" * 4000 + "}")  # within the frame bound
-        assert pong(ws)[-2]["code"] == "bad_json"  # orjson: no integer past 64 bits
+        errs = [m for m in pong(ws) if m["type"] == "error"]
+        assert [e["code"] for e in errs] == ["bad_json"]  # orjson: no integer past 64 bits
 
 
 def test_l_odd_values_are_a_4xx_not_a_500(app: TestClient) -> None:

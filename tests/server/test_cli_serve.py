@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from paohuzi.cli.main import build_parser
 
@@ -74,3 +75,23 @@ def test_serve_limit_flags_and_their_checks() -> None:
     assert (defaults.dev, defaults.sync, defaults.allow_origin) == (False, "normal", [])
     for bad in (["--max-rooms", "0"], ["--msg-rate", "0"], ["--bot-workers", "0"]):
         assert run(build_parser().parse_args(["serve", *bad])) == 2, bad
+
+
+def test_serve_refuses_a_database_it_cannot_use_with_a_clear_error(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """A bad ``--db`` stops ``serve`` before it listens: exit 2, one line, no password shown."""
+    from paohuzi.cli.serve import run
+
+    for db, said in (
+        ("mysql://u@h/d", "unknown database mysql://"),
+        ("postgresql://u:secret@127.0.0.1:1/d", "cannot open database postgresql://u:***@"),
+    ):
+        assert run(build_parser().parse_args(["serve", "--db", db])) == 2
+        err = capsys.readouterr().err
+        assert said in err and "secret" not in err and "Traceback" not in err
+    bad_file = tmp_path / "not-a-db.sqlite3"
+    bad_file.write_bytes(b"this is no database" * 100)
+    assert run(build_parser().parse_args(["serve", "--db", str(bad_file)])) == 2
+    assert "cannot open database" in capsys.readouterr().err
+    assert bad_file.read_bytes() == b"this is no database" * 100  # left as it was

@@ -140,10 +140,10 @@ def test_a_rooms_rules_page_shows_only_its_own_rules(client: TestClient) -> None
 def test_table_settings_are_kept_with_the_room(client: TestClient) -> None:
     """turn time and 准备 are room settings, not rules: stored in the room's config."""
     r = create_room(client, bots=1, options={"turn_time": 15, "ready_first": True})
-    config = client.app.state.storage.load_room(r["room"]).config.to_dict()  # type: ignore[attr-defined]
+    config = client.portal.call(client.app.state.storage.load_room, r["room"]).config.to_dict()  # type: ignore[attr-defined, union-attr]
     assert config["turn_time"] == 15 and config["ready_first"] is True
     plain = create_room(client, bots=1)
-    config = client.app.state.storage.load_room(plain["room"]).config.to_dict()  # type: ignore[attr-defined]
+    config = client.portal.call(client.app.state.storage.load_room, plain["room"]).config.to_dict()  # type: ignore[attr-defined, union-attr]
     assert "turn_time" not in config and "ready_first" not in config
     bad = client.post("/api/rooms", json={"options": {"ready_first": 1}})
     assert bad.status_code == 422 and bad.json()["fields"] == ["options.ready_first"]

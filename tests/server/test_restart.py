@@ -6,7 +6,8 @@ one human seat is connected but never acts (but for 下一局 at a settlement): 
 goes on 托管 and bots play every seat. The server is killed (SIGKILL, twice) and stopped (SIGTERM, which must end
 it within seconds although hard bots are thinking) and started again each time.
 After every restart each seat's first state continues exactly the hand it saw
-before; at the end every match is complete and every stored hand replays.
+before; at the end every match is complete and every stored hand replays. On
+SQLite and on PostgreSQL alike (``db_url``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import contextlib
 import json
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -25,8 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from paohuzi.core import records
+
+from .databases import sync_engine
 
 httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
@@ -45,7 +48,7 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: str) -> None:
         self.db, self.port = db, _free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -56,7 +59,7 @@ class Server:
     def start(self) -> None:
         cmd = [
             sys.executable, "-m", "paohuzi.cli.main", "serve", "--host", HOST,
-            "--port", str(self.port), "--db", str(self.db), "--bot-delay", "0",
+            "--port", str(self.port), "--db", self.db, "--bot-delay", "0",
             "--away-timeout", "0.3", "--log-level", "warning", "--room-rate", "600",
         ]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -144,8 +147,8 @@ def _continues(before: dict[str, Any], after: dict[str, Any]) -> None:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "web.sqlite3")
+def server(db_url: str) -> Iterator[Server]:
+    srv = Server(db_url)
     yield srv
     srv.kill()  # whatever happened: no server left running
 
@@ -197,17 +200,23 @@ def test_kills_and_restarts_under_load_lose_nothing(server: Server) -> None:
     server.stop(signal.SIGTERM)
     assert term_s is not None and all(st["phase"] == "finished" for st in last.values())
 
-    db = sqlite3.connect(server.db)
+    engine = sync_engine(server.db)
+    db = engine.connect()
     for (level, hands), room in zip(ROOMS, rooms, strict=True):
         rows = db.execute(
-            "SELECT id, idx, status, record FROM hands WHERE match_id = ? ORDER BY idx",
-            (f"{room['room']}/1",),
-        ).fetchall()
+            text("SELECT id, idx, status, record FROM hands WHERE match_id = :m ORDER BY idx"),
+            {"m": f"{room['room']}/1"},
+        ).all()
         assert [r[1] for r in rows] == list(range(hands)) and {r[2] for r in rows} == {"finished"}
         total = [0, 0, 0]
         for hid, _, _, rec_text in rows:
             rec = json.loads(rec_text)
-            seqs = [s for (s,) in db.execute("SELECT seq FROM actions WHERE hand_id = ?", (hid,))]
+            seqs = [
+                s
+                for (s,) in db.execute(
+                    text("SELECT seq FROM actions WHERE hand_id = :h"), {"h": hid}
+                )
+            ]
             assert sorted(seqs) == list(range(len(seqs)))  # no action lost, none twice
             assert len(rec["actions"]) == len(seqs)
             replayed = records.replay(rec)  # every step legal, the same outcome
@@ -217,4 +226,5 @@ def test_kills_and_restarts_under_load_lose_nothing(server: Server) -> None:
                 assert rec["bots"][1:] == ["ismcts", "ismcts"]
         assert last[room["room"]]["scores"] == total
     db.close()
+    engine.dispose()
     print(f"SIGTERM mid-play stopped the server in {term_s:.2f} s")  # shown with -s

@@ -152,6 +152,7 @@ async def play(sc: Scenario) -> list[str]:
             limits=Limits(),
             deal_key=b"fixed deal key of the wire test",  # commitments are bytes too
         )
+        await manager.storage.open()  # not start(): no sweeper, no codes drawn ahead
         body = {"rules": sc.rules, "bot": sc.bot, "hands": sc.hands, "seed": sc.seed}
         req = CreateRoom.model_validate({**body, "options": sc.options})
         room, seat = await manager.create(req, "127.0.0.1")

@@ -1,8 +1,9 @@
 """``paohuzi serve``: the web game (INTERFACES.md §5).
 
-``paohuzi serve [--host 127.0.0.1] [--port 8000] [--db PATH]`` runs the FastAPI
-app with uvicorn; storage is one SQLite file (default under the user's data
-dir), so nothing else needs to be running. Extra flags: ``--bot-delay`` (seconds
+``paohuzi serve [--host 127.0.0.1] [--port 8000] [--db PATH|URL]`` runs the
+FastAPI app with uvicorn; storage is one SQLite file by default (under the
+user's data dir), so nothing else needs to be running, or PostgreSQL
+(``--db postgresql://…``). The database's schema is upgraded at start (Alembic). Extra flags: ``--bot-delay`` (seconds
 a bot waits so humans can follow), ``--away-timeout`` (seconds per decision
 before a bot takes over the seat, 托管), ``--allow-origin`` (other web origins
 allowed to use the API), ``--max-rooms`` / ``--room-rate`` (abuse limits),
@@ -53,9 +54,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--db",
         default=None,
-        metavar="PATH",
+        metavar="PATH|URL",
         help="SQLite file (default <user data dir>/paohuzi/paohuzi.sqlite3, on Linux"
-        " $XDG_DATA_HOME or ~/.local/share)",
+        " $XDG_DATA_HOME or ~/.local/share), or a database URL: sqlite:///PATH,"
+        " postgresql://USER@HOST:PORT/DB (also postgresql+psycopg://…)",
     )
     for flag, kind, default, metavar, text in _NUMBERS:
         p.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
@@ -109,6 +111,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default="auto",
         choices=["auto", "httptools", "h11"],
         help="uvicorn's HTTP parser, under the same guard (default auto: httptools if installed)",
+    )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="one of many nodes (docs/deploy.md): redis://HOST:6379/0 holds each room's"
+        " owner lease; needs --db postgresql://… shared by every node",
+    )
+    p.add_argument(
+        "--node-id",
+        default=None,
+        metavar="N",
+        help="this node's name in the leases (default HOSTNAME:PID); unique per node",
     )
     p.add_argument("--dev", action="store_true", help="serve the API docs at /docs")
     p.add_argument(
@@ -178,6 +193,16 @@ def run(args: argparse.Namespace) -> int:
         handshake_burst=max(1, round(10 * args.handshake_rate)),
     )
     db = args.db or str(default_db_path())
+    if args.redis is not None and not db.startswith(("postgresql", "postgres:")):
+        print(
+            "paohuzi serve: error: --redis (many nodes) needs one database every node shares:"
+            " --db postgresql://…",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.node_id is not None and (args.redis is None or not args.node_id.strip()):
+        print("paohuzi serve: error: --node-id names a node of --redis", file=sys.stderr)
+        return EXIT_BAD_INPUT
     from paohuzi.server import dealkey
 
     key_file = args.deal_key_file or dealkey.default_path(db)
@@ -187,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"paohuzi serve: error: cannot use deal key file {key_file}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
+        shown = _upgrade(db, args.sync.upper())  # migrations now: a bad database stops here
         app = create_app(
             db,
             bot_delay=args.bot_delay,
@@ -202,9 +228,12 @@ def run(args: argparse.Namespace) -> int:
             synchronous=args.sync.upper(),
             deal_key=deal_key,
             body_timeout=args.header_timeout,  # a body has as long as its headers
+            redis_url=args.redis,
+            node_id=args.node_id,
         )
-    except Exception as e:  # e.g. an unwritable or corrupt database file
-        print(f"paohuzi serve: error: cannot open database {db}: {e}", file=sys.stderr)
+    except Exception as e:  # e.g. an unwritable or corrupt file, an unreachable server
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f"paohuzi serve: error: cannot open database {_shown(db)}: {msg}", file=sys.stderr)
         return EXIT_BAD_INPUT
     _settle_heap()
     guard = GuardSettings(
@@ -214,7 +243,9 @@ def run(args: argparse.Namespace) -> int:
         total=min(args.max_connections, _open_files() * 3 // 4),
         exempt=proxies,
     )
-    print(f"跑胡子 web game: http://{_host(args.host)}:{args.port}/  (database {db})", flush=True)
+    print(
+        f"跑胡子 web game: http://{_host(args.host)}:{args.port}/  (database {shown})", flush=True
+    )
     uvicorn.run(
         app,
         host=args.host,
@@ -263,6 +294,35 @@ def _open_files() -> int:
         return soft if soft != resource.RLIM_INFINITY else 1 << 20
     except (ImportError, OSError, ValueError):
         return 1024
+
+
+def _shown(db: str) -> str:
+    """The database as printed: a URL without its password."""
+    if "://" not in db:
+        return db
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(db).render_as_string(hide_password=True)
+    except Exception:
+        return db.split("://", 1)[0] + "://…"
+
+
+def _upgrade(db: str, synchronous: str) -> str:
+    """Open the database once, upgrading its schema (an old SQLite file keeps its rooms)."""
+    import asyncio
+
+    from paohuzi.server.storage.store import Storage
+
+    async def go() -> None:
+        store = Storage(db, synchronous)
+        try:
+            await store.open()
+        finally:
+            await store.close()
+
+    asyncio.run(go())
+    return _shown(db)
 
 
 def _settle_heap() -> None:

@@ -52,6 +52,10 @@ CATALOGUE: dict[str, Text] = {
         "创建房间太频繁，请稍后再试", "Too many rooms created, please try again later"
     ),
     "server_busy": Text("服务器房间已满，请稍后再试", "The server is full, please try later"),
+    "room_elsewhere": Text(
+        "房间正在转到另一台服务器，请稍后重连",
+        "The room is moving to another server, reconnect shortly",
+    ),
     "not_found": Text("找不到", "Not found"),
     "method_not_allowed": Text("不支持这个请求方法", "Method not allowed"),
     # table messages the table engineer wires (docs/web.md, "Server API for the lobby …")

@@ -44,6 +44,7 @@ WS_BAD_ORIGIN = 4403
 WS_NO_ROOM = 4404
 WS_REPLACED = 4409  # the seat connected elsewhere (the newest connection wins)
 WS_TOO_MANY = 4429
+WS_TRY_AGAIN = 1013  # another node holds the room now: reconnect (to any node) shortly
 
 # Chinese texts by code (the protocol's ``message``); both languages: :mod:`.i18n`.
 ERRORS: dict[str, str] = {code: t.zh for code, t in CATALOGUE.items()}

@@ -21,6 +21,7 @@ import contextlib
 import hashlib
 import json
 import os
+import socket
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from pathlib import Path
@@ -43,11 +44,13 @@ from paohuzi.server.http.conn import serve_seat
 from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
 from paohuzi.server.http.site import origin_allowed, origin_of
 from paohuzi.server.limits import BODY_SECONDS, HAND_ID_CHARS, TOKEN_CHARS, Limits
+from paohuzi.server.nodes.lease import Leases
 from paohuzi.server.present import options, replay, tutorial
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.room.manager import RoomManager
-from paohuzi.server.storage.sqlite import SqliteStorage, Storage, default_db_path
+from paohuzi.server.storage.sqlite import default_db_path
+from paohuzi.server.storage.store import Storage
 from paohuzi.server.vocab import SeatKind
 from paohuzi.server.wire import CreateRoom, Joined, JoinRoom, RoomCreated, RoomError
 
@@ -98,8 +101,11 @@ def create_app(
     synchronous: str = "NORMAL",
     deal_key: bytes | None = None,
     body_timeout: float = BODY_SECONDS,
+    redis_url: str | None = None,
+    node_id: str | None = None,
 ) -> FastAPI:
-    """The web game. ``db_path``: SQLite file (default under the user's data dir).
+    """The web game. ``db_path``: a SQLite file (default under the user's data dir) or a
+    database URL (``sqlite:///…``, ``postgresql://…``: :func:`~..storage.store.database_url`).
 
     ``bot_delay``: seconds a bot waits before acting, so humans can follow (0 in
     tests). ``away_timeout``: seconds a human may take per decision before a bot
@@ -111,13 +117,22 @@ def create_app(
     ``deal_key``: the secret behind each hand's commitment salt (default: the file
     :func:`~..dealkey.default_path`, made on first use; a random one per process for
     ``:memory:`` or a given ``storage``).
+    ``redis_url`` / ``node_id``: one of many nodes over one PostgreSQL (docs/deploy.md):
+    a room is played only by the node holding its lease in Redis.
     """
     path = default_db_path() if db_path is None else db_path
-    store = storage or SqliteStorage(path, synchronous)
+    store = storage or Storage(path, synchronous)
     if deal_key is None and storage is None and str(path) != ":memory:":
         deal_key = dealkey.load_or_create(dealkey.default_path(path))
+    redis = leases = None
+    if redis_url is not None:
+        import redis.asyncio as aioredis
+
+        redis = aioredis.from_url(redis_url)
+        leases = Leases(redis, node_id or f"{socket.gethostname()}:{os.getpid()}")
     manager = RoomManager(
         store,
+        leases=leases,
         bot_delay=bot_delay,
         away_timeout=away_timeout,
         limits=limits,
@@ -130,10 +145,12 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         redact_tokens_in_logs()  # again: the server may have configured logging meanwhile
-        manager.start()
+        await manager.start()  # storage opened, its schema upgraded (Alembic)
         yield
         await manager.stop()
-        store.close()
+        await store.close()
+        if redis is not None:
+            await redis.aclose()
 
     app = FastAPI(
         title="paohuzi",
@@ -225,7 +242,7 @@ def create_app(
     @app.get("/api/rooms/{room_id}")
     async def room_info(room_id: RoomId, request: Request) -> Any:
         routes_lobby.meter(request, "read")
-        room = manager.get(room_id)
+        room = await manager.get(room_id)
         if room is None:
             return _fail(404, "unknown_room")
         snap = room.snapshot(room.phase)
@@ -247,7 +264,7 @@ def create_app(
         check_origin(request)
         routes_lobby.meter(request, "read")
         req = _parse(JoinRoom, await _json_body(request))
-        room = manager.get(room_id)
+        room = await manager.get(room_id)
         if room is None:
             return _fail(404, "unknown_room")
         seat, token = await room.join(req.name)
@@ -256,7 +273,7 @@ def create_app(
     @app.get("/api/records/{hand_id}")
     async def get_record(hand_id: HandId, request: Request) -> Any:
         routes_lobby.meter(request, "read")
-        rec = store.get_record(hand_id)
+        rec = await store.get_record(hand_id)
         return rec if rec is not None else _fail(404, "unknown_hand")
 
     @app.get("/api/replays/{hand_id}")
@@ -264,7 +281,7 @@ def create_app(
         hand_id: HandId, request: Request, seat: Annotated[int | None, Query(ge=0, le=3)] = None
     ) -> Any:
         routes_lobby.meter(request, "read")
-        rec = store.get_record(hand_id)
+        rec = await store.get_record(hand_id)
         if rec is None:
             return _fail(404, "unknown_hand")
         try:

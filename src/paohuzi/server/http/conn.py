@@ -38,12 +38,14 @@ from paohuzi.server.wire import (
     WS_NO_ROOM,
     WS_POLICY,
     WS_TOO_MANY,
+    WS_TRY_AGAIN,
     ClientMessage,
     Dissolve,
     Hints,
     Ping,
     Ready,
     Resume,
+    RoomError,
     Say,
     client_message,
     error,
@@ -63,7 +65,8 @@ class Conn:
     there first — the connection's sender task, or the reading task right after
     the seat's own action (its answer then skips a turn of the event loop)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, durable: asyncio.Event | None = None) -> None:
+        self.durable = durable  # the room's: set while all it queued is committed
         self.out: deque[ServerMessage | None] = deque()
         self.more = asyncio.Event()  # set while the outbox holds something
         self.writing = asyncio.Lock()  # one writer at a time keeps the order
@@ -130,6 +133,8 @@ class Conn:
     async def drain(self, ws: WebSocket) -> bool:
         """Write what is queued now; False once the connection is to close."""
         async with self.writing:
+            while self.durable is not None and not self.durable.is_set():
+                await self.durable.wait()  # never a state whose change is not stored yet
             for msg in self.take():
                 if msg is None:  # left for the sender task, which closes the socket
                     self.out.appendleft(None)
@@ -153,7 +158,12 @@ async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: s
         refused = ("bad_origin", WS_BAD_ORIGIN)
     elif manager.bad_connects.exhausted(client):
         refused = ("too_many_connections", WS_TOO_MANY)
-    room = manager.get(room_id) if refused is None else None
+    room = None
+    if refused is None:
+        try:
+            room = await manager.get(room_id)
+        except RoomError as e:  # many nodes: the room is moving to another node
+            refused = (e.code, WS_TRY_AGAIN)
     seat = room.seat_for(token) if room is not None else None
     if refused is None and (room is None or seat is None):
         manager.bad_connects.take(client)
@@ -166,7 +176,7 @@ async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: s
             await ws.send_text(encode(error(code)))
             await ws.close(close)
         return
-    conn = Conn(manager.limits)
+    conn = Conn(manager.limits, room.durable)
     sender = asyncio.create_task(_pump(ws, conn))
     await room.attach(seat, conn)
     try:

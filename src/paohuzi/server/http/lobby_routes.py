@@ -62,8 +62,8 @@ def join_info(room: Room) -> dict[str, Any]:
     }
 
 
-def _room(request: Request, code: str) -> Room:
-    room: Room | None = request.app.state.manager.get(code)
+async def _room(request: Request, code: str) -> Room:
+    room: Room | None = await request.app.state.manager.get(code)
     if room is None:
         raise RoomError(404, "unknown_room")
     return room
@@ -79,7 +79,7 @@ async def room_qr(room_id: RoomId, request: Request) -> Response:
     """The invite's QR code: the link is the configured public URL's, never the request's
     ``Host`` (docs/security.md); made once per room (cached), metered per address."""
     meter(request, "read")
-    room = _room(request, room_id)
+    room = await _room(request, room_id)
     body = qr.cached_svg(qr.invite_link(request.app.state.public_url, room.id))
     return Response(body, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
@@ -87,7 +87,7 @@ async def room_qr(room_id: RoomId, request: Request) -> Response:
 @router.get("/api/rooms/{room_id}/rules")
 async def room_rules(room_id: RoomId, request: Request) -> dict[str, Any]:
     meter(request, "read")
-    room = _room(request, room_id)
+    room = await _room(request, room_id)
     return {"room": room.id, **rulesdoc.document(room.shown_rules)}
 
 
@@ -97,7 +97,7 @@ async def rules_page(key: Key, request: Request) -> dict[str, Any]:
     if key in PRESETS:
         return rulesdoc.document(PRESETS[key])
     meter(request, "read")
-    room = request.app.state.manager.get(key)
+    room = await request.app.state.manager.get(key)
     if room is None:
         raise RoomError(404, "unknown_rules")
     return {"room": room.id, **rulesdoc.document(room.shown_rules)}
@@ -111,7 +111,7 @@ class MyMatches(Strict):
 async def post_my_matches(request: Request) -> dict[str, Any]:
     body = await bodies.read(request, MyMatches)
     meter(request, "read")
-    return {"matches": my_matches(request.app.state.storage, body.tokens)}
+    return {"matches": await my_matches(request.app.state.storage, body.tokens)}
 
 
 @router.get("/api/my-matches")
@@ -121,7 +121,7 @@ async def get_my_matches(
 ) -> dict[str, Any]:
     """``?token=a&token=b`` (named ``token`` so the logs redact each; POST is better still)."""
     meter(request, "read")
-    return {"matches": my_matches(request.app.state.storage, token)}
+    return {"matches": await my_matches(request.app.state.storage, token)}
 
 
 @router.get("/api/tutorials")

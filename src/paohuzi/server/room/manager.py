@@ -23,6 +23,8 @@ from typing import Any
 from paohuzi.bots.hints import hint
 from paohuzi.core.rules import Rules, RulesError, preset
 from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits, Window
+from paohuzi.server.nodes.counters import WindowCounter
+from paohuzi.server.nodes.lease import RENEW_EVERY, Leases
 from paohuzi.server.present import options
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.restore import restore
@@ -37,6 +39,7 @@ FINISHED, WAITING = RoomPhase.FINISHED, RoomPhase.WAITING
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
+SPARE_CODES = 1  # 再来一场 are rare; each one refills it
 MAX_ROOMS_IN_MEMORY = 512  # idle rooms beyond this are dropped from memory (reloaded on use)
 
 
@@ -64,8 +67,24 @@ class RoomManager:
         origins: tuple[str, ...] = (),
         pool: BotPool | None = None,
         deal_key: bytes | None = None,
+        leases: Leases | None = None,
     ) -> None:
         self.storage = storage
+        self.leases = leases  # many nodes: a room is played only where its lease is held
+        # ... and room creations per address are counted across the nodes, in Redis: the
+        # burst per the time the per-node bucket takes to refill it
+        lim = limits or Limits()
+        self.shared_creates = (
+            None
+            if leases is None
+            else WindowCounter(
+                leases.redis,
+                "creates",
+                lim.create_burst,
+                max(1, round(1000 * lim.create_burst / lim.create_rate)),
+            )
+        )
+        self._renewer: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.away_timeout = away_timeout
         self.limits = limits or Limits()
@@ -83,27 +102,59 @@ class RoomManager:
         # 可验证洗牌: each hand's salt is keyed by this secret, so a restart finds it again
         self._deal_key = deal_key or secrets.token_bytes(32)
         self._sweeper: asyncio.Task[None] | None = None
+        self._spare: list[str] = []  # room codes checked free (see spare_code)
+        self._released: list[asyncio.Future[bool]] = []
+        self._refilling: asyncio.Future[None] | None = None
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}  # restores under way
 
     def deal_salt(self, hand_id: str) -> str:
         """Hand ``hand_id``'s commitment salt: HMAC-SHA256 under the server's deal key
         (32 bytes from ``secrets``), 16 bytes in hex — unknowable without the key."""
         return hmac.new(self._deal_key, hand_id.encode(), hashlib.sha256).hexdigest()[:32]
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        """Open storage (its schema upgraded) and start the expiry sweep."""
+        await self.storage.open()
+        await self._refill()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        if self.leases is not None:
+            self._renewer = asyncio.get_running_loop().create_task(self._renew_forever())
 
     # ------------------------------------------------------------------ rooms
-    def new_code(self) -> str:
-        """A room code nobody holds, in memory or in storage."""
+    def _draw(self) -> str:
         rng = secrets.SystemRandom()
         while True:
             code = "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms and not self.storage.room_exists(code):
+            if code not in self.rooms and code not in self._spare:
                 return code
+
+    async def new_code(self) -> str:
+        """A room code nobody holds, in memory or in storage."""
+        while True:
+            code = self._draw()
+            if not await self.storage.room_exists(code):
+                return code
+
+    async def _refill(self) -> None:
+        """Keep a few codes checked free for 再来一场, which opens its room inside a
+        change (synchronously, its storage reads done beforehand)."""
+        while len(self._spare) < SPARE_CODES:
+            self._spare.append(await self.new_code())
+
+    def spare_code(self) -> str:
+        """A code checked free beforehand (else one drawn: a clash with a stored room is
+        one in ~10⁹ per stored room and would fail that change's commit)."""
+        if not self._spare:
+            return self._draw()
+        self._refilling = asyncio.ensure_future(self._refill())
+        return self._spare.pop(0)
 
     async def create(self, req: CreateRoom, client: str) -> tuple[Room, Seat]:
         if not self.creates.take(client):
             raise RoomError(429, "too_many_rooms")
+        seen = hashlib.blake2b(client.encode(), digest_size=8).hexdigest()  # no address in Redis
+        if self.shared_creates is not None and not await self.shared_creates.take(seen):
+            raise RoomError(429, "too_many_rooms")  # this address's rooms on all nodes
         chosen = options.apply(rules_of(req.rules), req.options)
         rules = chosen.rules
         n = rules.players
@@ -112,7 +163,7 @@ class RoomManager:
             raise RoomError(400, "bad_request")
         # The address is kept only as a keyed hash, to count its open rooms.
         owner = hashlib.blake2b(client.encode(), key=self._salt, digest_size=8).hexdigest()
-        self.check_caps(owner)
+        await self.check_caps(owner)
         if not self.created.add(client):  # counted last: a refused request costs no room
             raise RoomError(429, "too_many_rooms")
         if len(self.rooms) >= MAX_ROOMS_IN_MEMORY:
@@ -127,27 +178,33 @@ class RoomManager:
         given = req.options is not None and "hands" in req.options
         hands = chosen.hands if given else req.hands or rules.hands_per_match
         config = RoomConfig(bot, bots, owner, chosen.turn_time, chosen.ready_first)
-        row = RoomRow(self.new_code(), rules.to_dict(), config, seats, seed, hands)
-        room = self.open(row)
+        row = RoomRow(await self.new_code(), rules.to_dict(), config, seats, seed, hands)
+        if self.leases is not None and await self.leases.take(row.id) is None:
+            raise RoomError(503, "server_busy")  # a code another node drew at this instant
+        await self._refill()  # before the room opens: its bots do not move while we wait
+        async with self.storage.batch():
+            room = self.open(row)
         return room, room.seats[0]
 
-    def check_caps(self, owner: str | None) -> None:
+    async def check_caps(self, owner: str | None) -> None:
         """Refuse a new room beyond its creator's open rooms (429) or the server's (503)."""
         if (
             owner is not None
-            and self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client
+            and await self.storage.count_open_rooms(owner) >= self.limits.rooms_per_client
         ):
             raise RoomError(429, "too_many_rooms")
-        if self.storage.count_open_rooms() >= self.limits.max_rooms:
+        if await self.storage.count_open_rooms() >= self.limits.max_rooms:
             raise RoomError(503, "server_busy")
 
     def open(self, row: RoomRow) -> Room:
-        """A new room: stored, kept, dealt if it may be (nobody else can hold its lock yet)."""
+        """A new room (inside a storage batch): stored, kept, dealt if it may be (nobody
+        else can hold its lock yet)."""
         self.storage.create_room(row)
         room = self.rooms[row.id] = Room(self, row)
-        with self.storage.batch():
-            room.start()
-            room.publish()
+        room.stored.clear()  # no change of it is stored before the room itself (its bots wait)
+        self.storage.after_commit(room.stored.set)
+        room.start()
+        room.publish()
         return room
 
     def rematch(
@@ -160,10 +217,10 @@ class RoomManager:
     ) -> str:
         """再来一场 (room ``of``'s lock held): a new room, the same seats (humans keep their
         tokens), a new match of ``hands`` hands; its code. The caps hold as for any new room
-        (``RoomError``: nothing is opened)."""
-        self.check_caps(config.owner)
+        (``RoomError``: nothing is opened) — checked by the caller, before the change
+        (:meth:`check_caps` reads storage)."""
         row = RoomRow(
-            self.new_code(),
+            self.spare_code(),
             rules.to_dict(),
             replace(config, rematch_of=of),  # so a restart finds the link again
             list(seats),
@@ -172,33 +229,69 @@ class RoomManager:
         )
         return self.open(row).id
 
-    def get(self, code: str) -> Room | None:
-        """The room ``code`` (case-insensitive), restoring it from storage if needed."""
+    async def get(self, code: str) -> Room | None:
+        """The room ``code`` (case-insensitive), restoring it from storage if needed
+        (once: requests that ask meanwhile wait for the same restore)."""
         code = code.strip().upper()
         room = self.rooms.get(code)
         if room is not None or self.closed:
             return room
-        row = self.storage.load_room(code)
+        loading = self._loading.get(code)
+        if loading is None:
+            loading = self._loading[code] = asyncio.ensure_future(self._restore(code))
+            loading.add_done_callback(lambda _: self._loading.pop(code, None))
+        return await asyncio.shield(loading)
+
+    async def _restore(self, code: str) -> Room | None:
+        if not await self.storage.room_exists(code):
+            return None
+        if self.leases is not None and await self.leases.take(code) is None:
+            raise RoomError(503, "room_elsewhere")  # its owner node plays it
+        row = await self.storage.load_room(code)
         if row is None:
             return None
         room = Room(self, row)
         room.claimed = True  # it was someone's before the restart (a waiting one may expire)
-        room.next_room = self.storage.rematch_of(code)  # 再来一场 already opened
+        room.next_room = await self.storage.rematch_of(code)  # 再来一场 already opened
         try:
-            with self.storage.batch():
+            async with room.changing():
                 restore(room, row.hands)  # its bots resume whatever they were deciding
         except Exception:
             log.exception("room %s cannot be restored", code)
+            return None
+        if self.closed:
             return None
         self.rooms[code] = room
         return room
 
     def _evict_idle(self) -> None:
         """Forget rooms nobody is connected to and no bot is playing: storage has them all
-        (but for those that will expire: they stay until then, to be expired)."""
+        (but for those that will expire: they stay until then, to be expired; and give up
+        their leases: any node may play them next)."""
         for code, room in list(self.rooms.items()):
             if room.idle() and (room.claimed and room.phase != WAITING):
                 del self.rooms[code]
+                if self.leases is not None:
+                    self._released.append(asyncio.ensure_future(self.leases.release(code)))
+
+    async def _renew_forever(self) -> None:
+        """Renew every held room's lease; a room whose lease passed to another node
+        (this one was paused or cut off past the lease's time) is stopped here at once:
+        its connections close (1001) and its players reconnect where it now lives."""
+        assert self.leases is not None
+        every = self.leases.ttl_ms / 1000 * RENEW_EVERY
+        while not self.closed:
+            await asyncio.sleep(every)
+            for code, room in list(self.rooms.items()):
+                try:
+                    held = await self.leases.renew(code)
+                except Exception:
+                    log.exception("renewing the lease of room %s failed", code)
+                    continue  # Redis away for a moment: the lease has ttl to spare
+                if not held and self.rooms.get(code) is room:
+                    log.warning("room %s: its lease passed to another node; stopped here", code)
+                    del self.rooms[code]
+                    await room.stop()
 
     # ------------------------------------------------------------------ expiry
     async def sweep(self, now: float | None = None) -> int:
@@ -209,8 +302,7 @@ class RoomManager:
         # rooms someone is connected to (or a bot plays) stay; idle ones kept in memory
         # to be expired (_evict_idle) are stored rooms like any other
         keep = {code for code, room in self.rooms.items() if not room.idle()}
-        pruned = await asyncio.to_thread(
-            self.storage.prune,
+        pruned = await self.storage.prune(
             now - lim.room_ttl,
             now - lim.finished_ttl,
             now - lim.record_ttl,
@@ -264,6 +356,7 @@ class RoomManager:
                 if time.monotonic() - last >= self.limits.sweep_every:
                     last = time.monotonic()
                     await self.sweep()
+                await self._refill()
             except Exception:
                 log.exception("the expiry sweep failed")
 
@@ -271,12 +364,17 @@ class RoomManager:
         """Stop every driver and connection, then the bot pool (searches are cancelled)."""
         self.closed = True
         self.pool.cancel()  # every search ends within one world
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._renewer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in list(self.rooms.values()):
             await room.stop()
+        if self.leases is not None:  # a clean stop: other nodes take the rooms at once
+            for code in list(self.rooms):
+                with contextlib.suppress(Exception):
+                    await self.leases.release(code)
         self.rooms.clear()
         await self.pool.close()
 

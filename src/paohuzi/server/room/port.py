@@ -80,6 +80,10 @@ class LobbyPort(BotSettings, Protocol):
         """The secret salt of hand ``hand_id``'s commitment (the same after a restart)."""
         ...
 
+    async def check_caps(self, owner: str | None) -> None:
+        """Refuse a new room beyond its creator's open rooms (429) or the server's (503)."""
+        ...
+
     def rematch(
         self,
         of: str,

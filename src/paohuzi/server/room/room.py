@@ -7,9 +7,10 @@ room's bot swapped into its seat until it is back (:meth:`Room.go_away`,
 made it (a human's ``act`` after its version check, or the bot driver): apply,
 build every human seat's message from its view (its legal actions computed
 once, in the view), store the change, send. The writes of one change are one
-SQLite transaction, committed before any message leaves (messages are queued
-and written by each connection's own task), so no player ever sees a state a
-crash could undo.
+transaction, committed before any message leaves: messages are queued, and
+each connection writes them only while :attr:`Room.durable` is set (cleared
+for the change, set once its commit returned), so no player ever sees a state
+a crash could undo.
 
 Bots are played by :mod:`.driver` (which sees the room through
 :class:`.port.DriverPort`), hints by :mod:`.hint_task`; messages are built by
@@ -107,6 +108,10 @@ class Room:
         self.claimed = False  # a human has connected (else the room expires: manager)
         self.alone_since: float | None = time.monotonic()  # no human connected since
         self.lock = asyncio.Lock()
+        self.durable = asyncio.Event()  # clear while a change's writes are not yet committed
+        self.durable.set()
+        self.stored = asyncio.Event()  # clear until the room's own row is committed (a new room)
+        self.stored.set()
         self.driver = Driver(self, manager)
         self.hint_task = HintTask(self.id, self.lock, lambda: self.table.state, self._advise)
         self._seen_players: tuple[object, tuple[PlayerInfo, ...]] = ((), ())
@@ -175,9 +180,17 @@ class Room:
     @contextlib.asynccontextmanager
     async def changing(self) -> AsyncIterator[None]:
         """The room's lock, and one transaction for the writes of the change made inside."""
+        while not self.stored.is_set():
+            await self.stored.wait()
         async with self.lock:
-            with self.storage.batch():
-                yield
+            self.durable.clear()
+            try:
+                async with self.storage.batch():
+                    yield
+            finally:
+                self.durable.set()
+        self.stored = asyncio.Event()  # clear until the room's own row is committed (a new room)
+        self.stored.set()
 
     def snapshot(self, phase: RoomPhase) -> RoomSnapshot:
         """The room as every seat's messages see it now (its ``phase`` given: computed once)."""
@@ -358,6 +371,11 @@ class Room:
     # ------------------------------------------------------------------ humans
     async def act(self, seat: Seat, version: int, action_id: str) -> str | None:
         """A human's choice: None when applied, else the error code (nothing changed)."""
+        if self.phase == FINISHED and self.next_room is None:
+            try:  # 再来一场 opens a room: the caps hold (read before the change: storage)
+                await self.manager.check_caps(self.config.owner)
+            except RoomError as e:
+                return e.code
         async with self.changing():
             if not seat.shown.since <= version <= seat.shown.version:
                 return "stale_version"

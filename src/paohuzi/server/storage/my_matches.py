@@ -3,7 +3,7 @@
 A seat token is the only proof of having played a seat, so the browser sends
 the tokens it holds (``localStorage``) and gets back, per match: the rules, the
 date, every seat's name and total, its own seat, and each finished hand's
-result with its replay link. Tokens are compared inside SQLite and never
+result with its replay link. Tokens are compared inside the database and never
 returned — neither the caller's nor any other seat's. What a room's pruning
 deleted (a finished match's room an hour after its end) is no longer listed;
 its replay links live on for the records' lifetime.
@@ -15,40 +15,40 @@ import json
 import time
 from typing import Any
 
+from sqlalchemy import select
+
 from paohuzi.core.rules import Rules, RulesError
 from paohuzi.server.present.options import summary
-from paohuzi.server.storage.sqlite import RoomConfig, SqliteStorage, Storage
+from paohuzi.server.storage import schema as t
+from paohuzi.server.storage.rows import RoomConfig
+from paohuzi.server.storage.store import Storage
 
 MAX_TOKENS = 50  # one browser's rooms; more is refused (422)
 MAX_MATCHES = 50
 
 
-def _rows(store: Storage, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-    if not isinstance(store, SqliteStorage):
-        return []  # another backend would add its own query
-    return store._query(sql, args)
-
-
-def my_matches(store: Storage, tokens: list[str]) -> list[dict[str, Any]]:
+async def my_matches(store: Storage, tokens: list[str]) -> list[dict[str, Any]]:
     """The matches seats of ``tokens`` sat in, newest first (unknown tokens: ignored)."""
     tokens = sorted({t for t in tokens if t})[:MAX_TOKENS]
     if not tokens:
         return []
-    marks = ",".join("?" * len(tokens))
-    mine = _rows(
-        store,
-        f"SELECT s.room_id, s.seat, r.created, r.rules, r.status, r.config FROM seats s "
-        f"JOIN rooms r ON r.id = s.room_id WHERE s.kind = 'human' AND s.token IN ({marks}) "
-        "ORDER BY r.created DESC LIMIT ?",
-        (*tokens, MAX_MATCHES),
-    )
+    mine = await store.fetch(
+        select(
+            t.seats.c.room_id, t.seats.c.seat, t.rooms.c.created, t.rooms.c.rules, t.rooms.c.status,
+            t.rooms.c.config,
+        )
+        .join(t.rooms, t.rooms.c.id == t.seats.c.room_id)
+        .where(t.seats.c.kind == "human", t.seats.c.token.in_(tokens))
+        .order_by(t.rooms.c.created.desc())
+        .limit(MAX_MATCHES)
+    )  # fmt: skip
     out = []
     for room_id, seat, created, rules_json, status, config_json in mine:
-        out.append(_match(store, room_id, seat, created, rules_json, status, config_json))
+        out.append(await _match(store, room_id, seat, created, rules_json, status, config_json))
     return out
 
 
-def _match(
+async def _match(
     store: Storage,
     room_id: str,
     seat: int,
@@ -64,22 +64,27 @@ def _match(
         rules, line = None, {"zh": "", "en": ""}
     seats = [
         {"seat": s, "kind": k, "name": n}  # never the token column
-        for s, k, n in _rows(
-            store, "SELECT seat, kind, name FROM seats WHERE room_id = ? ORDER BY seat", (room_id,)
+        for s, k, n in await store.fetch(
+            select(t.seats.c.seat, t.seats.c.kind, t.seats.c.name)
+            .where(t.seats.c.room_id == room_id)
+            .order_by(t.seats.c.seat)
         )
     ]
-    match = _rows(store, "SELECT id, hands, scores FROM matches WHERE room_id = ?", (room_id,))
+    match = await store.fetch(
+        select(t.matches.c.id, t.matches.c.hands, t.matches.c.scores).where(
+            t.matches.c.room_id == room_id
+        )
+    )
     hands: list[dict[str, Any]] = []
     scores: list[int] = []
     total = 0
     if match:
         mid, total, scores_json = match[0]
         scores = json.loads(scores_json)
-        for hid, idx, finished, rec in _rows(
-            store,
-            "SELECT id, idx, finished, record FROM hands WHERE match_id = ? AND status = 'finished' "
-            "ORDER BY idx",
-            (mid,),
+        for hid, idx, finished, rec in await store.fetch(
+            select(t.hands.c.id, t.hands.c.idx, t.hands.c.finished, t.hands.c.record)
+            .where(t.hands.c.match_id == mid, t.hands.c.status == "finished")
+            .order_by(t.hands.c.idx)
         ):
             res = (json.loads(rec) or {}).get("result", {}) if rec else {}
             hands.append(
