@@ -110,8 +110,8 @@ def test_a_room_open_to_friends_deals_hands_from_the_os_source(
     r = create_room(client, bots=1, hands=2)  # a free seat: a friend may sit
     client.post(f"/api/rooms/{r['room']}/join", json={"name": "友"})
     mgr = client.app.state.manager  # type: ignore[attr-defined]
-    room = mgr.get(r["room"])
-    row = mgr.storage.load_room(r["room"])
+    room = client.portal.call(mgr.get, r["room"])  # type: ignore[union-attr]
+    row = client.portal.call(mgr.storage.load_room, r["room"])  # type: ignore[union-attr]
     assert room.state is not None and room.own_seeds
     assert room.state.seed != Match(HUNAN, row.match_seed, 2).hand_seeds[0]
     assert row.hands[0].seed == room.state.seed  # stored: a restart re-deals the same hand

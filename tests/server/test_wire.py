@@ -5,7 +5,9 @@ wins and 荒庄 in three presets, the match summary, 再来一场) are played on
 every message it sends is compared with the messages main sent at adec119
 (INTERFACES §5 unchanged; only hints main dropped are added), re-recorded for issue 22
 (a settlement's ``unit``, ``fan_combine`` and 名堂 ``effect`` added; the 桂林 and 娄底
-games with 醒 and a race are new — nothing else changed, hints aside); every message a played
+games with 醒 and a race are new — nothing else changed, hints aside), and again for issue 24
+(`deck_commitment` in states; with storage commits before messages leave, 桂林's one hint at a
+moment with nothing to decide is no longer sent); every message a played
 match sends validates against its model (:mod:`paohuzi.server.messages`) and is
 written as the model writes itself.
 """

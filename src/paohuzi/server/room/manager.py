@@ -311,7 +311,7 @@ class RoomManager:
         if pruned:
             log.info("pruned %d abandoned or finished rooms", pruned)
             for code in [c for c in self.rooms if c not in keep]:
-                if not self.storage.room_exists(code):  # pruned: gone from memory too
+                if not await self.storage.room_exists(code):  # pruned: gone from memory too
                     await self.rooms.pop(code).stop()
         return pruned
 
