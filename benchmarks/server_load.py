@@ -72,7 +72,7 @@ def start_server(port: int, db: Path | str, *extra: str) -> subprocess.Popen[byt
 # A saturation test: every client answers at once (faster than any player) and all
 # rooms come from one address, so the per-client limits are lifted (docs/web.md).
 LOAD_LIMITS = (
-    "--room-rate", "100000", "--msg-rate", "10000", "--max-rooms", "5000",
+    "--room-rate", "100000", "--rooms-per-hour", "1000000", "--msg-rate", "10000", "--max-rooms", "5000",
     "--rooms-per-client", "5000", "--conns-per-address", "100000", "--handshake-rate", "10000",
     "--read-rate", "10000",
 )  # fmt: skip

@@ -50,6 +50,8 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
         "1000",
         "--rooms-per-client",
         "1000",
+        "--rooms-per-hour",
+        "100000",
         "--msg-rate",
         "1000",
         "--read-rate",

@@ -33,6 +33,7 @@ _NUMBERS: tuple[tuple[str, type, float, str, str], ...] = (
     ("--max-rooms", int, 500, "N", "rooms open at once (500)"),
     ("--rooms-per-client", int, 20, "N", "open rooms one client address may hold (20)"),
     ("--room-rate", float, 10, "N", "new rooms per minute per client address, after a burst of N (10)"),
+    ("--rooms-per-hour", int, 60, "N", "new rooms one client address may create in an hour (60)"),
     ("--msg-rate", float, 10, "N", "messages per second per connection, after a burst of 4N (10)"),
     ("--read-rate", float, 5, "N", "QR codes, room lookups, replays, 我的牌局 per second per client address, after a burst of 12N (5)"),
     ("--handshake-rate", float, 2, "N", "websocket handshakes per second per client address, after a burst of 10N (2)"),
@@ -154,12 +155,13 @@ def run(args: argparse.Namespace) -> int:
 
     rates = [args.away_timeout, args.room_rate, args.msg_rate, args.header_timeout]
     rates += [args.read_rate, args.handshake_rate]
-    counts = (args.max_rooms, args.rooms_per_client, args.conns_per_address, args.max_connections)
+    counts = [args.max_rooms, args.rooms_per_client, args.conns_per_address, args.max_connections]
+    counts.append(args.rooms_per_hour)
     if args.bot_delay < 0 or min(rates) <= 0 or min(counts) < 1 or args.header_bytes < 1024:
         print(
             "paohuzi serve: error: --bot-delay must be ≥ 0; --away-timeout, --room-rate,"
             " --msg-rate, --read-rate, --handshake-rate and --header-timeout > 0; --max-rooms, --rooms-per-client,"
-            " --conns-per-address and --max-connections ≥ 1; --header-bytes ≥ 1024",
+            " --rooms-per-hour, --conns-per-address and --max-connections ≥ 1; --header-bytes ≥ 1024",
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
@@ -185,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
         rooms_per_client=args.rooms_per_client,
         create_rate=args.room_rate / 60,
         create_burst=max(1, round(args.room_rate)),
+        rooms_per_window=args.rooms_per_hour,
+        create_window=3600.0,
         msg_rate=args.msg_rate,
         msg_burst=max(1, round(4 * args.msg_rate)),
         read_rate=args.read_rate,

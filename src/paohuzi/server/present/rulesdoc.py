@@ -28,6 +28,9 @@ HUXI_ROWS = (
 )
 
 
+UNIT_EN = {"等": "grades (等)", "囤": "tun (囤)", "子": "zi (子)", "息": "xi (息)"}
+
+
 def _item(iid: str, zh: str, en: str, rule: str | None = None, **more: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"id": iid, "zh": zh, "en": en}
     if rule:
@@ -387,14 +390,15 @@ def _score(r: Rules) -> list[dict[str, Any]]:
             "R36",
         )
     )
+    ue = UNIT_EN.get(u, u)  # the unit in English, the Chinese word beside it
     if r.xing != Xing.NONE:
         items.append(
             _item(
-                "di", f"底 = ({u} + 醒数) × 番", f"base (底) = ({u} + 醒) × multiplier (番)", "R37"
+                "di", f"底 = ({u} + 醒数) × 番", f"base (底) = ({ue} + 醒) × multiplier (番)", "R37"
             )
         )
     else:
-        items.append(_item("di", f"底 = {u} × 番", f"base (底) = {u} × multiplier (番)", "R37"))
+        items.append(_item("di", f"底 = {u} × 番", f"base (底) = {ue} × multiplier (番)", "R37"))
     items.append(
         _item(
             "base_score",
