@@ -15,7 +15,7 @@ import pytest
 from paohuzi.core.cards import Card
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.position import Position, PositionError, WangPattern
-from paohuzi.core.rules import GUILIN, Rules, RulesError
+from paohuzi.core.rules import GUILIN, HUNAN, Rules, RulesError
 from paohuzi.core.scoring import settle
 
 FAN = (4, 8, 8, 16, 16, 32)
@@ -149,3 +149,15 @@ def test_score_cli_takes_a_pattern(tmp_path, capsys) -> None:  # type: ignore[no
     assert [m["id"] for m in out["mingtang"]] == ["wangdiao"]
     assert main([*argv, "--pattern", "wangzha"]) == 2
     assert "takes 3 王" in capsys.readouterr().out
+
+
+def test_pattern_fan_adds_where_the_rules_add() -> None:
+    """R41 with fan_combine = add (湖南): 提贰 12 + 二七十 3 + 二七十 3 = 18 胡息 → 2 等;
+    red: 贰×4 + 二七十×2 (6) + the 将 柒柒 (a 王 as 柒, R40) = 12 → 红胡 2 + 2 = 4 番;
+    王钓 4 番 added → 8 番, 底 16; no 自摸 等 (zimo_bonus) on a pattern."""
+    rules = HUNAN.replace(wang_fan=FAN)
+    hand = "二七十二七十四五六四五六叁肆伍王"
+    s = settle(_pos(hand, "柒", "wangdiao", ("ti:贰",), self_drawn=True), rules)
+    assert s.win and s.huxi == 18 and s.deng == 2 and not s.zimo
+    assert sorted((m.name, m.fan) for m in s.mingtang) == [("王钓", 4), ("红胡", 4)]
+    assert s.fan == 8 and s.di == 16 and s.wang == (Card.D7,)
