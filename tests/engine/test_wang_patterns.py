@@ -161,3 +161,38 @@ def test_pattern_fan_adds_where_the_rules_add() -> None:
     assert s.win and s.huxi == 18 and s.deng == 2 and not s.zimo
     assert sorted((m.name, m.fan) for m in s.mingtang) == [("王钓", 4), ("红胡", 4)]
     assert s.fan == 8 and s.di == 16 and s.wang == (Card.D7,)
+
+
+def test_pattern_claims_rank_below_every_other_claim() -> None:
+    """R41/R16 in play: 胡 > 跑 > 碰 > 吃 > 王 pattern. Over random hands with 4 王, a
+    pattern offered on another seat's card goes to the owner's 下家 alone, in the
+    window's last entry (after every 胡/碰/吃), never where a 跑 is due; the drawer's
+    own pattern shares his first entry, a plain 自摸 listed before it."""
+    import random
+
+    from paohuzi.core.state import GameState
+    from paohuzi.core.vocab import Fallback
+
+    rules = HUNAN.replace(wang=4, wang_fan=FAN)
+    other = own = 0
+    for h in range(300):
+        state = GameState(rules, seed=h)
+        pick = random.Random(h)
+        while not state.is_terminal():
+            w = state._window  # the open claim window (R16), read only
+            if w is not None and state.phase == "claim":
+                for i, (seat, typ) in enumerate(w.entries):
+                    pats = [a for a in w.options[seat] if a.pattern is not None]
+                    if typ != "hu" or not pats:
+                        continue
+                    if seat == w.owner and w.source == "draw":
+                        own += 1
+                        assert i == 0
+                        plain = [a for a in w.options[seat] if a.type == "hu" and not a.pattern]
+                        assert not plain or w.options[seat][0] == plain[0]
+                    else:
+                        other += 1
+                        assert seat == state._nxt[w.owner] and i == len(w.entries) - 1
+                        assert w.fallback.kind != Fallback.PAO
+            state.apply(pick.choice(state.legal_actions(state.current_player)))
+    assert other > 0 and own > 0
