@@ -12,7 +12,9 @@ a player would read them:
 - three or four of a kind count as 坎 / 提 only with a 王 among them; a natural
   pair with the winning card is a 碰 (偎 when self-drawn);
 - a 王 may turn a table 偎 into a 提 while the table has no 跑/提;
-- exactly ``melds_to_win`` 门子, and a 将 exactly when there is a four.
+- exactly ``melds_to_win`` 门子, and a 将 exactly when there is a four;
+- with a 王 pattern (R41) the incoming card and 1/2/3 王 of its kind are a fixed
+  pair / 坎 / 提, and the pattern's 番 multiplies the score instead of 自摸's.
 
 Each split is scored with :func:`oracle_score.score` (PRESETS.md's formulas),
 the cards being the natural ones plus what each 王 stands for.
@@ -103,11 +105,20 @@ def splits(pos: Position, assignment: tuple[int, ...]) -> Iterator[Split]:
     # the winning card may upgrade a table 偎/碰 (R25) and, while the table has no
     # 跑/提, one 王 a table 偎 (R40): every combination of the two
     base = [(table_row(g), tuple(map(int, g.cards))) for g in table]
+    pat = pos.pattern
+    if pat is not None:
+        # R41: the incoming card and hand_wang 王 standing for its kind are one group
+        c, need = win[0], pat.hand_wang
+        if subs.count(c) < need:
+            return
+        for _ in range(need):
+            subs.remove(c)
+        base.append((("pair", "kan", "ti")[need - 1], (c,) * (need + 1)))
     win_ups: list[tuple[int, str, Token | None]] = [(-1, "", None)]
     wang_ups: list[tuple[int, str, Token | None]] = [(-1, "", None)]
     for i, g in enumerate(table):
         c = int(g.cards[0])
-        if g.kind in (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI) and win[0] == c:
+        if g.kind in (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI) and win[0] == c and not pat:
             win_ups.append((i, "ti" if sd and g.kind is not GroupKind.PENG else "pao", win))
         if fourless and g.kind in (GroupKind.WEI, GroupKind.CHOUWEI) and c in subs:
             wang_ups.append((i, "ti", (c, True, False)))
@@ -124,7 +135,8 @@ def splits(pos: Position, assignment: tuple[int, ...]) -> Iterator[Split]:
                     used.append(t)
             table_opts.append((t2, used))
     for fixed, used in table_opts:
-        tokens = [(c, False, False) for c in nat] + [(k, True, False) for k in subs] + [win]
+        tokens = [(c, False, False) for c in nat] + [(k, True, False) for k in subs]
+        tokens += [] if pat else [win]
         for t in used:
             tokens.remove(t)
         tokens.sort()
@@ -173,7 +185,8 @@ def best_score(pos: Position, rules: object) -> tuple[int, int] | None:
             view = SimpleNamespace(
                 all_cards=lambda cards=cards: [Card(c) for c in cards],
                 xing=pos.xing,
-                self_drawn=pos.self_drawn or pos.win_wang,
+                # R41: a pattern's 番 replaces 自摸's
+                self_drawn=(pos.self_drawn or pos.win_wang) and pos.pattern is None,
                 tianhu=pos.tianhu,
                 dihu=pos.dihu,
                 last_card=pos.last_card,
@@ -183,6 +196,8 @@ def best_score(pos: Position, rules: object) -> tuple[int, int] | None:
                 if h < rules.min_huxi:  # type: ignore[attr-defined]
                     continue
                 s = score(view, rules, split)  # type: ignore[arg-type]
+                if pos.pattern is not None:  # multiplied 番 (the tests' presets)
+                    s *= rules.wang_fan[pos.pattern.slot]  # type: ignore[attr-defined]
                 if best is None or (s, h) > best:
                     best = (s, h)
     return best

@@ -129,6 +129,10 @@ class BadCard(ValueError):
     """A card code that is not one of the 20 kinds."""
 
 
+# R41 王 patterns, in the order of rules.wang_fan
+PATTERNS = ("wangdiao", "wangdiao_wang", "wangchuang", "wangchuang_wang", "wangzha", "wangzha_wang")
+
+
 def card(code: Any) -> int:
     """Kind index 0–19 of ``x1``…``x10`` (小 一…十) / ``d1``…``d10`` (大 壹…拾) or a character."""
     if isinstance(code, str):
@@ -621,6 +625,8 @@ class Referee:
 
         self.players = get("players", 3, int)
         self.wang_n = get("wang", 0, int)  # R39: 王 in the deck besides the 80
+        self.wang_fan = get("wang_fan", [0] * 6, list)  # R41: 番 of each 王 pattern
+        self.pattern: str | None = None  # the 王 pattern of the win (R41)
         if not 0 <= self.wang_n <= 4:
             self.bad("deal", "R39", f"rules.wang = {self.wang_n}: a deck holds 0–4 王")
             self.wang_n = 0
@@ -1522,10 +1528,15 @@ class Referee:
             if got is None:
                 return
             o = got
+            pattern = e.get("pattern")
+            if pattern is not None:
+                self._pattern(i, s, o, pattern)
             if o.hidden and s != o.owner:
                 self.bad(i, "R24", f"seat {s} 胡s {name(o.card)}, seat {o.owner}'s 偎/提 card")
-            if o.source == "discard" and (
-                s == o.owner or not (self.win_on_discard or self._dihu_for(o, s))
+            if (
+                pattern is None
+                and o.source == "discard"
+                and (s == o.owner or not (self.win_on_discard or self._dihu_for(o, s)))
             ):
                 self.bad(i, "R24", f"seat {s} 胡s seat {o.owner}'s discard {name(o.card)}")
             if o.source == "draw" and o.last and self.show_bottom:
@@ -1535,7 +1546,8 @@ class Referee:
         held, need = self.held(s), self.need(s)
         if held != need:
             self.bad(i, "R22", f"seat {s} 胡s holding {held} cards; R17 leaves a winner {need}")
-        why = self._can_win(s, o)
+        # a pattern win (R41) is judged above and by tests/oracle_wang.py
+        why = None if self.pattern is not None else self._can_win(s, o)
         if why is not None and (why[0] in ("R23", "R30", "R40") or why[1].endswith("门子")):
             self.bad(i, why[0], f"seat {s} 胡s {name(o.card)}, no win for him: {why[1]}")
         if bool(e.get("auto", False)) != forced:
@@ -1552,7 +1564,8 @@ class Referee:
             "self_drawn": self_drawn,
             "last_card": last,
             "tianhu": o.source == "liangzhang" and s == self.dealer,
-            "dihu": self._dihu_for(o, s) or (o.source == "liangzhang" and s != self.dealer),
+            "dihu": self.pattern is None
+            and (self._dihu_for(o, s) or (o.source == "liangzhang" and s != self.dealer)),
         }
         for k, v in flags.items():
             if k in e and bool(e[k]) != v:
@@ -1562,6 +1575,27 @@ class Referee:
                     f"胡 flag {k}={e[k]!r}, the walk says {v}",
                 )
         self._won(s, o.card, flags, i, discarder=o.owner if o.source == "discard" else None)
+
+    def _pattern(self, i: int, s: int, o: _Open, pattern: Any) -> None:
+        """R41: a 王 pattern win — one these rules play (番 > 0), by a seat holding the
+        王 it takes, on the drawer's own turned-up card or, by the owner's 下家, on a
+        turned-up or discarded card; the 王 forms exactly on a drawn 王."""
+        if pattern not in PATTERNS:
+            self.bad(i, "record", f"胡 with an unknown pattern {pattern!r}")
+            return
+        self.pattern = pattern
+        k = PATTERNS.index(pattern)
+        fans = self.wang_fan
+        if not (len(fans) == 6 and fans[k]):
+            self.bad(i, "R41", f"{pattern} is not played under these rules (wang_fan {fans})")
+        if self.wang[s] < 1 + k // 2:
+            self.bad(i, "R41", f"{pattern} takes {1 + k // 2} 王; seat {s} holds {self.wang[s]}")
+        if pattern.endswith("_wang") != (o.card == WANG):
+            self.bad(i, "R41", f"{pattern} on {name(o.card)}")
+        own = s == o.owner and o.source == "draw"
+        nxt = s == self.nxt[o.owner] and o.source in ("draw", "discard") and not o.hidden
+        if not (own or nxt):
+            self.bad(i, "R41", f"seat {s} takes {pattern} on seat {o.owner}'s {o.source} card")
 
     def _on_tianhu(self, i: int, e: dict[str, Any], s: int, c: int | None) -> None:
         self.bad(
@@ -1832,7 +1866,11 @@ class Referee:
         if not isinstance(st, dict):
             self.bad("result", "record", "a win without result.settlement")
             return
-        if not w["flags"]["self_drawn"] or w["discarder"] is not None:
+        if self.pattern is not None:  # R41: its 番 is a 名堂 line of the settlement
+            ids = [m.get("id") for m in st.get("mingtang", []) if isinstance(m, dict)]
+            if self.pattern not in ids:
+                self.bad("result", "R41", f"a {self.pattern} win without its 番 in {ids}")
+        elif not w["flags"]["self_drawn"] or w["discarder"] is not None:
             self.bad("result", "R40", "a win with 王 that is not self-drawn")
         n = w["hand"].count(WANG) + (w["card"] == WANG)
         try:

@@ -65,3 +65,35 @@ def test_a_tampered_wang_record_fails_the_check(tmp_path: Path) -> None:
     i = rec["deck"].index("w")
     rec["deck"][i] = "x1"
     assert check(rec)
+
+
+def test_simulated_pattern_wins_replay_and_pass_the_referee(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R41 end to end: hunan + 2 王 + yongzhou's pattern 番, 300 greedy hands; every
+    record replays ok, the referee finds 0 problems, and pattern wins happen — each a
+    ``hu`` action and event with its ``pattern``, the position and 番 line carrying it."""
+    import referee
+
+    rules = tmp_path / "wang.toml"
+    r = HUNAN.replace(name="hunan_pat", wang=2, wang_fan=(4, 8, 8, 16, 16, 32))
+    rules.write_text(r.to_toml(), encoding="utf-8")
+    out = tmp_path / "rec"
+    argv = ["simulate", "--games", "300", "--seed", "5", "--workers", "1", "--bots", "greedy"]
+    assert main([*argv, "--rules", str(rules), "--records", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["replay", "--check", str(out)]) == 0
+    assert "300 of 300 records ok" in capsys.readouterr().out
+    patterns = 0
+    for f in sorted(out.glob("*.json")):
+        rec = json.loads(f.read_text(encoding="utf-8"))
+        assert referee.check(rec) == [], f.name
+        hu = [e for e in rec["events"] if e["type"] == "hu" and e.get("pattern")]
+        if hu:
+            patterns += 1
+            pat = hu[0]["pattern"]
+            assert any(a.get("pattern") == pat for a in rec["actions"])
+            assert rec["result"]["position"]["pattern"] == pat
+            ids = [m["id"] for m in rec["result"]["settlement"]["mingtang"]]
+            assert pat in ids and "zimo" not in ids
+    assert patterns > 0

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from oracle_wang import best_score
-from paohuzi.core.position import Position
-from paohuzi.core.rules import GUILIN, HENGYANG, LOUDI, Rules
+from paohuzi.core.position import Position, WangPattern
+from paohuzi.core.rules import GUILIN, HENGYANG, LOUDI, FanCombine, Rules
 from paohuzi.core.scoring import settle
 
 from .test_second_wave_oracle import positions
@@ -92,3 +92,58 @@ def test_loudi_with_wang_matches_the_oracle(p: Position) -> None:
 def test_four_wang_match_the_oracle(p: Position) -> None:
     """Up to 4 王: three alone a 坎, four a 提 of the best kind (R40)."""
     _agree(p, HENGYANG)
+
+
+# -- R41 王 patterns: the incoming card and 1/2/3 王 as a fixed pair / 坎 / 提 --------
+FAN = (4, 8, 8, 16, 16, 32)  # PRESETS.md yongzhou: 王钓, 王钓王, 王闯, 王闯王, 王炸, 王炸王
+
+
+@st.composite
+def pattern_positions(draw: st.DrawFn, rules: Rules) -> Position:
+    """A winning hand in which cards of the winning card's kind (then others) turn
+    into 王, with a pattern: most such positions win by it, some do not."""
+    p = draw(positions(rules))
+    assume(not p.tianhu and p.win is not None)
+    pat = draw(st.sampled_from(tuple(WangPattern)))
+    hand = list(p.hand)
+    extra = draw(st.integers(0, 1))  # one more 王 left wild in the rest
+    n = pat.hand_wang + extra
+    assume(n <= len(hand) and n + pat.on_wang <= 4)
+    # 王 first where the winning card's kind lies (so the fixed group often fits)
+    order = sorted(range(len(hand)), key=lambda i: (hand[i] != p.win, draw(st.integers(0, 9))))
+    idx = set(order[:n])
+    wild = [c for i, c in enumerate(hand) if i not in idx]
+    try:
+        return Position(
+            tuple(wild),
+            p.table,
+            None if pat.on_wang else p.win,
+            self_drawn=p.self_drawn or pat.on_wang,
+            last_card=p.last_card,
+            hand_size=p.hand_size,
+            xing=p.xing,
+            wang=n,
+            win_wang=pat.on_wang,
+            pattern=pat,
+        )
+    except ValueError:
+        assume(False)
+        raise
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(p=pattern_positions(HENGYANG))
+def test_hengyang_patterns_match_the_oracle(p: Position) -> None:
+    """R41: 王钓/王闯/王炸 (and 王 forms) seeded as one fixed group, the rest searched
+    with the other 王 wild, the pattern's 番 multiplied, no 自摸 ×2 (R40, R46)."""
+    rules = HENGYANG.replace(wang_fan=FAN)
+    assert rules.fan_combine == FanCombine.MULTIPLY  # the oracle multiplies
+    event(str(p.pattern))
+    _agree(p, rules)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(p=pattern_positions(GUILIN))
+def test_guilin_patterns_match_the_oracle(p: Position) -> None:
+    """R41 with 7 门子 (a fixed 将 needs a four, R22)."""
+    _agree(p, GUILIN.replace(wang_fan=FAN))

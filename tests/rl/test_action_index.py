@@ -18,7 +18,8 @@ def chi(card: str, *groups: str) -> Action:
 
 def test_layout_is_fixed() -> None:
     # Changing the enumeration breaks every trained policy: it must be deliberate.
-    assert ai.ACTION_COUNT == 908
+    # 908 → 914 when R41's six 王 pattern wins were appended (indices below unchanged)
+    assert ai.ACTION_COUNT == 914 and ai.PATTERN_BASE == 908
     assert (ai.PENG_BASE, ai.HU_INDEX, ai.PASS_INDEX, ai.CHI_BASE) == (20, 40, 41, 42)
     assert ai.index_of(Action(DISCARD, 1, Card.X1)) == 0
     assert ai.index_of(Action(DISCARD, 1, Card.D10)) == 19
@@ -83,3 +84,22 @@ def test_every_legal_action_round_trips(name: str) -> None:
         for i, a in index.items():
             assert ai.index_of(a) == i
     assert chis > 1000  # the hands did exercise 吃 packages
+
+
+def test_pattern_wins_round_trip() -> None:
+    """R41: with 王 and pattern 番 the engine offers ``hu:<pattern>`` actions; each has
+    its own index (908 + slot) and comes back as the same action."""
+    from paohuzi.core.rules import HUNAN
+
+    rules = HUNAN.replace(wang=4, wang_fan=(4, 8, 8, 16, 16, 32))
+    seen: set[str] = set()
+    for state in random_states(rules, hands=400, seed=3):
+        seat = state.current_player
+        for a in state.legal_actions(seat):
+            i = ai.index_of(a)
+            back = ai.action_for(i, seat)
+            assert ai.canonical_id(back) == ai.canonical_id(a) and back.matches(a)
+            if a.pattern is not None:
+                assert i == ai.PATTERN_BASE + a.pattern.slot
+                seen.add(a.pattern.value)
+    assert seen  # the hands did offer pattern wins

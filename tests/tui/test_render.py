@@ -100,6 +100,10 @@ def test_chi_option_shows_every_bi_group() -> None:
     assert R.option_text(Action.from_id(0, "peng:d5"), c("d5")).plain == "碰 伍伍伍"
     assert R.option_text(Action.from_id(0, "pass"), c("d5")).plain.startswith("过")
     assert R.option_text(Action.from_id(0, "hu"), Card.X1).plain == "胡 一  (win)"
+    # R41: a pattern 胡 names its pattern, so it reads apart from a plain 胡
+    assert (
+        R.option_text(Action.from_id(0, "hu:wangdiao"), Card.X1).plain == "胡 一  王钓 (win, R41)"
+    )
 
 
 def test_claim_marks_the_cards_it_takes() -> None:

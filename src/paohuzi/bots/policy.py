@@ -2,7 +2,7 @@
 
 A *policy* is what an RL library hands back: a callable taking the 853-float
 observation of :func:`paohuzi.encoding.observation.encode` and the
-``Discrete(908)`` legal-action mask (int8, 1 = legal) and returning an action
+``Discrete(914)`` legal-action mask (int8, 1 = legal) and returning an action
 index. :class:`PolicyBot` makes one a :class:`~paohuzi.core.player.Bot`, so it
 can sit at a :class:`~paohuzi.table.Table`, be a Gymnasium opponent or play in
 the arena. It sees exactly what the RL environments give a seat.
@@ -29,7 +29,7 @@ from ..core.player import Bot, Observation
 from ..encoding.observation import encode, encode_history
 
 Policy: TypeAlias = Callable[[np.ndarray, np.ndarray], Any]
-"""(observation float32[853], mask int8[908]) -> action index."""
+"""(observation float32[853], mask int8[914]) -> action index."""
 
 _IMPORT_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 

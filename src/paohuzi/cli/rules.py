@@ -62,6 +62,10 @@ FIELDS: dict[str, tuple[str, str]] = {
     ),
     "unit": ("单位", "what 等 is called here: 囤, 子, 息 … (the settlement's label)"),
     "wang": ("王", "wild cards in the deck besides the 80 cards: 0–4 (R39, R40)"),
+    "wang_fan": (
+        "王牌番",
+        "番 of 王钓, 王钓王, 王闯, 王闯王, 王炸, 王炸王 (R41); 0: that pattern is not played",
+    ),
     "xing": ("醒", "the bonus card after a win: none, 跟醒 gen, 翻醒 fan (R42)"),
     "xing_offset": ("上醒 / 本醒 / 下醒", "the 醒牌 is the card turned moved −1, 0 or +1 (R42)"),
     "xing_double": ("双醒", "醒数 counts twice (R42)"),

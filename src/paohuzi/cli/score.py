@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from paohuzi.core.labels import doubling_zh, win_flags_zh
-from paohuzi.core.position import Position
+from paohuzi.core.position import Position, WangPattern
 from paohuzi.core.rules import Rules, RulesError
 
 from .common import (
@@ -52,6 +52,7 @@ KIND_EN = {
 ERROR_TEXT = {
     "not_winning": "no legal 7-门子 shape with this card (R22)",
     "below_min_huxi": "best 胡息 {huxi} is below the minimum {min_huxi} (R23)",
+    "pattern_not_played": "these rules give that 王 pattern no 番 (wang_fan: R41 not played)",
 }
 
 
@@ -90,6 +91,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="CARD",
         help="醒牌 (R42): the bonus card after the win; repeat for 连翻 (presets with 醒)",
+    )
+    p.add_argument(
+        "--pattern",
+        choices=[w.value for w in WangPattern],
+        help="R41 王 pattern: the win card (or a drawn 王, --win 王) with 1–3 王 of the hand "
+        "as a fixed pair / 坎 / 提 (its 番: the rules' wang_fan)",
     )
     p.add_argument("--rules", default="hunan", metavar="P", help="preset name or .json/.toml file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -136,6 +143,8 @@ def _run(args: argparse.Namespace, json_mode: bool) -> int:
         line["win"] = args.win
     if args.xing:
         line["xing"] = list(args.xing)
+    if args.pattern:
+        line["pattern"] = args.pattern
     try:
         position = Position.from_dict(line, hand_size=rules.hand_size)
     except ValueError as e:

@@ -4,14 +4,15 @@ Learning code needs a flat ``Discrete`` action space; this module numbers every
 :class:`~paohuzi.core.actions.Action` once and for all, independently of any
 state (pure Python, no numpy: the engine core stays dependency-free).
 
-Layout (:data:`ACTION_COUNT` = 908 indices):
+Layout (:data:`ACTION_COUNT` = 914 indices):
 
 ====================  ==========================================================
 ``0 … 19``            出牌 ``discard:<card>``, card kinds in :class:`Card` order
 ``20 … 39``           碰 ``peng:<card>``, one per card kind
 ``40``                胡 ``hu``
 ``41``                过 ``pass``
-``42 …``              吃 packages: card X, then the package's groups
+``42 … 907``          吃 packages: card X, then the package's groups
+``908 … 913``         胡 by a 王 pattern (R41): ``hu:wangdiao`` … ``hu:wangzha_wang``
 ====================  ==========================================================
 
 碰 takes one index per card kind rather than a single "碰 the open card" index
@@ -38,6 +39,7 @@ from itertools import combinations_with_replacement
 
 from .actions import CHI, DISCARD, HU, PASS, PENG, Action
 from .cards import CARDS, COPIES, Card
+from .position import WangPattern
 
 Group = tuple[int, int, int]
 ChiKey = tuple[int, tuple[Group, ...]]
@@ -87,7 +89,8 @@ def _chi_keys() -> tuple[ChiKey, ...]:
 
 
 CHI_KEYS: tuple[ChiKey, ...] = _chi_keys()
-ACTION_COUNT = CHI_BASE + len(CHI_KEYS)
+PATTERN_BASE = CHI_BASE + len(CHI_KEYS)  # R41: 胡 by each 王 pattern, after every 吃
+ACTION_COUNT = PATTERN_BASE + len(WangPattern)
 _CHI_INDEX: dict[ChiKey, int] = {k: CHI_BASE + i for i, k in enumerate(CHI_KEYS)}
 
 
@@ -99,7 +102,7 @@ def chi_key(card: int, groups: tuple[tuple[int, ...], ...]) -> ChiKey:
 def _index(a: Action) -> int:
     t = a.type
     if t == HU:
-        return HU_INDEX
+        return HU_INDEX if a.pattern is None else PATTERN_BASE + a.pattern.slot
     if t == PASS:
         return PASS_INDEX
     if a.card is None:
@@ -146,6 +149,8 @@ def action_for(index: int, seat: int) -> Action:
         return Action(HU, seat)
     if index == PASS_INDEX:
         return Action(PASS, seat)
+    if index >= PATTERN_BASE:
+        return Action(HU, seat, pattern=tuple(WangPattern)[index - PATTERN_BASE])
     if index < PENG_BASE:
         return Action(DISCARD, seat, CARDS[index - DISCARD_BASE])
     if index < HU_INDEX:
@@ -165,7 +170,8 @@ def canonical_id(action: Action) -> str:
 
 def action_meaning(index: int) -> str:
     """What index ``index`` does, as its canonical id (``discard:x3``, ``peng:d2``,
-    ``hu``, ``pass``, ``chi:x2:x1x2x3``); ``ValueError`` outside 0–907."""
+    ``hu``, ``pass``, ``chi:x2:x1x2x3``, ``hu:wangdiao``); ``ValueError`` outside
+    0 … ACTION_COUNT − 1."""
     return str(canonical_id(action_for(index, 0)))
 
 
@@ -183,6 +189,7 @@ __all__ = [
     "CHI_KEYS",
     "HU_INDEX",
     "PASS_INDEX",
+    "PATTERN_BASE",
     "PENG_BASE",
     "action_for",
     "action_meaning",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, CODES, Card, CardError, card_or_wang, parse_cards
+from .position import WangPattern
 from .vocab import ActionType
 
 DISCARD = ActionType.DISCARD
@@ -22,6 +23,7 @@ PENG = ActionType.PENG
 HU = ActionType.HU
 PASS = ActionType.PASS
 TYPES = tuple(ActionType)
+_PATTERNS = frozenset(p.value for p in WangPattern)
 
 
 class IllegalAction(ValueError):
@@ -45,10 +47,13 @@ class Action:
     seat: int
     card: Card | None = None
     groups: tuple[tuple[Card, ...], ...] = ()
+    pattern: WangPattern | None = None  # a 胡 by 王钓/王闯/王炸 (R41)
 
     def id(self) -> str:
         """The short stable id, e.g. ``"chi:x2:x1x2x3,x2d2d2"``."""
         t = self.type
+        if t == HU and self.pattern is not None:
+            return f"hu:{self.pattern.value}"
         if t in (HU, PASS):
             return t
         code = CODES[self.card] if self.card is not None else "?"
@@ -70,6 +75,8 @@ class Action:
         try:
             if t in (HU, PASS) and len(parts) == 1:
                 return cls(t, seat)
+            if t == HU and len(parts) == 2 and parts[1] in _PATTERNS:
+                return cls(t, seat, pattern=WangPattern(parts[1]))
             if t in (DISCARD, PENG) and len(parts) == 2:
                 return cls(t, seat, Card.parse(parts[1]))
             if t == CHI and len(parts) == 3:
@@ -88,6 +95,8 @@ class Action:
             d["card"] = CODES[self.card]
         if self.groups:
             d["groups"] = [[CODES[c] for c in g] for g in self.groups]
+        if self.pattern is not None:
+            d["pattern"] = self.pattern.value
         return d
 
     @classmethod
@@ -104,7 +113,11 @@ class Action:
             groups = canonical_groups([parse_cards(" ".join(g)) for g in d.get("groups", [])])
         except (CardError, TypeError) as e:
             raise IllegalAction(f"bad action record {d!r}: {e}") from None
-        return cls(ActionType(d["type"]), seat, card, groups)
+        pattern = d.get("pattern")
+        if pattern is not None and (d["type"] != HU or pattern not in _PATTERNS):
+            raise IllegalAction(f"bad 王 pattern in action record {d!r} (R41)")
+        pat = WangPattern(pattern) if pattern is not None else None
+        return cls(ActionType(d["type"]), seat, card, groups, pat)
 
     def matches(self, other: Action) -> bool:
         """Does this (possibly partial) action name the legal action ``other``?
@@ -112,6 +125,8 @@ class Action:
         ``hu`` and ``pass`` may omit the card; everything else must agree.
         """
         if self.type != other.type or self.seat != other.seat:
+            return False
+        if self.pattern != other.pattern:  # R41: a plain 胡 is no pattern 胡
             return False
         if self.card is not None and self.card != other.card:
             return False

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .cards import COPIES, Card, CardError, format_cards, parse_tiles
@@ -18,6 +19,40 @@ from .melds import Group, MeldError
 
 class PositionError(ValueError):
     """A position that is malformed or could not occur in play."""
+
+
+class WangPattern(StrEnum):
+    """王钓 / 王闯 / 王炸 (R41) and their 王 forms (the incoming card a drawn 王): the
+    incoming card joins 1 / 2 / 3 王 from the hand as a fixed pair / 坎 / 提."""
+
+    WANGDIAO = "wangdiao"
+    WANGDIAO_WANG = "wangdiao_wang"
+    WANGCHUANG = "wangchuang"
+    WANGCHUANG_WANG = "wangchuang_wang"
+    WANGZHA = "wangzha"
+    WANGZHA_WANG = "wangzha_wang"
+
+    @property
+    def hand_wang(self) -> int:
+        """王 taken from the hand into the fixed group."""
+        return 1 + _PATTERN_ORDER.index(self) // 2
+
+    @property
+    def on_wang(self) -> bool:
+        """The incoming card is a 王 just drawn (王钓王 / 王闯王 / 王炸王)."""
+        return self.value.endswith("_wang")
+
+    @property
+    def zh(self) -> str:
+        return ("王钓", "王钓王", "王闯", "王闯王", "王炸", "王炸王")[self.slot]
+
+    @property
+    def slot(self) -> int:
+        """Place in ``Rules.wang_fan`` (the order of PRESETS.md yongzhou's table)."""
+        return _PATTERN_ORDER.index(self)
+
+
+_PATTERN_ORDER = tuple(WangPattern)
 
 
 @dataclass(frozen=True)
@@ -44,6 +79,7 @@ class Position:
     xing: tuple[Card, ...] = ()  # R42: the 醒牌 of each card turned (连翻 turns more)
     wang: int = 0  # R39/R40: 王 in the concealed hand (wild; the hand lists natural cards)
     win_wang: bool = False  # the winning card is a 王 the winner just drew (``win`` None)
+    pattern: WangPattern | None = None  # R41: a 王钓/王闯/王炸 win (the fixed group)
 
     # Derived once, so that evaluating many positions does no parsing (not compared).
     packed: int = field(init=False, repr=False, compare=False, default=0)
@@ -61,6 +97,14 @@ class Position:
         if self.win is not None:
             object.__setattr__(self, "win", Card(self.win))
         object.__setattr__(self, "xing", tuple(Card(c) for c in self.xing))
+        if self.pattern is not None:
+            try:
+                object.__setattr__(self, "pattern", WangPattern(self.pattern))
+            except ValueError:
+                allowed = ", ".join(p.value for p in WangPattern)
+                raise PositionError(
+                    f"pattern must be one of {allowed}, got {self.pattern!r}"
+                ) from None
         if self.win_wang:  # a 王 wins only as the winner's own drawn card (R39)
             object.__setattr__(self, "self_drawn", True)
         self._validate()
@@ -98,7 +142,7 @@ class Position:
 
     @property
     def wild(self) -> bool:
-        """王 take part (R40): the split is searched with :mod:`paohuzi.core.wang`."""
+        """王 take part (R40, R41): the split is searched with :mod:`paohuzi.core.wang`."""
         return self.wang > 0 or self.win_wang
 
     def xing_count(self) -> int:
@@ -138,6 +182,16 @@ class Position:
             raise PositionError("a mandatory 天胡 with 王 is not scored here")
         if self.win is None and not self.tianhu and not self.win_wang:
             raise PositionError("a winning card is needed (only a mandatory 天胡 has none)")
+        pat = self.pattern
+        if pat is not None:
+            if pat.on_wang != self.win_wang:
+                need = "a drawn 王 (--win 王)" if pat.on_wang else "a card, not a 王"
+                raise PositionError(f"{pat.value}: the incoming card must be {need} (R41)")
+            if self.wang < pat.hand_wang:
+                raise PositionError(
+                    f"{pat.value} takes {pat.hand_wang} 王 from the hand; it holds "
+                    f"{self.wang} (R41)"
+                )
         k = self.four_count
         expected = self.hand_size + max(0, k - 1)
         if self.win is None and not self.win_wang:
@@ -173,6 +227,7 @@ class Position:
             "dihu",
             "extra",
             "xing",
+            "pattern",
         }
         unknown = set(d) - known
         if unknown:
@@ -205,6 +260,9 @@ class Position:
         extra = d.get("extra", {})
         if not isinstance(extra, dict):
             raise PositionError("extra must be an object")
+        pattern = d.get("pattern")
+        if pattern is not None and not isinstance(pattern, str):
+            raise PositionError(f"pattern must be a string, got {pattern!r}")
         return cls(
             tuple(hand),
             table,
@@ -214,6 +272,7 @@ class Position:
             xing=xing,
             wang=wang,
             win_wang=bool(win_wang),
+            pattern=pattern,  # type: ignore[arg-type]  # checked in __post_init__
             **flags,
         )
 
@@ -236,6 +295,8 @@ class Position:
             d["extra"] = dict(self.extra)
         if self.xing:
             d["xing"] = [x.code for x in self.xing]
+        if self.pattern is not None:
+            d["pattern"] = self.pattern.value
         return d
 
     @classmethod
@@ -257,6 +318,8 @@ class Position:
         parts += [str(g) for g in self.table]
         if self.win is not None or self.win_wang:
             parts.append(f"胡{self.win.zh if self.win is not None else '王'}")
+        if self.pattern is not None:
+            parts.append(self.pattern.value)
         return " ".join(parts)
 
 

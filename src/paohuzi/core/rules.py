@@ -489,6 +489,8 @@ class Rules:
     base_score: int = 1  # 底分: points per 底 (a house option; 1 in every region's text)
     cap: int = 0  # 封顶: the most one seat pays or is paid per hand (0: no cap)
     unit: str = "等"  # what 等 is called here: 囤, 子, 息 … (the settlement's label)
+    # R41 番 of 王钓, 王钓王, 王闯, 王闯王, 王炸, 王炸王 (0: that pattern is not played)
+    wang_fan: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
     xing: Xing = Xing.NONE  # R42 醒: none | gen (跟醒) | fan (翻醒)
     xing_offset: int = 0  # the 醒牌 is the card turned moved by −1, 0 or +1 point (same size)
     xing_double: bool = False  # 双醒: 醒数 × 2
@@ -515,7 +517,8 @@ class Rules:
             "forced_win": ForcedWin,
             "match": MatchKind,
         }
-        for k in ("doubling", "mingtang", "extra"):  # lists from code: keep Rules hashable
+        # lists from code: keep Rules hashable
+        for k in ("doubling", "mingtang", "extra", "wang_fan"):
             if isinstance(getattr(self, k), list):
                 object.__setattr__(self, k, tuple(getattr(self, k)))
         if not isinstance(self.name, str) or not self.name:
@@ -549,6 +552,16 @@ class Rules:
             )
         if isinstance(self.wang, bool) or self.wang not in range(MAX_WANG + 1):
             raise RulesError(f"wang must be 0–{MAX_WANG} (R39: 王 in the deck), got {self.wang!r}")
+        wf = self.wang_fan
+        if (
+            not isinstance(wf, tuple)
+            or len(wf) != 6
+            or any(isinstance(f, bool) or not isinstance(f, int) or f < 0 for f in wf)
+        ):
+            raise RulesError(
+                "wang_fan must be six 番 ≥ 0 (王钓, 王钓王, 王闯, 王闯王, 王炸, 王炸王; R41), "
+                f"got {wf!r}"
+            )
         if self.xing_offset not in (-1, 0, 1) or isinstance(self.xing_offset, bool):
             raise RulesError(f"xing_offset must be -1, 0 or 1, got {self.xing_offset!r}")
         if self.xing_seat and not self.sit_out:
@@ -683,9 +696,9 @@ class Rules:
                     kw[k] = tuple(MingtangRule.from_dict(m) for m in v)
                 elif k == "extra":
                     kw[k] = tuple(sorted(_obj("extra", v).items()))
-                elif k == "doubling":
+                elif k in ("doubling", "wang_fan"):
                     if not isinstance(v, list | tuple):
-                        raise RulesError(f"doubling must be a list, got {v!r}")
+                        raise RulesError(f"{k} must be a list, got {v!r}")
                     kw[k] = tuple(v)
                 else:
                     want = type(getattr(base, k))

@@ -103,6 +103,8 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
     """R40/R46 with 王: every split and assignment is settled; the best 底 counts
     (ties: more 胡息), whatever ``decomposition`` says — a 王 is always played
     for the score."""
+    if position.pattern is not None and not rules.wang_fan[position.pattern.slot]:
+        return Settlement(False, 0, 0, 0, 0, 0, (), (), (), "pattern_not_played")
     best: Settlement | None = None
     most = -1  # most 胡息 of any split, for the error of a hand below the minimum
     # Without a structural 名堂 (one that reads the split: 对子胡, 一块匾 …) a split's
@@ -159,6 +161,13 @@ def _settle_groups(
     h2 = huxi * 2 ** len(doubled)
     zimo = position.self_drawn or position.tianhu  # 天胡为自摸 (seeds)
     hits = find(Context(position, groups, group_huxi, wang), rules)
+    pat = position.pattern
+    if pat is not None:  # R41: the pattern's 番 replaces 自摸's (no 自摸 ×2, no bonus)
+        zimo = False
+        hits = (
+            *(m for m in hits if m.id != "zimo"),
+            MingtangHit(pat.value, pat.zh, rules.wang_fan[pat.slot], Effect.FAN),
+        )
     base = [m.fan for m in hits if m.effect == Effect.BASE]
     deng = sum(base) if base else rules.deng_of(h2)
     deng += rules.zimo_bonus if zimo else 0

@@ -42,7 +42,7 @@ from .claims import LIANGZHANG_IN, PILE, ClaimWindow, Otherwise
 from .evaluator import BIT, LOW, TableSummary, evaluator_for, unpack
 from .events import Event
 from .melds import Group, GroupKind
-from .position import Position, shape_flags
+from .position import Position, WangPattern, shape_flags
 from .result import HandResult
 from .rules import HUNAN, Dihu, ForcedWin, Rules, Xing
 from .scoring import huangzhuang_payments, payments, settle
@@ -127,6 +127,7 @@ def _deck_from(deck: Sequence[Any], wang: int = 0) -> list[int]:
 # Every attribute of a GameState (its __slots__; clone() walks them).
 _FIELDS = (
     "_chi_memo",
+    "_pat_memo",
     "_dcache",
     "actions",
     "_chou",
@@ -271,6 +272,7 @@ class GameState:
         self._dihu_seats = 0  # bit per seat that wins 地胡 on the open discard (R29)
         self._dcache: tuple[Action, ...] | None = None
         self._chi_memo: dict[int, tuple[Action, ...]] = {}
+        self._pat_memo: dict[int, tuple[Action, ...]] = {}  # R41: a seat's 胡 options
         self._opening(moved)
 
     # ------------------------------------------------------------------ queries
@@ -569,6 +571,8 @@ class GameState:
                 entries.append((owner, HU))
                 if source == _LZ:
                     flags[owner] = (True, False)
+            if source == _DRAW and not (last and rules.show_wall_bottom):
+                self._add_patterns(entries, owner, c, True)
             return entries, flags, LIANGZHANG_IN if source == _LZ else Otherwise(WANG_IN, owner)
         if source == _LZ:
             if self._can_hu(owner, c, True):
@@ -588,17 +592,52 @@ class GameState:
             if not (last and rules.show_wall_bottom):  # 泸州: nobody wins the shown bottom card
                 if self._can_hu(owner, c, True):
                     entries.append((owner, HU))
+                self._add_patterns(entries, owner, c, True)
                 for t in self._down[owner]:
                     if self._can_hu(t, c, False):
                         entries.append((t, HU))
-            return entries, flags, self._claims(c, owner, True, entries, (owner, self._nxt[owner]))
+            fb = self._claims(c, owner, True, entries, (owner, self._nxt[owner]))
+            if fb.kind != PAO and not (last and rules.show_wall_bottom):
+                self._add_patterns(entries, self._nxt[owner], c, False)
+            return entries, flags, fb
         for t in self._down[owner]:
             dihu = (dihu_seats >> t) & 1
             if (rules.win_on_discard or dihu) and self._can_hu(t, c, False):
                 entries.append((t, HU))
                 if dihu:
                     flags[t] = (False, True)
-        return entries, flags, self._claims(c, owner, False, entries, (self._nxt[owner],))
+        fb = self._claims(c, owner, False, entries, (self._nxt[owner],))
+        if fb.kind != PAO:
+            self._add_patterns(entries, self._nxt[owner], c, False)
+        return entries, flags, fb
+
+    def _add_patterns(
+        self, entries: list[tuple[int, ActionType]], s: int, c: int, own: bool
+    ) -> None:
+        """R41: seat ``s``'s 王 pattern wins on card ``c`` — the drawer's beside his 胡
+        (first), the next seat's after every other claim (胡 > 跑 > 碰 > 吃 > pattern)."""
+        fans = self.rules.wang_fan
+        if not self._wang[s] or not any(fans) or self._held[s] != self._needs[s]:
+            return
+        card = _CW[c]
+        acts = tuple(
+            Action(HU, s, card, pattern=p)
+            for p in WangPattern
+            if fans[p.slot]
+            and p.on_wang == (c == WANG)
+            and p.hand_wang <= self._wang[s]
+            and settle(self._position(s, c, own, pattern=p), self.rules, self.huang).win
+        )
+        if not acts:
+            return
+        if (s, HU) in entries:  # the drawer's own 自摸 stays his first option
+            self._pat_memo[s] = (_act(HU, s, c), *acts)
+        else:
+            self._pat_memo[s] = acts
+            if own:
+                entries.insert(0, (s, HU))
+            else:
+                entries.append((s, HU))
 
     def _claims(
         self,
@@ -674,11 +713,14 @@ class GameState:
         """Open a claim window on card ``c`` with these prioritised entries."""
         self.phase = CLAIM
         opts: dict[int, list[Action]] = {}
+        pats, self._pat_memo = self._pat_memo, {}
         for seat, typ in entries:
             lst = opts.setdefault(seat, [])
             if typ == CHI:
                 memo = self._chi_memo.get(seat)
                 lst.extend(memo if memo is not None else self._chi_actions(seat, c))
+            elif typ == HU and seat in pats:
+                lst.extend(pats[seat])
             else:
                 lst.append(_act(typ, seat, c))
         options = {seat: (*lst, _act(PASS, seat, c)) for seat, lst in opts.items()}
@@ -938,6 +980,9 @@ class GameState:
         # 海底: the last wall card that may be won (the shown bottom card may not).
         haidi = source == _DRAW and self._wall_pos == len(self._wall) - int(rules.show_wall_bottom)
         tinghu = not (self._took_in[s] or tianhu or dihu) and rules.uses("tinghu")
+        # R41: the chosen 胡 may be a pattern (taken automatically: the first option)
+        chosen = w.options[s][0] if auto else w.decisions.get(s)
+        pattern = chosen.pattern if chosen is not None else None
         by_other = source == _DISCARD or (source == _LZ and s != owner)
         discarder = owner if by_other else None
         data: tuple[tuple[str, Any], ...] = (
@@ -948,6 +993,8 @@ class GameState:
         )
         if auto:
             data = (*data, ("auto", True))
+        if pattern is not None:
+            data = (*data, ("pattern", pattern.value))
         self.events.append(Event(E.HU, s, _CW[c], source, data=data))
         pos = self._position(
             s,
@@ -958,6 +1005,7 @@ class GameState:
             dihu=dihu,
             extra=(("tinghu", True),) if tinghu else (),
             xing=self._xing(s, c),
+            pattern=pattern,
         )
         self._settle(s, pos, discarder, dihu)
 
@@ -1053,6 +1101,7 @@ _UPGRADABLE = (_KIND.WEI, _KIND.CHOUWEI, _KIND.PENG)
 _SHARED = frozenset(
     {
         "_chi_memo",  # replaced whole by each _claims call, read by the next _open
+        "_pat_memo",  # likewise: filled by _offer, emptied by the next _open
         "_dcache",
         "dealer",
         "_dealer_discarded",

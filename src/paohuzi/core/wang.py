@@ -122,7 +122,8 @@ def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suff
 
 def wild_splits(position: Position) -> Iterator[WildSplit]:
     """Every legal split of a winning position holding 王 (R22, R25, R40), each
-    distinct (groups, assignment) once. Empty when the hand cannot win."""
+    distinct (groups, assignment) once. Empty when the hand cannot win. With a
+    ``pattern`` (R41) its fixed group is seeded and the rest searched alike."""
     n_wang = position.wang + position.win_wang
     counts = [0] * 20
     for card in position.hand:
@@ -133,7 +134,17 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
     sd = position.self_drawn or position.win_wang
     plans: list[tuple[list[Group], list[int], list[int], list[int]]] = []
     # (fixed groups, rest counts, natural 坎 kinds still whole, 王 kinds already used)
-    if position.win is None:  # the winning card is a 王 just drawn: it is one more wild
+    pat = position.pattern
+    if pat is not None:
+        # R41: the incoming card (a drawn 王 in the _wang forms: any kind) and
+        # hand_wang 王 are one fixed pair / 坎 / 提; the rest is searched as usual.
+        kind = (_K.JIANG, _K.KAN, _K.TI)[pat.hand_wang - 1]
+        size = pat.hand_wang + 1
+        fixed_kinds = tuple(range(20)) if position.win is None else (int(position.win),)
+        for c in fixed_kinds:
+            used = [c] * (size if position.win is None else size - 1)
+            plans.append(([*table, _group(kind, (c,) * size)], rest, kans, used))
+    elif position.win is None:  # the winning card is a 王 just drawn: it is one more wild
         plans.append((table, rest, kans, []))
         for i, g in enumerate(table):  # … or, self-drawn, it upgrades a 碰/偎 (R25)
             if g.kind in _TABLE_UP:
@@ -176,9 +187,10 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
             groups = [*fixed]
             groups += [Group.of(_K.TI if k in up else _K.KAN, k) for k in ks]
             fours = sum(1 for g in groups if g.kind.is_four)
-            for gs, ws, f, p in _solve(tuple(r), w, True, target - len(groups)):
+            pairs = sum(1 for g in groups if g.kind is _K.JIANG)  # 王钓's fixed pair
+            for gs, ws, f, p in _solve(tuple(r), w, not pairs, target - len(groups)):
                 # R22: a 将 exactly when there is a four
-                if p != (1 if fours + f else 0):
+                if p + pairs != (1 if fours + f else 0):
                     continue
                 whole = (*groups, *gs)
                 kinds = tuple(sorted((*used, *up, *ws)))

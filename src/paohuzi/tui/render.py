@@ -258,7 +258,8 @@ def log_lines(log: Sequence[Event], names: dict[int, str], last: int, me: int = 
 def option_text(a: Action, open_card: Card | None) -> Text:
     """A claim option as cards: 胡 X, 碰 XXX, 吃 XYZ 比 …, 过."""
     if a.type == HU:
-        return Text.assemble(("胡 ", "bold green"), card_text(open_card), ("  (win)", DIM))
+        how = f"  {a.pattern.zh} (win, R41)" if a.pattern is not None else "  (win)"
+        return Text.assemble(("胡 ", "bold green"), card_text(open_card), (how, DIM))
     if a.type == PASS:
         return Text.assemble(("过 ", "bold"), ("(pass)", DIM))
     if a.type == PENG and a.card is not None:
