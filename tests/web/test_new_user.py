@@ -577,7 +577,12 @@ def test_the_wide_screen_lays_the_middle_as_the_apps(server: str, browser: Any) 
                 page.wait_for_timeout(60)
             if page.get_attribute("body", "data-phase") == "playing":
                 break
-        page.wait_for_timeout(400)  # cards land
+        page.wait_for_timeout(400)  # cards land (a loaded machine: wait for every flight)
+        still = "() => document.getAnimations().every(a => a.playState !== 'running')"
+        for _ in range(100):
+            if page.evaluate(still):
+                break
+            page.wait_for_timeout(100)
         x = page.evaluate(MIDDLE_JS)
         p = page.evaluate(piles)
         me = int(page.evaluate("(async () => (await import('/static/store.js')).S.seat)()"))
