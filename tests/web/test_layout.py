@@ -126,11 +126,16 @@ def test_the_top_bar_is_one_row_on_a_phone_held_upright(server: str, browser: An
     wait_js(page, "document.documentElement.lang === 'en'")
     wait_js(page, "document.querySelector('#log-btn').textContent === 'Log'")
     check_one_row(page, touch=True)
-    # and turned sideways the phone shows the whole bar again, in one row
+    # and turned sideways the bar is laid out again: one row, whole where it fits. In
+    # English at 844 px it fits with most hands' labels; a long wall/亮张 label may tip
+    # it into the ⋯ menu (measured, topbar.js) — either way one row, nothing lost.
     page.set_viewport_size(VIEWPORTS["phone-landscape"]["viewport"])
-    wait_js(page, "!document.querySelector('#topbar').classList.contains('compact')")
+    page.wait_for_timeout(300)
     bar = check_one_row(page, touch=True)
-    assert "leave-btn" in bar["items"] and "menu-btn" not in bar["items"], bar
+    if bar["compact"]:
+        assert "menu-btn" in bar["items"], bar
+    else:
+        assert "leave-btn" in bar["items"] and "menu-btn" not in bar["items"], bar
     assert errors == []
     ctx.close()
 
