@@ -42,7 +42,17 @@ def hand_settlement(
         if rules.match == MatchKind.RACE
         else None
     )
-    extra = {"unit": rules.unit, "fan_combine": rules.fan_combine.value}
+    # what every settlement carries, a 荒庄 or a win (the wire's field order is kept)
+    after = {
+        "payments": payments,
+        "hands": hands,
+        "current_huxi": reveal,
+        "match_scores": match,
+        "hand_index": index,
+        "hands_total": total,
+        "unit": rules.unit,
+        "fan_combine": rules.fan_combine.value,
+    }
     if result.winner is None or st is None or pos is None:  # 荒庄 (R32)
         return HandSettlement.make(
             winner=None,
@@ -61,13 +71,7 @@ def hand_settlement(
             fan=0,
             mingtang=(),
             di=0,
-            payments=payments,
-            hands=hands,
-            current_huxi=reveal,
-            match_scores=match,
-            hand_index=index,
-            hands_total=total,
-            **extra,
+            **after,
             xing_cards=None,
             xing=None,
             race=race,
@@ -96,13 +100,7 @@ def hand_settlement(
             MingtangLine.make(name=m.name, fan=m.fan, effect=m.effect.value) for m in st.mingtang
         ),
         di=st.di,
-        payments=payments,
-        hands=hands,
-        current_huxi=reveal,
-        match_scores=match,
-        hand_index=index,
-        hands_total=total,
-        **extra,
+        **after,
         xing_cards=tuple(c.code for c in pos.xing) if has_xing else None,
         xing=st.xing if has_xing else None,
         race=race,
