@@ -24,6 +24,8 @@ from paohuzi.core.rules import PRESETS  # noqa: E402
 from paohuzi.rl import paohuzi_v0  # noqa: E402
 from paohuzi.rl.gym_env import PaohuziEnv  # noqa: E402
 
+from .test_pettingzoo import play  # noqa: E402
+
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 OTHER_COUNTS = [
@@ -38,16 +40,7 @@ def test_pettingzoo_api_at_every_seat_count(name: str, players: int) -> None:
     api_test(env, num_cycles=60)
     assert env.possible_agents == [f"player_{s}" for s in range(players)]
     # one hand of masked random play ends with each agent's payment as its reward
-    env.reset(seed=players)
-    pick = random.Random(players)
-    final: dict[str, float] = {}
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _info = env.last()
-        if term or trunc:
-            final[agent] = reward
-            env.step(None)
-        else:
-            env.step(pick.choice(np.flatnonzero(obs["action_mask"])))
+    final = play(env, players)
     scores = env.unwrapped.hand.state.returns()
     dealt = env.unwrapped.hand.state.seats
     assert {a: final[a] for a in final} == {f"player_{s}": float(scores[s]) for s in dealt}

@@ -19,6 +19,8 @@ from paohuzi.core.rules import HUNAN  # noqa: E402
 from paohuzi.rl import paohuzi_v0  # noqa: E402
 from paohuzi.rl.gym_env import PaohuziEnv  # noqa: E402
 
+from .test_pettingzoo import play  # noqa: E402
+
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
@@ -28,16 +30,7 @@ def test_pettingzoo_with_wang(wang: int) -> None:
     env = paohuzi_v0.env(rules=rules)
     api_test(env, num_cycles=60)
     for seed in range(6):
-        env.reset(seed=seed)
-        pick = random.Random(seed)
-        final: dict[str, float] = {}
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, _info = env.last()
-            if term or trunc:
-                final[agent] = reward
-                env.step(None)
-            else:
-                env.step(pick.choice(np.flatnonzero(obs["action_mask"])))
+        final = play(env, seed)
         scores = env.unwrapped.hand.state.returns()
         assert final == {f"player_{s}": float(scores[s]) for s in range(rules.players)}
 
