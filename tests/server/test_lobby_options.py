@@ -106,6 +106,14 @@ def test_summary_names_the_configuration() -> None:
     assert "capped at 20" in s["en"] and "no scoring patterns" in s["en"]
 
 
+def test_summary_of_a_race_names_its_target_and_the_regions_words() -> None:
+    """R45: 娄底's 局数 is only a safety cap; its 名堂 carry the region's own names."""
+    s = options.summary(PRESETS["loudi"])
+    assert s["zh"].endswith("200分封顶 · 先到100息胜（最多30局）")
+    assert "一点朱" in s["zh"] and "海底捞" in s["zh"] and "点胡" not in s["zh"]
+    assert s["en"].endswith("first to 100 points (at most 30 hands)")
+
+
 @pytest.mark.parametrize(
     ("opts", "field"),
     [

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.core.mingtang import PATTERNS
-from paohuzi.core.rules import DECK, PRESETS, Rules, RulesError
+from paohuzi.core.rules import DECK, PRESETS, MatchKind, Rules, RulesError
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.wire import RoomError
 
@@ -265,14 +265,19 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     zh = [label["zh"], f"{n}人坐底" if rules.sit_out else f"{n}人", f"{rules.min_huxi}胡起胡"]
     en = [label["en"], f"{n} players" + (", one sits out" if rules.sit_out else "")]
     en.append(f"win from {rules.min_huxi} huxi")
-    zh.append("名堂：" + "、".join(PATTERNS[m.id].name for m in mts) if mts else "无名堂")
+    zh.append("名堂：" + "、".join(m.name or PATTERNS[m.id].name for m in mts) if mts else "无名堂")
     en.append(f"{len(mts)} scoring patterns" if mts else "no scoring patterns")
     zh.append(f"底分{base}")
     en.append(f"{base} pt per base (底)")
     zh.append(f"{cap}分封顶" if cap else "不封顶")
     en.append(f"capped at {cap}" if cap else "no cap")
-    zh.append(f"{rules.hands_per_match}局")
-    en.append(f"{rules.hands_per_match} hand" + ("" if rules.hands_per_match == 1 else "s"))
+    n_hands = rules.hands_per_match
+    if rules.match is MatchKind.RACE:  # R45: the race decides; 局数 is only its safety cap
+        zh.append(f"先到{rules.race.target}{rules.unit}胜（最多{n_hands}局）")
+        en.append(f"first to {rules.race.target} points (at most {n_hands} hands)")
+    else:
+        zh.append(f"{n_hands}局")
+        en.append(f"{n_hands} hand" + ("" if n_hands == 1 else "s"))
     if turn_time:
         zh.append(f"每步{turn_time}秒")
         en.append(f"{turn_time} s a turn")
