@@ -2083,9 +2083,10 @@ class Referee:
         if self.xing_seat and out and not self.race and xing is not None and fan is not None:
             # PRESETS 永州/桂林 坐醒: each losing dealt-in seat also pays the sit-out seat
             # 番 × 醒数 (read: every dealt-in seat but the winner, whoever fed the card)
+            share = min(fan * xing, self.cap) if self.cap else fan * xing  # 封顶 caps it too
             for t in payers:
-                want[t] -= fan * xing
-                want[out[0]] += fan * xing
+                want[t] -= share
+                want[out[0]] += share
             rule += "/坐醒"
         if scores != want:
             self.bad("result", rule, f"scores {scores}; 底 {di} paid as the rules say gives {want}")

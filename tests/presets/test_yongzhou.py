@@ -271,3 +271,25 @@ def test_random_hands_of_every_wang_count_keep_the_invariants() -> None:
 def test_match_of_the_preset_plays() -> None:
     m = Match(YONGZHOU, seed=0)
     assert m.new_hand().rules.name == "yongzhou"
+
+
+def test_the_zuoxing_seat_sees_the_dealers_hand() -> None:
+    """4 players = 坐醒: the seat opposite the dealer is dealt nothing and sees the
+    dealer's concealed cards (王 included); nobody else does, and without 坐醒 nobody."""
+    from paohuzi.core.views import view
+
+    rules = YONGZHOU.with_players(4)
+    s = GameState(rules, 5)
+    rng = random.Random(5)
+    steps = 0
+    while not s.is_terminal() and steps < 40:
+        steps += 1
+        out = next(t for t in range(4) if t not in s.seats)
+        v = view(s, out)
+        assert v.watched == view(s, s.dealer).tiles and v.hand == ()
+        assert v.to_dict()["watched"] == [c.code for c in v.watched]
+        assert all(view(s, t).watched is None for t in s.seats)
+        assert "watched" not in view(s, s.dealer).to_dict()
+        s.apply(random_choice(s, rng))
+    plain = GameState(rules.replace(xing_seat=False), 5)
+    assert all(view(plain, t).watched is None for t in range(4))

@@ -298,11 +298,13 @@ def payments(
     discard only the discarder pays, for everyone with 包赔 (R44). 包赔 also makes the
     discarder pay for all on 地胡 (R37). ``payment = race`` (R45): the winner scores
     底 and only a discarder loses it (at most ``race.discarder_cap``). 底分
-    (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps it.
+    (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps it, and caps
+    each loser's 醒 to the 坐醒 seat alike (永州: docs/spec-notes.md).
     """
     di *= rules.base_score
     if rules.cap:
         di = min(di, rules.cap)
+        xing_pay = min(xing_pay, rules.cap)
     n = max([*dealt_in, winner]) + 1 if dealt_in else winner + 1
     out = [0] * max(n, rules.players)
     payers = [s for s in dealt_in if s != winner]
