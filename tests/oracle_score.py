@@ -78,6 +78,22 @@ def score(pos: Position, rules: object, split: list[tuple[str, tuple[int, ...]]]
         bian = red >= 2 and len(holders) == 1
         doubles = sum((red == 1, 10 <= red <= 12, bian, pos.last_card, h == 20, zimo))
         return base * 2**doubles
+    if name == "yongzhou":
+        # 囤 = 2 + ⌊(H − 起胡)/3⌋ + 醒数 (× 2 with 双醒); 番 multiplied: 自摸 2 (the dealer's
+        # 亮张 win is his own turned-up card: 自摸 too), 红胡 (≥ 10 red) 2, 点胡 (1 red) 3,
+        # 黑胡 (no red) 4; 红转朱黑 (the option): 13–15 red 3, ≥ 16 red 4, 红胡 10–12 only.
+        # No 天胡/地胡/海底 番 or doubling; the cap of 300 is the payment's.
+        xing = _xing(pos) * (2 if rules.xing_double else 1)  # type: ignore[attr-defined]
+        tun = 2 + (h - rules.min_huxi) // 3 + xing  # type: ignore[attr-defined]
+        hongzhuan = any(m.id == "honghu" and m.upto for m in rules.mingtang)  # type: ignore[attr-defined]
+        fan = 2 if zimo or pos.tianhu else 1
+        if red == 0:
+            fan *= 4
+        elif red == 1:
+            fan *= 3
+        elif red >= 10:
+            fan *= (4 if red >= 16 else 3 if red >= 13 else 2) if hongzhuan else 2
+        return tun * fan
     raise ValueError(f"no oracle for {name}")
 
 

@@ -643,6 +643,8 @@ class Referee:
         self.baopei = get("baopei", False, bool)
         hz = r.get("huangzhuang", {})
         self.huang_cost = hz.get("cost", 0) if isinstance(hz, dict) else 0
+        # 亡牌 (永州): at a 荒庄 the seat holding more 王 pays this per extra 王, pairwise
+        self.wang_pay = hz.get("wang_pay", 0) if isinstance(hz, dict) else 0
         self.xing = get("xing", "none", str)
         self.xing_offset = get("xing_offset", 0, int)
         self.xing_double = get("xing_double", False, bool)
@@ -664,7 +666,7 @@ class Referee:
             ("xing", self.xing, ("none", "gen", "fan")),
             ("forced_win", self.forced_win, ("none", "any", "discard")),
             ("payment", self.payment, ("all", "discarder", "race")),
-            ("dihu", self.dihu_rule, ("first_discard", "first_discard_any", "liangzhang")),
+            ("dihu", self.dihu_rule, ("first_discard", "first_discard_any", "liangzhang", "none")),
         ):
             if val not in ok:
                 self.bad("deal", "record", f"rules.{key} = {val!r} is none of {ok}")
@@ -1673,7 +1675,9 @@ class Referee:
             return None
         plan = []
         while True:
-            x = xing_card(t, self.xing_offset)
+            # R42: a 王 醒牌 is the kind the winner's 门子 hold most of (the lowest kind
+            # on a tie, as docs/spec-notes.md reads it); no offset moves it
+            x = max(range(20), key=counts.__getitem__) if t == WANG else xing_card(t, self.xing_offset)
             plan.append((t, x, counts[x], wall))
             if not (self.xing_chain and self._chains(counts[x], wall)) or pos >= len(self.wall):
                 return plan
@@ -1830,6 +1834,20 @@ class Referee:
                         "R45",
                         f"荒庄 in a race: scores {scores}; the dealer (seat {self.dealer}) loses "
                         f"{self.race_huang}, nobody else anything: {want}",
+                    )
+            elif self.wang_pay and self.huang_cost == 0:
+                want = [0] * self.players
+                for a in self.seats:  # 亡牌: every two dealt-in seats, the one with more 王 pays
+                    for b in self.seats:
+                        if self.wang[a] > self.wang[b]:
+                            want[a] -= (self.wang[a] - self.wang[b]) * self.wang_pay
+                            want[b] += (self.wang[a] - self.wang[b]) * self.wang_pay
+                if scores != want:
+                    self.bad(
+                        "result",
+                        "R32",
+                        f"荒庄 with 亡牌 {self.wang_pay}: 王 held {self.wang}, scores {scores}, "
+                        f"want {want}",
                     )
             elif self.huang_cost == 0 and any(scores):
                 self.bad("result", "R32", f"荒庄 costs nothing here, scores are {scores}")
@@ -2039,8 +2057,16 @@ class Referee:
             want[s] = gain
             if d is not None:
                 want[d] = -min(gain, self.race_cap) if self.race_cap else -gain
+        elif self.cap and (d is None or self.payment != "discarder") and not (
+            d is not None and self.baopei and w["flags"]["dihu"]
+        ):
+            # 封顶 where every other seat pays (永州: "Score = 囤 × Π番, capped at 300;
+            # every other dealt-in seat pays it"): each payer pays the capped score
+            for t in payers:
+                want[t] -= min(amount, self.cap)
+                want[s] += min(amount, self.cap)
         elif self.cap:
-            return  # a 封顶 outside a race: the spec does not say how it splits
+            return  # a 封顶 on a discarder's share: the spec does not say how it splits
         elif d is not None and self.payment == "discarder":
             rule = "R44"
             k = len(payers) if self.baopei else 1
@@ -2057,9 +2083,10 @@ class Referee:
         if self.xing_seat and out and not self.race and xing is not None and fan is not None:
             # PRESETS 永州/桂林 坐醒: each losing dealt-in seat also pays the sit-out seat
             # 番 × 醒数 (read: every dealt-in seat but the winner, whoever fed the card)
+            share = min(fan * xing, self.cap) if self.cap else fan * xing  # 封顶 caps it too
             for t in payers:
-                want[t] -= fan * xing
-                want[out[0]] += fan * xing
+                want[t] -= share
+                want[out[0]] += share
             rule += "/坐醒"
         if scores != want:
             self.bad("result", rule, f"scores {scores}; 底 {di} paid as the rules say gives {want}")

@@ -37,7 +37,7 @@ from paohuzi.bots import make_bot
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import CARDS
 from paohuzi.core.records import record
-from paohuzi.core.rules import PRESETS, Rules
+from paohuzi.core.rules import PRESETS, YONGZHOU_HONGZHUAN, HuangzhuangRule, Rules
 from paohuzi.core.state import GameState
 from paohuzi.sim.runner import play_hand, run_tasks
 from referee import Referee, check, tag
@@ -45,11 +45,12 @@ from referee import Referee, check, tag
 from .helpers import act, game, ids, pass_claims, play_out
 
 Rec = dict[str, Any]
-PER_TABLE = 60  # hands per (preset, player count): 6 presets × 3 → 1080 records
-PER_VARIANT = 16  # hands per (option variant, player count): 5 × 3 → 240 records
+PER_TABLE = 60  # hands per (preset, player count): 7 presets × 3 → 1260 records
+PER_VARIANT = 16  # hands per (option variant, player count): 10 × 3 → 480 records
 # Seat s of hand k plays BOTS[bit s of k]: all random, all greedy and mixed tables.
 BOTS = ("random", "greedy")
 ISMCTS = (("hunan", 3, 1), ("changde", 2, 2), ("luzhou", 4, 3), ("hengyang", 4, 4))  # slow
+YZ_WANGPAI = HuangzhuangRule(pass_after=1, wang_pay=5)
 # Second-wave options the presets leave off (PRESETS.md "Second wave"), by the fields
 # R42/R44 name: each is played at 2, 3 and 4 players like a preset.
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -65,6 +66,19 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "hengyang:放炮必胡": ("hengyang", {"forced_win": "discard"}),
     "loudi:封顶400": ("loudi", {"cap": 400}),
+    # 永州's options (PRESETS.md yongzhou): 四王 with 亡牌 at 荒庄; 红转朱黑, 跟醒 −1, 双醒, 600
+    "yongzhou:四王+亡牌": ("yongzhou", {"wang": 4, "huangzhuang": YZ_WANGPAI}),
+    "yongzhou:红转朱黑+跟醒+下醒+双醒+600": (
+        "yongzhou",
+        {
+            "mingtang": YONGZHOU_HONGZHUAN,
+            "xing": "gen",
+            "xing_offset": -1,
+            "xing_double": True,
+            "cap": 600,
+            "min_huxi": 18,
+        },
+    ),
 }
 
 

@@ -68,14 +68,15 @@ def check_payments(s: GameState) -> None:
 
 
 def check_invariants(s: GameState) -> None:
-    """R1 (80 cards), R8/R12 (never four in hand), R17 (counts), 坐底 (nothing dealt)."""
-    assert all_cards(s) == FULL
+    """R1 (80 cards, + the rules' 王, R39), R8/R12 (never four in hand), R17 (counts),
+    坐底 (nothing dealt)."""
+    assert all_cards(s) == FULL + Counter({20: s.rules.wang})
     for t in range(s.n):
         if t not in s.seats:
             assert s._nhand[t] == 0 and not s.table(t) and not s._piles[t]
             continue
         assert all(0 <= n <= 3 for n in s.hand_counts(t))
-        assert s.held(t) == s._nhand[t] + sum(len(g.cards) for g in s.table(t))
+        assert s.held(t) == s._nhand[t] + s.wang(t) + sum(len(g.cards) for g in s.table(t))
         assert s._fours[t] == sum(1 for g in s.table(t) if g.kind.is_four)
         if s.phase == DISCARDING and t == s._turn:
             assert s.held(t) == s.need(t) + 1

@@ -1,5 +1,5 @@
 """R46 (best score) and R42/R43 checked against the independent brute force of
-``tests/oracle_score.py`` on many generated positions of 桂林, 衡阳 and 娄底.
+``tests/oracle_score.py`` on many generated positions of 桂林, 衡阳, 娄底 and 永州.
 
 Positions are built from random 门子 (table melds, 坎, 句, 绞, a 将 beside any
 跑/提), 7 of them — 5 for 衡阳's 14-card hands (R43) — with random 醒牌 and win
@@ -19,7 +19,7 @@ from oracle_score import best_score
 from paohuzi.core.cards import Card
 from paohuzi.core.melds import Group, GroupKind
 from paohuzi.core.position import Position, PositionError
-from paohuzi.core.rules import GUILIN, HENGYANG, LOUDI, Rules
+from paohuzi.core.rules import GUILIN, HENGYANG, LOUDI, YONGZHOU, YONGZHOU_HONGZHUAN, Rules
 from paohuzi.core.scoring import settle
 
 SETS = RUNS + JIAOS
@@ -109,3 +109,19 @@ def test_hengyang_matches_the_oracle(p: Position) -> None:
 def test_loudi_matches_the_oracle(p: Position) -> None:
     """+100 and ×2 名堂; the split worth most, not the most 胡息 (R46)."""
     _agree(p, LOUDI)
+
+
+@SETTINGS
+@given(p=positions(YONGZHOU))
+def test_yongzhou_matches_the_oracle(p: Position) -> None:
+    """囤 = 2 + ⌊(H − 15)/3⌋ + 醒 (翻醒 +1), 红/点/黑 and 自摸 番 multiplied, no 天胡/地胡/
+    海底 番 (R42, R46; PRESETS yongzhou)."""
+    _agree(p, YONGZHOU)
+
+
+@SETTINGS
+@given(p=positions(YONGZHOU))
+def test_yongzhou_options_match_the_oracle(p: Position) -> None:
+    """The options: 红转朱黑 (13–15 red ×3, ≥ 16 ×4), 起胡 18, 双醒."""
+    rules = YONGZHOU.replace(mingtang=YONGZHOU_HONGZHUAN, min_huxi=18, xing_double=True)
+    _agree(p, rules)

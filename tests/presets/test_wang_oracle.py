@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from oracle_wang import best_score
 from paohuzi.core.position import Position, WangPattern
-from paohuzi.core.rules import GUILIN, HENGYANG, LOUDI, FanCombine, Rules
+from paohuzi.core.rules import GUILIN, HENGYANG, LOUDI, YONGZHOU, YONGZHOU_HONGZHUAN, FanCombine, Rules
 from paohuzi.core.scoring import settle
 
 from .test_second_wave_oracle import positions
@@ -147,3 +147,27 @@ def test_hengyang_patterns_match_the_oracle(p: Position) -> None:
 def test_guilin_patterns_match_the_oracle(p: Position) -> None:
     """R41 with 7 门子 (a fixed 将 needs a four, R22)."""
     _agree(p, GUILIN.replace(wang_fan=FAN))
+
+
+# -- 永州扯胡子: the preset that deals 王 (PRESETS.md yongzhou) ---------------------------
+@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@given(p=wild_positions(YONGZHOU, 2))
+def test_yongzhou_with_wang_matches_the_oracle(p: Position) -> None:
+    """7 门子 with up to 2 王: 囤 from 起胡 + 醒 through a 王, 红/点/黑 by the assignment
+    (R40, R42, R46)."""
+    _agree(p, YONGZHOU)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(p=wild_positions(YONGZHOU.replace(mingtang=YONGZHOU_HONGZHUAN), 4, least=3))
+def test_yongzhou_four_wang_and_hongzhuan_match_the_oracle(p: Position) -> None:
+    """Up to 4 王 under 红转朱黑: a 王 may buy the 点胡/黑胡 of 13+ red (R40, R46)."""
+    _agree(p, YONGZHOU.replace(mingtang=YONGZHOU_HONGZHUAN))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(p=pattern_positions(YONGZHOU))
+def test_yongzhou_patterns_match_the_oracle(p: Position) -> None:
+    """R41 under the preset's own 番 (4/8/8/16/16/32), no 自摸 ×2 on a pattern."""
+    assert YONGZHOU.wang_fan == FAN
+    _agree(p, YONGZHOU)

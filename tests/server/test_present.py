@@ -29,7 +29,8 @@ PRESENT = Path(present.__file__).parent
 def settlement_via_dicts(state: GameState, scores: list[int], index: int, total: int) -> Any:
     """The settlement as main built it (adec119): the result's record dict read back,
     and a whole view's wire form built for its ``reveal``; since issue 22 also the
-    unit, each 名堂's effect, 醒牌/醒数 (R42) and a race's totals (R45)."""
+    unit, each 名堂's effect, 醒牌/醒数 (R42) and a race's totals (R45); since issue 23
+    the card each 王 stood for (R40) and a 王 pattern's 番 line (R41)."""
     rules = state.rules
     effects = {m.id: m.effect.value for m in rules.mingtang}
     res = state.result.to_dict() if state.result is not None else {}
@@ -52,12 +53,19 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
         "deng": res.get("deng", 0),
         "fan": res.get("fan", 0),
         "mingtang": [
-            {"name": m["name"], "fan": m["fan"], "effect": effects[m["id"]]}
+            {"name": m["name"], "fan": m["fan"], "effect": effects.get(m["id"], "fan")}
             for m in (st.get("mingtang") or [])
         ],
         "di": res.get("di", 0),
         "payments": list(res.get("scores", [])),
-        "hands": reveal.get("hands", []),
+        "hands": [  # R39: a hand's 王 are revealed with it, after its natural cards
+            h + ["w"] * n
+            for h, n in zip(
+                reveal.get("hands", []),
+                reveal.get("wang", [0] * len(reveal.get("hands", []))),
+                strict=True,
+            )
+        ],
         "current_huxi": reveal.get("huxi", []),
         "match_scores": list(scores),
         "hand_index": index,
@@ -69,6 +77,7 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
             if rules.xing != "none" and res.get("winner") is not None
             else {}
         ),
+        **({"wang": st["wang"]} if st.get("wang") else {}),
         **(
             {"race": {"target": 100, "round_to": 10, "totals": list(scores)}}
             if rules.name == "loudi"

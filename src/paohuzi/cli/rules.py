@@ -88,6 +88,7 @@ FIELD_VALUE_ZH = {
     ("match", "hands"): "局数 N hands",
     ("match", "race"): "放炮罚 a race to the target",
     ("payment", "race"): "赢家得分，放炮者扣 the winner scores, a discarder loses",
+    ("dihu", "none"): "无地胡 none (no discard is won)",
 }
 VALUE_ZH = {
     **DOUBLING_ZH,  # the values of ``doubling``
@@ -204,7 +205,9 @@ def _value(key: str, value: Any) -> Text | Table | str:
         fan = ", ".join(f"×{f}" for f in value["fan"]) or "—"
         after = value["pass_after"]
         passes = f"{after} 荒庄 in a row → 下家 deals" if after else "the dealer stays"
-        return f"黄番 huang fan {fan} · 庄家付 dealer pays {value['cost']} · {passes}"
+        wang = value.get("wang_pay", 0)
+        wang_s = f" · 亡牌 each extra 王 pays {wang}" if wang else ""
+        return f"黄番 huang fan {fan} · 庄家付 dealer pays {value['cost']} · {passes}{wang_s}"
     if key == "zimo_bonus":
         return f"+{value} 等"
     if isinstance(value, bool):

@@ -46,11 +46,13 @@ class Decomposition(StrEnum):
 
 class Dihu(StrEnum):
     """What 地胡 is (R29): the 下家 wins on the dealer's first discard; any non-dealer
-    does (discard-win presets: 衡阳, 娄底); or a non-dealer wins on the 亮张 (常德)."""
+    does (discard-win presets: 衡阳, 娄底); a non-dealer wins on the 亮张 (常德); or
+    there is none (永州: wins only on turned-up cards, so no discard is ever won)."""
 
     FIRST_DISCARD = "first_discard"
     FIRST_DISCARD_ANY = "first_discard_any"
     LIANGZHANG = "liangzhang"
+    NONE = "none"
 
 
 class Payment(StrEnum):
@@ -344,12 +346,15 @@ class HuangzhuangRule:
     (the last entry holds for longer streaks; empty = none). ``cost``: the
     dealer pays this to every other dealt-in seat at a 荒庄 (0 = nothing).
     ``pass_after``: after this many 荒庄 in a row the dealer's 下家 deals
-    (R6: 3; 0 = the dealer never passes on a 荒庄).
+    (R6: 3; 0 = the dealer never passes on a 荒庄). ``wang_pay``: 亡牌 (永州's
+    option): between every two dealt-in seats the one holding more 王 pays the
+    other this much per extra 王 (0 = off).
     """
 
     fan: tuple[int, ...] = ()
     cost: int = 0
     pass_after: int = 3
+    wang_pay: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.fan, tuple):
@@ -358,6 +363,7 @@ class HuangzhuangRule:
             _int("huangzhuang.fan entries", x, 1)
         _int("huangzhuang.cost", self.cost)
         _int("huangzhuang.pass_after", self.pass_after)
+        _int("huangzhuang.wang_pay", self.wang_pay)
 
     def multiplier(self, huang: int) -> int:
         """黄番 of a win after ``huang`` 荒庄 in a row."""
@@ -368,14 +374,18 @@ class HuangzhuangRule:
     @classmethod
     def from_dict(cls, d: Any) -> HuangzhuangRule:
         d = _obj("huangzhuang", d)
-        _keys("huangzhuang", d, {"fan", "cost", "pass_after"})
+        _keys("huangzhuang", d, {"fan", "cost", "pass_after", "wang_pay"})
         fan = d.get("fan", ())
         if not isinstance(fan, list | tuple):
             raise RulesError(f"huangzhuang.fan must be a list of integers, got {fan!r}")
-        return cls(tuple(fan), d.get("cost", 0), d.get("pass_after", 3))
+        return cls(tuple(fan), d.get("cost", 0), d.get("pass_after", 3), d.get("wang_pay", 0))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"fan": list(self.fan), "cost": self.cost, "pass_after": self.pass_after}
+        d: dict[str, Any] = {"fan": list(self.fan), "cost": self.cost}
+        d["pass_after"] = self.pass_after
+        if self.wang_pay:  # written only when on: every record without it stays byte-identical
+            d["wang_pay"] = self.wang_pay
+        return d
 
 
 @dataclass(frozen=True)
@@ -886,6 +896,46 @@ LOUDI = Rules(
     reward_scale=100,
 )
 
+# 永州扯胡子 (with 王): 起胡 15, wins only on turned-up cards, 王 patterns, 翻醒 +1;
+# 囤 = 2 + ⌊(H − 起胡)/3⌋ + 醒; 红/点/黑 and 自摸 番 multiplied; 封顶 300.
+YONGZHOU_MINGTANG = (
+    MingtangRule("honghu", fan=2, threshold=10),
+    MingtangRule("dianhu", fan=3),
+    MingtangRule("wuhu", fan=4, name="黑胡"),
+    MingtangRule("zimo", fan=2),
+    # the dealer winning on his own 亮张 is a 自摸 like any turned-up card of his own
+    MingtangRule("tianhu", fan=2, name="自摸"),
+)
+# Option 红转朱黑: 13–15 red count as 点胡 (×3), 16 or more as 黑胡 (×4), 红胡 only 10–12.
+# Pure data: the count patterns 十三红 / 大红 with a bound and the region's name.
+YONGZHOU_HONGZHUAN = (
+    MingtangRule("honghu", fan=2, threshold=10, upto=12),
+    MingtangRule("shisanhong", fan=3, threshold=13, upto=15, name="点胡"),
+    MingtangRule("dahong", fan=4, threshold=16, name="黑胡"),
+    *YONGZHOU_MINGTANG[1:],
+)
+
+YONGZHOU = Rules(
+    name="yongzhou",
+    wang=2,
+    deng=DengRule(base=15, step=3, offset=2, from_min=True),
+    zimo_bonus=0,
+    doubling=(),
+    mingtang=YONGZHOU_MINGTANG,
+    fan_combine=FanCombine.MULTIPLY,
+    decomposition=Decomposition.DI,
+    dihu=Dihu.NONE,
+    huangzhuang=HuangzhuangRule(pass_after=1),
+    tianhu_ti=0,
+    tianhu_kan=0,
+    cap=300,
+    unit="囤",
+    wang_fan=(4, 8, 8, 16, 16, 32),
+    xing=Xing.FAN,
+    xing_offset=1,
+    reward_scale=48,
+)
+
 PRESETS: dict[str, Rules] = {
     "hunan": HUNAN,
     "changde": CHANGDE,
@@ -893,12 +943,13 @@ PRESETS: dict[str, Rules] = {
     "guilin": GUILIN,
     "hengyang": HENGYANG,
     "loudi": LOUDI,
+    "yongzhou": YONGZHOU,
 }
 
 
 def preset(name: str) -> Rules:
     """A named preset: ``hunan`` (default), ``changde``, ``luzhou``, ``guilin``,
-    ``hengyang`` or ``loudi``."""
+    ``hengyang``, ``loudi`` or ``yongzhou``."""
     try:
         return PRESETS[name]
     except KeyError:

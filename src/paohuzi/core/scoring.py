@@ -298,11 +298,13 @@ def payments(
     discard only the discarder pays, for everyone with 包赔 (R44). 包赔 also makes the
     discarder pay for all on 地胡 (R37). ``payment = race`` (R45): the winner scores
     底 and only a discarder loses it (at most ``race.discarder_cap``). 底分
-    (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps it.
+    (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps it, and caps
+    each loser's 醒 to the 坐醒 seat alike (永州: docs/spec-notes.md).
     """
     di *= rules.base_score
     if rules.cap:
         di = min(di, rules.cap)
+        xing_pay = min(xing_pay, rules.cap)
     n = max([*dealt_in, winner]) + 1 if dealt_in else winner + 1
     out = [0] * max(n, rules.players)
     payers = [s for s in dealt_in if s != winner]
@@ -328,9 +330,15 @@ def payments(
     return out
 
 
-def huangzhuang_payments(dealer: int, dealt_in: list[int], rules: Rules = HUNAN) -> list[int]:
+def huangzhuang_payments(
+    dealer: int, dealt_in: list[int], rules: Rules = HUNAN, wang: list[int] | None = None
+) -> list[int]:
     """R32 荒庄: the dealer pays ``huangzhuang.cost`` to every other dealt-in seat; in a
-    race (R45) he loses ``race.huangzhuang_penalty`` from his running total."""
+    race (R45) he loses ``race.huangzhuang_penalty`` from his running total.
+
+    亡牌 (``huangzhuang.wang_pay``, 永州): ``wang`` gives the 王 each seat holds; between
+    every two dealt-in seats the one holding more pays the other ``wang_pay`` per extra 王.
+    """
     out = [0] * rules.players
     if rules.payment == Payment.RACE:
         out[dealer] -= rules.race.huangzhuang_penalty
@@ -340,4 +348,11 @@ def huangzhuang_payments(dealer: int, dealt_in: list[int], rules: Rules = HUNAN)
         if s != dealer:
             out[s] += cost
             out[dealer] -= cost
+    pay = rules.huangzhuang.wang_pay
+    if pay and wang is not None:
+        for i, s in enumerate(dealt_in):
+            for t in dealt_in[i + 1 :]:
+                d = (wang[s] - wang[t]) * pay  # > 0: s holds more and pays t
+                out[s] -= d
+                out[t] += d
     return out

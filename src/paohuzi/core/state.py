@@ -1083,7 +1083,7 @@ class GameState:
         """R32: the wall is exhausted and nobody won (the dealer may pay a cost)."""
         self.events.append(Event(E.HUANGZHUANG))
         self.result = HandResult(
-            tuple(huangzhuang_payments(self.dealer, list(self.seats), self.rules))
+            tuple(huangzhuang_payments(self.dealer, list(self.seats), self.rules, self._wang))
         )
         self.phase = OVER
 

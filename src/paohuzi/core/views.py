@@ -98,6 +98,8 @@ class View(NamedTuple):
     reveal_huxi: tuple[int, ...] | None
     wang: int = 0  # 王 in this seat's hand (R39); ``hand`` lists its natural cards
     reveal_wang: tuple[int, ...] | None = None  # every seat's 王, once the hand is over
+    # 坐醒 (``xing_seat``): the seat that sits out sees the dealer's concealed cards, 王 last
+    watched: tuple[Card, ...] | None = None
 
     @property
     def players(self) -> int:
@@ -170,6 +172,8 @@ class View(NamedTuple):
             d["wang"] = self.wang
             if self.reveal_wang is not None:
                 d["reveal"]["wang"] = list(self.reveal_wang)
+        if self.watched is not None:  # only a 坐醒 seat's view has it (the wire stays as it was)
+            d["watched"] = [CODES[c] for c in self.watched]
         return d
 
 
@@ -335,7 +339,15 @@ def view(state: GameState, seat: int) -> View:
         reveal_huxi=tuple(s.current_huxi(t) for t in range(s.n)) if over else None,
         wang=s._wang[seat],
         reveal_wang=tuple(s._wang) if over else None,
+        watched=_watched(s, seat),
     )
+
+
+def _watched(s: GameState, seat: int) -> tuple[Card, ...] | None:
+    """坐醒 (PRESETS yongzhou): the seat that sits out sees the dealer's hand."""
+    if not s.rules.xing_seat or seat in s.seats:
+        return None
+    return _hand(s, s.dealer) + (Card.W,) * s._wang[s.dealer]
 
 
 def information_state(state: GameState, seat: int) -> str:

@@ -169,7 +169,8 @@ class ObservedHand:
 def payment_bound(rules: Rules) -> int:
     """A bound no seat's payment in one hand can exceed, from the rules alone.
 
-    With 封顶 (``cap``) it is the cap times the seats that pay. Without one it is
+    With 封顶 (``cap``) it is the cap times the seats that pay (and as much again to a
+    坐醒 seat: each loser's 醒 is capped alike). Without one it is
     derived from the scoring, each factor at its largest: 7 门子 (R22) at the
     biggest 胡息 of the table, doubled once (天胡, 地胡 and 海底 exclude each
     other: the deal, the first discard, the last card), the 等 of that, the largest
@@ -183,9 +184,9 @@ def payment_bound(rules: Rules) -> int:
     from ..core.rules import HUXI_ROWS, Effect, FanCombine, Payment
 
     payers = rules.players - 1
-    if rules.cap:
+    if rules.cap:  # 封顶 caps each loser's payment to the winner and to the 坐醒 seat
         di = rules.cap
-        fan = xing = 0
+        fan, xing = rules.cap, 1
     else:
         group = max(rules.huxi_table.value(r, c) for r in HUXI_ROWS for c in CARDS)
         h2 = 7 * group * (2 if rules.doubling else 1)

@@ -24,7 +24,7 @@ export default {
   handOf: (rules, i, n) => `${rules} · hand ${i}/${n}`,
   wall: (n) => `Wall ${n}`,
   liang: "Shown", bottomCard: "Bottom",
-  rules: { hunan: "Hunan", changde: "Changde", luzhou: "Luzhou", guilin: "Guilin", hengyang: "Hengyang", loudi: "Loudi" },
+  rules: { hunan: "Hunan", changde: "Changde", luzhou: "Luzhou", guilin: "Guilin", hengyang: "Hengyang", loudi: "Loudi", yongzhou: "Yongzhou" },
   kinds: { chi: "chi", peng: "peng", wei: "wei", chouwei: "wei*", pao: "pao", ti: "ti", kan: "kan",
     ju: "run", jiao: "mix", jiang: "pair", dui: "pair" },
   act: { hu: "Win", peng: "Peng", chi: "Chi", pass: "Pass", discard: "Discard" },

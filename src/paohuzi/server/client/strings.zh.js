@@ -25,7 +25,7 @@ export default {
   handOf: (rules, i, n) => `${rules} · 第 ${i}/${n} 局`,
   wall: (n) => `牌墙 ${n}`,
   liang: "亮张", bottomCard: "底",
-  rules: { hunan: "湖南", changde: "常德", luzhou: "泸州", guilin: "桂林", hengyang: "衡阳", loudi: "娄底" },
+  rules: { hunan: "湖南", changde: "常德", luzhou: "泸州", guilin: "桂林", hengyang: "衡阳", loudi: "娄底", yongzhou: "永州" },
   kinds: { chi: "吃", peng: "碰", wei: "偎", chouwei: "臭偎", pao: "跑", ti: "提", kan: "坎",
     ju: "句", jiao: "绞", jiang: "将", dui: "对" },
   act: { hu: "胡", peng: "碰", chi: "吃", pass: "过", discard: "打出" },

@@ -30,6 +30,7 @@ PRESET_LABELS = {
     "guilin": ("桂林字牌", "Guilin"),
     "hengyang": ("衡阳六胡抢", "Hengyang"),
     "loudi": ("娄底放炮罚", "Loudi (race)"),
+    "yongzhou": ("永州扯胡子", "Yongzhou (jokers)"),
 }
 LEVEL_EN = {"easy": "Beginner", "normal": "Intermediate", "hard": "Advanced"}
 MINGTANG_EN = {
