@@ -1,7 +1,7 @@
 """房间选项 (fángjiān xuǎnxiàng): the lobby's choices, generated from the rules data.
 
 :func:`schema` derives, from one rules object (a preset), the options a room
-creator may change — 人数 (2–4, 4 with 坐底: each value says ``sit_out``), the 名堂 that count, 起胡,
+creator may change — 人数 (2–4, 4 with 坐底: each value says ``sit_out``), 王 (无王…四王, R39), the 名堂 that count, 起胡,
 底分, 封顶, 局数, 出牌时间 and the bots' 难度 — each with zh/en labels, the
 allowed values and the default. :func:`apply` validates a client's choice
 against that schema and returns the rules the room plays under plus the room
@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from paohuzi.core.cards import MAX_WANG
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import DECK, PRESETS, Rules, RulesError
 from paohuzi.server.room.levels import LEVELS
@@ -30,6 +31,7 @@ PRESET_LABELS = {
     "guilin": ("桂林字牌", "Guilin"),
     "hengyang": ("衡阳六胡抢", "Hengyang"),
     "loudi": ("娄底放炮罚", "Loudi (race)"),
+    "yongzhou": ("永州扯胡子", "Yongzhou"),
 }
 LEVEL_EN = {"easy": "Beginner", "normal": "Intermediate", "hard": "Advanced"}
 MINGTANG_EN = {
@@ -64,6 +66,9 @@ BASE_CHOICES = (1, 2, 3, 5, 10)
 CAP_CHOICES = (0, 10, 20, 50, 100)  # 0: 不封顶
 HANDS_CHOICES = (1, 4, 8, 12, 16)
 TURN_CHOICES = (15, 20, 30, 45, 60)  # seconds before 托管
+# 王 in the deck (R39), as every room-creation screen of the apps names them
+WANG_ZH = ("无王", "单王", "双王", "三王", "四王")
+WANG_EN = ("no 王", "one 王", "two 王", "three 王", "four 王")
 
 
 def preset_label(name: str) -> dict[str, str]:
@@ -119,6 +124,14 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
     ]
     return [
         _opt("players", "人数", "Players", "one", pl, rules.players),
+        _opt(
+            "wang",
+            "王",
+            "Wild cards (王)",
+            "one",
+            [_labelled(n, WANG_ZH[n], WANG_EN[n]) for n in range(MAX_WANG + 1)],
+            rules.wang,
+        ),
         _opt("mingtang", "名堂", "Scoring patterns (名堂)", "many", mt, counted),
         _opt(
             "min_huxi",
@@ -210,7 +223,7 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
         if k not in spec or k == "mingtang":
             continue
         values = [x["value"] for x in spec[k]["values"]]
-        if isinstance(v, bool) != isinstance(values[0], bool) or v not in values:
+        if type(v) is not type(values[0]) or v not in values:  # 2.0 is no 2, True no 1
             bad.append(k)
     mt = options.get("mingtang")
     allowed_mt = [x["value"] for x in spec["mingtang"]["values"]]
@@ -234,7 +247,7 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
         out = out.replace(mingtang=keep, mingtang_level="full", scoring_mode=mode)
     if "min_huxi" in options:
         out = out.replace(min_huxi=options["min_huxi"])
-    for k in ("base_score", "cap"):
+    for k in ("wang", "base_score", "cap"):
         if k in options:
             out = out.replace(**{k: options[k]})
     hands = options.get("hands", rules.hands_per_match)
@@ -256,6 +269,12 @@ def _check_house(rules: Rules) -> None:
             raise RoomError(400, "bad_rules")
 
 
+def _wang_shown(rules: Rules) -> bool:
+    """王 are named where there are some, or where the preset deals some and the room none."""
+    own = PRESETS.get(rules.name)
+    return bool(rules.wang or (own is not None and own.wang))
+
+
 def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None) -> dict[str, str]:
     """One line describing a configuration, in Chinese and English."""
     label = preset_label(rules.name)
@@ -265,6 +284,9 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     zh = [label["zh"], f"{n}人坐底" if rules.sit_out else f"{n}人", f"{rules.min_huxi}胡起胡"]
     en = [label["en"], f"{n} players" + (", one sits out" if rules.sit_out else "")]
     en.append(f"win from {rules.min_huxi} huxi")
+    if _wang_shown(rules):
+        zh.insert(2, WANG_ZH[rules.wang])
+        en.insert(2, WANG_EN[rules.wang])
     zh.append("名堂：" + "、".join(PATTERNS[m.id].name for m in mts) if mts else "无名堂")
     en.append(f"{len(mts)} scoring patterns" if mts else "no scoring patterns")
     zh.append(f"底分{base}")
