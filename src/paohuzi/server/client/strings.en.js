@@ -28,6 +28,10 @@ export default {
   kinds: { chi: "chi", peng: "peng", wei: "wei", chouwei: "wei*", pao: "pao", ti: "ti", kan: "kan",
     ju: "run", jiao: "mix", jiang: "pair", dui: "pair" },
   act: { hu: "Win", peng: "Peng", chi: "Chi", pass: "Pass", discard: "Discard" },
+  // 王 patterns (R41): the Chinese name, what the 王 make with the card
+  patterns: { wangdiao: "王钓 (wild pair)", wangdiao_wang: "王钓王 (wild pair)", wangchuang: "王闯 (wild kan)",
+    wangchuang_wang: "王闯王 (wild kan)", wangzha: "王炸 (wild ti)", wangzha_wang: "王炸王 (wild ti)" },
+  wangAs: "王 as ",
   keys: { hu: "H", peng: "P", chi: "C", pass: "G", discard: "Enter" },
   discardBtn: (c) => `Discard ${c}`,
   pickDiscard: "Pick a card to discard",
@@ -78,7 +82,7 @@ export default {
     draw: (w, c) => (c ? `${w}: turn up ${c}` : `${w}: turn up a card`), discard: (w, c) => `${w}: discard ${c}`,
     chi: (w, c, g) => `${w}: chi ${c} (${g})`, peng: (w, c) => `${w}: peng ${c}`, pass: (w) => `${w}: pass`,
     pile: (w, c) => `Nobody takes ${c}: to ${w}'s discards`,
-    hu: (w, c, zimo) => (c ? `${w}: win on ${c}${zimo ? " (self-drawn)" : ""}` : `${w}: natural win!`),
+    hu: (w, c, zimo, pat) => (pat ? `${w}: ${pat} win on ${c}` : c ? `${w}: win on ${c}${zimo ? " (self-drawn)" : ""}` : `${w}: natural win!`),
     huang: "No winner: the wall ran out",
   },
   voice: { chi: "吃", peng: "碰", pao: "跑", hu: "胡了", ti: "提", wei: "偎" }, // the calls stay Chinese
