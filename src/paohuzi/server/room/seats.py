@@ -23,7 +23,7 @@ from typing import Protocol
 
 from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action, IllegalAction
-from paohuzi.core.cards import CardError, parse_tiles
+from paohuzi.core.cards import names_wang
 from paohuzi.server.limits import Limits, TokenBucket
 from paohuzi.server.messages import ActionChoice, SeatState, ServerMessage
 from paohuzi.server.storage.sqlite import SeatRow
@@ -58,18 +58,6 @@ class Link:
         return self.connects
 
 
-def _names_wang(action_id: str) -> bool:
-    """Does a move put a 王 where only a card kind may stand (R39: never discarded,
-    claimed, nor used in a 吃/比)?"""
-    for part in action_id.split(":")[1:]:
-        try:
-            if parse_tiles(part)[1]:
-                return True
-        except CardError:
-            pass
-    return False
-
-
 @dataclass(slots=True)
 class Turn:
     """The decision in front of the seat: its choices by id (None: ready or rematch, the
@@ -90,7 +78,9 @@ class Turn:
             try:  # ids written another way (case, group order) name the same action
                 parsed = Action.from_id(seat, action_id)
             except IllegalAction:
-                return "wang_move" if _names_wang(action_id) else "bad_action"
+                # R39: a 王 is never discarded, claimed, nor used in a 吃/比
+                wang = any(names_wang(p) for p in action_id.split(":")[1:])
+                return "wang_move" if wang else "bad_action"
         if not self.legal:
             return "not_your_turn"
         for a in self.legal.values():
