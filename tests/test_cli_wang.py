@@ -97,3 +97,111 @@ def test_simulated_pattern_wins_replay_and_pass_the_referee(
             ids = [m["id"] for m in rec["result"]["settlement"]["mingtang"]]
             assert pat in ids and "zimo" not in ids
     assert patterns > 0
+
+
+# -- `paohuzi score` with 王 (R39–R41) -------------------------------------------------------
+# 一二三 四五六 七八九 壹贰叁 肆伍陆 柒捌玖 and 拾 + 王: the 王 completes 拾拾拾 (6) on a 拾
+WANG_HAND = "一二三四五六七八九壹贰叁肆伍陆柒捌玖拾王"
+
+
+@pytest.fixture
+def wang_rules(tmp_path: Path) -> str:
+    """hunan with 2 王 and yongzhou's pattern 番 (PRESETS.md), as a rules file."""
+    f = tmp_path / "w2.toml"
+    r = HUNAN.replace(name="hunan_w2", wang=2, wang_fan=(4, 8, 8, 16, 16, 32))
+    f.write_text(r.to_toml(), encoding="utf-8")
+    return str(f)
+
+
+def _score(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["score", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_with_wang_in_the_hand(capsys: pytest.CaptureFixture[str], wang_rules: str) -> None:
+    """R40: the 王 becomes the card that scores best (拾: 坎 拾拾拾, 6 胡息; 3 + 6 + 6 = 15),
+    the breakdown shows the 王 held and what it became; JSON carries the assignment."""
+    code, out, _ = _score(capsys, WANG_HAND, "--win", "拾", "--self-drawn", "--rules", wang_rules)
+    assert code == 0
+    assert "一二三四五六七八九壹贰叁肆伍陆柒捌玖拾王" in out  # the hand line shows its 王
+    assert "as 拾" in out and "拾拾拾" in out
+    code, out, _ = _score(
+        capsys, WANG_HAND, "--win", "拾", "--self-drawn", "--rules", wang_rules, "--json"
+    )
+    s = json.loads(out)
+    assert code == 0 and s["win"] and s["huxi"] == 15 and s["wang"] == ["d10"]
+    # a drawn 王 as the winning card: two 王 stand for 贰 and 柒 (贰柒拾, 6)
+    code, out, _ = _score(capsys, WANG_HAND, "--win", "王", "--rules", wang_rules, "--json")
+    s = json.loads(out)
+    assert code == 0 and s["win"] and s["huxi"] == 15 and sorted(s["wang"]) == ["d2", "d7"]
+
+
+def test_score_refuses_a_wang_holders_win_on_another_players_card(
+    capsys: pytest.CaptureFixture[str], wang_rules: str
+) -> None:
+    """R40: holding a 王, only 自摸 or a pattern — a plain win on another's card (or 地胡,
+    the dealer's discard) is refused with the rule named, in both modes."""
+    for extra in ([], ["--dihu"]):
+        code, out, err = _score(capsys, WANG_HAND, "--win", "拾", "--rules", wang_rules, *extra)
+        assert code == 2 and out == ""
+        assert "holding a 王" in err and "R40" in err
+    code, out, err = _score(capsys, WANG_HAND, "--win", "拾", "--rules", wang_rules, "--json")
+    assert code == 2 and json.loads(out)["error"] == "invalid_input" and "R40" in err
+
+
+def test_score_batch_refuses_it_in_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], wang_rules: str
+) -> None:
+    """--batch: the bad line is answered in place, the good ones still scored."""
+    f = tmp_path / "in.jsonl"
+    lines = [
+        {"hand": WANG_HAND, "win": "拾", "self_drawn": True},
+        {"hand": WANG_HAND, "win": "拾"},
+        {"hand": WANG_HAND.replace("捌玖", "王王"), "win": "拾", "self_drawn": True},
+    ]
+    f.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8")
+    code, out, err = _score(capsys, "--batch", str(f), "--rules", wang_rules)
+    got = [json.loads(x) for x in out.splitlines()]
+    assert code == 2 and len(got) == 3
+    assert got[0]["win"] and got[0]["wang"] == ["d10"]
+    assert got[1]["error"] == "invalid_input" and "R40" in got[1]["message"]
+    assert got[2]["error"] == "invalid_input" and "deal 2 (R39)" in got[2]["message"]
+    assert "line 2:" in err and "line 3:" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        # five 王: a deck holds at most 4 (R39)
+        (["一二三四五六七八九壹贰叁肆伍陆王王王王王", "--win", "拾", "--self-drawn"], "at most 4"),
+        (["一二三四五六七八九壹贰叁肆伍陆柒王王王王", "--win", "王"], "at most 4"),
+        # a 王 in a table meld: never 吃'd, never used in a 吃/比 (R39)
+        (
+            ["四五六七八九壹贰叁肆伍陆柒捌玖拾王", "--table", "chi:一二王", "--win", "拾"],
+            "never in a table meld",
+        ),
+        (
+            ["四五六七八九壹贰叁肆伍陆柒捌玖拾王", "--table", "chi:x1x2w", "--win", "拾"],
+            "never in a table meld",
+        ),
+        (["一二三四五六七八九壹贰叁肆伍陆柒拾王", "--table", "peng:w", "--win", "拾"], "R39"),
+    ],
+)
+def test_score_refuses_five_wang_and_a_wang_in_a_meld(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    """Bad input gets one clear line on stderr, exit 2, and nothing on stdout."""
+    code, out, err = _score(capsys, *argv)
+    assert code == 2 and out == "", out
+    assert says in err and err.startswith("paohuzi score: error:"), err
+    assert "Traceback" not in err
+
+
+def test_score_says_how_many_wang_the_rules_deal(
+    capsys: pytest.CaptureFixture[str], wang_rules: str
+) -> None:
+    """R39: three 王 where the rules deal two is refused, naming both counts."""
+    hand = "一二三四五六七八九壹贰叁肆伍陆柒捌王王王"
+    code, _, err = _score(capsys, hand, "--win", "拾", "--self-drawn", "--rules", wang_rules)
+    assert code == 2 and "3 王, but these rules (hunan_w2) deal 2 (R39)" in err

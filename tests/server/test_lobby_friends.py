@@ -75,7 +75,11 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
     doc = client.get(f"/api/rules/{name}").json()
     assert doc["rules"] == name and doc["label"]["zh"] and doc["label"]["en"]
     sections = {s["id"]: s for s in doc["sections"]}
-    extra = (["xing"] if r.xing != "none" else []) + (["race"] if r.match == "race" else [])
+    extra = (
+        (["wang"] if r.wang else [])  # R39–R41, where the preset deals 王 (永州)
+        + (["xing"] if r.xing != "none" else [])
+        + (["race"] if r.match == "race" else [])
+    )
     assert list(sections) == ["seats", "huxi", "moves", "win", "mingtang", "scoring", *extra]
     for s in doc["sections"]:
         assert s["title"]["zh"] and s["title"]["en"]

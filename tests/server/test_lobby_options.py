@@ -17,7 +17,7 @@ from paohuzi.core.scoring import payments
 from paohuzi.server.present import options
 
 from .conftest import TEST_LIMITS
-from .helpers import Player, create_room
+from .helpers import Player, create_room, not_playing
 
 
 def test_every_preset_has_labelled_options_with_defaults_among_values(client: TestClient) -> None:
@@ -29,6 +29,7 @@ def test_every_preset_has_labelled_options_with_defaults_among_values(client: Te
         ids = [o["id"] for o in p["options"]]
         assert ids == [
             "players",
+            "wang",
             "mingtang",
             "min_huxi",
             "base_score",
@@ -128,6 +129,11 @@ def test_summary_of_a_race_names_its_target_and_the_regions_words() -> None:
         ({"mingtang": ["gui"]}, "options.mingtang"),  # not a hunan 名堂
         ({"mingtang": "honghu"}, "options.mingtang"),
         ({"colour": "red"}, "options"),  # an unknown key is not echoed
+        ({"wang": 5}, "options.wang"),  # R39: a deck holds 0–4 王
+        ({"wang": -1}, "options.wang"),
+        ({"wang": True}, "options.wang"),
+        ({"wang": 2.0}, "options.wang"),  # a float is no count
+        ({"min_huxi": 15.0}, "options.min_huxi"),
     ],
 )
 def test_bad_options_are_refused_and_create_nothing(
@@ -152,7 +158,9 @@ def test_house_scoring_options_change_payments() -> None:
             Rules.from_dict(bad)  # a file's slip is refused, not played
 
 
-@pytest.mark.parametrize("house", [{"cap": "10"}, {"base_score": 1000}, {"cap": True}])
+@pytest.mark.parametrize(
+    "house", [{"cap": "10"}, {"base_score": 1000}, {"cap": True}, {"wang": 5}, {"wang": -1}]
+)
 def test_a_full_rules_object_with_bad_house_scoring_is_refused(
     client: TestClient, house: dict[str, Any]
 ) -> None:
@@ -212,3 +220,44 @@ def test_min_huxi_option_is_the_rooms_rule(client: TestClient) -> None:
     assert {i["id"]: i for i in win}["min_huxi"]["value"] == 21
     assert client.portal.call(client.app.state.manager.get, room["room"]).rules.min_huxi == 21  # type: ignore[attr-defined, union-attr]
     assert len(client.get(f"/api/rooms/{room['room']}").json()["seats"]) == 2
+
+
+def test_every_preset_offers_0_to_4_wang_defaulting_to_its_own() -> None:
+    """无王/单王/双王/三王/四王 (R39) on every preset's form, its own count the default."""
+    for name, r in PRESETS.items():
+        o = {x["id"]: x for x in options.schema(r)}["wang"]
+        assert [(v["value"], v["zh"]) for v in o["values"]] == [
+            (0, "无王"),
+            (1, "单王"),
+            (2, "双王"),
+            (3, "三王"),
+            (4, "四王"),
+        ]
+        assert o["default"] == r.wang and o["kind"] == "one", name
+    # the summary names 王 where there are some (and 无王 where the preset had some)
+    assert "王" not in options.summary(PRESETS["hunan"])["zh"]
+    two = options.apply(PRESETS["hunan"], {"wang": 2}).rules
+    assert options.summary(two)["zh"].startswith("湖南 · 3人 · 双王 · 15胡起胡")
+    assert "two 王" in options.summary(two)["en"]
+    with_wang = next((r for r in PRESETS.values() if r.wang), None)
+    if with_wang is not None:
+        none = options.apply(with_wang, {"wang": 0}).rules
+        assert none.wang == 0 and " · 无王 · " in options.summary(none)["zh"]
+
+
+def test_a_room_with_wang_deals_them_and_says_so(client: TestClient) -> None:
+    """A room created with 双王 plays a deck of 82 (R39); its invite data and rules page say
+    双王, and what 王 may and may not do (R39–R41)."""
+    room = create_room(client, rules="hunan", seed=4, options={"wang": 2})
+    info = client.get(f"/api/rooms/{room['room']}").json()
+    assert " · 双王 · " in info["summary"]["zh"] and "two 王" in info["summary"]["en"]
+    doc = client.get(f"/api/rules/{room['room']}").json()
+    sec = {s["id"]: s for s in doc["sections"]}["wang"]
+    items = {i["id"]: i for i in sec["items"]}
+    assert items["wang_count"]["value"] == 2 and items["wang_never"]["rule"] == "R39"
+    assert "wang" not in {s["id"] for s in client.get("/api/rules/hunan").json()["sections"]}
+    with client.websocket_connect(f"/ws/{room['room']}?token={room['token']}") as ws:
+        st = Player(ws).play(random.Random(2), not_playing)
+    rec = client.get(f"/api/records/{st['hand_id']}").json()
+    assert rec["deck"].count("w") == 2 and len(rec["deck"]) == 82
+    assert Rules.from_dict(rec["rules"]).wang == 2

@@ -6,7 +6,7 @@ computed inline (not in a thread) and the human acts only once the room is quiet
 (``test_wire.py``) compares every message, byte for byte, with ``GOLDEN``: the
 messages main sent before the server's messages became models (recorded at commit
 adec119; hints aside, which main dropped at times; re-recorded for issue 22: the
-settlement's new fields), and validates each against its
+settlement's new fields; issue 23 added the 王 game), and validates each against its
 model. The games depend on the engine and the bots too: a deliberate change there
 re-records them (after reading the diff):
 
@@ -66,6 +66,9 @@ SCENARIOS = (
     # issue 22: 醒牌/醒数 and 子 (R42), a race's totals and its pairwise settlement (R45)
     Scenario("guilin", "guilin", 7, 2),
     Scenario("loudi", "loudi", 3, 4, hints=False),
+    # issue 23: 四王 from the lobby (R39); wins with 王 by a bot and by the human seat send
+    # the card each 王 stood for (R40), views and reveals each seat's 王
+    Scenario("hunan_wang", "hunan", 3, 3, options={"wang": 4}),
 )
 
 

@@ -48,6 +48,12 @@ DOC_SHOTS = {
     "web-settlement-race.png": (),  # 娄底: a hand of the race, its running totals
     "web-race-final.png": (),  # 娄底: the race's pairwise final settlement
     "web-rules-race.png": (),  # 娄底's rules page: the race section
+    # issue 23: 王 in the lobby, a pattern's 胡 buttons, the sheets and a replay
+    "wang-lobby.png": (),
+    "wang-pattern-button.png": (),
+    "wang-settlement-4.png": (),
+    "wang-settlement-2.png": (),
+    "wang-replay-4.png": (),
     **{
         f"{kind}-{size}.png": ()
         for kind in ("summary", "summary-en", "replay")

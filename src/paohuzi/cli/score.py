@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from paohuzi.core.cards import WANG_ZH
 from paohuzi.core.labels import doubling_zh, win_flags_zh
 from paohuzi.core.position import Position, WangPattern
 from paohuzi.core.rules import Rules, RulesError
@@ -149,12 +150,30 @@ def _run(args: argparse.Namespace, json_mode: bool) -> int:
         position = Position.from_dict(line, hand_size=rules.hand_size)
     except ValueError as e:
         return fail(COMMAND, e, json_mode)
+    problem = wang_problem(position, rules)
+    if problem is not None:
+        return fail(COMMAND, problem, json_mode)
     settlement = _settle(position, rules)
     if args.json:
         print(dumps(settlement.to_dict()))
     else:
         render(settlement, position, rules, Console(file=sys.stdout, highlight=False))
     return EXIT_OK
+
+
+def wang_problem(position: Position, rules: Rules) -> str | None:
+    """Why a position with 王 cannot occur under ``rules`` (R39, R40), or None."""
+    n = position.wang + position.win_wang
+    if not n:
+        return None
+    if rules.wang and n > rules.wang:
+        return f"{n} 王, but these rules ({rules.name}) deal {rules.wang} (R39)"
+    if position.wang and not (position.self_drawn or position.tianhu or position.pattern):
+        return (
+            "a player holding a 王 wins only on his own turned-up card (self-drawn) or by "
+            "a 王 pattern, never on another player's card (R40)"
+        )
+    return None
 
 
 def _settle(position: Position, rules: Rules) -> Settlement:
@@ -213,6 +232,10 @@ def score_line(raw: str, rules: Rules) -> tuple[dict[str, Any], str | None]:
     except ValueError as e:
         obj = invalid_input(e)
         return obj, obj["message"]
+    problem = wang_problem(position, rules)
+    if problem is not None:
+        obj = invalid_input(problem)
+        return obj, obj["message"]
     try:
         return _settle(position, rules).to_dict(), None
     except Exception as e:  # a bug on one line must not lose the rest of the batch
@@ -250,9 +273,14 @@ def render(settlement: Settlement, position: Position, rules: Rules, console: Co
 def _position_line(position: Position, rules: Rules) -> Text:
     """What was scored, one labelled line each: hand, winning card + flags, table melds."""
     line = Text.assemble(("手牌 hand   ", "dim"), cards_text(position.hand))
+    line.append(WANG_ZH * position.wang, style="bold")  # R39: the 王 held, last
     line.append("\n胡 win      ", style="dim")
     if position.win is not None:
         line.append_text(cards_text([position.win]))
+    elif position.win_wang:
+        line.append(WANG_ZH, style="bold")
+    if position.pattern is not None:
+        line.append(f"  {position.pattern.zh}", style="bold cyan")
     flags = win_flags_zh(lambda key: getattr(position, key))
     if flags:
         line.append("  " + " ".join(flags), style="cyan")

@@ -167,6 +167,15 @@ def parse_tiles(text: str) -> tuple[list[Card], int]:
     return [c for c in out if c is not None], out.count(None)
 
 
+def names_wang(text: str) -> bool:
+    """Does ``text`` name a 王 (R39) among otherwise readable cards? (to say why a
+    card list that must hold card kinds only was refused)"""
+    try:
+        return parse_tiles(text)[1] > 0
+    except CardError:
+        return False
+
+
 def parse_deck_cards(text: str) -> list[Card]:
     """Cards and 王 in their order (a deck or a wall, R39): a 王 is :attr:`Card.W`."""
     return [Card.W if c is None else c for c in _tokens(text)]

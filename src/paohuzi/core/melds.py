@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Card, CardError, format_cards, parse_cards
+from .cards import Card, CardError, format_cards, names_wang, parse_cards
 
 
 class GroupKind(StrEnum):
@@ -140,6 +140,11 @@ class Group:
         try:
             cards = parse_cards(cards_s)
         except CardError as e:
+            if names_wang(cards_s):
+                raise MeldError(
+                    f"a 王 is never in a table meld: {text!r} (R39: a 王 is never "
+                    "吃/碰/偎/跑/提'd, nor used in a 吃 or 比; put it in the hand)"
+                ) from None
             raise MeldError(f"{e} in meld {text!r}") from None
         need = _SIZE.get(kind, 3)
         if kind not in (GroupKind.CHI, GroupKind.JU, GroupKind.JIAO) and len(cards) == 1:

@@ -29,6 +29,10 @@ CATALOGUE: dict[str, Text] = {
     "not_your_turn": Text("现在没有需要你决定的事", "You have nothing to decide right now"),
     "bad_action": Text("无法识别的动作", "Unrecognised action"),
     "illegal_action": Text("这一步不合规则", "That move is not allowed by the rules"),
+    "wang_move": Text(
+        "王不能打出，也不能用来吃、碰或比（R39）",
+        "A wang (wild card) is never discarded, claimed, nor used in a chi or bi (R39)",
+    ),
     # connections
     "bad_token": Text("座位凭证无效", "Invalid seat token"),
     "unknown_room": Text("房间不存在", "No such room"),

@@ -158,6 +158,7 @@ class ActionChoice(Out):
     card: str | None = omitted()
     groups: tuple[tuple[str, ...], ...] | None = omitted()  # 吃: the 吃 group, then each 比
     huxi: int | None = omitted()  # 吃: the 胡息 its groups bring to the table
+    pattern: str | None = omitted()  # 胡 by a 王 pattern (R41): wangdiao … wangzha_wang
     label: str
 
 
@@ -244,6 +245,7 @@ class HandSettlement(Out):
     xing: int | None = omitted()  # 醒数 in units (R42, 双醒 counted)
     race: RaceLine | None = omitted()  # a race match only (R45)
     wang: tuple[str, ...] | None = omitted()  # R40: the card each 王 stood for (a win with 王)
+    pattern: str | None = omitted()  # R41: the win's 王 pattern (wangdiao … wangzha_wang)
 
 
 class HandLine(Out):

@@ -36,22 +36,27 @@ export function renderActions(rerender) {
   }
   const chis = acts.filter((a) => a.type === "chi");
   for (const type of ORDER) {
-    const a = acts.find((x) => x.type === type);
-    if (!a) continue;
-    let b;
-    if (type === "chi") {
-      b = el("button", "chi", T.chiN(zh(a.card), chis.length));
-      b.id = "chi-btn";
-      b.addEventListener("click", () => { S.chiOpen = !S.chiOpen; rerender(); });
-    } else {
-      b = el("button", type, type === "pass" || !a.card ? T.act[type] : `${T.act[type]} ${zh(a.card)}`);
-      b.dataset.actionId = a.id;
-      b.addEventListener("click", () => act(a.id));
+    // one button per type; 胡 once more per 王 pattern it may take (R41: 胡 三 · 王钓)
+    const each = type === "hu" ? acts.filter((x) => x.type === type) : [acts.find((x) => x.type === type)];
+    for (const a of each) {
+      if (!a) continue;
+      let b;
+      if (type === "chi") {
+        b = el("button", "chi", T.chiN(zh(a.card), chis.length));
+        b.id = "chi-btn";
+        b.addEventListener("click", () => { S.chiOpen = !S.chiOpen; rerender(); });
+      } else {
+        const text = type === "pass" || !a.card ? T.act[type] : `${T.act[type]} ${zh(a.card)}`;
+        b = el("button", type, a.pattern ? `${text} · ${T.patterns[a.pattern]}` : text);
+        b.dataset.actionId = a.id;
+        if (a.pattern) b.dataset.pattern = a.pattern;
+        b.addEventListener("click", () => act(a.id));
+      }
+      b.dataset.type = type;
+      b.title = `${T.act[type]} (${T.keys[type]})`;
+      b.append(el("kbd", "key", T.keys[type])); // shown only with a keyboard (style.css)
+      box.append(b);
     }
-    b.dataset.type = type;
-    b.title = `${T.act[type]} (${T.keys[type]})`;
-    b.append(el("kbd", "key", T.keys[type])); // shown only with a keyboard (style.css)
-    box.append(b);
   }
   if (chis.length && S.chiOpen) {
     renderPicker(chis, picker);

@@ -28,7 +28,7 @@ export function eventText(e, who, me) {
     case "peng": return E.peng(name, card);
     case "pass": return E.pass(name);
     case "pile": return E.pile(name, card);
-    case "hu": return E.hu(name, card, e.self_drawn);
+    case "hu": return E.hu(name, card, e.self_drawn, e.pattern && T.patterns[e.pattern]);
     case "huangzhuang": return E.huang;
     case "settle": return null;
     default: return `${name} ${e.type} ${card}`.trim();

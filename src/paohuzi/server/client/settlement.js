@@ -25,7 +25,8 @@ export function renderSettlement() {
   box.classList.toggle("hidden", S.settleHidden);
   bar.classList.toggle("hidden", !S.settleHidden);
   const r = m.result;
-  const how = r && (r.tianhu ? T.tianhu : r.self_drawn ? T.zimo : "");
+  // a 王 pattern names the win (R41: no 自摸 on a pattern)
+  const how = r && (r.pattern ? ` · ${T.patterns[r.pattern]}` : r.tianhu ? T.tianhu : r.self_drawn ? T.zimo : "");
   const title = !r ? "" : r.huangzhuang ? T.huang : T.winTitle(nameOf(r.winner), how);
   const finished = m.phase === "finished";
   box.classList.toggle("finished", finished);
@@ -98,7 +99,7 @@ function summary(r) {
     sum.append(x);
   }
   if (r.wang && r.wang.length) { // R40: what each 王 stood for in the scored split
-    const w = el("span", "wang-as", "王 →");
+    const w = el("span", "wang-as", T.wangAs);
     for (const c of r.wang) w.append(cardEl(c, "mini"));
     sum.append(w);
   }

@@ -28,6 +28,10 @@ export default {
   kinds: { chi: "chi", peng: "peng", wei: "wei", chouwei: "wei*", pao: "pao", ti: "ti", kan: "kan",
     ju: "run", jiao: "mix", jiang: "pair", dui: "pair" },
   act: { hu: "Win", peng: "Peng", chi: "Chi", pass: "Pass", discard: "Discard" },
+  // 王 patterns (R41): the Chinese name, what the 王 make with the card
+  patterns: { wangdiao: "王钓 (wild pair)", wangdiao_wang: "王钓王 (wild pair)", wangchuang: "王闯 (wild kan)",
+    wangchuang_wang: "王闯王 (wild kan)", wangzha: "王炸 (wild ti)", wangzha_wang: "王炸王 (wild ti)" },
+  wangAs: "王 as ",
   keys: { hu: "H", peng: "P", chi: "C", pass: "G", discard: "Enter" },
   discardBtn: (c) => `Discard ${c}`,
   pickDiscard: "Pick a card to discard",
@@ -78,7 +82,7 @@ export default {
     draw: (w, c) => (c ? `${w}: turn up ${c}` : `${w}: turn up a card`), discard: (w, c) => `${w}: discard ${c}`,
     chi: (w, c, g) => `${w}: chi ${c} (${g})`, peng: (w, c) => `${w}: peng ${c}`, pass: (w) => `${w}: pass`,
     pile: (w, c) => `Nobody takes ${c}: to ${w}'s discards`,
-    hu: (w, c, zimo) => (c ? `${w}: win on ${c}${zimo ? " (self-drawn)" : ""}` : `${w}: natural win!`),
+    hu: (w, c, zimo, pat) => (pat ? `${w}: ${pat} win on ${c}` : c ? `${w}: win on ${c}${zimo ? " (self-drawn)" : ""}` : `${w}: natural win!`),
     huang: "No winner: the wall ran out",
   },
   voice: { chi: "吃", peng: "碰", pao: "跑", hu: "胡了", ti: "提", wei: "偎" }, // the calls stay Chinese
@@ -138,7 +142,7 @@ export default {
   // the rules line, part by part as the server's options.summary writes it
   sum: { players: (n, sitOut) => `${n} players` + (sitOut ? ", one sits out" : ""), minHuxi: (h) => `win from ${h} huxi`,
     mingtang: (mts) => (mts.length ? `${mts.length} scoring patterns` : "no scoring patterns"),
-    base: (b) => `${b} pt per base (底)`, cap: (c) => (c ? `capped at ${c}` : "no cap"), hands: (h) => `${h} hand${h === 1 ? "" : "s"}`,
+    base: (b) => `${b} pt per base (底)`, cap: (c) => (c ? `capped at ${c}` : "no cap"), race: (t, u, h) => `first to ${t} points (at most ${h} hands)`, hands: (h) => `${h} hand${h === 1 ? "" : "s"}`,
     turn: (s) => `${s} s a turn`, bots: (lv) => `${lv.label_en.toLowerCase()} bots` },
   rulesOf: "Full rules",
   joinTitle: "Join a room", roomCode: "Room code", roomCodePh: "e.g. AB12CD", joinBtn: "Join",

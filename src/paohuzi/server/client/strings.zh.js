@@ -29,6 +29,10 @@ export default {
   kinds: { chi: "吃", peng: "碰", wei: "偎", chouwei: "臭偎", pao: "跑", ti: "提", kan: "坎",
     ju: "句", jiao: "绞", jiang: "将", dui: "对" },
   act: { hu: "胡", peng: "碰", chi: "吃", pass: "过", discard: "打出" },
+  // 王 patterns (R41), as a 胡 button, the narration and the settlement name them
+  patterns: { wangdiao: "王钓", wangdiao_wang: "王钓王", wangchuang: "王闯", wangchuang_wang: "王闯王",
+    wangzha: "王炸", wangzha_wang: "王炸王" },
+  wangAs: "王 作 ",
   keys: { hu: "H", peng: "P", chi: "C", pass: "G", discard: "Enter" },
   discardBtn: (c) => `打出 ${c}`,
   pickDiscard: "选一张牌打出",
@@ -79,7 +83,7 @@ export default {
     draw: (w, c) => (c ? `${w} 翻出 ${c}` : `${w} 翻牌`), discard: (w, c) => `${w} 打出 ${c}`,
     chi: (w, c, g) => `${w} 吃 ${c}（${g}）`, peng: (w, c) => `${w} 碰 ${c}`, pass: (w) => `${w} 过`,
     pile: (w, c) => `${c} 无人要，进${w}的弃牌区`,
-    hu: (w, c, zimo) => (c ? `${w} 胡 ${c}${zimo ? "（自摸）" : ""}` : `${w} 天胡！`),
+    hu: (w, c, zimo, pat) => (pat ? `${w} ${pat} 胡 ${c}` : c ? `${w} 胡 ${c}${zimo ? "（自摸）" : ""}` : `${w} 天胡！`),
     huang: "荒庄：牌墙摸完，无人胡牌",
   },
   voice: { chi: "吃", peng: "碰", pao: "跑", hu: "胡了", ti: "提", wei: "偎" },
@@ -137,7 +141,7 @@ export default {
   // the rules line, part by part as the server's options.summary writes it
   sum: { players: (n, sitOut) => (sitOut ? `${n}人坐底` : `${n}人`), minHuxi: (h) => `${h}胡起胡`,
     mingtang: (mts) => (mts.length ? "名堂：" + mts.map((v) => v.zh).join("、") : "无名堂"),
-    base: (b) => `底分${b}`, cap: (c) => (c ? `${c}分封顶` : "不封顶"), hands: (h) => `${h}局`,
+    base: (b) => `底分${b}`, cap: (c) => (c ? `${c}分封顶` : "不封顶"), race: (t, u, h) => `先到${t}${u}胜（最多${h}局）`, hands: (h) => `${h}局`,
     turn: (s) => `每步${s}秒`, bots: (lv) => `机器人${lv.label}` },
   rulesOf: "查看完整规则",
   joinTitle: "加入房间", roomCode: "房间号", roomCodePh: "例如 AB12CD", joinBtn: "加入",

@@ -219,6 +219,8 @@ def create_app(
                     "name": name,
                     "players": r.players,
                     "hands": r.hands_per_match,
+                    "race": options.race_target(r),  # R45: the summary's 先到N胜
+                    "unit": r.unit,
                     "label": options.preset_label(name),
                     "summary": options.summary(r),
                     "options": options.schema(r),

@@ -3,7 +3,7 @@
 :func:`seat_choices` is what a human seat may choose (by id): its legal actions
 while a hand is played, else the web's own ``ready`` or ``rematch``.
 :func:`action_choice` lays one engine action out for the client: its id, type,
-card, 吃/比 groups, a Chinese label and, for a 吃, the 胡息 it brings.
+card, 吃/比 groups, a 胡's 王 pattern (R41), a Chinese label and, for a 吃, the 胡息 it brings.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def action_choice(a: Action, rules: Rules | None = None) -> ActionChoice:
     if a.card is not None:
         card = CODES[a.card]
         if a.type != "pass":
-            label += " " + CARDS[a.card].zh
+            label += " " + Card(a.card).zh  # a drawn 王 too (R39: 胡 王)
     if a.groups:
         groups = tuple(tuple(CODES[c] for c in g) for g in a.groups)
         label += "：" + zh(a.groups[0])
@@ -62,8 +62,12 @@ def action_choice(a: Action, rules: Rules | None = None) -> ActionChoice:
             label += " 比 " + " ".join(zh(g) for g in a.groups[1:])
         if rules is not None:
             huxi = sum(Group(GroupKind.CHI, tuple(g)).huxi(rules) for g in a.groups)
+    pattern = None
+    if a.pattern is not None:  # R41: the 胡 names its pattern (胡 三 王钓)
+        pattern = a.pattern.value
+        label += " " + a.pattern.zh
     return ActionChoice.make(
-        id=a.id(), type=a.type, card=card, groups=groups, huxi=huxi, label=label
+        id=a.id(), type=a.type, card=card, groups=groups, huxi=huxi, pattern=pattern, label=label
     )
 
 

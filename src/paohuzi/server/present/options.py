@@ -1,7 +1,7 @@
 """房间选项 (fángjiān xuǎnxiàng): the lobby's choices, generated from the rules data.
 
 :func:`schema` derives, from one rules object (a preset), the options a room
-creator may change — 人数 (2–4, 4 with 坐底: each value says ``sit_out``), the 名堂 that count, 起胡,
+creator may change — 人数 (2–4, 4 with 坐底: each value says ``sit_out``), 王 (无王…四王, R39), the 名堂 that count, 起胡,
 底分, 封顶, 局数, 出牌时间 and the bots' 难度 — each with zh/en labels, the
 allowed values and the default. :func:`apply` validates a client's choice
 against that schema and returns the rules the room plays under plus the room
@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from paohuzi.core.cards import MAX_WANG
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import DECK, PRESETS, MatchKind, Rules, RulesError
 from paohuzi.server.room.levels import LEVELS
@@ -65,6 +66,9 @@ BASE_CHOICES = (1, 2, 3, 5, 10)
 CAP_CHOICES = (0, 10, 20, 50, 100)  # 0: 不封顶
 HANDS_CHOICES = (1, 4, 8, 12, 16)
 TURN_CHOICES = (15, 20, 30, 45, 60)  # seconds before 托管
+# 王 in the deck (R39), as every room-creation screen of the apps names them
+WANG_ZH = ("无王", "单王", "双王", "三王", "四王")
+WANG_EN = ("no 王", "one 王", "two 王", "three 王", "four 王")
 
 
 def preset_label(name: str) -> dict[str, str]:
@@ -72,8 +76,9 @@ def preset_label(name: str) -> dict[str, str]:
     return {"zh": zh, "en": en}
 
 
-def mingtang_label(mid: str) -> dict[str, str]:
-    return {"zh": PATTERNS[mid].name, "en": MINGTANG_EN.get(mid, mid)}
+def mingtang_label(mid: str, name: str = "") -> dict[str, str]:
+    """A 名堂's labels; ``name`` is the region's own word for it (一点朱, 海底捞), if any."""
+    return {"zh": name or PATTERNS[mid].name, "en": MINGTANG_EN.get(mid, mid)}
 
 
 def players_allowed(rules: Rules) -> list[int]:
@@ -109,7 +114,7 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
     ]
     counted = [m.id for m in rules.mingtang if rules.uses(m.id)]
     mt = [
-        {"value": m.id, **mingtang_label(m.id), "fan": m.fan, "level": m.level}
+        {"value": m.id, **mingtang_label(m.id, m.name), "fan": m.fan, "level": m.level}
         for m in rules.mingtang
     ]
     huxi = [v for v in _choice(list(MIN_HUXI_CHOICES), rules.min_huxi) if rules.deng(v) >= 1]
@@ -120,6 +125,14 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
     ]
     return [
         _opt("players", "人数", "Players", "one", pl, rules.players),
+        _opt(
+            "wang",
+            "王",
+            "Wild cards (王)",
+            "one",
+            [_labelled(n, WANG_ZH[n], WANG_EN[n]) for n in range(MAX_WANG + 1)],
+            rules.wang,
+        ),
         _opt("mingtang", "名堂", "Scoring patterns (名堂)", "many", mt, counted),
         _opt(
             "min_huxi",
@@ -211,7 +224,7 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
         if k not in spec or k == "mingtang":
             continue
         values = [x["value"] for x in spec[k]["values"]]
-        if isinstance(v, bool) != isinstance(values[0], bool) or v not in values:
+        if type(v) is not type(values[0]) or v not in values:  # 2.0 is no 2, True no 1
             bad.append(k)
     mt = options.get("mingtang")
     allowed_mt = [x["value"] for x in spec["mingtang"]["values"]]
@@ -235,7 +248,7 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
         out = out.replace(mingtang=keep, mingtang_level="full", scoring_mode=mode)
     if "min_huxi" in options:
         out = out.replace(min_huxi=options["min_huxi"])
-    for k in ("base_score", "cap"):
+    for k in ("wang", "base_score", "cap"):
         if k in options:
             out = out.replace(**{k: options[k]})
     hands = options.get("hands", rules.hands_per_match)
@@ -257,6 +270,17 @@ def _check_house(rules: Rules) -> None:
             raise RoomError(400, "bad_rules")
 
 
+def _wang_shown(rules: Rules) -> bool:
+    """王 are named where there are some, or where the preset deals some and the room none."""
+    own = PRESETS.get(rules.name)
+    return bool(rules.wang or (own is not None and own.wang))
+
+
+def race_target(rules: Rules) -> int | None:
+    """R45: the score a race is won at (the lobby's summary names it); None for N hands."""
+    return rules.race.target if rules.match is MatchKind.RACE else None
+
+
 def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None) -> dict[str, str]:
     """One line describing a configuration, in Chinese and English."""
     label = preset_label(rules.name)
@@ -266,16 +290,20 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     zh = [label["zh"], f"{n}人坐底" if rules.sit_out else f"{n}人", f"{rules.min_huxi}胡起胡"]
     en = [label["en"], f"{n} players" + (", one sits out" if rules.sit_out else "")]
     en.append(f"win from {rules.min_huxi} huxi")
-    zh.append("名堂：" + "、".join(m.name or PATTERNS[m.id].name for m in mts) if mts else "无名堂")
+    if _wang_shown(rules):
+        zh.insert(2, WANG_ZH[rules.wang])
+        en.insert(2, WANG_EN[rules.wang])
+    zh.append("名堂：" + "、".join(mingtang_label(m.id, m.name)["zh"] for m in mts) if mts else "无名堂")
     en.append(f"{len(mts)} scoring patterns" if mts else "no scoring patterns")
     zh.append(f"底分{base}")
     en.append(f"{base} pt per base (底)")
     zh.append(f"{cap}分封顶" if cap else "不封顶")
     en.append(f"capped at {cap}" if cap else "no cap")
     n_hands = rules.hands_per_match
-    if rules.match is MatchKind.RACE:  # R45: the race decides; 局数 is only its safety cap
-        zh.append(f"先到{rules.race.target}{rules.unit}胜（最多{n_hands}局）")
-        en.append(f"first to {rules.race.target} points (at most {n_hands} hands)")
+    if race_target(rules):  # R45: the race decides; 局数 is only its safety cap
+        target = race_target(rules)
+        zh.append(f"先到{target}{rules.unit}胜（最多{n_hands}局）")
+        en.append(f"first to {target} points (at most {n_hands} hands)")
     else:
         zh.append(f"{n_hands}局")
         en.append(f"{n_hands} hand" + ("" if n_hands == 1 else "s"))

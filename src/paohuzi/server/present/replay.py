@@ -8,7 +8,7 @@ table's renderer:
   the events of its own log (:meth:`HandRecord.frames
   <paohuzi.core.records.HandRecord.frames>`);
 - no seat: a finished hand's record is public, so each frame is the dealer's
-  view plus ``reveal`` — every seat's hand, own melds and 胡息, each from that
+  view plus ``reveal`` — every seat's hand and 王, own melds and 胡息, each from that
   seat's own view of the same step — and the step's events in full.
 """
 
@@ -64,6 +64,8 @@ def replay_frames(rec: dict[str, Any], seat: int | None = None) -> dict[str, Any
                             for s in range(n)
                         ],
                         "huxi": [own[s].huxi if s in own else 0 for s in range(n)],
+                        # each seat's 王 (R39), drawn after its natural cards as at the table
+                        "wang": [own[s].wang if s in own else 0 for s in range(n)],
                         "to_act": [s for s in dealt if own[s].to_act],
                     },
                 }

@@ -12,8 +12,15 @@ from typing import Any
 
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.mingtang import PATTERNS
+from paohuzi.core.position import WangPattern
 from paohuzi.core.rules import Effect, FanCombine, ForcedWin, MatchKind, Payment, Rules, Xing
-from paohuzi.server.present.options import mingtang_label, preset_label, summary
+from paohuzi.server.present.options import (
+    WANG_EN,
+    WANG_ZH,
+    mingtang_label,
+    preset_label,
+    summary,
+)
 
 LEVEL_ZH = {"basic": "基本", "half": "半", "full": "全"}
 DOUBLING_EN = {"tianhu": "heavenly win", "dihu": "earthly win", "haidi": "last-card win"}
@@ -486,7 +493,7 @@ def _mingtang(r: Rules) -> list[dict[str, Any]]:
     for m in r.mingtang:
         if not r.uses(m.id):
             continue
-        label = f"{m.name or PATTERNS[m.id].name}", mingtang_label(m.id)["en"]
+        label = mingtang_label(m.id, m.name)["zh"], mingtang_label(m.id)["en"]
         if m.effect == Effect.BASE:  # 娄底: the hand counts 100 each instead of its 胡息
             zh, en = f"{label[0]}：计{m.fan}{r.unit}", f"{label[1]}: counts {m.fan} {r.unit}"
             zh += "（代替胡息，几个就几个一百）"
@@ -525,6 +532,57 @@ def _mingtang(r: Rules) -> list[dict[str, Any]]:
     return out
 
 
+# what a pattern's fixed group is (R41), in the order of WangPattern
+PATTERN_EN = (
+    "card + 1 王 as the pair",
+    "a drawn 王 + 1 王 as the pair",
+    "card + 2 王 as a kan",
+    "a drawn 王 + 2 王 as a kan",
+    "card + 3 王 as a ti",
+    "a drawn 王 + 3 王 as a ti",
+)
+
+
+def _wang(r: Rules) -> list[dict[str, Any]]:
+    """王 (R39–R41): how many, what they may never do, how they count at the win."""
+    out = [
+        _item(
+            "wang_count",
+            f"牌里有{WANG_ZH[r.wang]}（{r.wang}张王，另加80张牌）",
+            f"{WANG_EN[r.wang]} in the deck ({r.wang} wild cards besides the 80)",
+            "R39",
+            value=r.wang,
+        ),
+        _item(
+            "wang_never",
+            "王不能打出，也不能被吃、碰、偎、跑、提，不能用来吃或比；翻出的王归翻牌的人",
+            "a 王 is never discarded, claimed, nor used in a chi or bi; "
+            "a 王 turned up goes to the player who drew it",
+            "R39",
+        ),
+        _item(
+            "wang_win",
+            "胡牌时每张王当作任意一张牌，取得分最高的算法；手里有王只能自摸胡（或王钓/王闯/王炸）",
+            "at the win each 王 stands for any card, whichever scores best; holding a 王 "
+            "a player wins only on his own card (自摸) or by a 王 pattern",
+            "R40",
+        ),
+    ]
+    for p in WangPattern:
+        fan = r.wang_fan[p.slot]
+        if fan:
+            out.append(
+                _item(
+                    f"wang_{p.value}",
+                    f"{p.zh}：{fan}番",
+                    f"{p.zh} ({PATTERN_EN[p.slot]}): {fan} 番",
+                    "R41",
+                    value=fan,
+                )
+            )
+    return out
+
+
 def document(rules: Rules) -> dict[str, Any]:
     """``GET /api/rules/…``: the rules in force, section by section, in zh and en."""
     return {
@@ -538,6 +596,7 @@ def document(rules: Rules) -> dict[str, Any]:
             _section("win", "胡牌", "Winning", _win(rules)),
             _section("mingtang", "名堂", "Scoring patterns (名堂)", _mingtang(rules)),
             _section("scoring", "算分", "Scoring", _score(rules)),
+            *([_section("wang", "王", "Wild cards (王)", _wang(rules))] if rules.wang else []),
             *(
                 [_section("xing", "醒", "The 醒 card", _xing(rules))]
                 if rules.xing != Xing.NONE

@@ -28,7 +28,8 @@ def hand_settlement(
     rules: Rules = HUNAN,
 ) -> HandSettlement:
     """门子 with their 胡息, 胡息 (before and after doubling, R35), 等 (子/囤/息: the
-    preset's unit), 名堂 with 番 and how each counts, 醒牌 and 醒数 (R42), 底, each
+    preset's unit), 名堂 with 番 and how each counts, 醒牌 and 醒数 (R42), the card each 王
+    stood for (R40) and a 王 pattern (R41), 底, each
     seat's payment (R37; 荒庄: R32), every revealed hand and 当前总息数 (R33), and the
     match after it: ``scores``, ``index`` hands of ``total`` played (R38) or, in a race,
     the running totals against the target (R45)."""
@@ -105,6 +106,7 @@ def hand_settlement(
         xing=st.xing if has_xing else None,
         race=race,
         wang=wang,
+        pattern=pos.pattern.value if pos.pattern is not None else None,
     )
 
 

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from paohuzi.bots.hints import Hint
 from paohuzi.core.actions import Action, IllegalAction
+from paohuzi.core.cards import names_wang
 from paohuzi.server.limits import Limits, TokenBucket
 from paohuzi.server.messages import ActionChoice, SeatState, ServerMessage
 from paohuzi.server.storage.sqlite import SeatRow
@@ -77,7 +78,9 @@ class Turn:
             try:  # ids written another way (case, group order) name the same action
                 parsed = Action.from_id(seat, action_id)
             except IllegalAction:
-                return "bad_action"
+                # R39: a 王 is never discarded, claimed, nor used in a 吃/比
+                wang = any(names_wang(p) for p in action_id.split(":")[1:])
+                return "wang_move" if wang else "bad_action"
         if not self.legal:
             return "not_your_turn"
         for a in self.legal.values():
