@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 from paohuzi.bots import Observation, make_bot
-from paohuzi.core.rules import preset
+from paohuzi.core.rules import Rules, preset
 from paohuzi.core.state import GameState
 
 SMALL_ISMCTS = "ismcts:iters=2,top=2"
@@ -26,11 +26,13 @@ def reach(rules_name: str, seed: int, steps: int, policy: str = "random") -> Gam
     return st
 
 
-def states(rules_name: str, seeds: range, policy: str = "greedy") -> Iterator[GameState]:
-    """Every decision point of whole hands played by ``policy`` (clones, safe to keep)."""
+def states(rules_name: str | Rules, seeds: range, policy: str = "greedy") -> Iterator[GameState]:
+    """Every decision point of whole hands played by ``policy`` (clones, safe to keep);
+    ``rules_name`` is a preset name or a :class:`Rules`."""
     bot = make_bot(policy)
+    rules = preset(rules_name) if isinstance(rules_name, str) else rules_name
     for seed in seeds:
-        st = GameState(preset(rules_name), seed=seed)
+        st = GameState(rules, seed=seed)
         rng = random.Random(seed)
         while not st.is_terminal():
             yield st.clone()

@@ -11,6 +11,11 @@ The value of a *waiting* hand (R17: holdings = 20 + max(0, k − 1)) has three p
 * 听牌 — when the hand is one card from a win, every winning card (from the
   evaluator, R22–R27) weighted by its unseen copies and the 胡息 it brings.
 
+王 (R39, R40) in hand: each is valued as the card kind it could best stand for
+(the kinds tried one 王 at a time, by 胡息 and shape), and 听牌 then counts only
+what the seat may win with a 王 — its own turned-up cards (自摸) and a drawn 王 —
+so a 王 hand waits on about a ``1 / players`` share of the unseen copies.
+
 Everything here reads packed hands (:mod:`paohuzi.core.evaluator`) and the
 caller's own idea of which cards are still unseen, never a game state.
 """
@@ -109,6 +114,19 @@ _PARTIAL_WITH: tuple[tuple[int, ...], ...] = tuple(
 ALL = (1 << 20) - 1  # every card kind, as a bit mask
 
 
+def _near(c: int) -> int:
+    """Bit mask of the kinds that share a 门子 with kind ``c``: itself (对/坎), its
+    句 neighbours (二七十 too) and the other size (绞)."""
+    base, p = (c // 10) * 10, c % 10
+    pts = {p, *(q for q in (p - 2, p - 1, p + 1, p + 2) if 0 <= q <= 9)}
+    if p in (1, 6, 9):
+        pts |= {1, 6, 9}
+    return sum(1 << (base + q) for q in pts) | 1 << ((c + 10) % 20)
+
+
+_NEAR = tuple(_near(c) for c in range(20))
+
+
 @lru_cache(maxsize=16)
 def _shapes(complete: float, pair: float, partial: float) -> _Shape:
     # Both sizes share one table: the shapes of 小 and 大 cards are identical.
@@ -130,8 +148,9 @@ class HandValue:
         self.ev: HandEvaluator = evaluator_for(rules)
         self.shape_tab = _shapes(self.w.complete, self.w.pair, self.w.partial)
         self.min_huxi = rules.min_huxi
-        self._ting: dict[tuple[int, TableSummary, int], dict[int, int]] = {}
+        self._ting: dict[tuple[int, TableSummary, int, bool], dict[int, int]] = {}
         self._static: dict[tuple[int, TableSummary, bool], float] = {}
+        self._wild: dict[tuple[int, TableSummary, int], int] = {}
 
     # -- parts -----------------------------------------------------------------
     def huxi(self, packed: int, tsum: TableSummary) -> int:
@@ -156,10 +175,12 @@ class HandValue:
         rest = packed - 3 * kan
         return _leftover(self.shape_tab, rest & MASK30, rest >> 30) <= (4 if fours else 2)
 
-    def ting(self, packed: int, tsum: TableSummary, cards: int = ALL) -> dict[int, int]:
+    def ting(
+        self, packed: int, tsum: TableSummary, cards: int = ALL, self_drawn: bool = False
+    ) -> dict[int, int]:
         """听牌 of a waiting hand among the kinds in bit mask ``cards``: card → best
-        胡息 when another seat turns it up (R22–R27, R23)."""
-        key = (packed, tsum, cards)
+        胡息 when another seat turns it up (R22–R27, R23), or the seat itself."""
+        key = (packed, tsum, cards, self_drawn)
         out = self._ting.get(key)
         if out is not None:
             return out
@@ -168,11 +189,45 @@ class HandValue:
         ev, out, m = self.ev, {}, self.min_huxi
         for c in range(20):
             if cards >> c & 1:
-                v = ev.best_huxi(packed, tsum, c, False)
+                v = ev.best_huxi(packed, tsum, c, self_drawn)
                 if v >= m:
                     out[c] = v
         self._ting[key] = out
         return out
+
+    def wild(self, packed: int, tsum: TableSummary, wang: int) -> int:
+        """王 (R40): ``packed`` with each of ``wang`` 王 replaced by the kind that adds
+        most to 胡息 and shape, chosen one 王 at a time (memoised). A 王 is worth at
+        least its best natural card; the final assignment is settled at the win."""
+        key = (packed, tsum, wang)
+        out = self._wild.get(key)
+        if out is not None:
+            return out
+        if len(self._wild) > 100_000:
+            self._wild.clear()
+        out = packed
+        for _ in range(wang):
+            near = 0  # kinds that may join a held card: the only ones worth trying
+            for c in range(20):
+                if (out >> (3 * c)) & 7:
+                    near |= _NEAR[c]
+            best, best_v = out, -1e18
+            for c in range(20):
+                if (near >> c) & 1 and (out >> (3 * c)) & 7 < 3:  # up to a 坎
+                    v = self._base(out + BIT[c], tsum)
+                    if v > best_v:
+                        best, best_v = out + BIT[c], v
+            if best == out:  # nothing to join: a lone card of the first free kind
+                best = out + BIT[next(c for c in range(20) if (out >> (3 * c)) & 7 < 3)]
+            out = best
+        self._wild[key] = out
+        return out
+
+    def _base(self, packed: int, tsum: TableSummary) -> float:
+        """胡息 and shape, without 听牌."""
+        w, m = self.w, self.min_huxi
+        h = self.huxi(packed, tsum)
+        return w.huxi * min(h, m) + w.huxi_over * max(0, h - m) + self.shape(packed, tsum.melds)
 
     # -- the whole value -------------------------------------------------------
     def static(self, packed: int, tsum: TableSummary, with_ting: bool = True) -> float:
@@ -192,14 +247,17 @@ class HandValue:
         tsum: TableSummary,
         unseen: list[int] | None = None,
         with_ting: bool = True,
+        wang: int = 0,
+        wang_unseen: int = 0,
     ) -> float:
         """Value of waiting holdings (higher is better); ``unseen`` weighs 听牌 cards
-        (kinds with no unseen copy are not even tried)."""
-        w = self.w
-        h = self.huxi(packed, tsum)
-        m = self.min_huxi
-        v = w.huxi * min(h, m) + w.huxi_over * max(0, h - m)
-        v += self.shape(packed, tsum.melds)
+        (kinds with no unseen copy are not even tried). ``wang``: 王 held besides
+        ``packed`` (R40); ``wang_unseen``: 王 this seat has not seen (each may be
+        drawn and won on)."""
+        if wang:
+            return self._wild_value(packed, tsum, unseen, with_ting, wang, wang_unseen)
+        w, m = self.w, self.min_huxi
+        v = self._base(packed, tsum)
         if with_ting and self.near_ready(packed, tsum.fours):
             if unseen is None:
                 for hx in self.ting(packed, tsum).values():
@@ -208,6 +266,31 @@ class HandValue:
                 live = live_mask(unseen)
                 for c, hx in self.ting(packed, tsum, live).items():
                     v += unseen[c] * (w.ting + w.ting_huxi * (hx - m))
+        return v
+
+    def _wild_value(
+        self,
+        packed: int,
+        tsum: TableSummary,
+        unseen: list[int] | None,
+        with_ting: bool,
+        wang: int,
+        wang_unseen: int,
+    ) -> float:
+        """:meth:`value` of holdings with 王: each 王 as its best kind; holding a 王
+        the seat wins only on its own turned-up card (R40) or a drawn 王."""
+        w, m = self.w, self.min_huxi
+        packed = self.wild(packed, tsum, wang)
+        v = self._base(packed, tsum)
+        if with_ting and self.near_ready(packed, tsum.fours):
+            share = 1.0 / self.rules.players  # of the turned-up cards, the seat's own
+            live = ALL if unseen is None else live_mask(unseen)
+            wins = self.ting(packed, tsum, live, True)
+            for c, hx in wins.items():
+                copies = 2 if unseen is None else unseen[c]
+                v += share * copies * (w.ting + w.ting_huxi * (hx - m))
+            if wins:  # a drawn 王 stands for the best of them
+                v += share * wang_unseen * (w.ting + w.ting_huxi * (max(wins.values()) - m))
         return v
 
 
