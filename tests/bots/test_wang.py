@@ -117,7 +117,7 @@ def test_decisions_with_wang_depend_on_the_view_only(spec: str, step: int) -> No
             assert a == b
             checked += 1
             holding += st.wang(seat) > 0
-    assert checked > 40 // step and holding > 10 // step
+    assert checked * step >= 40 and holding * step >= 10
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", SMALL_ISMCTS, "neural"])
