@@ -43,6 +43,21 @@ def test_a_wang_is_valued_as_the_best_card_it_could_stand_for() -> None:
     assert two >= best  # a second 王 never lowers the value
 
 
+def test_holdings_that_wait_on_a_wang_pattern_are_seen() -> None:
+    """R41: eighteen natural cards in six 门子 (18 胡息) and two 王 wait on 王闯 — any
+    card joins the two 王 as a 坎 — so greedy values them above the plain reading; one
+    card out of place and no pattern waits (the gate and the settlement agree)."""
+    hv = HandValue(WANG2)
+    tsum = hv.ev.summarize(())
+    ready = pack(parse_cards("壹贰叁贰柒拾一二三二七十四五六七八九"))
+    assert hv.pattern_fan(ready, (), 2) == FAN[2]  # 王闯
+    assert hv.pattern_fan(ready, (), 1) == 0  # one 王: 19 cards cannot make 6 门子 + a pair
+    broken = ready - BIT[8] + BIT[19]  # 七八九 → 七八 + 拾
+    assert hv.pattern_fan(broken, (), 2) == 0
+    plain = hv.value(ready, tsum, [3] * 20, wang=2)
+    assert hv.value(ready, tsum, [3] * 20, wang=2, table=()) > plain
+
+
 def test_knowledge_counts_wang_among_the_holdings() -> None:
     """R17 counts every card held, 王 included: greedy's count must match the engine's,
     or it scores a 吃 without the discard that follows it."""

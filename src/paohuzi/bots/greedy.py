@@ -22,6 +22,7 @@ from ..core.actions import CHI, DISCARD, HU, PASS, PENG, Action
 from ..core.cards import Card
 from ..core.chi import PARTNERS
 from ..core.evaluator import BIT, TableSummary
+from ..core.melds import Group
 from ..core.player import Bot, Observation
 from ..core.position import Position, PositionError
 from ..core.rules import Rules
@@ -29,7 +30,7 @@ from ..core.scoring import settle
 from ..core.views import View
 from ..core.vocab import Source
 from . import register
-from .heuristics import HandValue, Weights, meld_key
+from .heuristics import HandValue, Weights, meld
 from .knowledge import Knowledge, knowledge
 
 WIN = 1e9  # the value of 胡: always taken
@@ -118,23 +119,33 @@ class Scorer:
         return self.w.danger * risk
 
     def _best_discard(
-        self, k: Knowledge, packed: int, tsum: TableSummary
+        self, k: Knowledge, packed: int, tsum: TableSummary, table: tuple[Group, ...] | None = None
     ) -> tuple[float, int, float, int]:
         """(value, card, danger, packed after) of the best discard from ``packed``."""
         best: tuple[float, int, float, int] | None = None
         for c in discard_kinds(packed):
             p2 = packed - BIT[c]
             d = self.danger(k, c)
-            v = self.value(k, p2, tsum) - d
+            v = self.value(k, p2, tsum, table) - d
             if best is None or v > best[0]:
                 best = (v, c, d, p2)
         if best is None:  # only 王 left (R39): nothing to discard
-            return (self.value(k, packed, tsum), -1, 0.0, packed)
+            return (self.value(k, packed, tsum, table), -1, 0.0, packed)
         return best
 
-    def value(self, k: Knowledge, packed: int, tsum: TableSummary) -> float:
-        """The holdings' value, the seat's 王 included (R40)."""
-        return self.hv.value(packed, tsum, k.unseen, wang=k.wang, wang_unseen=k.wang_unseen)
+    def value(
+        self, k: Knowledge, packed: int, tsum: TableSummary, table: tuple[Group, ...] | None = None
+    ) -> float:
+        """The holdings' value, the seat's 王 included (R40, R41); ``table``: the melds
+        of ``tsum`` when they are not the seat's own (after a 吃/碰)."""
+        return self.hv.value(
+            packed,
+            tsum,
+            k.unseen,
+            wang=k.wang,
+            wang_unseen=k.wang_unseen,
+            table=k.table if table is None else table,
+        )
 
     def choices(self, k: Knowledge, legal: list[Action], v: View | None = None) -> list[Choice]:
         """Every legal action scored (same order as ``legal``); with the view ``v``,
@@ -161,22 +172,24 @@ class Scorer:
                     val -= self.w.chou * k.unseen[c]  # R20: the kind becomes 臭牌
                 out.append(Choice(a, val, k.packed, tsum))
             else:
+                new: tuple[Group, ...]
                 if a.type == PENG:
                     p2 = k.packed - 2 * BIT[c]
-                    keys = (*k.table_keys, meld_key("peng", (c, c, c)))
+                    new = (meld("peng", (c, c, c)),)
                 else:  # 吃 group + 比 groups (R19)
                     p2 = k.packed + BIT[c]
-                    keys = k.table_keys
+                    new = ()
                     for g in a.groups:
                         for x in g:
                             p2 -= BIT[x]
-                        keys = (*keys, meld_key("chi", tuple(int(x) for x in g)))
-                t2 = ev.summarize(keys)
+                        new = (*new, meld("chi", tuple(int(x) for x in g)))
+                t2 = ev.summarize((*k.table_keys, *(m.key for m in new)))
+                table = (*k.table, *new)
                 if held + 1 > k.need:  # R17: a discard follows
-                    val, dc, d, p3 = self._best_discard(k, p2, t2)
+                    val, dc, d, p3 = self._best_discard(k, p2, t2, table)
                     out.append(Choice(a, val, p3, t2, None if dc < 0 else dc, d))
                 else:
-                    out.append(Choice(a, self.value(k, p2, t2), p2, t2))
+                    out.append(Choice(a, self.value(k, p2, t2, table), p2, t2))
         return out
 
 

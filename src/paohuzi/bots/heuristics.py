@@ -14,7 +14,11 @@ The value of a *waiting* hand (R17: holdings = 20 + max(0, k − 1)) has three p
 王 (R39, R40) in hand: each is valued as the card kind it could best stand for
 (the kinds tried one 王 at a time, by 胡息 and shape), and 听牌 then counts only
 what the seat may win with a 王 — its own turned-up cards (自摸) and a drawn 王 —
-so a 王 hand waits on about a ``1 / players`` share of the unseen copies.
+so a 王 hand waits on about a ``1 / players`` share of the unseen copies. Or the
+王 are kept free for a pattern (R41: 王钓 / 王闯 / 王炸): holdings whose natural
+cards, with the spare 王, already form the other 门子 win on almost any card
+the seat or the seat before it turns up (or discards), at the pattern's 番; the
+better of the two readings is the value.
 
 Everything here reads packed hands (:mod:`paohuzi.core.evaluator`) and the
 caller's own idea of which cards are still unseen, never a game state.
@@ -26,9 +30,19 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from ..core.cards import Card
-from ..core.evaluator import BIT, LOW, MASK30, HandEvaluator, TableSummary, evaluator_for
+from ..core.evaluator import (
+    BIT,
+    LOW,
+    MASK30,
+    HandEvaluator,
+    TableSummary,
+    evaluator_for,
+    unpack,
+)
 from ..core.melds import Group, GroupKind
+from ..core.position import Position, PositionError, WangPattern
 from ..core.rules import Rules
+from ..core.scoring import settle
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +148,15 @@ def _shapes(complete: float, pair: float, partial: float) -> _Shape:
 
 
 @lru_cache(maxsize=4096)
+def meld(kind: GroupKind | str, cards: tuple[int, ...]) -> Group:
+    """A table meld given by kind and card ints (cached)."""
+    return Group(GroupKind(kind), tuple(Card(c) for c in cards))
+
+
+@lru_cache(maxsize=4096)
 def meld_key(kind: GroupKind | str, cards: tuple[int, ...]) -> int:
     """``Group.key`` of a table meld given by kind and card ints (cached)."""
-    return Group(GroupKind(kind), tuple(Card(c) for c in cards)).key
+    return meld(kind, cards).key
 
 
 class HandValue:
@@ -151,6 +171,7 @@ class HandValue:
         self._ting: dict[tuple[int, TableSummary, int, bool], dict[int, int]] = {}
         self._static: dict[tuple[int, TableSummary, bool], float] = {}
         self._wild: dict[tuple[int, TableSummary, int], int] = {}
+        self._pattern: dict[tuple[int, tuple[Group, ...], int], int] = {}
 
     # -- parts -----------------------------------------------------------------
     def huxi(self, packed: int, tsum: TableSummary) -> int:
@@ -223,6 +244,46 @@ class HandValue:
         self._wild[key] = out
         return out
 
+    def pattern_fan(self, packed: int, table: tuple[Group, ...], wang: int) -> int:
+        """R41: the best 番 of a 王 pattern the holdings wait on — ``packed`` (natural
+        cards) and ``wang`` 王 win as 王钓 / 王闯 / 王炸 on a card joining 1–3 of the
+        王 — or 0. A cheap gate (cards outside 句/绞 the spare 王 cannot fill) first,
+        then the engine's own settlement (memoised)."""
+        key = (packed, table, wang)
+        out = self._pattern.get(key)
+        if out is not None:
+            return out
+        if len(self._pattern) > 50_000:
+            self._pattern.clear()
+        out, fans = 0, self.rules.wang_fan
+        kan = packed & (packed >> 1) & LOW & ~(packed >> 2)
+        rest = packed - 3 * kan
+        loose = _leftover(self.shape_tab, rest & MASK30, rest >> 30)
+        hand = tuple(unpack(packed))
+        for p in WangPattern:
+            f = fans[p.slot]
+            if p.on_wang or not f or f <= out or p.hand_wang > wang:
+                continue
+            if loose > 2 * (wang - p.hand_wang) + 2:  # 2: a 将 beside a 跑/提
+                continue
+            c = next((k for k in (19, 9, 18, 8) if (packed >> (3 * k)) & 7 == 0), 0)
+            try:  # a big lone card: the fixed group's 胡息 at its best
+                pos = Position(
+                    hand,
+                    table,
+                    Card(c),
+                    self_drawn=True,
+                    hand_size=self.rules.hand_size,
+                    wang=wang,
+                    pattern=p,
+                )
+            except PositionError:
+                continue
+            if settle(pos, self.rules).win:
+                out = f
+        self._pattern[key] = out
+        return out
+
     def _base(self, packed: int, tsum: TableSummary) -> float:
         """胡息 and shape, without 听牌."""
         w, m = self.w, self.min_huxi
@@ -249,13 +310,18 @@ class HandValue:
         with_ting: bool = True,
         wang: int = 0,
         wang_unseen: int = 0,
+        table: tuple[Group, ...] | None = None,
     ) -> float:
         """Value of waiting holdings (higher is better); ``unseen`` weighs 听牌 cards
         (kinds with no unseen copy are not even tried). ``wang``: 王 held besides
         ``packed`` (R40); ``wang_unseen``: 王 this seat has not seen (each may be
-        drawn and won on)."""
+        drawn and won on); ``table``: the melds of ``tsum``, for the 王 patterns
+        (R41; not tried without them)."""
         if wang:
-            return self._wild_value(packed, tsum, unseen, with_ting, wang, wang_unseen)
+            v = self._wild_value(packed, tsum, unseen, with_ting, wang, wang_unseen)
+            if with_ting and table is not None and any(self.rules.wang_fan):
+                v = max(v, self._pattern_value(packed, tsum, unseen, wang, table))
+            return v
         w, m = self.w, self.min_huxi
         v = self._base(packed, tsum)
         if with_ting and self.near_ready(packed, tsum.fours):
@@ -291,6 +357,25 @@ class HandValue:
                 v += share * copies * (w.ting + w.ting_huxi * (hx - m))
             if wins:  # a drawn 王 stands for the best of them
                 v += share * wang_unseen * (w.ting + w.ting_huxi * (max(wins.values()) - m))
+        return v
+
+    def _pattern_value(
+        self,
+        packed: int,
+        tsum: TableSummary,
+        unseen: list[int] | None,
+        wang: int,
+        table: tuple[Group, ...],
+    ) -> float:
+        """The 王 kept free (R41): the natural cards' 胡息 and shape, plus, when the
+        holdings wait on a pattern, every unseen card the seat may win it on — its
+        own turned-up cards and the seat before it's (2 / players of them) — at the
+        pattern's 番 (per 4 番, a 听牌 copy's weight)."""
+        v = self._base(packed, tsum)
+        fan = self.pattern_fan(packed, table, wang)
+        if fan:
+            copies = 2 * 20 if unseen is None else sum(unseen)
+            v += (2.0 / self.rules.players) * copies * self.w.ting * fan / 4
         return v
 
 
@@ -342,4 +427,4 @@ def _leftover(tab: _Shape, s: int, b: int) -> int:
     return best
 
 
-__all__ = ["HandValue", "Weights", "meld_key"]
+__all__ = ["HandValue", "Weights", "meld", "meld_key"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..core.cards import Card
 from ..core.evaluator import BIT
-from ..core.melds import GroupKind
+from ..core.melds import Group, GroupKind
 from ..core.views import View
 from ..core.vocab import EventType
 from .heuristics import meld_key
@@ -56,6 +56,7 @@ class Knowledge:
     wall: int
     wang: int = 0  # 王 in my hand (R39): not in ``packed`` / ``counts``
     wang_unseen: int = 0  # 王 of the deck I have not seen (in other hands or the wall)
+    table: tuple[Group, ...] = ()  # my table melds (their keys: ``table_keys``)
     cache: dict[int, float] = field(default_factory=dict)  # per-decision memo (danger)
 
     @property
@@ -139,6 +140,7 @@ def knowledge(v: View) -> Knowledge:
         wall=v.wall,
         wang=v.wang,
         wang_unseen=max(0, v.rules.wang - v.wang - shown_wang),
+        table=v.own_groups() if v.wang else (),
     )
 
 
