@@ -58,6 +58,9 @@ class Weights:
     ting_huxi: float = 0.05  # per 胡息 of that win above min_huxi, per copy
     danger: float = 1.0  # feeding an opponent a 碰/跑/吃 (greedy discards)
     chou: float = 0.3  # per unseen copy of a kind made 臭 by passing (R20)
+    # 1: where the rules pay 王 patterns (R41), keep 王 free for them and play the
+    # natural cards; 0: each 王 counts as its best card (R40) unless a pattern waits
+    free_wang: float = 1.0
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -318,10 +321,15 @@ class HandValue:
         drawn and won on); ``table``: the melds of ``tsum``, for the 王 patterns
         (R41; not tried without them)."""
         if wang:
+            bonus = 0.0
+            if with_ting and table is not None:
+                bonus = self._pattern_bonus(packed, unseen, wang, table)
+            if table is not None and self.w.free_wang and self._patterns(wang):
+                # R41 pays many times a plain 自摸 and waits on almost any card: the
+                # 王 stay free, the natural cards are played as if alone (R22)
+                return self.value(packed, tsum, unseen, with_ting) + bonus
             v = self._wild_value(packed, tsum, unseen, with_ting, wang, wang_unseen)
-            if with_ting and table is not None and any(self.rules.wang_fan):
-                v = max(v, self._pattern_value(packed, tsum, unseen, wang, table))
-            return v
+            return max(v, self._base(packed, tsum) + bonus) if bonus else v
         w, m = self.w, self.min_huxi
         v = self._base(packed, tsum)
         if with_ting and self.near_ready(packed, tsum.fours):
@@ -359,24 +367,24 @@ class HandValue:
                 v += share * wang_unseen * (w.ting + w.ting_huxi * (max(wins.values()) - m))
         return v
 
-    def _pattern_value(
-        self,
-        packed: int,
-        tsum: TableSummary,
-        unseen: list[int] | None,
-        wang: int,
-        table: tuple[Group, ...],
+    def _patterns(self, wang: int) -> bool:
+        """R41: these rules pay a pattern on a card that ``wang`` 王 can make."""
+        fans = self.rules.wang_fan
+        return any(fans[p.slot] for p in WangPattern if not p.on_wang and p.hand_wang <= wang)
+
+    def _pattern_bonus(
+        self, packed: int, unseen: list[int] | None, wang: int, table: tuple[Group, ...]
     ) -> float:
-        """The 王 kept free (R41): the natural cards' 胡息 and shape, plus, when the
-        holdings wait on a pattern, every unseen card the seat may win it on — its
-        own turned-up cards and the seat before it's (2 / players of them) — at the
+        """R41: when the holdings wait on a pattern, every unseen card the seat may win
+        it on — its own turned-up cards and its 上家's (2 / players of them) — at the
         pattern's 番 (per 4 番, a 听牌 copy's weight)."""
-        v = self._base(packed, tsum)
+        if not self._patterns(wang):
+            return 0.0
         fan = self.pattern_fan(packed, table, wang)
-        if fan:
-            copies = 2 * 20 if unseen is None else sum(unseen)
-            v += (2.0 / self.rules.players) * copies * self.w.ting * fan / 4
-        return v
+        if not fan:
+            return 0.0
+        copies = 2 * 20 if unseen is None else sum(unseen)
+        return (2.0 / self.rules.players) * copies * self.w.ting * fan / 4
 
 
 def live_mask(unseen: list[int]) -> int:
