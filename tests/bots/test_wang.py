@@ -135,7 +135,7 @@ def test_decisions_with_wang_depend_on_the_view_only(spec: str, step: int) -> No
     assert checked * step >= 40 and holding * step >= 10
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", SMALL_ISMCTS, "neural"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "greedy:free_wang=0", SMALL_ISMCTS, "neural"])
 def test_every_bot_plays_hands_with_wang_to_the_end(spec: str) -> None:
     """R39–R41: with four 王 and the pattern 番, every seat's choice is legal and the
     hand ends (no stall, no crash in determinization or the features)."""

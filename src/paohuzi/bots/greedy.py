@@ -7,9 +7,11 @@ passing an offered card costs a little because the kind becomes 臭 (R20); a
 discard pays for the risk of feeding an opponent a 碰/跑 (any seat) or a 吃
 (the 下家 only, R15), judged from the view alone: unseen copies, the opponent's
 hand size, his visible 臭偎, the kinds he discarded (R20 bars him).
-With 王 (R39–R41): a 王 is never a discard; it is valued as the card it could best
-stand for, waiting only on 自摸 (R40); where several 胡 are offered (自摸 and 王钓 /
-王闯 / 王炸), the one that settles for most is taken.
+With 王 (R39–R41): a 王 is never a discard; where the rules pay 王 patterns it is
+kept free for them (holdings waiting on one are worth almost every unseen card),
+else it is valued as the card it could best stand for, waiting only on 自摸 (R40);
+where several 胡 are offered (自摸 and 王钓 / 王闯 / 王炸), the one that settles for
+most is taken.
 Deterministic: the RNG is not used; ties go to the first legal action.
 """
 

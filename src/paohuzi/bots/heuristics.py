@@ -11,14 +11,15 @@ The value of a *waiting* hand (R17: holdings = 20 + max(0, k − 1)) has three p
 * 听牌 — when the hand is one card from a win, every winning card (from the
   evaluator, R22–R27) weighted by its unseen copies and the 胡息 it brings.
 
-王 (R39, R40) in hand: each is valued as the card kind it could best stand for
-(the kinds tried one 王 at a time, by 胡息 and shape), and 听牌 then counts only
-what the seat may win with a 王 — its own turned-up cards (自摸) and a drawn 王 —
-so a 王 hand waits on about a ``1 / players`` share of the unseen copies. Or the
-王 are kept free for a pattern (R41: 王钓 / 王闯 / 王炸): holdings whose natural
-cards, with the spare 王, already form the other 门子 win on almost any card
-the seat or the seat before it turns up (or discards), at the pattern's 番; the
-better of the two readings is the value.
+王 (R39–R41) in hand, two readings. Where the rules pay 王 patterns (王钓 / 王闯 /
+王炸, many times a plain win) the 王 are kept free: the natural cards are valued
+as if alone, plus, when they and the spare 王 already form the other 门子, every
+unseen card the seat or its 上家 may turn up (or discard) at the pattern's 番.
+Otherwise (or with the ``free_wang=0`` weight) each 王 is valued as the card kind
+it could best stand for (tried one 王 at a time, by 胡息 and shape), and 听牌
+counts only what a 王 hand may win — its own turned-up cards (自摸) and a drawn
+王 — about a ``1 / players`` share of the unseen copies; a waiting pattern still
+counts if it is worth more.
 
 Everything here reads packed hands (:mod:`paohuzi.core.evaluator`) and the
 caller's own idea of which cards are still unseen, never a game state.
