@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from paohuzi.bots import Observation, make_bot
 from paohuzi.core.rules import Rules, preset
@@ -26,7 +26,9 @@ def reach(rules_name: str, seed: int, steps: int, policy: str = "random") -> Gam
     return st
 
 
-def states(rules_name: str | Rules, seeds: range, policy: str = "greedy") -> Iterator[GameState]:
+def states(
+    rules_name: str | Rules, seeds: Iterable[int], policy: str = "greedy"
+) -> Iterator[GameState]:
     """Every decision point of whole hands played by ``policy`` (clones, safe to keep);
     ``rules_name`` is a preset name or a :class:`Rules`."""
     bot = make_bot(policy)

@@ -15,6 +15,7 @@ from paohuzi.core.actions import CHI, HU, PENG
 from paohuzi.core.cards import parse_cards
 from paohuzi.core.determinize import resample
 from paohuzi.core.evaluator import BIT, pack
+from paohuzi.core.player import Bot
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
@@ -135,13 +136,23 @@ def test_decisions_with_wang_depend_on_the_view_only(spec: str, step: int) -> No
     assert checked * step >= 40 and holding * step >= 10
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "greedy:free_wang=0", SMALL_ISMCTS, "neural"])
+@pytest.mark.parametrize(
+    "spec", ["random", "greedy", "greedy:free_wang=0", SMALL_ISMCTS, "neural", "policy"]
+)
 def test_every_bot_plays_hands_with_wang_to_the_end(spec: str) -> None:
     """R39–R41: with four 王 and the pattern 番, every seat's choice is legal and the
-    hand ends (no stall, no crash in determinization or the features)."""
-    if spec == "neural":
-        pytest.importorskip("numpy")
-    bot = make_bot(spec)
+    hand ends (no stall, no crash in determinization or the features). ``policy``: a
+    (observation, mask) policy taking the highest legal index — a 王 pattern (908 +
+    slot) whenever one is offered."""
+    if spec in ("neural", "policy"):
+        np = pytest.importorskip("numpy")
+    bot: Bot
+    if spec == "policy":
+        from paohuzi.bots.policy import PolicyBot
+
+        bot = PolicyBot(lambda _obs, mask: int(np.flatnonzero(mask)[-1]))
+    else:
+        bot = make_bot(spec)
     for seed in range(2):
         st = GameState(WANG4, seed=seed)
         rng = random.Random(seed)
