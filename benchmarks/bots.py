@@ -1,9 +1,11 @@
 """Bot speed: milliseconds per decision, on positions from greedy self-play.
 
-    python benchmarks/bots.py [--bots random,greedy,ismcts] [--hands N] [--seed S] [--json]
+    python benchmarks/bots.py [--bots random,greedy,ismcts] [--hands N] [--seed S]
+                              [--rules PRESET|FILE] [--json]
 
 Decision points are collected first (every pending decision of N hands played
-by greedy at every seat, hunan rules); then each bot decides at each of them,
+by greedy at every seat, hunan rules unless ``--rules`` names another preset or a
+rules file such as ``benchmarks/rules/hunan_wang2.toml``); then each bot decides at each of them,
 timed one by one. Points with a single legal action are skipped (every bot
 returns at once there). The time includes building the seat's view (the
 Observation), which every real caller pays too. Reported: mean, median and
@@ -20,12 +22,12 @@ import statistics
 import time
 
 from paohuzi.bots import Observation, make_bot
-from paohuzi.core.rules import preset
+from paohuzi.cli.common import load_rules
 from paohuzi.core.state import GameState
 
 
 def positions(hands: int, seed: int, rules_name: str) -> list[tuple[GameState, int]]:
-    rules = preset(rules_name)
+    rules = load_rules(rules_name)
     greedy = make_bot("greedy")
     out = []
     for i in range(hands):

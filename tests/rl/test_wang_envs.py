@@ -69,3 +69,44 @@ def test_every_legal_action_round_trips_through_the_index_with_wang() -> None:
             acts = st.legal_actions(st.current_player)
             st.apply(rng.choice(acts))
     assert seen_wang_hu > 0
+
+
+def test_pattern_wins_in_the_mask_and_through_step() -> None:
+    """R41: with the pattern 番, the PettingZoo mask holds exactly the engine's legal
+    indices — the ``hu:<pattern>`` ones (908 + slot) included — and a pattern index
+    sent to ``step`` is the 胡 the engine settles (its ``pattern`` on the hu event)."""
+    from paohuzi.core.action_index import PATTERN_BASE, index_of
+    from paohuzi.core.position import WangPattern
+    from paohuzi.core.vocab import EventType
+
+    rules = HUNAN.replace(wang=4, wang_fan=(4, 8, 8, 16, 16, 32))
+    env = paohuzi_v0.env(rules=rules)
+    offered = won = 0
+    for seed in range(40):
+        env.reset(seed=seed)
+        pick = random.Random(seed)
+        state = env.unwrapped.hand.state
+        chosen: dict[int, str] = {}  # seat → pattern it sent
+        for agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = int(agent.split("_")[1])
+            mask = np.flatnonzero(obs["action_mask"])
+            asked = seat in state.to_act()
+            legal = {index_of(a) for a in state.legal_actions(seat)} if asked else set()
+            assert set(mask) == (legal or {paohuzi_v0.PASS_INDEX})
+            pats = [int(i) for i in mask if i >= PATTERN_BASE]
+            if pats:
+                offered += 1
+                i = pick.choice(pats)
+                chosen[seat] = tuple(WangPattern)[i - PATTERN_BASE].value
+                env.step(i)
+            else:
+                env.step(int(pick.choice(mask)))
+        for e in state.events:
+            if e.type is EventType.HU and dict(e.data).get("pattern"):
+                assert dict(e.data)["pattern"] == chosen[e.seat]
+                won += 1
+    assert offered > 0 and won > 0, (offered, won)

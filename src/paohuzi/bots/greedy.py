@@ -7,6 +7,11 @@ passing an offered card costs a little because the kind becomes 臭 (R20); a
 discard pays for the risk of feeding an opponent a 碰/跑 (any seat) or a 吃
 (the 下家 only, R15), judged from the view alone: unseen copies, the opponent's
 hand size, his visible 臭偎, the kinds he discarded (R20 bars him).
+With 王 (R39–R41): a 王 is never a discard; where the rules pay 王 patterns it is
+kept free for them (holdings waiting on one are worth almost every unseen card),
+else it is valued as the card it could best stand for, waiting only on 自摸 (R40);
+where several 胡 are offered (自摸 and 王钓 / 王闯 / 王炸), the one that settles for
+most is taken.
 Deterministic: the RNG is not used; ties go to the first legal action.
 """
 
@@ -16,12 +21,18 @@ import random
 from dataclasses import dataclass
 
 from ..core.actions import CHI, DISCARD, HU, PASS, PENG, Action
+from ..core.cards import Card
 from ..core.chi import PARTNERS
 from ..core.evaluator import BIT, TableSummary
+from ..core.melds import Group
 from ..core.player import Bot, Observation
+from ..core.position import Position, PositionError
 from ..core.rules import Rules
+from ..core.scoring import settle
+from ..core.views import View
+from ..core.vocab import Source
 from . import register
-from .heuristics import HandValue, Weights, meld_key
+from .heuristics import HandValue, Weights, meld
 from .knowledge import Knowledge, knowledge
 
 WIN = 1e9  # the value of 胡: always taken
@@ -40,9 +51,35 @@ class Choice:
 
 
 def discard_kinds(packed: int) -> list[int]:
-    """Kinds R17 lets a player discard: not from a 坎, unless only 坎 remain."""
+    """Kinds R17 lets a player discard: not from a 坎, unless only 坎 remain. A 王 is
+    never one (R39: ``packed`` holds natural cards); only 王 left → none."""
     kinds = [c for c in range(20) if 0 < (packed >> (3 * c)) & 7 < 3]
     return kinds or [c for c in range(20) if (packed >> (3 * c)) & 7]
+
+
+def hu_score(v: View, a: Action) -> tuple[int, int]:
+    """(底, 胡息) the 胡 ``a`` would settle for, from the seat's own view: how greedy
+    picks among several 胡 on one card (自摸 or a 王 pattern, R41). Flags the view
+    cannot tell (天胡, 海底, 醒) are left out: they are the same for every option."""
+    op = v.open
+    if op is None or op.card is None:
+        return (0, 0)
+    wang_in = op.card is Card.W
+    try:
+        pos = Position(
+            v.hand,
+            v.own_groups(),
+            None if wang_in else op.card,
+            self_drawn=op.owner == v.seat and op.source in (Source.DRAW, Source.LIANGZHANG),
+            hand_size=v.rules.hand_size,
+            wang=v.wang,
+            win_wang=wang_in,
+            pattern=a.pattern,
+        )
+    except PositionError:
+        return (0, 0)
+    st = settle(pos, v.rules)
+    return (st.di, st.huxi) if st.win else (0, 0)
 
 
 class Scorer:
@@ -84,65 +121,89 @@ class Scorer:
         return self.w.danger * risk
 
     def _best_discard(
-        self, k: Knowledge, packed: int, tsum: TableSummary
+        self, k: Knowledge, packed: int, tsum: TableSummary, table: tuple[Group, ...] | None = None
     ) -> tuple[float, int, float, int]:
         """(value, card, danger, packed after) of the best discard from ``packed``."""
         best: tuple[float, int, float, int] | None = None
         for c in discard_kinds(packed):
             p2 = packed - BIT[c]
             d = self.danger(k, c)
-            v = self.hv.value(p2, tsum, k.unseen) - d
+            v = self.value(k, p2, tsum, table) - d
             if best is None or v > best[0]:
                 best = (v, c, d, p2)
-        assert best is not None
+        if best is None:  # only 王 left (R39): nothing to discard
+            return (self.value(k, packed, tsum, table), -1, 0.0, packed)
         return best
 
-    def choices(self, k: Knowledge, legal: list[Action]) -> list[Choice]:
-        """Every legal action scored (same order as ``legal``)."""
+    def value(
+        self, k: Knowledge, packed: int, tsum: TableSummary, table: tuple[Group, ...] | None = None
+    ) -> float:
+        """The holdings' value, the seat's 王 included (R40, R41); ``table``: the melds
+        of ``tsum`` when they are not the seat's own (after a 吃/碰)."""
+        return self.hv.value(
+            packed,
+            tsum,
+            k.unseen,
+            wang=k.wang,
+            wang_unseen=k.wang_unseen,
+            table=k.table if table is None else table,
+        )
+
+    def choices(self, k: Knowledge, legal: list[Action], v: View | None = None) -> list[Choice]:
+        """Every legal action scored (same order as ``legal``); with the view ``v``,
+        several 胡 are told apart by what they settle for (:func:`hu_score`)."""
         ev = self.hv.ev
         tsum = ev.summarize(k.table_keys)
         held = k.held
         out: list[Choice] = []
         offered = any(a.type in (CHI, PENG) for a in legal)
+        several_hu = v is not None and sum(a.type == HU for a in legal) > 1
         for a in legal:
             if a.type == HU:
-                out.append(Choice(a, WIN, k.packed, tsum))
+                bonus = hu_score(v, a)[0] if several_hu and v is not None else 0
+                out.append(Choice(a, WIN + bonus, k.packed, tsum))
                 continue
             c = int(a.card) if a.card is not None else -1
             if a.type == DISCARD:
                 p2 = k.packed - BIT[c]
                 d = self.danger(k, c)
-                out.append(Choice(a, self.hv.value(p2, tsum, k.unseen) - d, p2, tsum, c, d))
+                out.append(Choice(a, self.value(k, p2, tsum) - d, p2, tsum, c, d))
             elif a.type == PASS:
-                v = self.hv.value(k.packed, tsum, k.unseen)
-                if offered and not (k.barred >> c) & 1:
-                    v -= self.w.chou * k.unseen[c]  # R20: the kind becomes 臭牌
-                out.append(Choice(a, v, k.packed, tsum))
+                val = self.value(k, k.packed, tsum)
+                if offered and 0 <= c < 20 and not (k.barred >> c) & 1:
+                    val -= self.w.chou * k.unseen[c]  # R20: the kind becomes 臭牌
+                out.append(Choice(a, val, k.packed, tsum))
             else:
+                new: tuple[Group, ...]
                 if a.type == PENG:
                     p2 = k.packed - 2 * BIT[c]
-                    keys = (*k.table_keys, meld_key("peng", (c, c, c)))
+                    new = (meld("peng", (c, c, c)),)
                 else:  # 吃 group + 比 groups (R19)
                     p2 = k.packed + BIT[c]
-                    keys = k.table_keys
+                    new = ()
                     for g in a.groups:
                         for x in g:
                             p2 -= BIT[x]
-                        keys = (*keys, meld_key("chi", tuple(int(x) for x in g)))
-                t2 = ev.summarize(keys)
+                        new = (*new, meld("chi", tuple(int(x) for x in g)))
+                t2 = ev.summarize((*k.table_keys, *(m.key for m in new)))
+                table = (*k.table, *new)
                 if held + 1 > k.need:  # R17: a discard follows
-                    v, dc, d, p3 = self._best_discard(k, p2, t2)
-                    out.append(Choice(a, v, p3, t2, dc, d))
+                    val, dc, d, p3 = self._best_discard(k, p2, t2, table)
+                    out.append(Choice(a, val, p3, t2, None if dc < 0 else dc, d))
                 else:
-                    out.append(Choice(a, self.hv.value(p2, t2, k.unseen), p2, t2))
+                    out.append(Choice(a, self.value(k, p2, t2, table), p2, t2))
         return out
 
 
-def obvious(legal: list[Action]) -> Action | None:
-    """The choice that needs no thought: the only legal action, or 胡 when offered."""
+def obvious(legal: list[Action], v: View | None = None) -> Action | None:
+    """The choice that needs no thought: the only legal action, or 胡 when offered —
+    of several 胡 (自摸 and 王 patterns, R41) the best settled from the view ``v``."""
     if len(legal) == 1:
         return legal[0]
-    return next((a for a in legal if a.type == HU), None)
+    hus = [a for a in legal if a.type == HU]
+    if len(hus) > 1 and v is not None:
+        return max(hus, key=lambda a: hu_score(v, a))  # first of equals
+    return hus[0] if hus else None
 
 
 @register
@@ -169,14 +230,14 @@ class GreedyBot(Bot):
 
     def choices(self, obs: Observation) -> list[Choice]:
         """Every legal action of ``obs`` with its value (same order as ``obs.legal``)."""
-        return self.scorer(obs.rules).choices(knowledge(obs.view), obs.legal)
+        return self.scorer(obs.rules).choices(knowledge(obs.view), obs.legal, obs.view)
 
     def ranked(self, obs: Observation) -> list[Choice]:
         """Choices best first (stable: ties keep the legal order)."""
         return sorted(self.choices(obs), key=lambda ch: -ch.value)
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
-        return obvious(obs.legal) or self.ranked(obs)[0].action
+        return obvious(obs.legal, obs.view) or self.ranked(obs)[0].action
 
 
 _GREEDY = GreedyBot()
@@ -190,11 +251,20 @@ def greedy_values(obs: Observation) -> list[float]:
 
 
 def greedy_choice(legal: list[Action], values: list[float]) -> int:
-    """The index greedy plays: 胡 when offered, else its best value (first on ties)."""
-    for i, a in enumerate(legal):
-        if a.type == HU:
-            return i
+    """The index greedy plays: 胡 when offered (the best valued of several), else its
+    best value (first on ties)."""
+    hus = [i for i, a in enumerate(legal) if a.type == HU]
+    if hus:
+        return max(hus, key=lambda i: (values[i], -i))
     return max(range(len(values)), key=lambda i: (values[i], -i))
 
 
-__all__ = ["Choice", "GreedyBot", "Scorer", "discard_kinds", "greedy_choice", "greedy_values"]
+__all__ = [
+    "Choice",
+    "GreedyBot",
+    "Scorer",
+    "discard_kinds",
+    "greedy_choice",
+    "greedy_values",
+    "hu_score",
+]

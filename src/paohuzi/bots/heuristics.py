@@ -11,6 +11,16 @@ The value of a *waiting* hand (R17: holdings = 20 + max(0, k − 1)) has three p
 * 听牌 — when the hand is one card from a win, every winning card (from the
   evaluator, R22–R27) weighted by its unseen copies and the 胡息 it brings.
 
+王 (R39–R41) in hand, two readings. Where the rules pay 王 patterns (王钓 / 王闯 /
+王炸, many times a plain win) the 王 are kept free: the natural cards are valued
+as if alone, plus, when they and the spare 王 already form the other 门子, every
+unseen card the seat or its 上家 may turn up (or discard) at the pattern's 番.
+Otherwise (or with the ``free_wang=0`` weight) each 王 is valued as the card kind
+it could best stand for (tried one 王 at a time, by 胡息 and shape), and 听牌
+counts only what a 王 hand may win — its own turned-up cards (自摸) and a drawn
+王 — about a ``1 / players`` share of the unseen copies; a waiting pattern still
+counts if it is worth more.
+
 Everything here reads packed hands (:mod:`paohuzi.core.evaluator`) and the
 caller's own idea of which cards are still unseen, never a game state.
 """
@@ -21,9 +31,19 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from ..core.cards import Card
-from ..core.evaluator import BIT, LOW, MASK30, HandEvaluator, TableSummary, evaluator_for
+from ..core.evaluator import (
+    BIT,
+    LOW,
+    MASK30,
+    HandEvaluator,
+    TableSummary,
+    evaluator_for,
+    unpack,
+)
 from ..core.melds import Group, GroupKind
+from ..core.position import Position, PositionError, WangPattern
 from ..core.rules import Rules
+from ..core.scoring import settle
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +59,9 @@ class Weights:
     ting_huxi: float = 0.05  # per 胡息 of that win above min_huxi, per copy
     danger: float = 1.0  # feeding an opponent a 碰/跑/吃 (greedy discards)
     chou: float = 0.3  # per unseen copy of a kind made 臭 by passing (R20)
+    # 1: where the rules pay 王 patterns (R41), keep 王 free for them and play the
+    # natural cards; 0: each 王 counts as its best card (R40) unless a pattern waits
+    free_wang: float = 1.0
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -109,6 +132,19 @@ _PARTIAL_WITH: tuple[tuple[int, ...], ...] = tuple(
 ALL = (1 << 20) - 1  # every card kind, as a bit mask
 
 
+def _near(c: int) -> int:
+    """Bit mask of the kinds that share a 门子 with kind ``c``: itself (对/坎), its
+    句 neighbours (二七十 too) and the other size (绞)."""
+    base, p = (c // 10) * 10, c % 10
+    pts = {p, *(q for q in (p - 2, p - 1, p + 1, p + 2) if 0 <= q <= 9)}
+    if p in (1, 6, 9):
+        pts |= {1, 6, 9}
+    return sum(1 << (base + q) for q in pts) | 1 << ((c + 10) % 20)
+
+
+_NEAR = tuple(_near(c) for c in range(20))
+
+
 @lru_cache(maxsize=16)
 def _shapes(complete: float, pair: float, partial: float) -> _Shape:
     # Both sizes share one table: the shapes of 小 and 大 cards are identical.
@@ -116,9 +152,15 @@ def _shapes(complete: float, pair: float, partial: float) -> _Shape:
 
 
 @lru_cache(maxsize=4096)
+def meld(kind: GroupKind | str, cards: tuple[int, ...]) -> Group:
+    """A table meld given by kind and card ints (cached)."""
+    return Group(GroupKind(kind), tuple(Card(c) for c in cards))
+
+
+@lru_cache(maxsize=4096)
 def meld_key(kind: GroupKind | str, cards: tuple[int, ...]) -> int:
     """``Group.key`` of a table meld given by kind and card ints (cached)."""
-    return Group(GroupKind(kind), tuple(Card(c) for c in cards)).key
+    return meld(kind, cards).key
 
 
 class HandValue:
@@ -130,8 +172,10 @@ class HandValue:
         self.ev: HandEvaluator = evaluator_for(rules)
         self.shape_tab = _shapes(self.w.complete, self.w.pair, self.w.partial)
         self.min_huxi = rules.min_huxi
-        self._ting: dict[tuple[int, TableSummary, int], dict[int, int]] = {}
+        self._ting: dict[tuple[int, TableSummary, int, bool], dict[int, int]] = {}
         self._static: dict[tuple[int, TableSummary, bool], float] = {}
+        self._wild: dict[tuple[int, TableSummary, int], int] = {}
+        self._pattern: dict[tuple[int, tuple[Group, ...], int], int] = {}
 
     # -- parts -----------------------------------------------------------------
     def huxi(self, packed: int, tsum: TableSummary) -> int:
@@ -156,10 +200,12 @@ class HandValue:
         rest = packed - 3 * kan
         return _leftover(self.shape_tab, rest & MASK30, rest >> 30) <= (4 if fours else 2)
 
-    def ting(self, packed: int, tsum: TableSummary, cards: int = ALL) -> dict[int, int]:
+    def ting(
+        self, packed: int, tsum: TableSummary, cards: int = ALL, self_drawn: bool = False
+    ) -> dict[int, int]:
         """听牌 of a waiting hand among the kinds in bit mask ``cards``: card → best
-        胡息 when another seat turns it up (R22–R27, R23)."""
-        key = (packed, tsum, cards)
+        胡息 when another seat turns it up (R22–R27, R23), or the seat itself."""
+        key = (packed, tsum, cards, self_drawn)
         out = self._ting.get(key)
         if out is not None:
             return out
@@ -168,11 +214,85 @@ class HandValue:
         ev, out, m = self.ev, {}, self.min_huxi
         for c in range(20):
             if cards >> c & 1:
-                v = ev.best_huxi(packed, tsum, c, False)
+                v = ev.best_huxi(packed, tsum, c, self_drawn)
                 if v >= m:
                     out[c] = v
         self._ting[key] = out
         return out
+
+    def wild(self, packed: int, tsum: TableSummary, wang: int) -> int:
+        """王 (R40): ``packed`` with each of ``wang`` 王 replaced by the kind that adds
+        most to 胡息 and shape, chosen one 王 at a time (memoised). A 王 is worth at
+        least its best natural card; the final assignment is settled at the win."""
+        key = (packed, tsum, wang)
+        out = self._wild.get(key)
+        if out is not None:
+            return out
+        if len(self._wild) > 100_000:
+            self._wild.clear()
+        out = packed
+        for _ in range(wang):
+            near = 0  # kinds that may join a held card: the only ones worth trying
+            for c in range(20):
+                if (out >> (3 * c)) & 7:
+                    near |= _NEAR[c]
+            best, best_v = out, -1e18
+            for c in range(20):
+                if (near >> c) & 1 and (out >> (3 * c)) & 7 < 3:  # up to a 坎
+                    v = self._base(out + BIT[c], tsum)
+                    if v > best_v:
+                        best, best_v = out + BIT[c], v
+            if best == out:  # nothing to join: a lone card of the first free kind
+                best = out + BIT[next(c for c in range(20) if (out >> (3 * c)) & 7 < 3)]
+            out = best
+        self._wild[key] = out
+        return out
+
+    def pattern_fan(self, packed: int, table: tuple[Group, ...], wang: int) -> int:
+        """R41: the best 番 of a 王 pattern the holdings wait on — ``packed`` (natural
+        cards) and ``wang`` 王 win as 王钓 / 王闯 / 王炸 on a card joining 1–3 of the
+        王 — or 0. A cheap gate (cards outside 句/绞 the spare 王 cannot fill) first,
+        then the engine's own settlement (memoised)."""
+        key = (packed, table, wang)
+        out = self._pattern.get(key)
+        if out is not None:
+            return out
+        if len(self._pattern) > 50_000:
+            self._pattern.clear()
+        out, fans = 0, self.rules.wang_fan
+        kan = packed & (packed >> 1) & LOW & ~(packed >> 2)
+        rest = packed - 3 * kan
+        loose = _leftover(self.shape_tab, rest & MASK30, rest >> 30)
+        hand = tuple(unpack(packed))
+        for p in WangPattern:
+            f = fans[p.slot]
+            if p.on_wang or not f or f <= out or p.hand_wang > wang:
+                continue
+            if loose > 2 * (wang - p.hand_wang) + 2:  # 2: a 将 beside a 跑/提
+                continue
+            c = next((k for k in (19, 9, 18, 8) if (packed >> (3 * k)) & 7 == 0), 0)
+            try:  # a big lone card: the fixed group's 胡息 at its best
+                pos = Position(
+                    hand,
+                    table,
+                    Card(c),
+                    self_drawn=True,
+                    hand_size=self.rules.hand_size,
+                    wang=wang,
+                    pattern=p,
+                )
+            except PositionError:
+                continue
+            if settle(pos, self.rules).win:
+                out = f
+        self._pattern[key] = out
+        return out
+
+    def _base(self, packed: int, tsum: TableSummary) -> float:
+        """胡息 and shape, without 听牌."""
+        w, m = self.w, self.min_huxi
+        h = self.huxi(packed, tsum)
+        return w.huxi * min(h, m) + w.huxi_over * max(0, h - m) + self.shape(packed, tsum.melds)
 
     # -- the whole value -------------------------------------------------------
     def static(self, packed: int, tsum: TableSummary, with_ting: bool = True) -> float:
@@ -192,14 +312,27 @@ class HandValue:
         tsum: TableSummary,
         unseen: list[int] | None = None,
         with_ting: bool = True,
+        wang: int = 0,
+        wang_unseen: int = 0,
+        table: tuple[Group, ...] | None = None,
     ) -> float:
         """Value of waiting holdings (higher is better); ``unseen`` weighs 听牌 cards
-        (kinds with no unseen copy are not even tried)."""
-        w = self.w
-        h = self.huxi(packed, tsum)
-        m = self.min_huxi
-        v = w.huxi * min(h, m) + w.huxi_over * max(0, h - m)
-        v += self.shape(packed, tsum.melds)
+        (kinds with no unseen copy are not even tried). ``wang``: 王 held besides
+        ``packed`` (R40); ``wang_unseen``: 王 this seat has not seen (each may be
+        drawn and won on); ``table``: the melds of ``tsum``, for the 王 patterns
+        (R41; not tried without them)."""
+        if wang:
+            bonus = 0.0
+            if with_ting and table is not None:
+                bonus = self._pattern_bonus(packed, unseen, wang, table)
+            if table is not None and self.w.free_wang and self._patterns(wang):
+                # R41 pays many times a plain 自摸 and waits on almost any card: the
+                # 王 stay free, the natural cards are played as if alone (R22)
+                return self.value(packed, tsum, unseen, with_ting) + bonus
+            v = self._wild_value(packed, tsum, unseen, with_ting, wang, wang_unseen)
+            return max(v, self._base(packed, tsum) + bonus) if bonus else v
+        w, m = self.w, self.min_huxi
+        v = self._base(packed, tsum)
         if with_ting and self.near_ready(packed, tsum.fours):
             if unseen is None:
                 for hx in self.ting(packed, tsum).values():
@@ -209,6 +342,50 @@ class HandValue:
                 for c, hx in self.ting(packed, tsum, live).items():
                     v += unseen[c] * (w.ting + w.ting_huxi * (hx - m))
         return v
+
+    def _wild_value(
+        self,
+        packed: int,
+        tsum: TableSummary,
+        unseen: list[int] | None,
+        with_ting: bool,
+        wang: int,
+        wang_unseen: int,
+    ) -> float:
+        """:meth:`value` of holdings with 王: each 王 as its best kind; holding a 王
+        the seat wins only on its own turned-up card (R40) or a drawn 王."""
+        w, m = self.w, self.min_huxi
+        packed = self.wild(packed, tsum, wang)
+        v = self._base(packed, tsum)
+        if with_ting and self.near_ready(packed, tsum.fours):
+            share = 1.0 / self.rules.players  # of the turned-up cards, the seat's own
+            live = ALL if unseen is None else live_mask(unseen)
+            wins = self.ting(packed, tsum, live, True)
+            for c, hx in wins.items():
+                copies = 2 if unseen is None else unseen[c]
+                v += share * copies * (w.ting + w.ting_huxi * (hx - m))
+            if wins:  # a drawn 王 stands for the best of them
+                v += share * wang_unseen * (w.ting + w.ting_huxi * (max(wins.values()) - m))
+        return v
+
+    def _patterns(self, wang: int) -> bool:
+        """R41: these rules pay a pattern on a card that ``wang`` 王 can make."""
+        fans = self.rules.wang_fan
+        return any(fans[p.slot] for p in WangPattern if not p.on_wang and p.hand_wang <= wang)
+
+    def _pattern_bonus(
+        self, packed: int, unseen: list[int] | None, wang: int, table: tuple[Group, ...]
+    ) -> float:
+        """R41: when the holdings wait on a pattern, every unseen card the seat may win
+        it on — its own turned-up cards and its 上家's (2 / players of them) — at the
+        pattern's 番 (per 4 番, a 听牌 copy's weight)."""
+        if not self._patterns(wang):
+            return 0.0
+        fan = self.pattern_fan(packed, table, wang)
+        if not fan:
+            return 0.0
+        copies = 2 * 20 if unseen is None else sum(unseen)
+        return (2.0 / self.rules.players) * copies * self.w.ting * fan / 4
 
 
 def live_mask(unseen: list[int]) -> int:
@@ -259,4 +436,4 @@ def _leftover(tab: _Shape, s: int, b: int) -> int:
     return best
 
 
-__all__ = ["HandValue", "Weights", "meld_key"]
+__all__ = ["HandValue", "Weights", "meld", "meld_key"]

@@ -95,7 +95,8 @@ class RolloutPolicy:
                         k2 = (*k2, meld_key("chi", tuple(int(x) for x in g)))
                 t2 = hv.ev.summarize(k2)
                 if must:
-                    v = max(hv.static(p2 - BIT[d], t2, False) for d in discard_kinds(p2))
+                    ds = discard_kinds(p2)  # none: only 王 left (R39)
+                    v = max((hv.static(p2 - BIT[d], t2, False) for d in ds), default=0.0)
                 else:
                     v = hv.static(p2, t2, False)
             if v > best_v:
@@ -179,7 +180,7 @@ class IsmctsBot(Bot):
         return stats
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
-        sure = obvious(obs.legal)
+        sure = obvious(obs.legal, obs.view)
         if sure is not None:
             return sure
         cands = self.candidates(obs)

@@ -5,6 +5,8 @@ engine's single hidden-information filter) into the numbers the bots need: the s
 holdings as a packed hand and table-meld keys, the count of every card kind it
 has not seen, and for each opponent the hand size, the visible melds and the
 kinds he may no longer 吃/碰 (his discards, R20; other seats' passes are private).
+王 (R39) are counted apart: the seat's own, and those it has not seen (a 王 dealt
+to another seat stays hidden; one turned up is shown to all).
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from dataclasses import dataclass, field
 
 from ..core.cards import Card
 from ..core.evaluator import BIT
-from ..core.melds import GroupKind
+from ..core.melds import Group, GroupKind
 from ..core.views import View
 from ..core.vocab import EventType
 from .heuristics import meld_key
 
 FOURS = (GroupKind.PAO, GroupKind.TI)
 PASS, DISCARD = EventType.PASS, EventType.DISCARD
+TURNED = (EventType.DRAW, EventType.LIANGZHANG)
 
 
 @dataclass(slots=True)
@@ -51,11 +54,18 @@ class Knowledge:
     open_card: int | None
     phase: str
     wall: int
+    wang: int = 0  # 王 in my hand (R39): not in ``packed`` / ``counts``
+    wang_unseen: int = 0  # 王 of the deck I have not seen (in other hands or the wall)
+    table: tuple[Group, ...] = ()  # my table melds (their keys: ``table_keys``)
     cache: dict[int, float] = field(default_factory=dict)  # per-decision memo (danger)
 
     @property
     def held(self) -> int:
-        return sum(self.counts) + sum(4 if k // 20 in (3, 4) else 3 for k in self.table_keys)
+        return (
+            sum(self.counts)
+            + self.wang
+            + sum(4 if k // 20 in (3, 4) else 3 for k in self.table_keys)
+        )
 
 
 def _mask(cards: tuple[Card, ...]) -> int:
@@ -100,9 +110,12 @@ def knowledge(v: View) -> Knowledge:
         if open_card < 20:  # a drawn 王 (R39) is no kind: nothing of a kind is seen
             seen[open_card] += 1
     refused = dict.fromkeys(v.seats, 0)
+    shown_wang = 0  # 王 other seats turned up (R39: shown to all, then held)
     for e in v.log:
         if (e.type is PASS or e.type is DISCARD) and e.card is not None and e.seat in refused:
             refused[e.seat] |= 1 << e.card
+        elif e.card is Card.W and e.type in TURNED and e.seat != seat:
+            shown_wang += 1
     seats = list(v.seats)
     nxt = seats[(seats.index(seat) + 1) % len(seats)] if seat in seats else -1
     opps = [
@@ -125,6 +138,9 @@ def knowledge(v: View) -> Knowledge:
         open_card=open_card,
         phase=v.phase,
         wall=v.wall,
+        wang=v.wang,
+        wang_unseen=max(0, v.rules.wang - v.wang - shown_wang),
+        table=v.own_groups() if v.wang else (),
     )
 
 
