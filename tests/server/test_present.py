@@ -30,7 +30,7 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
     """The settlement as main built it (adec119): the result's record dict read back,
     and a whole view's wire form built for its ``reveal``; since issue 22 also the
     unit, each 名堂's effect, 醒牌/醒数 (R42) and a race's totals (R45); since issue 23
-    the card each 王 stood for (R40) and a 王 pattern's 番 line (R41)."""
+    the card each 王 stood for (R40), a 王 pattern and its 番 line (R41)."""
     rules = state.rules
     effects = {m.id: m.effect.value for m in rules.mingtang}
     res = state.result.to_dict() if state.result is not None else {}
@@ -78,6 +78,7 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
             else {}
         ),
         **({"wang": st["wang"]} if st.get("wang") else {}),
+        **({"pattern": position["pattern"]} if position.get("pattern") else {}),  # R41
         **(
             {"race": {"target": 100, "round_to": 10, "totals": list(scores)}}
             if rules.name == "loudi"

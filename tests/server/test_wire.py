@@ -8,7 +8,8 @@ every message it sends is compared with the messages main sent at adec119
 games with 醒 and a race are new — nothing else changed, hints aside), and again for issue 24
 (`deck_commitment` in states; with storage commits before messages leave, 桂林's one hint at a
 moment with nothing to decide is no longer sent), and for issue 23 (a 四王 game added: each
-seat's 王 in views and reveals, the card each 王 stood for; the other games unchanged); every message a played
+seat's 王 in views and reveals, the card each 王 stood for; the other games unchanged; then two of
+its hints, whose 听牌 with 王 had ignored the 王); every message a played
 match sends validates against its model (:mod:`paohuzi.server.messages`) and is
 written as the model writes itself.
 """

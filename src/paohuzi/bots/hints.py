@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..core.actions import CHI, DISCARD, HU, PASS, PENG
-from ..core.cards import CARDS, Card
+from ..core.cards import CARDS, WANG, Card
 from ..core.evaluator import BIT, evaluator_for
 from ..core.player import Observation
+from ..core.position import Position, WangPattern
+from ..core.scoring import settle
 from ..core.state import GameState
 from ..core.tingpai import Ting, tingpai_of
 from .greedy import Choice, GreedyBot
@@ -79,8 +81,13 @@ def _reason(ch: Choice, ranked: list[Choice], obs: Observation, ting: tuple[Ting
     if a.type == HU:
         op = obs.view.open
         drawn = op is not None and op.owner == obs.seat and op.source in ("draw", "liangzhang")
-        ev = evaluator_for(obs.rules)
-        h = ev.best_huxi(k.packed, ev.summarize(k.table_keys), c, drawn)
+        if obs.view.wang or c == WANG or a.pattern is not None:
+            h = _wild_huxi(obs, c, drawn, a.pattern)
+        else:
+            ev = evaluator_for(obs.rules)
+            h = ev.best_huxi(k.packed, ev.summarize(k.table_keys), c, drawn)
+        if a.pattern is not None:  # R41: the pattern named (no 自摸 on a pattern)
+            return Reason(f"{a.pattern.zh}胡：{h} 胡息", f"Win by {a.pattern.value}: {h} huxi")
         return Reason(
             f"胡牌：{h} 胡息" + ("（自摸）" if drawn else ""),
             f"Win now: {h} huxi" + (" (self-drawn)" if drawn else ""),
@@ -113,6 +120,22 @@ def _reason(ch: Choice, ranked: list[Choice], obs: Observation, ting: tuple[Ting
             return Reason("过：吃/碰会让手牌变差", "Pass: taking it would weaken the hand")
         return Reason("过", "Pass")
     return Reason(a.type, a.type)
+
+
+def _wild_huxi(obs: Observation, c: int, drawn: bool, pattern: WangPattern | None) -> int:
+    """胡息 of a win with 王 (R40, R41): the split and 王 assignment the engine settles."""
+    v = obs.view
+    pos = Position(
+        v.hand,
+        v.own_groups(),
+        None if c == WANG else CARDS[c],
+        self_drawn=drawn,
+        hand_size=obs.rules.hand_size,
+        wang=v.wang,
+        win_wang=c == WANG,
+        pattern=pattern,
+    )
+    return settle(pos, obs.rules).huxi
 
 
 def _isolated(rest: int, c: int) -> bool:

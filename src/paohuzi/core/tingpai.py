@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .cards import CARDS, Card
-from .evaluator import evaluator_for, pack
+from .evaluator import evaluator_for, pack, unpack
 from .melds import Group
 from .position import Position, PositionError
 from .rules import Rules
@@ -77,9 +77,11 @@ def tingpai_wild(
 
 
 def tingpai_of(v: View, packed: int | None = None) -> tuple[Ting, ...]:
-    """听牌 of the viewing seat's own hand (or of ``packed``, with the same melds)."""
-    if v.wang and packed is None:
-        return tingpai_wild(v.rules, v.hand, v.own_groups(), v.wang)
+    """听牌 of the viewing seat's own hand (or of ``packed``, with the same melds and 王:
+    the hint's hand after a discard)."""
+    if v.wang:
+        hand = v.hand if packed is None else tuple(unpack(packed))
+        return tingpai_wild(v.rules, hand, v.own_groups(), v.wang)
     return tingpai(v.rules, pack(v.hand) if packed is None else packed, v.own_groups())
 
 
