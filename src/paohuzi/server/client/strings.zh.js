@@ -140,7 +140,7 @@ export default {
   presetOption: (label, n) => `${label}（${n}人）`,
   // the rules line, part by part as the server's options.summary writes it
   sum: { players: (n, sitOut) => (sitOut ? `${n}人坐底` : `${n}人`), minHuxi: (h) => `${h}胡起胡`,
-    mingtang: (mts) => (mts.length ? "名堂：" + mts.map((v) => v.zh).join("、") : "无名堂"),
+    mingtang: (mts) => (mts.length ? "名堂：" + [...new Set(mts.map((v) => v.zh))].join("、") : "无名堂"),
     base: (b) => `底分${b}`, cap: (c) => (c ? `${c}分封顶` : "不封顶"), race: (t, u, h) => `先到${t}${u}胜（最多${h}局）`, hands: (h) => `${h}局`,
     turn: (s) => `每步${s}秒`, bots: (lv) => `机器人${lv.label}` },
   rulesOf: "查看完整规则",
