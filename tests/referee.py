@@ -1678,7 +1678,11 @@ class Referee:
         while True:
             # R42: a 王 醒牌 is the kind the winner's 门子 hold most of (the lowest kind
             # on a tie, as docs/spec-notes.md reads it); no offset moves it
-            x = max(range(20), key=counts.__getitem__) if t == WANG else xing_card(t, self.xing_offset)
+            x = (
+                max(range(20), key=counts.__getitem__)
+                if t == WANG
+                else xing_card(t, self.xing_offset)
+            )
             plan.append((t, x, counts[x], wall))
             if not (self.xing_chain and self._chains(counts[x], wall)) or pos >= len(self.wall):
                 return plan
@@ -2061,8 +2065,10 @@ class Referee:
             want[s] = gain
             if d is not None:
                 want[d] = -min(gain, self.race_cap) if self.race_cap else -gain
-        elif self.cap and (d is None or self.payment != "discarder") and not (
-            d is not None and self.baopei and w["flags"]["dihu"]
+        elif (
+            self.cap
+            and (d is None or self.payment != "discarder")
+            and not (d is not None and self.baopei and w["flags"]["dihu"])
         ):
             # 封顶 where every other seat pays (永州: "Score = 囤 × Π番, capped at 300;
             # every other dealt-in seat pays it"): each payer pays the capped score

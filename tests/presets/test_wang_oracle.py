@@ -16,7 +16,15 @@ from hypothesis import strategies as st
 
 from oracle_wang import best_score
 from paohuzi.core.position import Position, WangPattern
-from paohuzi.core.rules import GUILIN, HENGYANG, LOUDI, YONGZHOU, YONGZHOU_HONGZHUAN, FanCombine, Rules
+from paohuzi.core.rules import (
+    GUILIN,
+    HENGYANG,
+    LOUDI,
+    YONGZHOU,
+    YONGZHOU_HONGZHUAN,
+    FanCombine,
+    Rules,
+)
 from paohuzi.core.scoring import settle
 
 from .test_second_wave_oracle import positions

@@ -27,7 +27,7 @@ from paohuzi.core.rules import (
     RulesError,
     preset,
 )
-from paohuzi.core.scoring import huangzhuang_payments, payments, settle
+from paohuzi.core.scoring import payments, settle
 from paohuzi.core.state import GameState
 from paohuzi.table import Table
 
