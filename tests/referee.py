@@ -600,6 +600,7 @@ class Referee:
         self.chouhu: list[dict[int, int]] = []  # R30: seat → {kind: his R33 胡息 at the pass}
         self.took_in: set[int] = set()  # seats that 吃/碰'd
         self.xing_plan: list[tuple[int, int, int, bool]] = []  # R42: (turned, 醒牌, 醒数, wall)
+        self.wild_xing: int | None = None  # a wild win's 醒数, read from its settlement
         self.xing_seen: list[dict[str, Any]] = []
         self.lz_winners: list[int] | None = None  # who can 胡 the 亮张 (elective 天胡)
         self.lost: Counter[tuple[str, Any, int]] = Counter()  # 吃/碰 actions without events
@@ -1677,7 +1678,11 @@ class Referee:
         while True:
             # R42: a 王 醒牌 is the kind the winner's 门子 hold most of (the lowest kind
             # on a tie, as docs/spec-notes.md reads it); no offset moves it
-            x = max(range(20), key=counts.__getitem__) if t == WANG else xing_card(t, self.xing_offset)
+            x = (
+                max(range(20), key=counts.__getitem__)
+                if t == WANG
+                else xing_card(t, self.xing_offset)
+            )
             plan.append((t, x, counts[x], wall))
             if not (self.xing_chain and self._chains(counts[x], wall)) or pos >= len(self.wall):
                 return plan
@@ -1872,6 +1877,9 @@ class Referee:
             self._wild(res, w)
         elif self.scoring is not None and not self.scoring.unknown:
             self._settlement(res, w)
+        # a wild win's 醒数 is the settlement's: the referee does not search 王 assignments
+        xs = st.get("xing") if isinstance(st, dict) and w["wild"] else None
+        self.wild_xing = xs if isinstance(xs, int) and not isinstance(xs, bool) else None
         if isinstance(di, int) and not isinstance(di, bool):
             self._payments(s, di, fan if isinstance(fan, int) else None, scores, w)
         self._position(res.get("position"), w)
@@ -2057,8 +2065,10 @@ class Referee:
             want[s] = gain
             if d is not None:
                 want[d] = -min(gain, self.race_cap) if self.race_cap else -gain
-        elif self.cap and (d is None or self.payment != "discarder") and not (
-            d is not None and self.baopei and w["flags"]["dihu"]
+        elif (
+            self.cap
+            and (d is None or self.payment != "discarder")
+            and not (d is not None and self.baopei and w["flags"]["dihu"])
         ):
             # 封顶 where every other seat pays (永州: "Score = 囤 × Π番, capped at 300;
             # every other dealt-in seat pays it"): each payer pays the capped score
@@ -2080,6 +2090,8 @@ class Referee:
                 want[s] += amount
         out = [t for t in range(self.players) if t not in self.seats]
         xing = self._xing_total()
+        if xing is None:
+            xing = self.wild_xing
         if self.xing_seat and out and not self.race and xing is not None and fan is not None:
             # PRESETS 永州/桂林 坐醒: each losing dealt-in seat also pays the sit-out seat
             # 番 × 醒数 (read: every dealt-in seat but the winner, whoever fed the card)

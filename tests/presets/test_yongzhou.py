@@ -27,7 +27,7 @@ from paohuzi.core.rules import (
     RulesError,
     preset,
 )
-from paohuzi.core.scoring import huangzhuang_payments, payments, settle
+from paohuzi.core.scoring import payments, settle
 from paohuzi.core.state import GameState
 from paohuzi.table import Table
 
@@ -124,9 +124,9 @@ def test_no_haidi_or_dihu_fan_or_doubling(flag: str) -> None:
 
 def test_the_dealers_liangzhang_win_is_a_zimo() -> None:
     """Doubt (docs/spec-notes.md): the dealer winning on his own 亮张 wins on a card he
-    turned up himself: 自摸 2 番, no 天胡 番."""
+    turned up himself: 自摸 2 番 once (shown 天胡(自摸), as 桂林's), no 天胡 番 besides."""
     s = settle(pos(PLAIN, self_drawn=True, tianhu=True), YONGZHOU)
-    assert [(m.name, m.fan) for m in s.mingtang] == [("自摸", 2)] and s.di == 4
+    assert [(m.name, m.fan) for m in s.mingtang] == [("天胡(自摸)", 2)] and s.di == 4
 
 
 def test_R41_a_pattern_takes_no_zimo_double() -> None:

@@ -111,6 +111,11 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
                    "庄家扣10息", "四舍五入到10", "最多30局", "赢家得分"],
          ["units (息) = huxi", "counts 100 息", "放炮必胡", "reaches 100", "at most 100 a hand",
           "loses 10", "nearest 10", "every two players settle", "at most 30 hands"]),
+        # issue 23: no discard win, not even 地胡; 囤 from 起胡; 上醒; 封顶 300
+        ("yongzhou", ["只能胡翻出来的牌，不能胡打出的牌", "囤 = 2 + (胡息 − 15) ÷ 3", "上醒",
+                      "封顶：每家每局最多300分", "点胡：×3", "黑胡：×4"],
+         ["never a discard", "units (囤) = 2 + (huxi − 15) ÷ 3", "moved one point up",
+          "capped at 300"]),
     ],
 )  # fmt: skip
 def test_the_rules_page_states_the_second_waves_fields(

@@ -904,7 +904,7 @@ YONGZHOU_MINGTANG = (
     MingtangRule("wuhu", fan=4, name="黑胡"),
     MingtangRule("zimo", fan=2),
     # the dealer winning on his own 亮张 is a 自摸 like any turned-up card of his own
-    MingtangRule("tianhu", fan=2, name="自摸"),
+    MingtangRule("tianhu", fan=2, name="天胡(自摸)"),
 )
 # Option 红转朱黑: 13–15 red count as 点胡 (×3), 16 or more as 黑胡 (×4), 红胡 only 10–12.
 # Pure data: the count patterns 十三红 / 大红 with a bound and the region's name.
@@ -933,7 +933,7 @@ YONGZHOU = Rules(
     wang_fan=(4, 8, 8, 16, 16, 32),
     xing=Xing.FAN,
     xing_offset=1,
-    reward_scale=48,
+    reward_scale=64,  # p99 of |payment| per seat, 500 greedy hands: 64
 )
 
 PRESETS: dict[str, Rules] = {

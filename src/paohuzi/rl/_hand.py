@@ -176,7 +176,7 @@ def payment_bound(rules: Rules) -> int:
     other: the deal, the first discard, the last card), the 等 of that, the largest
     base-setting 名堂, every unit-adding 名堂, 27 醒 cards, every 番 (added or
     multiplied, ``per_extra`` for all 27 cards), the largest 黄番 and 底分;
-    times the payers, plus the 坐醒 seat's share and 荒庄 costs. No hand
+    times the payers, plus the 坐醒 seat's share and 荒庄 costs (亡牌 too). No hand
     reaches it (名堂 exclude each other), so it is an honest, loose bound —
     what OpenSpiel's ``min_utility``/``max_utility`` ask for.
     """
@@ -204,4 +204,5 @@ def payment_bound(rules: Rules) -> int:
     if rules.payment == Payment.RACE:
         return di + rules.race.huangzhuang_penalty
     seat = fan * xing * payers if rules.xing_seat else 0
-    return di * payers + seat + rules.huangzhuang.cost * payers
+    wangpai = rules.huangzhuang.wang_pay * rules.wang * payers  # 亡牌 at a 荒庄 (永州)
+    return di * payers + seat + rules.huangzhuang.cost * payers + wangpai

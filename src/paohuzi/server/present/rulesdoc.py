@@ -205,14 +205,22 @@ def _win(r: Rules) -> list[dict[str, Any]]:
             "which",
             "可以胡别人打出的牌"
             if r.win_on_discard
+            else "只能胡翻出来的牌，不能胡打出的牌"
+            if r.dihu == "none"
             else "只能胡翻出来的牌（地胡除外），不能胡打出的牌",
             "discards can be won on"
             if r.win_on_discard
+            else "only cards turned up from the wall can be won on, never a discard"
+            if r.dihu == "none"
             else "only cards turned up from the wall can be won on (except the earthly win (地胡)), never a discard",
             "R24",
         ),
         _tianhu(r),
-        _item("dihu", f"地胡：{dihu[0]}", f"earthly win: {dihu[1]}", "R29"),
+        *(  # 永州: no 地胡 at all (dihu = none)
+            [_item("dihu", f"地胡：{dihu[0]}", f"earthly win: {dihu[1]}", "R29")]
+            if r.dihu != "none"
+            else []
+        ),
         _item(
             "chouhu",
             "臭胡：能胡不胡，胡息变化之前不能再胡这张牌",
