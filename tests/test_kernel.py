@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from paohuzi._native import reason_for_no_kernel
 from paohuzi.core.evaluator import KERNEL, HandEvaluator, _all_keys, _SizeTable, evaluator_for
-from paohuzi.core.position import Position
+from paohuzi.core.position import Position, PositionError
 from paohuzi.core.rules import PRESETS, Rules
 from strategies import positions
 from test_score_vectors import VECTORS, position_input
@@ -43,6 +43,8 @@ def _same(native: HandEvaluator, pure: HandEvaluator, pos: Position) -> None:
     """best, the settlement's analysis (groups and 胡息) and every 听牌 candidate agree."""
     assert native.best(pos) == pure.best(pos)
     assert native.analyse(pos) == pure.analyse(pos)
+    if pos.win is None:
+        return
     t = native.summarize(pos.table_keys)
     for c in range(20):  # the engine's path: HandEvaluator._best through best_huxi
         for sd in (False, True):
@@ -88,6 +90,19 @@ def test_size_tables_match_the_recursion(rules: Rules) -> None:
 @given(pos=positions())
 def test_generated_positions(rules: Rules, pos: Position) -> None:
     _same(*_pair(rules), pos)
+
+
+@needs_kernel
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=positions())
+def test_mandatory_tianhu_goes_to_the_python_path(pos: Position) -> None:
+    """R28: with no winning card the kernel hands the position back; same answer."""
+    assert pos.win is not None
+    try:
+        deal = Position((*pos.hand, pos.win), pos.table, None, tianhu=True)
+    except PositionError:
+        assume(False)  # the table's fours leave the dealer's count off (R17)
+    _same(*_pair(PRESETS["hunan"]), deal)
 
 
 @needs_kernel

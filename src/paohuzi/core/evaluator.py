@@ -445,7 +445,7 @@ class HandEvaluator:
         card → 跑/提) and "table" (偎/碰 + card → 跑/提). With ``plans`` given,
         the best (fixed 胡息, rest, pair needed, use) is appended to it.
         """
-        if plans is None and self._core is not None:
+        if self._core is not None and plans is None:
             return self._core(packed, table_huxi, shape, gain_up, win, self_drawn)
         if packed & FOURS:
             return -1  # four of a kind in hand: it must already be a 提 (R12)
@@ -504,11 +504,9 @@ class HandEvaluator:
 
     def best(self, pos: Position) -> int:
         """Best 胡息 of a position, −1 without a shape (no ``min_huxi`` check)."""
-        if self._kernel is not None:
-            return self._kernel.best(pos)
-        return self._best_python(pos)
-
-    def _best_python(self, pos: Position) -> int:
+        k = self._kernel
+        if k is not None:
+            return k.best(pos)
         win = pos.win
         if win is None:
             return self.tianhu_huxi(pos.packed, pos.table)
@@ -519,6 +517,10 @@ class HandEvaluator:
             else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
         )
         return self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)
+
+    def _at_deal(self, pos: Position) -> int:
+        """:meth:`best` of a mandatory 天胡 (R28, no winning card): the kernel's fallback."""
+        return self.tianhu_huxi(pos.packed, pos.table)
 
     def current_huxi(self, packed: int, table: tuple[Group, ...] | TableSummary) -> int:
         """当前总息数 (R33): table melds + the best the concealed hand can show."""
@@ -674,7 +676,7 @@ _KERNELS: dict[object, Any] = {}  # per 胡息 table: the C tables take ~30 ms t
 
 def _kernel_for(ev: HandEvaluator) -> Any:
     """The C kernel for ``ev``'s 胡息 grid, built once per table (the grid is all it
-    reads; ``ev``'s Python path answers what it does not take: the 天胡 of R28)."""
+    reads; ``ev`` answers what it does not take: the 天胡 of R28)."""
     key = ev.rules.huxi_table
     k = _KERNELS.get(key)
     if k is None:
@@ -692,7 +694,7 @@ def _kernel_for(ev: HandEvaluator) -> Any:
             ev._flat,
             ev._gain_pao,
             ev._gain_ti,
-            ev._best_python,
+            ev._at_deal,
         )
     return k
 
