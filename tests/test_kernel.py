@@ -199,3 +199,21 @@ def test_no_extension_or_no_source(tmp_path: Path) -> None:
     other.mkdir()
     _kernel_dir(other, source=False)  # a wheel: the extension without its source
     assert reason_for_no_kernel(other, None) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "mode", "mypy"),
+    [("", "", False), ("0", "", False), ("kernel", "kernel", False), ("1", "all", True)],
+)
+def test_compile_switch(monkeypatch: pytest.MonkeyPatch, value: str, mode: str, mypy: bool) -> None:
+    """PAOHUZI_COMPILE: unset/0 pure, ``kernel`` the C kernel alone (no mypy fetched),
+    anything else mypyc and the kernel (the build backend adds mypy)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build_backend"))
+    try:
+        import paohuzi_backend as backend
+    finally:
+        sys.path.pop(0)
+    monkeypatch.setenv("PAOHUZI_COMPILE", value)
+    assert backend.compile_mode() == mode
+    assert backend.compile_requested() == bool(mode)
+    assert (backend.MYPYC in backend._extra()) == mypy
