@@ -671,7 +671,7 @@ class HandEvaluator:
 
 
 _SIZES: dict[object, tuple[_SizeTable, _SizeTable]] = {}
-_KERNELS: dict[object, Any] = {}  # per 胡息 table: the C tables take ~30 ms to fill
+_KERNELS: dict[object, Any] = {}  # per 胡息 table: the C tables take 20–30 ms to fill
 
 
 def _kernel_for(ev: HandEvaluator) -> Any:
