@@ -602,8 +602,10 @@ static PyTypeObject KernelType = {
 };
 
 static struct PyModuleDef kernel_module = {
-    PyModuleDef_HEAD_INIT, "paohuzi.core._kernel",
-    "胡牌判定内核: the most-胡息 decomposition in C (optional; see docs/speed.md).", -1, NULL,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "paohuzi.core._kernel",
+    .m_doc = "胡牌判定内核: the most-胡息 decomposition in C (optional; see docs/speed.md).",
+    .m_size = -1,
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
