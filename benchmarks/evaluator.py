@@ -9,7 +9,10 @@ call is ``HandEvaluator.best(position)``: does it form 7 门子, and with the mo
 first pass includes that cost (the shipped tables are decoded beforehand, with
 ``preload()``: the untimed "init"); a second (warm) pass and the full settlement
 (``settle``: groups, 等, 名堂, 底) are timed too, for scale. CPU time, cyclic GC
-off during the timing (as ``timeit`` does). ``--against DIR`` measures this
+off during the timing (as ``timeit`` does). When the C kernel is built
+(``PAOHUZI_COMPILE=1`` or ``=kernel``; docs/speed.md), the compiled ``best`` and
+the Python one (``HandEvaluator(rules, native=False)``) are timed against each
+other in rounds that take turns, and the ratio printed. ``--against DIR`` measures this
 checkout's sources and another checkout's ``src`` in fresh processes taking
 turns (a before/after in one run) and prints the medians and their ratios.
 """
@@ -47,7 +50,7 @@ def main() -> None:
     ap.add_argument("--rules", default="hunan")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--against", metavar="SRC", help="compare with another checkout's src/")
-    ap.add_argument("--rounds", type=int, default=5, help="rounds per side with --against")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds per side (--against; kernel)")
     args = ap.parse_args()
     if args.against:
         return compare(args)
@@ -80,6 +83,7 @@ def main() -> None:
     full = time.process_time() - t0
     gc.enable()
     n = len(positions)
+    versus = kernel_versus_python(rules, positions, args.rounds)
     out = {
         "positions": n,
         "us_per_position": round(cold / n * 1e6, 3),
@@ -88,12 +92,48 @@ def main() -> None:
         "init_seconds": round(init, 4),
         "winning_fraction": round(sum(r >= rules.min_huxi for r in results) / n, 3),
         "shape_fraction": round(sum(r >= 0 for r in results) / n, 3),
+        **versus,
     }
     if args.json:
         print(json.dumps(out))
     else:
         for k, v in out.items():
             print(f"{k:>22}: {v}")
+
+
+def kernel_versus_python(rules: object, positions: list[Position], rounds: int) -> dict:
+    """µs per ``best`` of the C kernel and of the Python evaluator (pure, or mypyc if
+    that build runs), warm, in rounds that take turns: best and median of the rounds."""
+    import statistics
+
+    import paohuzi
+    from paohuzi.core.evaluator import HandEvaluator, evaluator_for
+
+    native = evaluator_for(rules)  # type: ignore[arg-type]
+    if getattr(native, "_kernel", None) is None:  # a pure install, or an older checkout
+        return {}
+    python = HandEvaluator(rules, native=False)  # type: ignore[arg-type]
+    python.preload()
+    for p in positions:  # warm both: the Python evaluator's lazy caches fill here
+        assert native.best(p) == python.best(p)
+    times: dict[str, list[float]] = {"kernel": [], "python": []}
+    gc.collect()
+    gc.disable()
+    for _ in range(rounds):
+        for name, f in (("kernel", native.best), ("python", python.best)):
+            t0 = time.process_time()
+            for p in positions:
+                f(p)
+            times[name].append((time.process_time() - t0) / len(positions) * 1e6)
+    gc.enable()
+    label = "mypyc" if paohuzi.compiled() else "pure"
+    out: dict[str, object] = {}
+    for name, ts in times.items():
+        key = "kernel" if name == "kernel" else f"python_{label}"
+        out[f"best_{key}_us"] = f"{min(ts):.3f} best, {statistics.median(ts):.3f} median"
+    ratio = statistics.median(times["python"]) / statistics.median(times["kernel"])
+    out[f"best_python_{label}_over_kernel"] = round(ratio, 2)
+    return out
 
 
 def compare(args: argparse.Namespace) -> None:

@@ -7,8 +7,9 @@ Each round plays N new hands (seeds never repeat) through the same loop as
 ``paohuzi simulate`` (:func:`paohuzi.sim.selfplay.run_job`: deal, ask each bot
 through its Observation, apply). The engine is timed twice, in two processes
 that take turns round by round so that both see the same machine load: as
-installed (mypyc-compiled after ``PAOHUZI_COMPILE=1 pip install -e .``, see
-setup.py; on a pure install both sides are the same) and as pure Python
+installed (mypyc-compiled, with the evaluator's C kernel, after
+``PAOHUZI_COMPILE=1 pip install -e .``, see setup.py; on a pure install both
+sides are the same) and as pure Python
 (``PAOHUZI_PURE=1``). With ``--against DIR`` the two sides are instead this
 checkout's sources and another checkout's ``src`` (a before/after of a change,
 e.g. ``git worktree add /tmp/old <commit>``), both pure Python.
@@ -42,7 +43,8 @@ def worker(rules_name: str, games: int) -> None:
     rules = preset(rules_name)
     bots = ("random",) * rules.players
     run_job(Job(rules, 10**6, bots, tuple(range(300))))
-    print(json.dumps({"compiled": paohuzi.compiled()}), flush=True)
+    kernel = getattr(paohuzi._native, "kernel", bool)()  # the evaluator's C kernel (_kernel.c)
+    print(json.dumps({"compiled": paohuzi.compiled(), "kernel": kernel}), flush=True)
     for line in sys.stdin:
         t0 = time.process_time()
         run_job(Job(rules, int(line), bots, tuple(range(games))))
@@ -91,7 +93,7 @@ def main() -> None:
         sides[name] = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
         )
-    compiled = {n: json.loads(p.stdout.readline())["compiled"] for n, p in sides.items()}
+    builds = {n: json.loads(p.stdout.readline()) for n, p in sides.items()}
     times: dict[str, list[float]] = {n: [] for n in sides}
     for r in range(args.rounds):
         for n, p in sides.items():
@@ -105,7 +107,8 @@ def main() -> None:
     out: dict[str, object] = {"rules": args.rules, "games_per_round": args.games}
     for n, ts in times.items():
         out[n] = {
-            "compiled": compiled[n],
+            "compiled": builds[n]["compiled"],
+            "kernel": builds[n]["kernel"],
             "best_hands_per_second": round(args.games / min(ts), 1),
             "median_hands_per_second": round(args.games / statistics.median(ts), 1),
         }
@@ -120,8 +123,9 @@ def main() -> None:
             d = out[n]
             assert isinstance(d, dict)
             kind = "mypyc-compiled" if d["compiled"] else "pure Python"
+            kind += " + C kernel" if d.get("kernel") else ""
             print(
-                f"  {n:9s} ({kind:14s}) best {d['best_hands_per_second']:8.1f} hands/s/core"
+                f"  {n:9s} ({kind:25s}) best {d['best_hands_per_second']:8.1f} hands/s/core"
                 f"   median {d['median_hands_per_second']:8.1f}"
             )
         print(f"  ratio {a} / {b} (hands per second, medians): {ratio:.3f}×")

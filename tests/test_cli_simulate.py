@@ -42,6 +42,7 @@ def test_same_seed_same_games_whatever_the_workers(capsys: pytest.CaptureFixture
         assert one[key] == two[key], key
     assert one["games"] == 60 and one["draws"] + sum(one["wins_by_seat"]) == 60
     assert one["engine"] == ("compiled" if paohuzi.compiled() else "pure")  # an extension
+    assert one["kernel"] is paohuzi._native.kernel()  # the evaluator's C kernel
     # zero-sum payments (R37): every seat's mean score adds up to nothing
     assert abs(sum(one["mean_score_by_seat"])) < 1e-3  # means are rounded to 4 places
     other = run_json(capsys, "simulate", "--games", "60", "--seed", "8", "--workers", "1", "--json")

@@ -163,7 +163,8 @@ def _cycles(edges: list[Edge]) -> list[list[str]]:
 def test_every_module_has_a_layer() -> None:
     for mod in MODULES:
         layer(mod)  # KeyError names a new top-level module: give it a layer above
-    assert all(e.dst in MODULES or e.dst == "paohuzi.core._compiled" for e in EDGES)
+    generated = {"paohuzi.core._compiled", "paohuzi.core._kernel"}  # built by setup.py
+    assert all(e.dst in MODULES or e.dst in generated for e in EDGES)
 
 
 def test_no_import_points_upward() -> None:

@@ -1,4 +1,5 @@
-"""The optional mypyc build (PAOHUZI_COMPILE=1): stale builds never run, and compiled ≡ pure.
+"""The optional compiled build (PAOHUZI_COMPILE=1: mypyc and the C kernel): stale builds
+never run, and compiled ≡ pure. (The kernel's own checks: tests/test_kernel.py.)
 
 On a pure install the comparison skips; CI runs this file again on the compiled build.
 """
@@ -15,7 +16,9 @@ from pathlib import Path
 import pytest
 
 import paohuzi
-from paohuzi._native import HOT, reason_for_pure
+from paohuzi._native import HOT, kernel, reason_for_pure
+
+NATIVE = paohuzi.compiled() or kernel()  # any compiled part runs
 
 
 def _core(tmp_path: Path, ext: bool = True) -> dict[str, str]:
@@ -65,16 +68,20 @@ def _run(code: str, pure: bool) -> str:
 
 
 def test_pure_switch_loads_the_sources() -> None:
-    code = "import paohuzi, paohuzi.core.state as s; print(paohuzi.compiled(), s.__file__)"
-    compiled, path = _run(code, pure=True).split()
-    assert compiled == "False" and path.endswith("state.py")
+    code = (
+        "import paohuzi, paohuzi.core.state as s;"
+        " print(paohuzi.compiled(), paohuzi._native.kernel(), s.__file__)"
+    )
+    compiled, kern, path = _run(code, pure=True).split()
+    assert compiled == kern == "False" and path.endswith("state.py")
 
 
 @pytest.mark.skipif(
-    not paohuzi.compiled(), reason="needs the compiled engine: PAOHUZI_COMPILE=1 pip install -e ."
+    not NATIVE, reason="needs the compiled engine: PAOHUZI_COMPILE=1 pip install -e ."
 )
 def test_compiled_and_pure_play_the_same_games() -> None:
-    """Same seeds ⇒ the same hands, move for move, on the compiled and the pure engine."""
+    """Same seeds ⇒ the same hands, move for move, on the compiled and the pure engine
+    (mypyc and/or the C kernel; ``PAOHUZI_PURE`` switches both off)."""
     code = (
         "import json\n"
         "from paohuzi.core.rules import PRESETS\n"
@@ -90,5 +97,6 @@ def test_compiled_and_pure_play_the_same_games() -> None:
         "print(json.dumps(out, ensure_ascii=False, sort_keys=True))\n"
     )
     pure = json.loads(_run(code, pure=True))
-    native = json.loads(_run(code + "import paohuzi\nassert paohuzi.compiled()\n", pure=False))
+    check = "import paohuzi\nassert paohuzi.compiled() or paohuzi._native.kernel()\n"
+    native = json.loads(_run(code + check, pure=False))
     assert len(pure) == 181 and pure == native

@@ -9,6 +9,11 @@ override for profiling, debugging and comparing builds), or (with a warning)
 when a source no longer matches the build stamp — an edited checkout that was
 not rebuilt. The three always come from the same side: compiled code reaches
 into the other compiled classes directly.
+
+The same build makes ``core/_kernel.c`` into ``paohuzi.core._kernel``, the
+evaluator's decomposition in C (docs/speed.md), stamped likewise: when
+``PAOHUZI_PURE`` is set or ``_kernel.c`` changed after the build, this module
+hides the extension (the evaluator then imports none and runs its Python).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import warnings
 from pathlib import Path
 
 HOT = ("chi", "evaluator", "state")  # import order
+KERNEL = "_kernel"  # core/_kernel.c → paohuzi.core._kernel
 _CORE = Path(__file__).parent / "core"
 
 
@@ -63,6 +69,29 @@ def reason_for_pure(
     return None
 
 
+def reason_for_no_kernel(
+    core: Path = _CORE, stamp: dict[str, str] | None = None, pure: bool = False
+) -> str | None:
+    """Why the built C kernel in ``core`` must not run (None: use it, or there is none).
+
+    A wheel ships no ``_kernel.c``: nothing there can have been edited since the build.
+    """
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    if not any((core / f"{KERNEL}{s}").exists() for s in suffixes):
+        return None
+    if pure:
+        return "PAOHUZI_PURE is set"
+    src = core / f"{KERNEL}.c"
+    if not src.exists():
+        return None
+    if stamp is None or stamp.get(KERNEL) != hashlib.sha256(src.read_bytes()).hexdigest():
+        return (
+            f"core/{KERNEL}.c changed after it was compiled"
+            " (rebuild: PAOHUZI_COMPILE=1 pip install -e .; or pip install -e . for pure Python)"
+        )
+    return None
+
+
 def _load_sources() -> None:
     core = importlib.import_module("paohuzi.core")
     for m in HOT:
@@ -81,7 +110,17 @@ def compiled() -> bool:
     return not str(getattr(state, "__file__", "")).endswith(".py")
 
 
+def kernel() -> bool:
+    """Whether the evaluator's C kernel (``paohuzi.core._kernel``) runs."""
+    return importlib.import_module("paohuzi.core.evaluator").KERNEL is not None
+
+
 _pure = bool(os.environ.get("PAOHUZI_PURE"))
+_kreason = reason_for_no_kernel(_CORE, _stamp(), _pure)
+if _kreason is not None and f"paohuzi.core.{KERNEL}" not in sys.modules:
+    if not _pure:
+        warnings.warn(f"paohuzi: the evaluator runs without its C kernel: {_kreason}", stacklevel=2)
+    sys.modules[f"paohuzi.core.{KERNEL}"] = None  # type: ignore[assignment]  # import → ImportError
 _reason = reason_for_pure(_CORE, _stamp(), _pure)
 if _reason is not None and "paohuzi.core.state" not in sys.modules:
     if not _pure:

@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from .._native import compiled
+from .._native import compiled, kernel
 from ..bots import make_bot
 from ..sim.selfplay import simulate
 from .common import load_rules
@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if args.match:
         out["hands_per_match"] = per_match
     out["engine"] = "compiled" if compiled() else "pure"  # see setup.py
+    out["kernel"] = kernel()  # the evaluator's C kernel (docs/speed.md)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0

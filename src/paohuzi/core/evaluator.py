@@ -14,12 +14,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from . import tabledata
 from .cards import Card
 from .melds import MELD_ROWS, Group, GroupKind
 from .position import Position, shape_flags
 from .rules import HUNAN, Rules
+
+try:  # the optional C kernel: setup.py builds it with PAOHUZI_COMPILE=1 (docs/speed.md)
+    from . import _kernel as _kernel_module
+
+    KERNEL: Any = _kernel_module
+except ImportError:  # the default, pure-Python install
+    KERNEL = None
 
 NEG = -(10**6)  # "no decomposition"; sums with it stay negative
 MASK30 = (1 << 30) - 1
@@ -264,7 +272,14 @@ class Analysis:
 class HandEvaluator:
     """Scores hands under one rules object; get one with :func:`evaluator_for`."""
 
-    def __init__(self, rules: Rules, sizes: tuple[_SizeTable, _SizeTable] | None = None):
+    def __init__(
+        self,
+        rules: Rules,
+        sizes: tuple[_SizeTable, _SizeTable] | None = None,
+        native: bool = True,
+    ):
+        """``native=False`` keeps this evaluator on the Python code even where the C
+        kernel is built (the tests compare the two)."""
         self.rules = rules
         self.target = rules.melds_to_win  # 门子 of a win (R22, R43)
         g = rules.huxi_table.grid()
@@ -302,6 +317,9 @@ class HandEvaluator:
         self._kan_huxi: dict[int, int] = {0: 0}
         self._partial: dict[int, int] = {}  # partial_huxi memo (views ask it every step)
         self._jiao_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
+        # The C kernel (None: pure Python): same results, each call in C.
+        self._kernel: Any = _kernel_for(self) if native and KERNEL is not None else None
+        self._core: Any = None if self._kernel is None else self._kernel.core
 
     def preload(self) -> None:
         """Decode the shipped split tables in full now (about 0.2 s) rather than
@@ -427,6 +445,8 @@ class HandEvaluator:
         card → 跑/提) and "table" (偎/碰 + card → 跑/提). With ``plans`` given,
         the best (fixed 胡息, rest, pair needed, use) is appended to it.
         """
+        if self._core is not None and plans is None:
+            return self._core(packed, table_huxi, shape, gain_up, win, self_drawn)
         if packed & FOURS:
             return -1  # four of a kind in hand: it must already be a 提 (R12)
         mask = packed & (packed >> 1) & LOW  # kinds held 3 times: 坎
@@ -484,6 +504,9 @@ class HandEvaluator:
 
     def best(self, pos: Position) -> int:
         """Best 胡息 of a position, −1 without a shape (no ``min_huxi`` check)."""
+        k = self._kernel
+        if k is not None:
+            return k.best(pos)
         win = pos.win
         if win is None:
             return self.tianhu_huxi(pos.packed, pos.table)
@@ -494,6 +517,10 @@ class HandEvaluator:
             else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
         )
         return self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)
+
+    def _at_deal(self, pos: Position) -> int:
+        """:meth:`best` of a mandatory 天胡 (R28, no winning card): the kernel's fallback."""
+        return self.tianhu_huxi(pos.packed, pos.table)
 
     def current_huxi(self, packed: int, table: tuple[Group, ...] | TableSummary) -> int:
         """当前总息数 (R33): table melds + the best the concealed hand can show."""
@@ -557,7 +584,12 @@ class HandEvaluator:
         t = self.summarize(pos.table_keys)
         win = pos.win
         up = (t.up_ti if pos.self_drawn else t.up_pao)[win]
-        best = self._best(packed, t.huxi, pos.shape, up, win, pos.self_drawn, plans)
+        if self._kernel is not None:
+            best, plan = self._kernel.plan(packed, t.huxi, pos.shape, up, win, pos.self_drawn)
+            if plan is not None:
+                plans.append(plan)
+        else:
+            best = self._best(packed, t.huxi, pos.shape, up, win, pos.self_drawn, plans)
         if best < 0:
             return Analysis(False, 0, "not_winning", ())
         plan = plans[0]
@@ -598,9 +630,12 @@ class HandEvaluator:
         return tuple(out)
 
     def _rest_groups(self, rest: int, pair: bool) -> list[Group]:
-        choice: list[tuple[int, int, int, int]] = []
-        self._rest(rest, pair, choice)
-        s, b, j2s, j2b = choice[0]
+        if self._kernel is not None:
+            s, b, j2s, j2b = self._kernel.rest(rest, pair)[1]
+        else:
+            choice: list[tuple[int, int, int, int]] = []
+            self._rest(rest, pair, choice)
+            s, b, j2s, j2b = choice[0]
         out = [Group(GroupKind.JIAO, _cards(p, p, p + 10)) for p in range(10) if j2s >> p & 1]
         out += [Group(GroupKind.JIAO, _cards(p, p + 10, p + 10)) for p in range(10) if j2b >> p & 1]
         small, big = self.sizes
@@ -636,6 +671,32 @@ class HandEvaluator:
 
 
 _SIZES: dict[object, tuple[_SizeTable, _SizeTable]] = {}
+_KERNELS: dict[object, Any] = {}  # per 胡息 table: the C tables take 20–30 ms to fill
+
+
+def _kernel_for(ev: HandEvaluator) -> Any:
+    """The C kernel for ``ev``'s 胡息 grid, built once per table (the grid is all it
+    reads; ``ev`` answers what it does not take: the 天胡 of R28)."""
+    key = ev.rules.huxi_table
+    k = _KERNELS.get(key)
+    if k is None:
+        small, big = ev.sizes
+        g = ev.grid
+        k = _KERNELS[key] = KERNEL.Kernel(
+            (small.run_val, small.v2710, small.pair_val),
+            (big.run_val, big.v2710, big.pair_val),
+            ev.jiao_val,
+            g["peng"],
+            g["wei"],
+            g["kan"],
+            g["pao"],
+            g["ti"],
+            ev._flat,
+            ev._gain_pao,
+            ev._gain_ti,
+            ev._at_deal,
+        )
+    return k
 
 
 @lru_cache(maxsize=64)

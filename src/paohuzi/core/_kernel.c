@@ -1,0 +1,630 @@
+/* 胡牌判定内核 (húpái pàndìng nèihé): the most-胡息 decomposition in C (R22–R27).
+ *
+ * The same algorithm as core/evaluator.py's HandEvaluator._best and _rest, with
+ * the per-size tables as flat arrays (docs/speed.md):
+ *   - a hand is a packed int, 3 bits of count per card kind (小 0–9, 大 10–19);
+ *   - 坎 (three alike in hand) never split (R22): they are removed with bit
+ *     operations and priced per kind;
+ *   - the rest of each size (10 points, counts 0–2, one point may hold 3: the
+ *     winning card) is looked up in a table of "most 胡息 without / with exactly
+ *     one 将", indexed like core/tabledata.py: 3^10 keys by base-3 value, then
+ *     10 × 3^9 keys with one point held three times;
+ *   - a packed size is turned into that index with two look-ups of 5-point chunks
+ *     (CHUNK), which also give the points held once and twice, for the 绞 check;
+ *   - 绞 (two of one size and one of the other at a point) are the only groups
+ *     that join the sizes: every choice of at most one 绞 per point is tried.
+ * The tables are filled at construction by the recursion of _SizeTable._fill,
+ * from the 胡息 grid the Python side passes in, so every preset gets its own.
+ * Values below 0 mean "no split"; as in Python only their sign is ever read.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NEG (-16000) /* "no split"; a sum of a few stays negative and fits int16 */
+#define UNSET INT16_MAX
+#define N3 59049     /* 3^10 */
+#define N9 19683     /* 3^9 */
+#define NKEYS (N3 + 10 * N9)
+#define NMELD 180    /* MELD_ROWS × 20 card kinds: Group.key */
+
+static const uint64_t LOW = 0x249249249249249ULL; /* bit 0 of every 3-bit field (20) */
+#define FOURS (LOW << 2)
+#define BIT(c) (1ULL << (3 * (c)))
+
+/* Per 15-bit chunk (5 points): base-3 value (counts ≤ 2), base-3 value of the
+ * other four points when one holds 3, that point (7: none), points held ≥1 / ≥2,
+ * and "bad" (a count ≥ 4 or two points at 3). */
+static uint32_t CHUNK[1 << 15];
+#define C_B3(x) ((x) & 0xff)
+#define C_B3W(x) (((x) >> 8) & 0x7f)
+#define C_Q(x) (((x) >> 15) & 7)
+#define C_GE1(x) (((x) >> 18) & 31)
+#define C_GE2(x) (((x) >> 23) & 31)
+#define C_BAD (1u << 28)
+
+static void chunk_init(void) {
+    for (uint32_t x = 0; x < (1u << 15); x++) {
+        uint32_t b3 = 0, b3w = 0, mul = 1, mulw = 1, q = 7, ge1 = 0, ge2 = 0, bad = 0;
+        for (int i = 0; i < 5; i++) {
+            uint32_t n = (x >> (3 * i)) & 7;
+            if (n) ge1 |= 1u << i;
+            if (n >= 2) ge2 |= 1u << i;
+            if (n >= 4 || (n == 3 && q != 7)) bad = 1;
+            if (n == 3 && q == 7) {
+                q = (uint32_t)i;
+                mul *= 3;
+                continue;
+            }
+            b3 += (n > 2 ? 0 : n) * mul;
+            b3w += (n > 2 ? 0 : n) * mulw;
+            mul *= 3;
+            mulw *= 3;
+        }
+        if (q != 7) b3 = 0;
+        CHUNK[x] = b3 | b3w << 8 | q << 15 | ge1 << 18 | ge2 << 23 | (bad ? C_BAD : 0);
+    }
+}
+
+/* Index of a one-size key (30 bits) in the table order of tabledata; −1 if none. */
+static inline int key_index(uint32_t key, uint32_t *ge1, uint32_t *ge2) {
+    uint32_t lo = CHUNK[key & 0x7fff], hi = CHUNK[key >> 15];
+    *ge1 = C_GE1(lo) | C_GE1(hi) << 5;
+    *ge2 = C_GE2(lo) | C_GE2(hi) << 5;
+    if ((lo | hi) & C_BAD) return -1;
+    uint32_t ql = C_Q(lo), qh = C_Q(hi);
+    if (ql == 7 && qh == 7) return (int)(C_B3(lo) + 243 * C_B3(hi));
+    if (ql != 7 && qh != 7) return -1;
+    if (ql != 7) return (int)(N3 + ql * N9 + C_B3W(lo) + 81 * C_B3(hi));
+    return (int)(N3 + (5 + qh) * N9 + C_B3(lo) + 243 * C_B3W(hi));
+}
+
+typedef struct {
+    int16_t v[2]; /* most 胡息 without / with exactly one 将 pair */
+} Entry;
+
+typedef struct {
+    Entry *e;
+    int run[8];   /* 胡息 of the 句 starting at point p (0: 一二三) */
+    int v2710;    /* 二七十 */
+    int pair[10]; /* the 将 */
+} Size;
+
+/* _SizeTable._fill: place the lowest card in a 句, the 二七十 or the 将. */
+static int size_fill(Size *t, uint32_t key) {
+    uint32_t g1, g2;
+    int i = key_index(key, &g1, &g2);
+    if (i < 0) return -1;
+    Entry *e = &t->e[i];
+    if (e->v[0] != UNSET) return i;
+    if (key == 0) {
+        e->v[0] = 0;
+        e->v[1] = NEG;
+        return i;
+    }
+    int p = __builtin_ctz(key) / 3, sh = 3 * p;
+    int best[2] = {NEG, NEG};
+    for (int k = 0; k < 3; k++) {
+        uint32_t rest;
+        int v, pair_only = 0;
+        if (k == 0) {
+            if (!(p <= 7 && (key >> (sh + 3)) & 7 && (key >> (sh + 6)) & 7)) continue;
+            rest = key - (uint32_t)(BIT(p) + BIT(p + 1) + BIT(p + 2));
+            v = t->run[p];
+        } else if (k == 1) {
+            if (!(p == 1 && (key >> 18) & 7 && (key >> 27) & 7)) continue;
+            rest = key - (uint32_t)(BIT(1) + BIT(6) + BIT(9));
+            v = t->v2710;
+        } else {
+            if (((key >> sh) & 7) < 2) continue;
+            rest = key - (uint32_t)(2 * BIT(p));
+            v = t->pair[p];
+            pair_only = 1;
+        }
+        int j = size_fill(t, rest);
+        if (j < 0) return -1;
+        Entry *r = &t->e[j];
+        if (pair_only) {
+            if (r->v[0] > NEG / 2 && v + r->v[0] > best[1]) best[1] = v + r->v[0];
+        } else {
+            for (int w = 0; w < 2; w++)
+                if (r->v[w] > NEG / 2 && v + r->v[w] > best[w]) best[w] = v + r->v[w];
+        }
+    }
+    e->v[0] = (int16_t)best[0];
+    e->v[1] = (int16_t)best[1];
+    return i;
+}
+
+typedef struct {
+    PyObject_HEAD
+    Size size[2];
+    int jiao[10];
+    int peng[20], wei[20], kan[20], pao[20], ti[20];
+    int flat[NMELD], gain_pao[NMELD], gain_ti[NMELD];
+    PyObject *fallback; /* callable(position) for what the kernel does not take: 天胡 */
+} Kernel;
+
+static inline void entry2(const Kernel *k, uint64_t rest, const Entry **es, const Entry **eb,
+                          uint32_t *s1, uint32_t *s2, uint32_t *b1, uint32_t *b2) {
+    int i = key_index((uint32_t)(rest & 0x3fffffff), s1, s2);
+    int j = key_index((uint32_t)(rest >> 30), b1, b2);
+    *es = i >= 0 ? &k->size[0].e[i] : NULL;
+    *eb = j >= 0 ? &k->size[1].e[j] : NULL;
+}
+
+static inline int split_value(const Entry *es, const Entry *eb, int pair) {
+    if (!pair) return es->v[0] + eb->v[0];
+    int a = es->v[1] + eb->v[0], b = es->v[0] + eb->v[1];
+    return a > b ? a : b;
+}
+
+/* The 绞 choices, in the order of HandEvaluator._jiao_deltas (so that ties pick
+ * the same split): the empty choice first, then per point ascending every earlier
+ * choice extended by its 2 小 + 1 大 and by its 1 小 + 2 大 绞. */
+typedef struct {
+    uint64_t ds, db;
+    int v;
+    uint16_t js, jb;
+} Jiao;
+#define MAXJ 59049
+
+static int jiao_options(const Kernel *k, uint32_t pts, uint32_t two_s, uint32_t two_b, Jiao *o) {
+    int n = 1;
+    o[0] = (Jiao){0, 0, 0, 0, 0};
+    for (int p = 0; p < 10; p++) {
+        uint32_t m = 1u << p;
+        if (!(pts & m)) continue;
+        int old = n;
+        for (int i = 0; i < old; i++) {
+            if (two_s & m) o[n++] = (Jiao){o[i].ds + 2 * BIT(p), o[i].db + BIT(p), o[i].v + k->jiao[p],
+                                           (uint16_t)(o[i].js | m), o[i].jb};
+            if (two_b & m) o[n++] = (Jiao){o[i].ds + BIT(p), o[i].db + 2 * BIT(p), o[i].v + k->jiao[p],
+                                           o[i].js, (uint16_t)(o[i].jb | m)};
+        }
+    }
+    return n;
+}
+
+/* HandEvaluator._rest: best 胡息 of ``rest`` in 句/绞 (+ exactly one 将 if pair).
+ * ``choice`` (may be NULL) gets (small key, big key, 绞 2-小 points, 2-大 points).
+ * Returns 1 on success, 0 for a key outside the tables (never met in play). */
+static int rest_best(const Kernel *k, uint64_t rest, int pair, int *out, uint64_t *choice) {
+    const Entry *es, *eb;
+    uint32_t s1, s2, b1, b2;
+    uint64_t s = rest & 0x3fffffff, b = rest >> 30;
+    entry2(k, rest, &es, &eb, &s1, &s2, &b1, &b2);
+    if (!es || !eb) return 0;
+    int best = split_value(es, eb, pair);
+    uint32_t jiao = (s2 & b1) | (s1 & b2);
+    if (choice) {
+        choice[0] = s;
+        choice[1] = b;
+        choice[2] = choice[3] = 0;
+    }
+    if (jiao) {
+        Jiao stack_opts[243], *opts = stack_opts, *heap = NULL;
+        if (__builtin_popcount(jiao) > 5) { /* 3^10 at worst; never in a real hand */
+            heap = PyMem_Malloc(sizeof(Jiao) * MAXJ);
+            if (!heap) return -1;
+            opts = heap;
+        }
+        int n = jiao_options(k, jiao, s2 & jiao, b2 & jiao, opts);
+        for (int i = 1; i < n; i++) {
+            uint64_t r = rest - opts[i].ds - (opts[i].db << 30);
+            const Entry *fs, *fb;
+            uint32_t t1, t2, t3, t4;
+            entry2(k, r, &fs, &fb, &t1, &t2, &t3, &t4);
+            if (!fs || !fb) {
+                PyMem_Free(heap);
+                return 0;
+            }
+            int t = opts[i].v + split_value(fs, fb, pair);
+            if (t > best) {
+                best = t;
+                if (choice) {
+                    choice[0] = s - opts[i].ds;
+                    choice[1] = b - opts[i].db;
+                    choice[2] = opts[i].js;
+                    choice[3] = opts[i].jb;
+                }
+            }
+        }
+        PyMem_Free(heap);
+    }
+    *out = best;
+    return 1;
+}
+
+/* HandEvaluator._best: best 胡息 over every use of the winning card (R25–R27),
+ * −1 without a shape; −2 (with an exception set) on an error. With ``plan``
+ * given: (fixed 胡息, rest, pair needed, use: 1 hand, 2 triple, 3 kan, 4 table). */
+static long kernel_core(const Kernel *k, uint64_t packed, int table_huxi, int pair, int hand_ok,
+                        int four_ok, int gain_up, int win, int self_drawn, long long *plan) {
+    if (packed & FOURS) return -1; /* four in hand: it must already be a 提 (R12) */
+    uint64_t mask = packed & (packed >> 1) & LOW, rest = packed;
+    int fixed = table_huxi, best = -1, v, ok;
+    if (mask) {
+        rest = packed - 3 * mask;
+        for (uint64_t m = mask; m; m &= m - 1) fixed += k->kan[__builtin_ctzll(m) / 3];
+    }
+#define REST(r, pr)                                                                      \
+    do {                                                                                 \
+        ok = rest_best(k, (r), (pr), &v, NULL);                                          \
+        if (ok <= 0) {                                                                   \
+            if (!ok) PyErr_SetString(PyExc_ValueError, "paohuzi.core._kernel: key outside the tables"); \
+            else PyErr_NoMemory();                                                       \
+            return -2;                                                                   \
+        }                                                                                \
+    } while (0)
+#define PLAN(f, r, pr, how)                                                              \
+    if (plan) {                                                                          \
+        plan[0] = (f);                                                                   \
+        plan[1] = (long long)(r);                                                        \
+        plan[2] = (pr);                                                                  \
+        plan[3] = (how);                                                                 \
+    }
+    if (hand_ok) {
+        uint64_t r = rest + BIT(win);
+        REST(r, pair);
+        if (v >= 0) {
+            best = fixed + v;
+            PLAN(fixed, r, pair, 1);
+        }
+        if (((rest >> (3 * win)) & 7) == 2) {
+            int f2 = fixed + (self_drawn ? k->wei : k->peng)[win];
+            r = rest - 2 * BIT(win);
+            REST(r, pair);
+            if (v >= 0 && f2 + v > best) {
+                best = f2 + v;
+                PLAN(f2, r, pair, 2);
+            }
+        }
+    }
+    if (four_ok) {
+        int gain, how;
+        if ((mask >> (3 * win)) & 1) {
+            gain = (self_drawn ? k->ti : k->pao)[win] - k->kan[win];
+            how = 3;
+        } else { /* a table 偎/碰 of the card (never both: only four copies) */
+            gain = gain_up;
+            how = 4;
+        }
+        if (gain >= 0) {
+            REST(rest, 1);
+            if (v >= 0 && fixed + gain + v > best) {
+                best = fixed + gain + v;
+                PLAN(fixed + gain, rest, 1, how);
+            }
+        }
+    }
+#undef REST
+#undef PLAN
+    return best;
+}
+
+/* -- arguments ------------------------------------------------------------- */
+
+static int read_ints(PyObject *seq, int *out, Py_ssize_t n, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd values expected, got %zd", what, n,
+                     PySequence_Fast_GET_SIZE(f));
+        Py_DECREF(f);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        if (v < -1000 || v > 1000) {
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range (-1000..1000)", what, v);
+            Py_DECREF(f);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+static int read_card(PyObject *o, int *out, const char *what) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < 0 || v > 19) {
+        PyErr_Format(PyExc_ValueError, "%s must be a card kind 0..19, got %ld", what, v);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int read_packed(PyObject *o, uint64_t *out) {
+    if (!PyLong_Check(o)) {
+        PyErr_SetString(PyExc_TypeError, "packed must be an int");
+        return -1;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (v >> 60) {
+        PyErr_SetString(PyExc_ValueError, "packed must fit 20 fields of 3 bits");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int read_shape(PyObject *o, int *sh) {
+    if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 3) {
+        PyErr_SetString(PyExc_TypeError, "shape must be a tuple of 3 bools");
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        int t = PyObject_IsTrue(PyTuple_GET_ITEM(o, i));
+        if (t < 0) return -1;
+        sh[i] = t;
+    }
+    return 0;
+}
+
+/* -- the type --------------------------------------------------------------- */
+
+static void kernel_dealloc(Kernel *self) {
+    for (int s = 0; s < 2; s++) PyMem_Free(self->size[s].e);
+    Py_XDECREF(self->fallback);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int fill_all(Size *t) {
+    t->e = PyMem_Malloc(sizeof(Entry) * NKEYS);
+    if (!t->e) return -1;
+    for (int i = 0; i < NKEYS; i++) t->e[i].v[0] = t->e[i].v[1] = UNSET;
+    for (int i = 0; i < N3; i++) { /* the recursion reaches every key below these */
+        uint32_t key = 0;
+        for (int p = 0, x = i; p < 10; p++, x /= 3) key |= (uint32_t)(x % 3) << (3 * p);
+        size_fill(t, key);
+    }
+    for (int q = 0; q < 10; q++)
+        for (int i = 0; i < N9; i++) {
+            uint32_t key = 3u << (3 * q);
+            for (int p = 0, x = i; p < 10; p++) {
+                if (p == q) continue;
+                key |= (uint32_t)(x % 3) << (3 * p);
+                x /= 3;
+            }
+            size_fill(t, key);
+        }
+    return 0;
+}
+
+static PyObject *kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"small", "big", "jiao", "peng", "wei", "kan", "pao", "ti",
+                         "flat", "gain_pao", "gain_ti", "fallback", NULL};
+    PyObject *sz[2], *jiao, *peng, *wei, *kan, *pao, *ti, *flat, *gp, *gt, *fb;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO:Kernel", kw, &sz[0], &sz[1], &jiao,
+                                     &peng, &wei, &kan, &pao, &ti, &flat, &gp, &gt, &fb))
+        return NULL;
+    if (!PyCallable_Check(fb)) {
+        PyErr_SetString(PyExc_TypeError, "fallback must be callable");
+        return NULL;
+    }
+    Kernel *self = (Kernel *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    for (int s = 0; s < 2; s++) { /* (run values of 8 句, 二七十, 10 将 values) */
+        PyObject *run, *v2710, *pair;
+        if (!PyArg_ParseTuple(sz[s], "OOO:size", &run, &v2710, &pair)) goto fail;
+        if (read_ints(run, self->size[s].run, 8, "run values") < 0) goto fail;
+        PyObject *one = PyTuple_Pack(1, v2710);
+        if (!one) goto fail;
+        int r = read_ints(one, &self->size[s].v2710, 1, "v2710");
+        Py_DECREF(one);
+        if (r < 0 || read_ints(pair, self->size[s].pair, 10, "pair values") < 0) goto fail;
+    }
+    if (read_ints(jiao, self->jiao, 10, "jiao") < 0 || read_ints(peng, self->peng, 20, "peng") < 0 ||
+        read_ints(wei, self->wei, 20, "wei") < 0 || read_ints(kan, self->kan, 20, "kan") < 0 ||
+        read_ints(pao, self->pao, 20, "pao") < 0 || read_ints(ti, self->ti, 20, "ti") < 0 ||
+        read_ints(flat, self->flat, NMELD, "flat") < 0 ||
+        read_ints(gp, self->gain_pao, NMELD, "gain_pao") < 0 ||
+        read_ints(gt, self->gain_ti, NMELD, "gain_ti") < 0)
+        goto fail;
+    for (int s = 0; s < 2; s++)
+        if (fill_all(&self->size[s]) < 0) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+    Py_INCREF(fb);
+    self->fallback = fb;
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyObject *S_win, *S_packed, *S_table_keys, *S_up_key, *S_self_drawn, *S_shape;
+
+/* best(position): HandEvaluator.best — reads the fields Position derives once. */
+static PyObject *kernel_best(Kernel *self, PyObject *pos) {
+    PyObject *o = PyObject_GetAttr(pos, S_win);
+    if (!o) return NULL;
+    if (o == Py_None) { /* mandatory 天胡 (R28): no shape needed; the Python path */
+        Py_DECREF(o);
+        return PyObject_CallOneArg(self->fallback, pos);
+    }
+    int win, sd, sh[3], huxi = 0, up = -1;
+    uint64_t packed;
+    int r = read_card(o, &win, "win");
+    Py_DECREF(o);
+    if (r < 0) return NULL;
+    if (!(o = PyObject_GetAttr(pos, S_packed))) return NULL;
+    r = read_packed(o, &packed);
+    Py_DECREF(o);
+    if (r < 0) return NULL;
+    if (!(o = PyObject_GetAttr(pos, S_self_drawn))) return NULL;
+    sd = PyObject_IsTrue(o);
+    Py_DECREF(o);
+    if (sd < 0) return NULL;
+    if (!(o = PyObject_GetAttr(pos, S_shape))) return NULL;
+    r = read_shape(o, sh);
+    Py_DECREF(o);
+    if (r < 0) return NULL;
+    if (!(o = PyObject_GetAttr(pos, S_table_keys))) return NULL;
+    if (!PyTuple_Check(o)) {
+        Py_DECREF(o);
+        PyErr_SetString(PyExc_TypeError, "table_keys must be a tuple");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
+        long key = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+        if (key < 0 || key >= NMELD) {
+            Py_DECREF(o);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "table key %ld out of range", key);
+            return NULL;
+        }
+        huxi += self->flat[key];
+    }
+    Py_DECREF(o);
+    if (!(o = PyObject_GetAttr(pos, S_up_key))) return NULL;
+    long uk = PyLong_AsLong(o);
+    Py_DECREF(o);
+    if (uk == -1 && PyErr_Occurred()) return NULL;
+    if (uk >= NMELD) {
+        PyErr_Format(PyExc_ValueError, "up_key %ld out of range", uk);
+        return NULL;
+    }
+    if (uk >= 0) up = (sd ? self->gain_ti : self->gain_pao)[uk];
+    long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, NULL);
+    return v == -2 ? NULL : PyLong_FromLong(v);
+}
+
+static int core_args(PyObject *const *args, Py_ssize_t n, uint64_t *packed, int *huxi, int *sh,
+                     int *up, int *win, int *sd) {
+    if (n != 6) {
+        PyErr_Format(PyExc_TypeError, "6 arguments expected, got %zd", n);
+        return -1;
+    }
+    long h, u;
+    if (read_packed(args[0], packed) < 0) return -1;
+    if ((h = PyLong_AsLong(args[1])) == -1 && PyErr_Occurred()) return -1;
+    if (read_shape(args[2], sh) < 0) return -1;
+    if ((u = PyLong_AsLong(args[3])) == -1 && PyErr_Occurred()) return -1;
+    if (read_card(args[4], win, "win") < 0) return -1;
+    if ((*sd = PyObject_IsTrue(args[5])) < 0) return -1;
+    if (h < -100000 || h > 100000 || u < -1 || u > 1000) {
+        PyErr_SetString(PyExc_ValueError, "table 胡息 or gain out of range");
+        return -1;
+    }
+    *huxi = (int)h;
+    *up = (int)u;
+    return 0;
+}
+
+/* core(packed, table_huxi, shape, gain_up, win, self_drawn): HandEvaluator._best. */
+static PyObject *kernel_core_py(Kernel *self, PyObject *const *args, Py_ssize_t n) {
+    uint64_t packed;
+    int huxi, sh[3], up, win, sd;
+    if (core_args(args, n, &packed, &huxi, sh, &up, &win, &sd) < 0) return NULL;
+    long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, NULL);
+    return v == -2 ? NULL : PyLong_FromLong(v);
+}
+
+/* plan(…same as core): (best, (fixed, rest, pair, use) or None) — for analyse. */
+static PyObject *kernel_plan(Kernel *self, PyObject *const *args, Py_ssize_t n) {
+    uint64_t packed;
+    int huxi, sh[3], up, win, sd;
+    long long plan[4] = {0, 0, 0, 0};
+    if (core_args(args, n, &packed, &huxi, sh, &up, &win, &sd) < 0) return NULL;
+    long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
+    if (v == -2) return NULL;
+    if (!plan[3]) return Py_BuildValue("(lO)", v, Py_None);
+    static const char *how[] = {"", "hand", "triple", "kan", "table"};
+    return Py_BuildValue("(l(LKOs))", v, plan[0], (unsigned long long)plan[1],
+                         plan[2] ? Py_True : Py_False, how[plan[3]]);
+}
+
+/* rest(rest, pair): HandEvaluator._rest with its choice: (best, (s, b, js, jb)). */
+static PyObject *kernel_rest(Kernel *self, PyObject *args) {
+    PyObject *ro;
+    int pair, v;
+    uint64_t rest, choice[4];
+    if (!PyArg_ParseTuple(args, "Op:rest", &ro, &pair) || read_packed(ro, &rest) < 0) return NULL;
+    int ok = rest_best(self, rest, pair, &v, choice);
+    if (ok < 0) return PyErr_NoMemory();
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "rest: a size holds a count of 4+ or two of 3");
+        return NULL;
+    }
+    return Py_BuildValue("(i(KKKK))", v < 0 ? -1 : v, (unsigned long long)choice[0],
+                         (unsigned long long)choice[1], (unsigned long long)choice[2],
+                         (unsigned long long)choice[3]);
+}
+
+/* entry(size, key): (best without, with the 将) of a one-size key, −1 for none. */
+static PyObject *kernel_entry(Kernel *self, PyObject *args) {
+    int s;
+    unsigned long key;
+    uint32_t g1, g2;
+    if (!PyArg_ParseTuple(args, "ik:entry", &s, &key)) return NULL;
+    if (s < 0 || s > 1 || key >> 30) {
+        PyErr_SetString(PyExc_ValueError, "entry: size 0 or 1 and a 30-bit key");
+        return NULL;
+    }
+    int i = key_index((uint32_t)key, &g1, &g2);
+    if (i < 0) Py_RETURN_NONE;
+    const Entry *e = &self->size[s].e[i];
+    return Py_BuildValue("(ii)", e->v[0] < 0 ? -1 : e->v[0], e->v[1] < 0 ? -1 : e->v[1]);
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"best", (PyCFunction)kernel_best, METH_O, "best(position) -> int: HandEvaluator.best"},
+    {"core", (PyCFunction)(void (*)(void))kernel_core_py, METH_FASTCALL,
+     "core(packed, table_huxi, shape, gain_up, win, self_drawn) -> int: HandEvaluator._best"},
+    {"plan", (PyCFunction)(void (*)(void))kernel_plan, METH_FASTCALL,
+     "plan(...same as core) -> (best, (fixed, rest, pair, use) | None)"},
+    {"rest", (PyCFunction)kernel_rest, METH_VARARGS,
+     "rest(rest, pair) -> (best or -1, (small key, big key, jiao 2-small, jiao 2-big))"},
+    {"entry", (PyCFunction)kernel_entry, METH_VARARGS,
+     "entry(size, key) -> (best without, with the pair) | None: the size table"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "paohuzi.core._kernel.Kernel",
+    .tp_basicsize = sizeof(Kernel),
+    .tp_dealloc = (destructor)kernel_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The evaluator's tables for one 胡息 grid (see core/evaluator.py).",
+    .tp_methods = kernel_methods,
+    .tp_new = kernel_new,
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "paohuzi.core._kernel",
+    .m_doc = "胡牌判定内核: the most-胡息 decomposition in C (optional; see docs/speed.md).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    chunk_init();
+    if (PyType_Ready(&KernelType) < 0) return NULL;
+    if (!(S_win = PyUnicode_InternFromString("win")) ||
+        !(S_packed = PyUnicode_InternFromString("packed")) ||
+        !(S_table_keys = PyUnicode_InternFromString("table_keys")) ||
+        !(S_up_key = PyUnicode_InternFromString("up_key")) ||
+        !(S_self_drawn = PyUnicode_InternFromString("self_drawn")) ||
+        !(S_shape = PyUnicode_InternFromString("shape")))
+        return NULL;
+    PyObject *m = PyModule_Create(&kernel_module);
+    if (!m) return NULL;
+    Py_INCREF(&KernelType);
+    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
+        Py_DECREF(&KernelType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,42 @@
+"""胡牌判定内核: types of the optional C extension built from _kernel.c (docs/speed.md)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+class Kernel:
+    def __init__(
+        self,
+        small: tuple[Sequence[int], int, Sequence[int]],
+        big: tuple[Sequence[int], int, Sequence[int]],
+        jiao: Sequence[int],
+        peng: Sequence[int],
+        wei: Sequence[int],
+        kan: Sequence[int],
+        pao: Sequence[int],
+        ti: Sequence[int],
+        flat: Sequence[int],
+        gain_pao: Sequence[int],
+        gain_ti: Sequence[int],
+        fallback: Callable[[Any], int],
+    ) -> None: ...
+    def best(self, position: Any) -> int: ...
+    def core(
+        self,
+        packed: int,
+        table_huxi: int,
+        shape: tuple[bool, bool, bool],
+        gain_up: int,
+        win: int,
+        self_drawn: bool,
+    ) -> int: ...
+    def plan(
+        self,
+        packed: int,
+        table_huxi: int,
+        shape: tuple[bool, bool, bool],
+        gain_up: int,
+        win: int,
+        self_drawn: bool,
+    ) -> tuple[int, tuple[int, int, bool, str] | None]: ...
+    def rest(self, rest: int, pair: bool) -> tuple[int, tuple[int, int, int, int]]: ...
+    def entry(self, size: int, key: int) -> tuple[int, int] | None: ...

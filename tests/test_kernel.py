@@ -1,0 +1,219 @@
+"""胡牌判定内核 (the C kernel, core/_kernel.c) ≡ the Python evaluator, move for move (R22–R27).
+
+The kernel is built by ``PAOHUZI_COMPILE=1`` (or ``=kernel``); on a pure install the
+comparisons skip and only the fallback and the stamp checks run. CI runs this file
+on both builds. Every comparison is against ``HandEvaluator(rules, native=False)``:
+the same code path with the kernel left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from paohuzi._native import reason_for_no_kernel
+from paohuzi.core.evaluator import KERNEL, HandEvaluator, _all_keys, _SizeTable, evaluator_for
+from paohuzi.core.position import Position, PositionError
+from paohuzi.core.rules import PRESETS, Rules
+from strategies import positions
+from test_score_vectors import VECTORS, position_input
+
+needs_kernel = pytest.mark.skipif(
+    KERNEL is None, reason="needs the C kernel: PAOHUZI_COMPILE=kernel pip install -e ."
+)
+RULESETS = [pytest.param(r, id=name) for name, r in PRESETS.items()]
+# Distinct 胡息 grids first: the presets share a few (hunan's is the shipped table).
+GRIDS = list({r.huxi_table: r for r in PRESETS.values()}.values())
+
+
+def _pair(rules: Rules) -> tuple[HandEvaluator, HandEvaluator]:
+    native = evaluator_for(rules)
+    assert native._kernel is not None
+    return native, HandEvaluator(rules, native=False)
+
+
+def _same(native: HandEvaluator, pure: HandEvaluator, pos: Position) -> None:
+    """best, the settlement's analysis (groups and 胡息) and every 听牌 candidate agree."""
+    assert native.best(pos) == pure.best(pos)
+    assert native.analyse(pos) == pure.analyse(pos)
+    if pos.win is None:
+        return
+    t = native.summarize(pos.table_keys)
+    for c in range(20):  # the engine's path: HandEvaluator._best through best_huxi
+        for sd in (False, True):
+            assert native.best_huxi(pos.packed, t, c, sd) == pure.best_huxi(pos.packed, t, c, sd)
+
+
+@needs_kernel
+def test_size_tables_match_the_shipped_table() -> None:
+    """Every one-size key of the default grid: the C table's values (−1: no split)
+    equal the Python table decoded from tabledata."""
+    native, pure = _pair(PRESETS["hunan"])
+    keys = _all_keys()[0]
+    for size in (0, 1):
+        table = pure.sizes[size]
+        table.preload()
+        for key in keys:
+            e = table.entry(key)
+            assert native._kernel.entry(size, key) == (max(e[0], -1), max(e[1], -1)), oct(key)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", GRIDS, ids=lambda r: r.name)
+def test_size_tables_match_the_recursion(rules: Rules) -> None:
+    """Every preset's grid: sampled keys against a fresh Python table filled by its
+    own recursion (_SizeTable._fill, no shipped bytes)."""
+    native = evaluator_for(rules)
+    keys = random.Random(7).sample(_all_keys()[0], 4000)
+    for size, base in ((0, 0), (1, 10)):
+        g = rules.huxi_table.grid()
+        fresh = _SizeTable(
+            run_val=tuple(g["ju123"][base] if p == 0 else g["ju"][base + p] for p in range(8)),
+            v2710=g["ju2710"][base + 1],
+            pair_val=tuple(g["pair"][base + p] for p in range(10)),
+        )
+        for key in keys:
+            e = fresh._fill(key)
+            assert native._kernel.entry(size, key) == (max(e[0], -1), max(e[1], -1)), oct(key)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", RULESETS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=positions())
+def test_generated_positions(rules: Rules, pos: Position) -> None:
+    _same(*_pair(rules), pos)
+
+
+@needs_kernel
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=positions())
+def test_mandatory_tianhu_goes_to_the_python_path(pos: Position) -> None:
+    """R28: with no winning card the kernel hands the position back; same answer."""
+    assert pos.win is not None
+    try:
+        deal = Position((*pos.hand, pos.win), pos.table, None, tianhu=True)
+    except PositionError:
+        assume(False)  # the table's fours leave the dealer's count off (R17)
+    _same(*_pair(PRESETS["hunan"]), deal)
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", RULESETS)
+def test_score_vectors(rules: Rules) -> None:
+    """The positions of score-vectors.json (RULES.md §7), under every preset."""
+    native, pure = _pair(rules)
+    for v in VECTORS:
+        _same(native, pure, Position.from_dict(position_input(v)))
+
+
+@needs_kernel
+@given(packed=st.integers(0, (1 << 60) - 1), win=st.integers(0, 19), sd=st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_any_packed_hand(packed: int, win: int, sd: bool) -> None:
+    """Arbitrary 3-bit fields (counts up to 7, many 坎, no table): same answer."""
+    native, pure = _pair(PRESETS["hunan"])
+    for shape in ((False, True, False), (True, True, True), (False, False, True)):
+        for gain in (-1, 0, 6):
+            a = native._best(packed, 5, shape, gain, win, sd)
+            b = pure._best(packed, 5, shape, gain, win, sd)
+            assert a == b
+
+
+@needs_kernel
+def test_bad_input_is_refused_and_changes_nothing() -> None:
+    native = evaluator_for(PRESETS["hunan"])
+    k = native._kernel
+    packed = sum(1 << (3 * c) for c in (0, 1, 2, 10, 11, 12, 5))
+    before = k.core(packed, 0, (False, True, False), -1, 5, False)
+    with pytest.raises(ValueError, match="card kind"):
+        k.core(packed, 0, (False, True, False), -1, 20, False)
+    with pytest.raises(TypeError, match="shape"):
+        k.core(packed, 0, (False, True), -1, 5, False)
+    with pytest.raises(ValueError, match="20 fields"):
+        k.core(1 << 61, 0, (False, True, False), -1, 5, False)
+    with pytest.raises(OverflowError):
+        k.core(-1, 0, (False, True, False), -1, 5, False)
+    with pytest.raises(AttributeError):  # as the Python evaluator: not a Position
+        k.best("not a position")
+    with pytest.raises(ValueError, match="values expected"):
+        size = ((0,) * 8, 0, (0,) * 10)
+        grid = [(0,) * 20] * 5
+        flat = [(0,) * 180] * 3
+        type(k)(((0,) * 7, 0, (0,) * 10), size, (0,) * 10, *grid, *flat, len)  # 7 句 values
+    assert k.core(packed, 0, (False, True, False), -1, 5, False) == before
+
+
+def test_without_the_extension_the_python_evaluator_runs() -> None:
+    """The fallback: with paohuzi.core._kernel absent, the evaluator imports and scores
+    a position with its Python code (what a pure install does)."""
+    code = (
+        "import sys\n"
+        "sys.modules['paohuzi.core._kernel'] = None\n"  # as if it had never been built
+        "import paohuzi\n"
+        "from paohuzi import Position, evaluate, preset\n"
+        "from paohuzi.core.evaluator import KERNEL, evaluator_for\n"
+        "assert KERNEL is None and evaluator_for(preset('hunan'))._kernel is None\n"
+        "assert not paohuzi._native.kernel()\n"
+        "pos = Position.parse('四五六八八九十壹贰叁捌', win='八',"
+        " table=['peng:拾', 'chi:一二三', 'wei:七'])\n"
+        "r = evaluate(pos, preset('hunan'))\n"
+        "print(r.win, r.huxi)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "15"]
+
+
+def _kernel_dir(tmp_path: Path, source: bool = True, ext: bool = True) -> dict[str, str]:
+    stamp = {}
+    if source:
+        src = tmp_path / "_kernel.c"
+        src.write_text("/* kernel */\n", encoding="utf-8")
+        stamp["_kernel"] = hashlib.sha256(src.read_bytes()).hexdigest()
+    if ext:
+        (tmp_path / "_kernel.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+        (tmp_path / "_kernel.abi3.so").write_bytes(b"")
+    return stamp
+
+
+def test_stale_kernel_is_never_used(tmp_path: Path) -> None:
+    stamp = _kernel_dir(tmp_path)
+    assert reason_for_no_kernel(tmp_path, stamp) is None
+    assert reason_for_no_kernel(tmp_path, stamp, pure=True) == "PAOHUZI_PURE is set"
+    assert "changed" in (reason_for_no_kernel(tmp_path, None) or "")
+    (tmp_path / "_kernel.c").write_text("/* edited */\n", encoding="utf-8")
+    assert "core/_kernel.c changed" in (reason_for_no_kernel(tmp_path, stamp) or "")
+
+
+def test_no_extension_or_no_source(tmp_path: Path) -> None:
+    _kernel_dir(tmp_path, ext=False)
+    assert reason_for_no_kernel(tmp_path, None, pure=True) is None  # nothing built
+    other = tmp_path / "wheel"
+    other.mkdir()
+    _kernel_dir(other, source=False)  # a wheel: the extension without its source
+    assert reason_for_no_kernel(other, None) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "mode", "mypy"),
+    [("", "", False), ("0", "", False), ("kernel", "kernel", False), ("1", "all", True)],
+)
+def test_compile_switch(monkeypatch: pytest.MonkeyPatch, value: str, mode: str, mypy: bool) -> None:
+    """PAOHUZI_COMPILE: unset/0 pure, ``kernel`` the C kernel alone (no mypy fetched),
+    anything else mypyc and the kernel (the build backend adds mypy)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build_backend"))
+    try:
+        import paohuzi_backend as backend
+    finally:
+        sys.path.pop(0)
+    monkeypatch.setenv("PAOHUZI_COMPILE", value)
+    assert backend.compile_mode() == mode
+    assert backend.compile_requested() == bool(mode)
+    assert (backend.MYPYC in backend._extra()) == mypy
