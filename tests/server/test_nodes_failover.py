@@ -68,7 +68,7 @@ class Node:
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def wait_up(self) -> None:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a loaded shared machine takes its time
         while True:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"http://{self.base}/api/health", timeout=2).status_code == 200:
