@@ -148,3 +148,28 @@ def test_node_meters_add_up_in_redis() -> None:
             m.add("no_such_meter")
 
     run(body)
+
+
+def test_an_http_request_is_answered_by_the_owner() -> None:
+    async def body(r: Any) -> None:
+        owner, via, leases, _ = await _pair(r, [])
+
+        async def answer(req: dict[str, Any]) -> dict[str, Any]:
+            return {"s": 200, "t": "application/json", "b": f'{{"path": "{req["p"]}"}}'}
+
+        owner.answer = answer
+        room = _room()
+        try:
+            assert await via.call(room, {"p": "/x"}) is None  # nobody owns it: no answer
+            assert await leases.take(room) is not None
+            got = await asyncio.wait_for(via.call(room, {"p": f"/api/rooms/{room}"}), 10)
+            assert got == {
+                "s": 200,
+                "t": "application/json",
+                "b": f'{{"path": "/api/rooms/{room}"}}',
+            }
+        finally:
+            await via.stop()
+            await owner.stop()
+
+    run(body)

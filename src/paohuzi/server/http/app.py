@@ -38,9 +38,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paohuzi.core.rules import PRESETS
 from paohuzi.server import dealkey, i18n
 from paohuzi.server.http import lobby_routes as routes_lobby
+from paohuzi.server.http import relayed
 from paohuzi.server.http.bodies import json_body as _json_body
 from paohuzi.server.http.bodies import parse as _parse
 from paohuzi.server.http.conn import serve_seat
+from paohuzi.server.http.relayed import RELAYED
 from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
 from paohuzi.server.http.site import origin_allowed, origin_of
 from paohuzi.server.limits import BODY_SECONDS, HAND_ID_CHARS, TOKEN_CHARS, Limits
@@ -178,13 +180,26 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
+    if manager.relay is not None:  # another node's HTTP request for a room this node owns
+        manager.relay.answer = lambda req: relayed.run(app, req)
     app.state.storage = store
     app.state.public_url = public_url.rstrip("/")
     app.state.body_timeout = body_timeout
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RoomError)
-    async def room_error(_: Request, e: RoomError) -> JSONResponse:
+    async def room_error(request: Request, e: RoomError) -> Response:
+        room = request.path_params.get("room_id") or request.path_params.get("key")
+        relay = manager.relay
+        if (
+            e.code == "room_elsewhere"
+            and relay is not None
+            and room
+            and RELAYED not in request.headers
+        ):
+            got = await relay.call(str(room), relayed.describe(request))  # its owner answers
+            if got is not None:
+                return Response(got["b"], status_code=got["s"], media_type=got["t"])
         return _fail(e.status, e.code, e.fields)
 
     @app.exception_handler(RequestValidationError)

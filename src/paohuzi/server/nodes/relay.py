@@ -41,8 +41,11 @@ RETRY_AFTER = 0.3  # seconds before looking again for a room with no live owner
 MOVED_CODES = (1001, 1013)  # the owner stopped the room or lost it: follow the room
 ELSEWHERE = '"code":"room_elsewhere"'
 
+CALL_SECONDS = 10.0  # an HTTP request relayed to an owner node gets its answer within this
+
 Outcome = Literal["closed", "moved", "absent"]
 Serve = Callable[["RemoteSocket", str, str], Awaitable[None]]
+Answer = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 _DISCONNECT = {"type": "websocket.disconnect", "code": 1000}
 
 
@@ -109,7 +112,8 @@ class Relay:
         self._tasks: list[asyncio.Task[None]] = []
         self._serving: set[asyncio.Task[None]] = set()
         self._pubsub: Any = None
-        self._ready = asyncio.Event()
+        self.answer: Answer | None = None  # the owner's side of a relayed HTTP request
+        self.calls: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
 
     # ------------------------------------------------------------------ plumbing
     async def start(self) -> None:
@@ -185,6 +189,21 @@ class Relay:
             self.hosted[link].hang_up()
         elif kind in ("down", "shut") and link in self.carried:
             self.carried[link].put_nowait((kind, msg["t"] if kind == "down" else msg["c"]))
+        elif kind == "call" and self.answer is not None:
+            task = asyncio.ensure_future(self._reply(str(msg["from"]), link, msg["q"]))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
+        elif kind == "ret" and link in self.calls and not self.calls[link].done():
+            self.calls[link].set_result(msg["r"])
+
+    async def _reply(self, via: str, link: str, request: dict[str, Any]) -> None:
+        assert self.answer is not None
+        try:
+            got = await self.answer(request)
+        except Exception:
+            log.exception("relay: answering a relayed request failed")
+            return  # the asking node times out and answers room_elsewhere
+        self.send(via, {"k": "ret", "l": link, "r": got})
 
     async def _host(self, sock: RemoteSocket, room: str, token: str) -> None:
         try:
@@ -205,6 +224,27 @@ class Relay:
                             s.hang_up()
 
     # ------------------------------------------------------------------ relaying
+    async def call(self, room: str, request: dict[str, Any]) -> dict[str, Any] | None:
+        """An HTTP request for ``room``, answered by the node owning it (its answer), or
+        ``None``: nobody owns it, or its owner did not answer within ``CALL_SECONDS``."""
+        owner = await self.leases.owner(room)
+        if owner is None or owner == self.node:
+            return None
+        link = secrets.token_hex(8)
+        answer = self.calls[link] = asyncio.get_running_loop().create_future()
+
+        def reached(receivers: int) -> None:
+            if receivers == 0 and not answer.done():  # its node is dead
+                answer.set_result(None)
+
+        self.send(owner, {"k": "call", "l": link, "from": self.node, "q": request}, reached)
+        try:
+            return await asyncio.wait_for(answer, CALL_SECONDS)
+        except TimeoutError:
+            return None
+        finally:
+            self.calls.pop(link, None)
+
     async def carry(self, ws: Any, room: str, token: str, client: str) -> Outcome:
         """Relay the player's socket ``ws`` to the node owning ``room`` while it does.
 
