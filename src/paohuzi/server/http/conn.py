@@ -193,8 +193,8 @@ async def serve_seat(ws: SeatSocket, manager: RoomManager, room_id: str, token: 
         refused = ("too_many_connections", WS_TOO_MANY)
     room = None
     if refused is None:
-        room, refused = await _find(ws, manager, room_id, token, client)
-        if room is None and refused is None:
+        room, refused, carried = await _find(ws, manager, room_id, token, client)
+        if carried:
             return  # relayed to another node until it ended
     seat = room.seat_for(token) if room is not None else None
     if refused is None and (room is None or seat is None):
@@ -226,22 +226,22 @@ async def serve_seat(ws: SeatSocket, manager: RoomManager, room_id: str, token: 
 
 async def _find(
     ws: SeatSocket, manager: RoomManager, room_id: str, token: str, client: str
-) -> tuple[Room | None, tuple[str, int] | None]:
+) -> tuple[Room | None, tuple[str, int] | None, bool]:
     """The room if this node plays it (taking it if nobody does). Another node's room is
     refused with ``room_elsewhere`` (1013) — or, with a relay, the socket is carried to
     that node and followed to the next one if the room moves, until the player leaves:
-    then ``(None, None)``; or this node takes the room over (its owner died)."""
+    then ``carried`` is True; or this node takes the room over (its owner died)."""
     patience = time.monotonic() + RELAY_PATIENCE
     while True:
         try:
-            return await manager.get(room_id), None
+            return await manager.get(room_id), None, False
         except RoomError as e:  # many nodes: another node plays the room, or it is moving
             relay = manager.relay
             if relay is None or e.code != "room_elsewhere" or time.monotonic() > patience:
-                return None, (e.code, WS_TRY_AGAIN)
+                return None, (e.code, WS_TRY_AGAIN), False
         outcome = await relay.carry(ws, room_id, token, client)
         if outcome == "closed":
-            return None, None
+            return None, None, True
         if outcome == "moved":
             patience = time.monotonic() + RELAY_PATIENCE
 
