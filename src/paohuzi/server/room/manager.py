@@ -294,13 +294,14 @@ class RoomManager:
                 await self.meters.flush(self.leases.redis, self.leases.node, len(self.rooms))
             except Exception:
                 log.exception("writing this node's meters to Redis failed")
-            for code, room in list(self.rooms.items()):
-                try:
-                    held = await self.leases.renew(code)
-                except Exception:
-                    log.exception("renewing the lease of room %s failed", code)
-                    continue  # Redis away for a moment: the lease has ttl to spare
-                if not held and self.rooms.get(code) is room:
+            rooms = list(self.rooms.items())
+            try:
+                held = await self.leases.renew_many([code for code, _ in rooms])
+            except Exception:
+                log.exception("renewing the leases of %d rooms failed", len(rooms))
+                continue  # Redis away for a moment: the leases have ttl to spare
+            for (code, room), ok in zip(rooms, held, strict=True):
+                if not ok and self.rooms.get(code) is room:
                     log.warning("room %s: its lease passed to another node; stopped here", code)
                     del self.rooms[code]
                     await room.stop()
