@@ -13,8 +13,9 @@ p99 latency from sending an action to receiving the resulting state, and errors.
 
 ``--search`` finds, for each node count in one run, the most rooms whose p99 stays
 under ``--p99`` ms (doubling, then bisecting; each probe on fresh rooms of the same
-servers), with the PostgreSQL row writes/s (``pg_stat_user_tables`` of the run's
-schema) and the Redis commands/s (``INFO``: the whole server's) at each probe.
+servers; every node count on PostgreSQL unless ``--db``), with the PostgreSQL row
+writes/s (``pg_stat_user_tables`` of the run's schema) and the Redis commands/s
+(``INFO``: the whole server's) at each probe.
 
 ``--nodes N`` (1–3) starts N servers over one PostgreSQL (a fresh schema of
 ``--db``, dropped after) and one Redis (docs/deploy.md); room i is created on node
@@ -144,7 +145,8 @@ async def play_room(
 @contextlib.contextmanager
 def database(args: argparse.Namespace, nodes: int, tmp: str) -> Any:
     """The ``--db`` of the run: a temp SQLite file, or a fresh schema of a PostgreSQL."""
-    db = args.db or (DEFAULT_PG if nodes > 1 else None)
+    # --search compares node counts: all of them on PostgreSQL (like for like)
+    db = args.db or (DEFAULT_PG if nodes > 1 or args.search else None)
     if db is None:
         yield str(Path(tmp) / "bench.sqlite3")
         return
@@ -389,7 +391,9 @@ def main(argv: list[str] | None = None) -> int:
         help="servers over one PostgreSQL + Redis (1); a list (1,2,3) with --search",
     )
     p.add_argument(
-        "--db", default=None, help=f"database (default: SQLite; {DEFAULT_PG} for --nodes > 1)"
+        "--db",
+        default=None,
+        help=f"database (default: SQLite; {DEFAULT_PG} for --nodes > 1 and for --search)",
     )
     p.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="Redis for --nodes > 1")
     p.add_argument(
