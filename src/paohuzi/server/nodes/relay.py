@@ -70,7 +70,8 @@ class RemoteSocket:
         self.client = Address(client)
         self.headers: dict[str, str] = {}
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.gone = False
+        self.gone = False  # the seat's loop was told
+        self.shut = False  # the relaying node was told (or cannot be)
 
     async def accept(self) -> None:
         return None
@@ -84,20 +85,27 @@ class RemoteSocket:
         self.relay.send(self.via, {"k": "down", "l": self.link, "t": text}, self._reached)
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
-        if not self.gone:
-            self.relay.send(self.via, {"k": "shut", "l": self.link, "c": code})
-        self.hang_up()
+        self.hang_up(code)
 
-    def hang_up(self) -> None:
-        """The player left, or their node is gone: the seat's loop sees a disconnect."""
+    def hang_up(self, code: int = 1001) -> None:
+        """The end of the link: the seat's loop sees a disconnect, and the relaying node
+        the close code (1001 if this end gave up on it: it may open a new link)."""
+        if not self.shut:
+            self.shut = True
+            self.relay.send(self.via, {"k": "shut", "l": self.link, "c": code})
         if not self.gone:
             self.gone = True
             self.inbox.put_nowait(_DISCONNECT)
             self.relay.hosted.pop(self.link, None)
 
+    def left(self) -> None:
+        """The player left (``bye``): nobody to tell."""
+        self.shut = True
+        self.hang_up()
+
     def _reached(self, receivers: int) -> None:
         if receivers == 0:  # nobody listens on the relaying node's channel: it died
-            self.hang_up()
+            self.left()
 
 
 class Relay:
@@ -161,7 +169,10 @@ class Relay:
                 got = [0] * len(batch)
             for (_, _, then), n in zip(batch, got, strict=True):
                 if then is not None:
-                    then(int(n))
+                    try:
+                        then(int(n))
+                    except Exception:
+                        log.exception("relay: a publish callback failed")
                 self._out.task_done()
 
     async def _listen(self) -> None:
@@ -186,7 +197,7 @@ class Relay:
         elif kind == "up" and link in self.hosted:
             self.hosted[link].inbox.put_nowait({"type": "websocket.receive", "text": msg["t"]})
         elif kind == "bye" and link in self.hosted:
-            self.hosted[link].hang_up()
+            self.hosted[link].left()
         elif kind in ("down", "shut") and link in self.carried:
             self.carried[link].put_nowait((kind, msg["t"] if kind == "down" else msg["c"]))
         elif kind == "call" and self.answer is not None:
@@ -258,8 +269,13 @@ class Relay:
         link = secrets.token_hex(8)
         inbox = self.carried[link] = asyncio.Queue()
         reached: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def then(receivers: int) -> None:
+            if not reached.done():  # (cancelled if the server stopped meanwhile)
+                reached.set_result(receivers)
+
         self.send(owner, {"k": "open", "l": link, "from": self.node, "room": room,
-                          "token": token, "c": client}, reached.set_result)  # fmt: skip
+                          "token": token, "c": client}, then)  # fmt: skip
         reader = watcher = None
         try:
             if await reached == 0:  # its node is dead; its lease runs out soon
