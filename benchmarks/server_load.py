@@ -8,7 +8,14 @@ at each settlement, until the time budget is spent. Reports hands/s, the p50 /
 p99 latency from sending an action to receiving the resulting state, and errors.
 
     python benchmarks/server_load.py [--rooms 50] [--seconds 30] [--bot random] [--json]
-    python benchmarks/server_load.py --nodes 2 [--db postgresql://…] [--redis redis://…]
+    python benchmarks/server_load.py --nodes 2 [--db postgresql://…] [--redis redis://…] [--via-relay]
+    python benchmarks/server_load.py --search --nodes 1,2,3 [--p99 100] [--seconds 8]
+
+``--search`` finds, for each node count in one run, the most rooms whose p99 stays
+under ``--p99`` ms (doubling, then bisecting; each probe on fresh rooms of the same
+servers; every node count on PostgreSQL unless ``--db``), with the PostgreSQL row
+writes/s (``pg_stat_user_tables`` of the run's schema) and the Redis commands/s
+(``INFO``: the whole server's) at each probe.
 
 ``--nodes N`` (1–3) starts N servers over one PostgreSQL (a fresh schema of
 ``--db``, dropped after) and one Redis (docs/deploy.md); room i is created on node
@@ -136,9 +143,10 @@ async def play_room(
 
 
 @contextlib.contextmanager
-def database(args: argparse.Namespace, tmp: str) -> Any:
+def database(args: argparse.Namespace, nodes: int, tmp: str) -> Any:
     """The ``--db`` of the run: a temp SQLite file, or a fresh schema of a PostgreSQL."""
-    db = args.db or (DEFAULT_PG if args.nodes > 1 else None)
+    # --search compares node counts: all of them on PostgreSQL (like for like)
+    db = args.db or (DEFAULT_PG if nodes > 1 or args.search else None)
     if db is None:
         yield str(Path(tmp) / "bench.sqlite3")
         return
@@ -148,7 +156,7 @@ def database(args: argparse.Namespace, tmp: str) -> Any:
     import psycopg
 
     plain = db.replace("postgresql+psycopg://", "postgresql://")
-    schema = f"bench_{os.getpid()}"
+    schema = f"bench_{os.getpid()}_{nodes}"
     with psycopg.connect(plain, autocommit=True) as c:
         c.execute(f"CREATE SCHEMA {schema}")
     try:
@@ -159,55 +167,105 @@ def database(args: argparse.Namespace, tmp: str) -> Any:
             c.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    ports = [args.port or free_port()] + [free_port() for _ in range(args.nodes - 1)]
+@contextlib.asynccontextmanager
+async def cluster(args: argparse.Namespace, nodes: int, db: str) -> Any:
+    """``nodes`` servers over ``db`` (one node: no Redis); their base URLs."""
+    ports = [args.port or free_port()] + [free_port() for _ in range(nodes - 1)]
     bases = [f"http://{HOST}:{p}" for p in ports]
-    with tempfile.TemporaryDirectory() as tmp, database(args, tmp) as db:
-        many = ("--redis", args.redis) if args.nodes > 1 else ()
-        procs: list[subprocess.Popen[bytes]] = []
-        try:
-            for i, port in enumerate(ports):  # one after the other: the first migrates
-                procs.append(start_server(port, db, *LOAD_LIMITS, *many, *(
-                    ("--node-id", f"bench{i}") if many else ())))  # fmt: skip
-                await wait_healthy(bases[i], procs[i])
-            rooms = []
-            for i in range(args.rooms):
-                async with httpx.AsyncClient(base_url=bases[i % args.nodes], timeout=30) as http:
-                    body = {"rules": args.rules, "bots": 2, "bot": args.bot, "hands": 64, "seed": i}
-                    r = await http.post("/api/rooms", json=body)
-                    r.raise_for_status()
-                    rooms.append(r.json())
-            stats = Stats()
-            start = time.monotonic()
-            end = start + args.seconds
-            tasks = [
-                play_room(bases[i % args.nodes], room, end, stats, random.Random(i))
-                for i, room in enumerate(rooms)
-            ]
-            results = await asyncio.wait_for(
-                asyncio.gather(*tasks, return_exceptions=True), timeout=args.seconds + 30
-            )
-            elapsed = time.monotonic() - start
-            for res in results:
-                if isinstance(res, BaseException):
-                    stats.errors.append(f"{type(res).__name__}: {res}")
-        finally:
-            for proc in procs:
-                proc.terminate()
-            for proc in procs:
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+    many = ("--redis", args.redis) if nodes > 1 else ()
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for i, port in enumerate(ports):  # one after the other: the first migrates
+            node = ("--node-id", f"bench{i}") if many else ()
+            procs.append(start_server(port, db, *LOAD_LIMITS, *many, *node, *args.server_arg))
+            await wait_healthy(bases[i], procs[i], timeout=180)
+        yield bases
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def pg_writes(db: str) -> int | None:
+    """Rows written so far into the benchmark's PostgreSQL schema (inserted, updated,
+    deleted: ``pg_stat_user_tables``); None on SQLite."""
+    if not db.startswith("postgres"):
+        return None
+    import psycopg
+
+    plain = db.split("?")[0].replace("postgresql+psycopg://", "postgresql://")
+    schema = db.rsplit("search_path%3D", 1)[-1]
+    with psycopg.connect(plain, autocommit=True) as c:
+        c.execute("SELECT pg_stat_force_next_flush()")  # this backend's counts, now
+        row = c.execute(
+            "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)"
+            " FROM pg_stat_user_tables WHERE schemaname = %s",
+            (schema,),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def redis_commands(url: str) -> int:
+    """Commands the Redis server processed so far (every client's: a shared server's too)."""
+    import redis
+
+    r = redis.Redis.from_url(url)
+    try:
+        return int(r.info("stats")["total_commands_processed"])
+    finally:
+        r.close()
+
+
+async def probe(
+    args: argparse.Namespace, bases: list[str], db: str, rooms_n: int, seconds: float
+) -> dict[str, Any]:
+    """``rooms_n`` new rooms, room i owned by node i mod N; each client plays on its
+    owner node, or with ``--via-relay`` on the next node (relayed through Redis)."""
+    n = len(bases)
+    rooms = []
+    async with contextlib.AsyncExitStack() as stack:
+        http = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=b, timeout=60))
+            for b in bases
+        ]
+        for i in range(rooms_n):
+            body = {"rules": args.rules, "bots": 2, "bot": args.bot, "hands": 64, "seed": i}
+            r = await http[i % n].post("/api/rooms", json=body)
+            r.raise_for_status()
+            rooms.append(r.json())
+    shift = 1 if args.via_relay and n > 1 else 0
+    writes0 = pg_writes(db)
+    cmds0 = redis_commands(args.redis) if n > 1 else 0
+    stats = Stats()
+    start = time.monotonic()
+    end = start + seconds
+    tasks = [
+        play_room(bases[(i + shift) % n], room, end, stats, random.Random(i))
+        for i, room in enumerate(rooms)
+    ]
+    results = await asyncio.wait_for(
+        asyncio.gather(*tasks, return_exceptions=True), timeout=seconds + 60
+    )
+    elapsed = time.monotonic() - start
+    writes1 = pg_writes(db)
+    cmds1 = redis_commands(args.redis) if n > 1 else 0
+    for res in results:
+        if isinstance(res, BaseException):
+            stats.errors.append(f"{type(res).__name__}: {res}")
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
 
     return {
-        "nodes": args.nodes,
-        "database": "postgresql" if str(db).startswith("postgres") else "sqlite",
-        "rooms": args.rooms,
+        "nodes": n,
+        "database": "postgresql" if db.startswith("postgres") else "sqlite",
+        "via_relay": bool(shift),
+        "rooms": rooms_n,
         "bot": args.bot,
         "rules": args.rules,
         "seconds": round(elapsed, 2),
@@ -222,6 +280,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         },
         "messages": stats.messages,
         "mb_received": round(stats.bytes / 1e6, 1),
+        "pg_row_writes_per_second": (
+            None if writes0 is None or writes1 is None else round((writes1 - writes0) / elapsed, 1)
+        ),
+        "redis_commands_per_second": round((cmds1 - cmds0) / elapsed, 1) if n > 1 else None,
         "stale_answers": stats.stale,
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],
@@ -229,40 +291,156 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def holds(res: dict[str, Any], target_ms: float) -> bool:
+    p99 = res["latency_ms"]["p99"]
+    return not res["errors"] and p99 == p99 and p99 < target_ms  # NaN: nothing measured
+
+
+async def search(
+    args: argparse.Namespace, bases: list[str], db: str, report: Any
+) -> dict[str, Any]:
+    """The most rooms whose p99 stays under ``--p99`` ms: double from ``--start`` until it
+    fails, then bisect ``--steps`` times (each probe ``--seconds`` on fresh rooms)."""
+    probes: list[dict[str, Any]] = []
+
+    async def at(k: int) -> bool:
+        res = await probe(args, bases, db, k, args.seconds)
+        probes.append(res)
+        report(res)
+        return holds(res, args.p99)
+
+    good, bad, k = 0, None, args.start
+    while k <= args.max_rooms:
+        if not await at(k):
+            bad = k
+            break
+        good, k = k, k * 2
+    for _ in range(args.steps):
+        if bad is None or bad - good <= max(1, good // 8):
+            break
+        mid = (good + bad) // 2
+        if await at(mid):
+            good = mid
+        else:
+            bad = mid
+    best = max((p for p in probes if p["rooms"] == good), key=lambda p: p["seconds"], default=None)
+    return {"nodes": len(bases), "rooms_held": good, "first_failing": bad, "at_best": best,
+            "probes": probes}  # fmt: skip
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """One fixed-size run (``--rooms``) of ``--nodes N``."""
+    with tempfile.TemporaryDirectory() as tmp, database(args, args.nodes[0], tmp) as db:
+        async with cluster(args, args.nodes[0], db) as bases:
+            return await probe(args, bases, db, args.rooms, args.seconds)
+
+
+async def run_search(args: argparse.Namespace, report: Any) -> list[dict[str, Any]]:
+    """For each node count of ``--nodes``: its own servers and schema, then :func:`search`."""
+    out = []
+    for n in args.nodes:
+        with tempfile.TemporaryDirectory() as tmp, database(args, n, tmp) as db:
+            async with cluster(args, n, db) as bases:
+                out.append(await search(args, bases, db, report))
+    return out
+
+
+def line(out: dict[str, Any]) -> str:
+    lat = out["latency_ms"]
+    extra = ""
+    if out.get("pg_row_writes_per_second") is not None:
+        extra += f", PostgreSQL {out['pg_row_writes_per_second']} row writes/s"
+    if out.get("redis_commands_per_second") is not None:
+        extra += f", Redis {out['redis_commands_per_second']} commands/s"
+    return (
+        f"{out['nodes']} node(s) on {out['database']}{' via relay' if out['via_relay'] else ''}, "
+        f"{out['rooms']} rooms × {out['seconds']} s ({out['rules']}, bots {out['bot']}): "
+        f"{out['hands']} hands = {out['hands_per_second']} hands/s, "
+        f"{out['actions']} client actions ({out['actions_per_second']}/s), "
+        f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
+        f"{out['messages']} messages ({out['mb_received']} MB){extra}, "
+        f"{out['stale_answers']} stale answers, {out['errors']} errors"
+    )
+
+
+def node_counts(text: str) -> list[int]:
+    """``2`` or ``1,2,3`` (each 1–3)."""
+    try:
+        got = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("--nodes: 1, 2, 3 or a list like 1,2,3") from None
+    if not got or not all(1 <= x <= 3 for x in got):
+        raise argparse.ArgumentTypeError("--nodes: each count 1–3")
+    return got
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--rooms", type=int, default=50, help="rooms, one websocket client each (50)")
-    p.add_argument("--seconds", type=float, default=30, help="time budget of the run (30)")
+    p.add_argument("--seconds", type=float, default=30, help="time budget of a run or probe (30)")
     p.add_argument(
         "--bot", default="easy", help="level of the server-side bots: easy, normal, hard (easy)"
     )
     p.add_argument("--rules", default="hunan", help="rules preset (hunan)")
     p.add_argument("--port", type=int, default=0, help="loopback port (default: a free one)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--nodes", type=int, default=1, help="servers over one PostgreSQL + Redis (1)")
     p.add_argument(
-        "--db", default=None, help=f"database (default: SQLite; {DEFAULT_PG} for --nodes > 1)"
+        "--nodes",
+        type=node_counts,
+        default=[1],
+        help="servers over one PostgreSQL + Redis (1); a list (1,2,3) with --search",
+    )
+    p.add_argument(
+        "--db",
+        default=None,
+        help=f"database (default: SQLite; {DEFAULT_PG} for --nodes > 1 and for --search)",
     )
     p.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="Redis for --nodes > 1")
+    p.add_argument(
+        "--via-relay",
+        action="store_true",
+        help="each client connects to a node that does not own its room (relayed via Redis)",
+    )
+    p.add_argument(
+        "--search",
+        action="store_true",
+        help="find, per node count, the most rooms whose p99 stays under --p99",
+    )
+    p.add_argument("--p99", type=float, default=100.0, help="--search: the p99 target, ms (100)")
+    p.add_argument("--start", type=int, default=4, help="--search: the first room count (4)")
+    p.add_argument("--max-rooms", type=int, default=400, help="--search: the most rooms tried")
+    p.add_argument("--steps", type=int, default=3, help="--search: bisection steps (3)")
+    p.add_argument(
+        "--server-arg", action="append", default=[], help="one more argument for each server"
+    )
     args = p.parse_args(argv)
-    if not 1 <= args.nodes <= 3:
-        p.error("--nodes must be 1–3")
     if not 1 <= args.rooms <= 1000 or not 0 < args.seconds <= 600:
         p.error("--rooms must be 1–1000 and --seconds 0–600")
+    if not args.search and len(args.nodes) != 1:
+        p.error("a list of node counts needs --search")
+    if args.search and not 1 <= args.start <= args.max_rooms <= 1000:
+        p.error("--search needs 1 ≤ --start ≤ --max-rooms ≤ 1000")
+    if args.search:
+        report = (
+            (lambda r: None) if args.json else (lambda r: print("  probe:", line(r), flush=True))
+        )
+        found = asyncio.run(run_search(args, report))
+        if args.json:
+            print(json.dumps(found, ensure_ascii=False))
+        else:
+            one = next((f["rooms_held"] for f in found if f["nodes"] == 1), None)
+            for f in found:
+                ratio = f" = {f['rooms_held'] / one:.2f}× one node's" if one else ""
+                print(
+                    f"{f['nodes']} node(s): {f['rooms_held']} rooms hold p99 < {args.p99:g} ms"
+                    f"{ratio} (first failing: {f['first_failing']})"
+                )
+        return 0
     out = asyncio.run(run(args))
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
-        lat = out["latency_ms"]
-        print(
-            f"{out['nodes']} node(s) on {out['database']}, "
-            f"{out['rooms']} rooms × {out['seconds']} s ({out['rules']}, bots {out['bot']}): "
-            f"{out['hands']} hands = {out['hands_per_second']} hands/s, "
-            f"{out['actions']} client actions ({out['actions_per_second']}/s), "
-            f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
-            f"{out['messages']} messages ({out['mb_received']} MB), "
-            f"{out['stale_answers']} stale answers, {out['errors']} errors"
-        )
+        print(line(out))
         for e in out["error_samples"]:
             print("  error:", e)
     return 1 if out["errors"] else 0

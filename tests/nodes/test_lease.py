@@ -123,3 +123,20 @@ def test_room_creations_per_address_are_counted_across_nodes() -> None:
             await m.storage.close()
 
     run(body)
+
+
+def test_many_leases_are_renewed_in_one_round_trip() -> None:
+    async def body(r: Any) -> None:
+        rooms = [_room() for _ in range(5)]
+        a, b = Leases(r, "a", ttl_ms=400), Leases(r, "b", ttl_ms=400)
+        for room in rooms[:4]:
+            assert await a.take(room) is not None
+        assert await b.take(rooms[4]) is not None  # not a's: its renewal fails
+        assert await a.renew_many(rooms) == [True, True, True, True, False]
+        assert await a.renew_many([]) == []
+        for _ in range(3):  # renewed past the ttl: still a's
+            await asyncio.sleep(0.2)
+            assert all(await a.renew_many(rooms[:4]))
+        assert {await b.owner(room) for room in rooms[:4]} == {"a"}
+
+    run(body)

@@ -126,6 +126,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="this node's name in the leases (default HOSTNAME:PID); unique per node",
     )
+    p.add_argument(
+        "--no-relay",
+        dest="relay",
+        action="store_false",
+        help="with --redis: refuse another node's room with room_elsewhere (1013: the client"
+        " reconnects) instead of relaying its websocket to the owner node through Redis",
+    )
     p.add_argument("--dev", action="store_true", help="serve the API docs at /docs")
     p.add_argument(
         "--log-level",
@@ -234,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
             body_timeout=args.header_timeout,  # a body has as long as its headers
             redis_url=args.redis,
             node_id=args.node_id,
+            relay=args.relay,
         )
     except Exception as e:  # e.g. an unwritable or corrupt file, an unreachable server
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__

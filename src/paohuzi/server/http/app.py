@@ -38,13 +38,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paohuzi.core.rules import PRESETS
 from paohuzi.server import dealkey, i18n
 from paohuzi.server.http import lobby_routes as routes_lobby
+from paohuzi.server.http import relayed
 from paohuzi.server.http.bodies import json_body as _json_body
 from paohuzi.server.http.bodies import parse as _parse
 from paohuzi.server.http.conn import serve_seat
+from paohuzi.server.http.relayed import RELAYED
 from paohuzi.server.http.security import SecurityHeaders, redact_tokens_in_logs
 from paohuzi.server.http.site import origin_allowed, origin_of
 from paohuzi.server.limits import BODY_SECONDS, HAND_ID_CHARS, TOKEN_CHARS, Limits
 from paohuzi.server.nodes.lease import Leases
+from paohuzi.server.nodes.meters import read_nodes
+from paohuzi.server.nodes.relay import Relay
 from paohuzi.server.present import options, replay, tutorial
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.levels import LEVELS
@@ -103,6 +107,7 @@ def create_app(
     body_timeout: float = BODY_SECONDS,
     redis_url: str | None = None,
     node_id: str | None = None,
+    relay: bool = True,
 ) -> FastAPI:
     """The web game. ``db_path``: a SQLite file (default under the user's data dir) or a
     database URL (``sqlite:///…``, ``postgresql://…``: :func:`~..storage.store.database_url`).
@@ -118,7 +123,9 @@ def create_app(
     :func:`~..dealkey.default_path`, made on first use; a random one per process for
     ``:memory:`` or a given ``storage``).
     ``redis_url`` / ``node_id``: one of many nodes over one PostgreSQL (docs/deploy.md):
-    a room is played only by the node holding its lease in Redis.
+    a room is played only by the node holding its lease in Redis; ``relay``: another
+    node's room is relayed there through Redis (:mod:`..nodes.relay`), not refused with
+    ``room_elsewhere``.
     """
     path = default_db_path() if db_path is None else db_path
     store = storage or Storage(path, synchronous)
@@ -140,14 +147,25 @@ def create_app(
         pool=BotPool(bot_workers),
         deal_key=deal_key,
     )
+    if leases is not None and relay:
+        manager.relay = Relay(
+            redis,
+            leases,
+            manager.meters,
+            lambda ws, room, token: serve_seat(ws, manager, room, token),
+        )
     redact_tokens_in_logs()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         redact_tokens_in_logs()  # again: the server may have configured logging meanwhile
         await manager.start()  # storage opened, its schema upgraded (Alembic)
+        if manager.relay is not None:
+            await manager.relay.start()
         yield
         await manager.stop()
+        if manager.relay is not None:  # after the rooms: their last frames go out first
+            await manager.relay.stop()
         await store.close()
         if redis is not None:
             await redis.aclose()
@@ -162,13 +180,26 @@ def create_app(
     )
     app.add_middleware(SecurityHeaders)
     app.state.manager = manager
+    if manager.relay is not None:  # another node's HTTP request for a room this node owns
+        manager.relay.answer = lambda req: relayed.run(app, req)
     app.state.storage = store
     app.state.public_url = public_url.rstrip("/")
     app.state.body_timeout = body_timeout
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RoomError)
-    async def room_error(_: Request, e: RoomError) -> JSONResponse:
+    async def room_error(request: Request, e: RoomError) -> Response:
+        room = request.path_params.get("room_id") or request.path_params.get("key")
+        relay = manager.relay
+        if (
+            e.code == "room_elsewhere"
+            and relay is not None
+            and room
+            and RELAYED not in request.headers
+        ):
+            got = await relay.call(str(room), relayed.describe(request))  # its owner answers
+            if got is not None:
+                return Response(got["b"], status_code=got["s"], media_type=got["t"])
         return _fail(e.status, e.code, e.fields)
 
     @app.exception_handler(RequestValidationError)
@@ -210,6 +241,15 @@ def create_app(
     @app.get("/api/health")
     async def health() -> dict[str, bool]:
         return {"ok": True}
+
+    @app.get("/api/nodes")
+    async def nodes(request: Request) -> Any:
+        """Every node's meters (from Redis; this node's alone without it): an operator's view."""
+        routes_lobby.meter(request, "read")
+        if redis is None:
+            here = {"node": "local", "alive": True, "rooms": len(manager.rooms)}
+            return {"nodes": [{**here, **manager.meters.snapshot()}]}
+        return {"nodes": await read_nodes(redis)}
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:

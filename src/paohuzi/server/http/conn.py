@@ -19,14 +19,17 @@ import asyncio
 import contextlib
 import time
 from collections import deque
+from collections.abc import Mapping, MutableMapping
+from typing import Any, Protocol
 
 import orjson
 from pydantic import ValidationError
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect
 
 from paohuzi.server.http.site import origin_allowed
 from paohuzi.server.limits import FRAME_BYTES, Limits, TokenBucket
 from paohuzi.server.messages import PongMessage, ServerMessage, StateMessage, encode
+from paohuzi.server.nodes.meters import Meters
 from paohuzi.server.room import readiness
 from paohuzi.server.room.manager import RoomManager
 from paohuzi.server.room.room import Room
@@ -53,6 +56,26 @@ from paohuzi.server.wire import (
 
 ERROR_EVERY = 1.0  # seconds between two rate_limited errors on one connection
 FLOOD_CLOSE = 500  # messages refused in a row before a flooding connection is closed
+RELAY_PATIENCE = 20.0  # seconds a relayed socket may look for its room's new owner
+
+
+class SeatSocket(Protocol):
+    """What :func:`serve_seat` uses of a websocket: Starlette's, or the owner's end of one
+    relayed from another node (:class:`~..nodes.relay.RemoteSocket`)."""
+
+    @property
+    def client(self) -> Any: ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    async def accept(self) -> None: ...
+
+    async def receive(self) -> MutableMapping[str, Any]: ...
+
+    async def send_text(self, data: str, /) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
 def _superseded(m: ServerMessage | None) -> bool:
@@ -65,7 +88,10 @@ class Conn:
     there first — the connection's sender task, or the reading task right after
     the seat's own action (its answer then skips a turn of the event loop)."""
 
-    def __init__(self, limits: Limits, durable: asyncio.Event | None = None) -> None:
+    def __init__(
+        self, limits: Limits, durable: asyncio.Event | None = None, meters: Meters | None = None
+    ) -> None:
+        self.meters = meters or Meters()
         self.durable = durable  # the room's: set while all it queued is committed
         self.out: deque[ServerMessage | None] = deque()
         self.more = asyncio.Event()  # set while the outbox holds something
@@ -130,7 +156,7 @@ class Conn:
             self.more.clear()
         return out
 
-    async def drain(self, ws: WebSocket) -> bool:
+    async def drain(self, ws: SeatSocket) -> bool:
         """Write what is queued now; False once the connection is to close."""
         async with self.writing:
             while self.durable is not None and not self.durable.is_set():
@@ -141,15 +167,22 @@ class Conn:
                     self.more.set()
                     return False
                 await ws.send_text(encode(msg))
+                self.meters.add("messages_out")
         return True
 
 
-async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: str) -> None:
+async def serve_seat(ws: SeatSocket, manager: RoomManager, room_id: str, token: str) -> None:
     """``WS /ws/{ID}?token=T`` (INTERFACES.md §5), from handshake to close."""
     client = ws.client.host if ws.client else "?"
+    meters = manager.meters
     # A handshake flood (a valid seat reconnecting in a loop) is refused before any work:
     # no accept, no room lookup, no state built — uvicorn answers the upgrade with 403.
-    if not manager.handshakes.take(client) or not manager.seat_handshakes.take(token or client):
+    # (A relayed one was metered by the node the player reached.)
+    relayed = getattr(ws, "relayed", False)
+    if not relayed and (
+        not manager.handshakes.take(client) or not manager.seat_handshakes.take(token or client)
+    ):
+        meters.add("refused_handshakes")
         await ws.close(WS_TOO_MANY)
         return
     await ws.accept()
@@ -160,27 +193,29 @@ async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: s
         refused = ("too_many_connections", WS_TOO_MANY)
     room = None
     if refused is None:
-        try:
-            room = await manager.get(room_id)
-        except RoomError as e:  # many nodes: the room is moving to another node
-            refused = (e.code, WS_TRY_AGAIN)
+        room, refused, carried = await _find(ws, manager, room_id, token, client)
+        if carried:
+            return  # relayed to another node until it ended
     seat = room.seat_for(token) if room is not None else None
     if refused is None and (room is None or seat is None):
         manager.bad_connects.take(client)
+        meters.add("bad_connects")
         refused = ("unknown_room", WS_NO_ROOM) if room is None else ("bad_token", WS_BAD_TOKEN)
-    elif refused is None and seat is not None and not seat.link.bucket(manager.limits).take():
-        refused = ("too_many_connections", WS_TOO_MANY)
+    elif refused is None and seat is not None:
+        meters.add("reconnects" if seat.link.connects is not None else "connects")
+        if not seat.link.bucket(manager.limits).take():
+            refused = ("too_many_connections", WS_TOO_MANY)
     if refused is not None or room is None or seat is None:
         code, close = refused or ("bad_token", WS_BAD_TOKEN)
         with contextlib.suppress(Exception):
             await ws.send_text(encode(error(code)))
             await ws.close(close)
         return
-    conn = Conn(manager.limits, room.durable)
+    conn = Conn(manager.limits, room.durable, manager.meters)
     sender = asyncio.create_task(_pump(ws, conn))
     await room.attach(seat, conn)
     try:
-        await _receive(ws, room, seat, conn)
+        await _receive(ws, room, seat, conn, manager.meters)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -189,11 +224,34 @@ async def serve_seat(ws: WebSocket, manager: RoomManager, room_id: str, token: s
             await asyncio.wait_for(sender, 5)
 
 
-async def _receive(ws: WebSocket, room: Room, seat: Seat, conn: Conn) -> None:
+async def _find(
+    ws: SeatSocket, manager: RoomManager, room_id: str, token: str, client: str
+) -> tuple[Room | None, tuple[str, int] | None, bool]:
+    """The room if this node plays it (taking it if nobody does). Another node's room is
+    refused with ``room_elsewhere`` (1013) — or, with a relay, the socket is carried to
+    that node and followed to the next one if the room moves, until the player leaves:
+    then ``carried`` is True; or this node takes the room over (its owner died)."""
+    patience = time.monotonic() + RELAY_PATIENCE
+    while True:
+        try:
+            return await manager.get(room_id), None, False
+        except RoomError as e:  # many nodes: another node plays the room, or it is moving
+            relay = manager.relay
+            if relay is None or e.code != "room_elsewhere" or time.monotonic() > patience:
+                return None, (e.code, WS_TRY_AGAIN), False
+        outcome = await relay.carry(ws, room_id, token, client)
+        if outcome == "closed":
+            return None, None, True
+        if outcome == "moved":
+            patience = time.monotonic() + RELAY_PATIENCE
+
+
+async def _receive(ws: SeatSocket, room: Room, seat: Seat, conn: Conn, meters: Meters) -> None:
     while not conn.closed:
         msg = await ws.receive()
         if msg["type"] == "websocket.disconnect":
             return
+        meters.add("messages_in")
         raw: str | bytes = msg.get("text") or msg.get("bytes") or b""
         if not conn.admit():
             continue
@@ -245,7 +303,7 @@ async def _dispatch(room: Room, seat: Seat, conn: Conn, m: ClientMessage) -> Non
         conn.send(error(code))
 
 
-async def _pump(ws: WebSocket, conn: Conn) -> None:
+async def _pump(ws: SeatSocket, conn: Conn) -> None:
     """Write a connection's queued messages, then close it with its code."""
     try:
         while True:

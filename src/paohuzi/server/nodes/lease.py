@@ -79,6 +79,19 @@ class Leases:
         """Extend this node's lease by ``ttl``; False if it is no longer this node's."""
         return bool(await self._renew(keys=[owner_key(room_id)], args=[self.node, self.ttl_ms]))
 
+    async def renew_many(self, room_ids: list[str]) -> list[bool]:
+        """:meth:`renew` for many rooms in one round trip (a pipeline): a node holding
+        a thousand rooms renews them in one exchange, not a thousand in a row."""
+        if not room_ids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room_id in room_ids:
+                await self._renew(
+                    keys=[owner_key(room_id)], args=[self.node, self.ttl_ms], client=pipe
+                )
+            got = await pipe.execute()
+        return [bool(x) for x in got]
+
     async def release(self, room_id: str) -> bool:
         """Give the room up (a clean shutdown: others take it at once, not after ``ttl``)."""
         return bool(await self._release(keys=[owner_key(room_id)], args=[self.node]))

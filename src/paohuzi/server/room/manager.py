@@ -18,13 +18,14 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paohuzi.bots.hints import hint
 from paohuzi.core.rules import Rules, RulesError, preset
 from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits, Window
 from paohuzi.server.nodes.counters import WindowCounter
 from paohuzi.server.nodes.lease import RENEW_EVERY, Leases
+from paohuzi.server.nodes.meters import Meters
 from paohuzi.server.present import options
 from paohuzi.server.room.bot_pool import BotPool
 from paohuzi.server.room.restore import restore
@@ -33,6 +34,9 @@ from paohuzi.server.room.seats import Seat
 from paohuzi.server.storage.sqlite import RoomConfig, RoomRow, SeatRow, Storage
 from paohuzi.server.vocab import RoomPhase, SeatKind
 from paohuzi.server.wire import CreateRoom, RoomError
+
+if TYPE_CHECKING:
+    from paohuzi.server.nodes.relay import Relay
 
 log = logging.getLogger("paohuzi.server")
 FINISHED, WAITING = RoomPhase.FINISHED, RoomPhase.WAITING
@@ -85,6 +89,8 @@ class RoomManager:
             )
         )
         self._renewer: asyncio.Task[None] | None = None
+        self.meters = Meters()  # this node's counts (in Redis too, with many nodes)
+        self.relay: Relay | None = None  # many nodes: other nodes' rooms carried there
         self.bot_delay = bot_delay
         self.away_timeout = away_timeout
         self.limits = limits or Limits()
@@ -118,6 +124,7 @@ class RoomManager:
         await self._refill()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
         if self.leases is not None:
+            await self.meters.flush(self.leases.redis, self.leases.node, 0)  # alive from now
             self._renewer = asyncio.get_running_loop().create_task(self._renew_forever())
 
     # ------------------------------------------------------------------ rooms
@@ -275,20 +282,26 @@ class RoomManager:
                     self._released.append(asyncio.ensure_future(self.leases.release(code)))
 
     async def _renew_forever(self) -> None:
-        """Renew every held room's lease; a room whose lease passed to another node
+        """Beat this node's heartbeat (with its meters: :mod:`..nodes.meters`) and renew
+        every held room's lease; a room whose lease passed to another node
         (this one was paused or cut off past the lease's time) is stopped here at once:
         its connections close (1001) and its players reconnect where it now lives."""
         assert self.leases is not None
         every = self.leases.ttl_ms / 1000 * RENEW_EVERY
         while not self.closed:
             await asyncio.sleep(every)
-            for code, room in list(self.rooms.items()):
-                try:
-                    held = await self.leases.renew(code)
-                except Exception:
-                    log.exception("renewing the lease of room %s failed", code)
-                    continue  # Redis away for a moment: the lease has ttl to spare
-                if not held and self.rooms.get(code) is room:
+            try:  # the node's heartbeat and meters, read by the relay and GET /api/nodes
+                await self.meters.flush(self.leases.redis, self.leases.node, len(self.rooms))
+            except Exception:
+                log.exception("writing this node's meters to Redis failed")
+            rooms = list(self.rooms.items())
+            try:
+                held = await self.leases.renew_many([code for code, _ in rooms])
+            except Exception:
+                log.exception("renewing the leases of %d rooms failed", len(rooms))
+                continue  # Redis away for a moment: the leases have ttl to spare
+            for (code, room), ok in zip(rooms, held, strict=True):
+                if not ok and self.rooms.get(code) is room:
                     log.warning("room %s: its lease passed to another node; stopped here", code)
                     del self.rooms[code]
                     await room.stop()

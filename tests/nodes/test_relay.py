@@ -1,0 +1,175 @@
+"""转发 (relay) and 计量 (meters) in a real Redis, in one process: a relaying node carries a
+player's frames to a room's owner node and back, in order; the link ends as the owner
+closes it, follows the room when its lease moves, and tells the owner when the player
+leaves. Node meters add up in Redis (issue 24). Skipped where Redis is not reachable."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+import pytest
+
+from paohuzi.server.nodes.lease import Leases
+from paohuzi.server.nodes.meters import Meters, read_nodes
+from paohuzi.server.nodes.relay import Relay, RemoteSocket
+
+from .test_lease import _room, run
+
+
+class FakeSocket:
+    """A player's websocket on the relaying node: frames to read, what was written."""
+
+    def __init__(self) -> None:
+        self.incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.sent: list[str] = []
+        self.closed: int | None = None
+
+    def type(self, text: str) -> None:
+        self.incoming.put_nowait({"type": "websocket.receive", "text": text})
+
+    def leave(self) -> None:
+        self.incoming.put_nowait({"type": "websocket.disconnect", "code": 1000})
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.incoming.get()
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+
+async def _echo(log: list[str], ws: RemoteSocket, room: str, token: str) -> None:
+    """The owner's seat loop stand-in: checks the token, echoes frames; ``quit`` closes."""
+    if token != "good":
+        await ws.send_text('{"type":"error","code":"bad_token"}')
+        await ws.close(4401)
+        return
+    while True:
+        msg = await ws.receive()
+        if msg["type"] == "websocket.disconnect":
+            log.append("left")
+            return
+        if msg["text"] == "quit":
+            await ws.close(4409)
+            return
+        await ws.send_text(msg["text"].upper())
+
+
+async def _pair(r: Any, log: list[str]) -> tuple[Relay, Relay, Leases, Meters]:
+    tag = secrets.token_hex(4)
+    owner_leases, via_leases = Leases(r, f"o{tag}"), Leases(r, f"v{tag}")
+    via_meters = Meters()
+    owner = Relay(r, owner_leases, Meters(), lambda ws, room, token: _echo(log, ws, room, token))
+    via = Relay(r, via_leases, via_meters, lambda ws, room, token: _echo(log, ws, room, token))
+    await via_meters.flush(r, via.node, 0)  # the relaying node beats: the owner keeps its links
+    await owner.start()
+    await via.start()
+    return owner, via, owner_leases, via_meters
+
+
+def test_frames_go_both_ways_in_order_until_the_owner_closes() -> None:
+    async def body(r: Any) -> None:
+        log: list[str] = []
+        owner, via, leases, meters = await _pair(r, log)
+        room = _room()
+        try:
+            assert await leases.take(room) is not None
+            ws = FakeSocket()
+            for i in range(100):
+                ws.type(f"frame {i}")
+            ws.type("quit")
+            outcome = await asyncio.wait_for(via.carry(ws, room, "good", "1.2.3.4"), 10)
+            assert outcome == "closed" and ws.closed == 4409
+            assert ws.sent == [f"FRAME {i}" for i in range(100)]  # each once, in order
+            assert meters.counts["relayed_up"] == 101 and meters.counts["relayed_down"] == 100
+            # a wrong token: refused by the owner, and the code reaches the player
+            bad = FakeSocket()
+            assert await asyncio.wait_for(via.carry(bad, room, "bad", "1.2.3.4"), 10) == "closed"
+            assert bad.closed == 4401 and "bad_token" in bad.sent[0]
+        finally:
+            await via.stop()
+            await owner.stop()
+
+    run(body)
+
+
+def test_the_player_leaving_reaches_the_owner_and_a_moved_room_is_followed() -> None:
+    async def body(r: Any) -> None:
+        log: list[str] = []
+        owner, via, leases, _ = await _pair(r, log)
+        room = _room()
+        try:
+            assert await leases.take(room) is not None
+            ws = FakeSocket()
+            ws.type("hello")
+            carrying = asyncio.ensure_future(via.carry(ws, room, "good", "1.2.3.4"))
+            while not ws.sent:
+                await asyncio.sleep(0.01)
+            ws.leave()
+            assert await asyncio.wait_for(carrying, 10) == "closed"
+            for _ in range(200):
+                if log:
+                    break
+                await asyncio.sleep(0.01)
+            assert log == ["left"]  # the owner's seat saw the player go
+            # the lease moves away from the owner (it lost the room): the link follows
+            ws2 = FakeSocket()
+            carrying = asyncio.ensure_future(via.carry(ws2, room, "good", "1.2.3.4"))
+            await asyncio.sleep(0.2)
+            assert await leases.release(room)
+            assert await asyncio.wait_for(carrying, 10) == "moved"
+            # nobody owns it now: the caller is told to look again (it may take the room)
+            assert await via.carry(FakeSocket(), room, "good", "1.2.3.4") == "absent"
+        finally:
+            await via.stop()
+            await owner.stop()
+
+    run(body)
+
+
+def test_node_meters_add_up_in_redis() -> None:
+    async def body(r: Any) -> None:
+        node = f"m{secrets.token_hex(4)}"
+        m = Meters()
+        m.add("messages_in", 3)
+        await m.flush(r, node, 2)
+        m.add("messages_in")
+        m.add("bad_connects")
+        await m.flush(r, node, 5)
+        await m.flush(r, node, 5)  # nothing new: nothing added twice
+        got = {n["node"]: n for n in await read_nodes(r)}[node]
+        assert got["alive"] and got["rooms"] == 5
+        assert got["messages_in"] == 4 and got["bad_connects"] == 1 and got["connects"] == 0
+        with pytest.raises(ValueError):
+            m.add("no_such_meter")
+
+    run(body)
+
+
+def test_an_http_request_is_answered_by_the_owner() -> None:
+    async def body(r: Any) -> None:
+        owner, via, leases, _ = await _pair(r, [])
+
+        async def answer(req: dict[str, Any]) -> dict[str, Any]:
+            return {"s": 200, "t": "application/json", "b": f'{{"path": "{req["p"]}"}}'}
+
+        owner.answer = answer
+        room = _room()
+        try:
+            assert await via.call(room, {"p": "/x"}) is None  # nobody owns it: no answer
+            assert await leases.take(room) is not None
+            got = await asyncio.wait_for(via.call(room, {"p": f"/api/rooms/{room}"}), 10)
+            assert got == {
+                "s": 200,
+                "t": "application/json",
+                "b": f'{{"path": "/api/rooms/{room}"}}',
+            }
+        finally:
+            await via.stop()
+            await owner.stop()
+
+    run(body)
