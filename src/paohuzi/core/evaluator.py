@@ -19,7 +19,7 @@ from . import tabledata
 from .cards import Card
 from .melds import MELD_ROWS, Group, GroupKind
 from .position import Position, shape_flags
-from .rules import HUNAN, Rules
+from .rules import HUNAN, Rules, per_rules
 
 NEG = -(10**6)  # "no decomposition"; sums with it stay negative
 MASK30 = (1 << 30) - 1
@@ -553,18 +553,32 @@ class HandEvaluator:
         if pos.win is None:  # mandatory 天胡: no shape needed (R28)
             huxi = self.tianhu_huxi(packed, pos.table)
             return Analysis(True, huxi, None, self._partial_groups(packed, pos.table))
-        plans: list[tuple[int, int, bool, str]] = []
-        t = self.summarize(pos.table_keys)
-        win = pos.win
-        up = (t.up_ti if pos.self_drawn else t.up_pao)[win]
-        best = self._best(packed, t.huxi, pos.shape, up, win, pos.self_drawn, plans)
-        if best < 0:
+        best, plan = self.plan(pos)
+        if plan is None:
             return Analysis(False, 0, "not_winning", ())
-        plan = plans[0]
         groups = self._groups(packed, pos, plan)
         if best < self.rules.min_huxi:
             return Analysis(False, best, "below_min_huxi", groups)
         return Analysis(True, best, None, groups)
+
+    def plan(self, pos: Position) -> tuple[int, tuple[int, int, bool, str] | None]:
+        """Best 胡息 and how the winning card is used, without building groups
+        (``plan`` None: no shape); :meth:`split` turns the plan into the 门子."""
+        plans: list[tuple[int, int, bool, str]] = []
+        win = pos.win
+        assert win is not None
+        up = (
+            -1
+            if pos.up_key < 0
+            else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
+        )
+        huxi = sum(map(self._flat_get, pos.table_keys))
+        best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans)
+        return best, (plans[0] if plans else None)
+
+    def split(self, pos: Position, plan: tuple[int, int, bool, str]) -> tuple[Group, ...]:
+        """The 门子 of :meth:`plan`'s best split."""
+        return self._groups(pos.packed, pos, plan)
 
     def _groups(
         self, packed: int, pos: Position, plan: tuple[int, int, bool, str]
@@ -638,12 +652,16 @@ class HandEvaluator:
 _SIZES: dict[object, tuple[_SizeTable, _SizeTable]] = {}
 
 
-@lru_cache(maxsize=64)
 def evaluator_for(rules: Rules = HUNAN) -> HandEvaluator:
     """The (cached) evaluator for a rules object.
 
     Rules with the same 胡息 table share the filled per-size tables.
     """
+    return _evaluator(rules)
+
+
+@per_rules
+def _evaluator(rules: Rules) -> HandEvaluator:
     sizes = _SIZES.get(rules.huxi_table)
     ev = HandEvaluator(rules, sizes)
     _SIZES.setdefault(rules.huxi_table, ev.sizes)

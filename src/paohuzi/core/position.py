@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from .cards import COPIES, Card, CardError, format_cards, parse_tiles
@@ -151,6 +152,15 @@ class Position:
             return 0
         cards = self.all_cards()
         return sum(cards.count(x) for x in self.xing)
+
+    @cached_property
+    def card_bits(self) -> int:
+        """:meth:`all_cards` packed, 3 bits a kind (what the 名堂 count from)."""
+        bits = self.packed + (0 if self.win is None else 1 << 3 * self.win)
+        for g in self.table:
+            for c in g.cards:
+                bits += 1 << 3 * c
+        return bits
 
     def all_cards(self) -> list[Card]:
         cards = list(self.hand) + [c for g in self.table for c in g.cards]
