@@ -553,9 +553,14 @@ class HandEvaluator:
         if pos.win is None:  # mandatory 天胡: no shape needed (R28)
             huxi = self.tianhu_huxi(packed, pos.table)
             return Analysis(True, huxi, None, self._partial_groups(packed, pos.table))
-        best, plan = self.plan(pos)
-        if plan is None:
+        plans: list[tuple[int, int, bool, str]] = []
+        t = self.summarize(pos.table_keys)
+        win = pos.win
+        up = (t.up_ti if pos.self_drawn else t.up_pao)[win]
+        best = self._best(packed, t.huxi, pos.shape, up, win, pos.self_drawn, plans)
+        if best < 0:
             return Analysis(False, 0, "not_winning", ())
+        plan = plans[0]
         groups = self._groups(packed, pos, plan)
         if best < self.rules.min_huxi:
             return Analysis(False, best, "below_min_huxi", groups)
@@ -564,7 +569,6 @@ class HandEvaluator:
     def plan(self, pos: Position) -> tuple[int, tuple[int, int, bool, str] | None]:
         """Best 胡息 and how the winning card is used, without building groups
         (``plan`` None: no shape); :meth:`split` turns the plan into the 门子."""
-        plans: list[tuple[int, int, bool, str]] = []
         win = pos.win
         assert win is not None
         up = (
@@ -573,6 +577,10 @@ class HandEvaluator:
             else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
         )
         huxi = sum(map(self._flat_get, pos.table_keys))
+        kernel = getattr(self, "_kernel", None)  # the C kernel (issue 27), when built
+        if kernel is not None:
+            return kernel.plan(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)  # type: ignore[no-any-return]
+        plans: list[tuple[int, int, bool, str]] = []
         best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans)
         return best, (plans[0] if plans else None)
 
