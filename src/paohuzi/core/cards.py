@@ -140,10 +140,15 @@ def _tokens(text: str) -> Iterable[Card | None]:
     # are read by dict lookups; anything else (commas, aliases, errors) by the
     # tokenizer below, which says where it stopped.
     words = text.split()
-    if all(w in _WORD for w in words):
+    try:
         return [_WORD[w] for w in words]
-    if len(words) == 1 and all(ch in _WORD for ch in words[0]):
-        return [_WORD[ch] for ch in words[0]]
+    except KeyError:
+        pass
+    if len(words) == 1:
+        try:
+            return [_WORD[ch] for ch in words[0]]
+        except KeyError:
+            pass
     return _scan(text)
 
 

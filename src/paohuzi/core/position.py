@@ -191,7 +191,7 @@ class Position:
         fours = 0
         for g in self.table:
             kind = g.kind
-            if kind not in TABLE_KINDS:
+            if id(kind) not in _TABLE_KIND_IDS:  # (an Enum hashes in Python: by identity)
                 raise PositionError(f"{kind.value} is not a table meld")
             if kind is _PAO or kind is _TI:
                 fours += 1
@@ -365,6 +365,7 @@ def shape_flags(n_hand: int, melds: int, fours: int, target: int = 7) -> tuple[b
 
 
 _PAO, _TI = GroupKind.PAO, GroupKind.TI
+_TABLE_KIND_IDS = frozenset(map(id, TABLE_KINDS))
 _BITS = tuple(1 << 3 * c for c in range(20))  # a card in the evaluator's packed form
 _FIELDS = frozenset(
     (
