@@ -579,7 +579,7 @@ class HandEvaluator:
         huxi = sum(map(self._flat_get, pos.table_keys))
         kernel = getattr(self, "_kernel", None)  # the C kernel (issue 27), when built
         if kernel is not None:
-            return kernel.plan(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)  # type: ignore[no-any-return]
+            return kernel.plan(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)
         plans: list[tuple[int, int, bool, str]] = []
         best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans)
         return best, (plans[0] if plans else None)

@@ -278,8 +278,12 @@ class Position:
         except (CardError, MeldError) as e:
             raise PositionError(str(e)) from None
         get = d.get
-        flags = get("self_drawn", False), get("last_card", False)
-        flags += get("tianhu", False), get("dihu", False)
+        sd, lc, th, dh = flags = (
+            get("self_drawn", False),
+            get("last_card", False),
+            get("tianhu", False),
+            get("dihu", False),
+        )
         for f, v in zip(("self_drawn", "last_card", "tianhu", "dihu"), flags, strict=True):
             if v is not True and v is not False:
                 raise PositionError(f"{f} must be true or false, got {v!r}")
@@ -293,7 +297,10 @@ class Position:
             hand,  # type: ignore[arg-type]  # sorted into a tuple by __init__
             table,
             win,
-            *flags,
+            sd,
+            lc,
+            th,
+            dh,
             hand_size,
             tuple(sorted(extra.items())) if extra else (),
             xing,
