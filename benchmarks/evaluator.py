@@ -8,7 +8,9 @@ call is ``HandEvaluator.best(position)``: does it form 7 门子, and with the mo
 胡息 (R22–R27). Its lazily filled tables fill *during* the timed loop, so the
 first pass includes that cost (the shipped tables are decoded beforehand, with
 ``preload()``: the untimed "init"); a second (warm) pass and the full settlement
-(``settle``: groups, 等, 名堂, 底) are timed too, for scale. CPU time, cyclic GC
+(``settle``: groups, 等, 名堂, 底), reading a position and scoring it
+(``Position.from_dict`` + ``best``) and the seat's view against the engine's
+step (random hands, ``--hands``) are timed too, with their ratios. CPU time, cyclic GC
 off during the timing (as ``timeit`` does). When the C kernel is built
 (``PAOHUZI_COMPILE=1`` or ``=kernel``; docs/speed.md), the compiled ``best`` and
 the Python one (``HandEvaluator(rules, native=False)``) are timed against each
@@ -51,6 +53,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--against", metavar="SRC", help="compare with another checkout's src/")
     ap.add_argument("--rounds", type=int, default=5, help="rounds per side (--against; kernel)")
+    ap.add_argument("--hands", type=int, default=60, help="random hands for the view's timing")
     args = ap.parse_args()
     if args.against:
         return compare(args)
@@ -81,9 +84,16 @@ def main() -> None:
     for p in sample:
         settle(p, rules)
     full = time.process_time() - t0
+    dicts = [p.to_dict() for p in sample]
+    t0 = time.process_time()
+    for d in dicts:  # reading a position (score --batch, a record) and scoring it
+        best(Position.from_dict(d))
+    parsed = time.process_time() - t0
     gc.enable()
+    step, seen = view_and_step(rules, args.hands)
     n = len(positions)
     versus = kernel_versus_python(rules, positions, args.rounds)
+    warm_us = warm / n * 1e6
     out = {
         "positions": n,
         "us_per_position": round(cold / n * 1e6, 3),
@@ -93,6 +103,12 @@ def main() -> None:
         "winning_fraction": round(sum(r >= rules.min_huxi for r in results) / n, 3),
         "shape_fraction": round(sum(r >= 0 for r in results) / n, 3),
         **versus,
+        "us_from_dict_and_best": round(parsed / len(sample) * 1e6, 3),
+        "us_per_engine_step": round(step, 3),
+        "us_per_view": round(seen, 3),
+        "settlement_over_best": round(full / len(sample) * 1e6 / warm_us, 2),
+        "from_dict_best_over_settlement": round(parsed / full, 2),
+        "view_over_step": round(seen / step, 2),
     }
     if args.json:
         print(json.dumps(out))
@@ -136,6 +152,33 @@ def kernel_versus_python(rules: object, positions: list[Position], rounds: int) 
     return out
 
 
+def view_and_step(rules: object, hands: int) -> tuple[float, float]:
+    """µs per engine step (legal actions, one random pick, apply) and per view of the
+    acting seat (:func:`paohuzi.core.views.view`, 当前胡息 included), over random hands:
+    the same hands played twice, without and with the view, the difference is the view."""
+    import random
+
+    from paohuzi.core.state import GameState
+    from paohuzi.core.views import view
+
+    def play(with_view: bool) -> tuple[float, int]:
+        steps, t0 = 0, time.process_time()
+        for seed in range(hands):
+            state, pick = GameState(rules, seed=seed), random.Random(seed)  # type: ignore[arg-type]
+            while not state.is_terminal():
+                seat = state.current_player
+                if with_view:
+                    view(state, seat)
+                state.apply(pick.choice(state.legal_actions(seat)))
+                steps += 1
+        return time.process_time() - t0, steps
+
+    play(True)  # warm the memos of both loops alike
+    bare, steps = min(play(False) for _ in range(3))
+    both, _ = min(play(True) for _ in range(3))
+    return bare / steps * 1e6, max(both - bare, 0.0) / steps * 1e6
+
+
 def compare(args: argparse.Namespace) -> None:
     """Fresh processes of both trees, taking turns; medians of each measure and ratios."""
     import os
@@ -146,12 +189,14 @@ def compare(args: argparse.Namespace) -> None:
     trees = {"this": here, "against": str(Path(args.against).resolve())}
     runs: dict[str, list[dict[str, float]]] = {k: [] for k in trees}
     cmd = [sys.executable, __file__, "--json", "--n", str(args.n), "--rules", args.rules]
+    cmd += ["--hands", str(args.hands)]
     for _ in range(args.rounds):
         for name, src in trees.items():
             env = {**os.environ, "PYTHONPATH": src, "PAOHUZI_PURE": "1"}
             out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
             runs[name].append(json.loads(out.stdout))
     keys = ("us_per_position", "us_per_position_warm", "us_per_settlement")
+    keys += ("us_from_dict_and_best", "us_per_engine_step", "us_per_view")
     med = {n: {k: statistics.median(r[k] for r in rs) for k in keys} for n, rs in runs.items()}
     result = {"rounds": args.rounds, **med}
     result["ratio_this_over_against"] = {

@@ -8,7 +8,7 @@ and round-trips through both notations of R4 (``"八"`` / ``"x8"``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
 SMALL_ZH = "一二三四五六七八九十"
@@ -120,12 +120,39 @@ DECK_SIZE = 80
 # "x10" must win over "x1" + "0", so longer codes come first in the alternation.
 _TOKEN = re.compile(r"\s*(?:([xXdD])(10|[1-9])|(.))\s*")
 _ZH_INDEX = {ch: i for i, ch in enumerate(SMALL_ZH + BIG_ZH)}
+# Whole words of the fast path of :func:`_tokens`: a code or glyph → card (None: 王).
+_WORD: dict[str, Card | None] = {
+    **{ch: CARDS[i] for ch, i in _ZH_INDEX.items()},
+    **{ch: CARDS[_ZH_INDEX[a]] for ch, a in _ALIASES.items()},
+    **{c.code: c for c in CARDS},
+    **{c.code.upper(): c for c in CARDS},
+    WANG_ZH: None,
+    WANG_CODE: None,
+    "W": None,
+}
 
 
 def _tokens(text: str) -> Iterable[Card | None]:
     """The cards of ``text`` in order, ``None`` for each 王."""
     if not isinstance(text, str):
         raise CardError(f"cards must be a string, not {type(text).__name__}")
+    # The forms a program writes — codes between spaces, or glyphs run together —
+    # are read by dict lookups; anything else (commas, aliases, errors) by the
+    # tokenizer below, which says where it stopped.
+    words = text.split()
+    try:
+        return [_WORD[w] for w in words]
+    except KeyError:
+        pass
+    if len(words) == 1:
+        try:
+            return [_WORD[ch] for ch in words[0]]
+        except KeyError:
+            pass
+    return _scan(text)
+
+
+def _scan(text: str) -> Iterator[Card | None]:
     pos = 0
     text = text.strip()
     while pos < len(text):
@@ -134,13 +161,13 @@ def _tokens(text: str) -> Iterable[Card | None]:
             raise CardError(f"cannot read cards at {text[pos:]!r}")
         size, num, ch = m.groups()
         if size is not None:
-            yield Card((10 if size in "dD" else 0) + int(num) - 1)
+            yield CARDS[(10 if size in "dD" else 0) + int(num) - 1]
         else:
             ch = _ALIASES.get(ch, ch)
             if ch in _SEPARATORS:
                 pass
             elif ch in _ZH_INDEX:
-                yield Card(_ZH_INDEX[ch])
+                yield CARDS[_ZH_INDEX[ch]]
             elif ch in (WANG_ZH, WANG_CODE, "W"):
                 yield None
             else:
@@ -164,6 +191,8 @@ def parse_cards(text: str) -> list[Card]:
 def parse_tiles(text: str) -> tuple[list[Card], int]:
     """Cards and 王 (R39, ``王`` / ``w``): the natural cards and how many 王."""
     out = list(_tokens(text))
+    if None not in out:
+        return out, 0  # type: ignore[return-value]  # no 王: every entry is a Card
     return [c for c in out if c is not None], out.count(None)
 
 

@@ -20,7 +20,7 @@ from . import tabledata
 from .cards import Card
 from .melds import MELD_ROWS, Group, GroupKind
 from .position import Position, shape_flags
-from .rules import HUNAN, Rules
+from .rules import HUNAN, Rules, per_rules
 
 try:  # the optional C kernel: setup.py builds it with PAOHUZI_COMPILE=1 (docs/speed.md)
     from . import _kernel as _kernel_module
@@ -598,6 +598,28 @@ class HandEvaluator:
             return Analysis(False, best, "below_min_huxi", groups)
         return Analysis(True, best, None, groups)
 
+    def plan(self, pos: Position) -> tuple[int, tuple[int, int, bool, str] | None]:
+        """Best 胡息 and how the winning card is used, without building groups
+        (``plan`` None: no shape); :meth:`split` turns the plan into the 门子."""
+        win = pos.win
+        assert win is not None
+        up = (
+            -1
+            if pos.up_key < 0
+            else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
+        )
+        huxi = sum(map(self._flat_get, pos.table_keys))
+        kernel = getattr(self, "_kernel", None)  # the C kernel (issue 27), when built
+        if kernel is not None:
+            return kernel.plan(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)
+        plans: list[tuple[int, int, bool, str]] = []
+        best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans)
+        return best, (plans[0] if plans else None)
+
+    def split(self, pos: Position, plan: tuple[int, int, bool, str]) -> tuple[Group, ...]:
+        """The 门子 of :meth:`plan`'s best split."""
+        return self._groups(pos.packed, pos, plan)
+
     def _groups(
         self, packed: int, pos: Position, plan: tuple[int, int, bool, str]
     ) -> tuple[Group, ...]:
@@ -699,12 +721,16 @@ def _kernel_for(ev: HandEvaluator) -> Any:
     return k
 
 
-@lru_cache(maxsize=64)
 def evaluator_for(rules: Rules = HUNAN) -> HandEvaluator:
     """The (cached) evaluator for a rules object.
 
     Rules with the same 胡息 table share the filled per-size tables.
     """
+    return _evaluator(rules)
+
+
+@per_rules
+def _evaluator(rules: Rules) -> HandEvaluator:
     sizes = _SIZES.get(rules.huxi_table)
     ev = HandEvaluator(rules, sizes)
     _SIZES.setdefault(rules.huxi_table, ev.sizes)

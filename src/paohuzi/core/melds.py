@@ -126,7 +126,20 @@ class Group:
 
     @classmethod
     def parse(cls, text: str) -> Group:
-        """``"peng:x10"``, ``"chi:一二三"``, ``"ti:一"`` or ``"ti:一一一一"``."""
+        """``"peng:x10"``, ``"chi:一二三"``, ``"ti:一"`` or ``"ti:一一一一"``.
+
+        Groups are immutable: one read of each text is kept and shared (a batch
+        of positions repeats the same few hundred melds)."""
+        g = _PARSED.get(text) if isinstance(text, str) else None
+        if g is None:
+            g = cls._parse(text)
+            if len(_PARSED) >= 4096:
+                _PARSED.clear()
+            _PARSED[text] = g
+        return g
+
+    @classmethod
+    def _parse(cls, text: str) -> Group:
         kind_s, sep, cards_s = text.partition(":")
         if not sep:
             raise MeldError(f"meld {text!r} is not KIND:CARDS")
@@ -164,8 +177,15 @@ class Group:
     @property
     def key(self) -> int:
         """A small int naming a table meld's pricing row and card (``MELD_ROWS``)."""
+        hit = _KEYS.get(id(self))  # parsed and engine groups are shared: by identity
+        if hit is not None and hit[0] is self:
+            return hit[1]
         row = huxi_row(self.kind, self.cards) if self.kind is GroupKind.CHI else self.kind.value
-        return MELD_ROWS.index(row) * 20 + self.cards[0]
+        key = MELD_ROWS.index(row) * 20 + self.cards[0]
+        if len(_KEYS) >= 4096:
+            _KEYS.clear()
+        _KEYS[id(self)] = (self, key)  # holding the group keeps its id unique
+        return key
 
     def huxi(self, rules: object) -> int:
         """胡息 of this group under ``rules`` (a :class:`~paohuzi.core.rules.Rules`)."""
@@ -173,6 +193,10 @@ class Group:
 
     def __str__(self) -> str:
         return f"{self.kind.zh}{self.zh}"
+
+
+_PARSED: dict[str, Group] = {}
+_KEYS: dict[int, tuple[Group, int]] = {}
 
 
 def _check(kind: GroupKind, cards: tuple[Card, ...]) -> None:

@@ -7,24 +7,54 @@ per-extra step, cap). The preset decides which patterns exist at all.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from typing import ClassVar
+from operator import itemgetter
+from typing import Any, ClassVar
 
 from .cards import Card
-from .melds import Group, GroupKind
+from .evaluator import BIT, LOW, MASK30
+from .melds import MELD_ROWS, Group, GroupKind
 from .position import Position
-from .rules import LEVELS, MINGTANG_IDS, Effect, MingtangRule, Rules
+from .rules import LEVELS, MINGTANG_IDS, Effect, MingtangRule, Rules, per_rules
+
+RED_FIELDS = 7 * sum(BIT[c] for c in range(20) if Card(c).is_red)
 
 
-@dataclass(frozen=True)
 class Context:
-    """What the patterns look at: the winning hand's cards, groups and facts."""
+    """What the patterns look at: the winning hand's cards, groups and facts.
 
-    position: Position
-    groups: tuple[Group, ...]
-    group_huxi: tuple[int, ...]
-    wang: tuple[Card, ...] = ()  # what each 王 stands for in this split (R40)
+    Each fact is worked out once, when a pattern first asks: the card counts for
+    the colour/size patterns, the groups only for a structural one. ``split``
+    (instead of ``groups``/``group_huxi``) is anything with a ``get()`` returning
+    both, so a hand whose 名堂 read only its cards never builds its 门子.
+    """
+
+    __slots__ = ("_bits", "_split", "group_huxi_", "groups_", "position", "wang")
+
+    def __init__(
+        self,
+        position: Position,
+        groups: tuple[Group, ...] = (),
+        group_huxi: tuple[int, ...] = (),
+        wang: tuple[Card, ...] = (),  # what each 王 stands for in this split (R40)
+        split: Any = None,
+    ) -> None:
+        self.position = position
+        self.groups_, self.group_huxi_ = groups, group_huxi
+        self.wang = wang
+        self._split = split
+        self._bits = -1
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        if self._split is not None:
+            self.groups_, self.group_huxi_ = self._split.get()
+            self._split = None
+        return self.groups_
+
+    @property
+    def group_huxi(self) -> tuple[int, ...]:
+        return self.group_huxi_ if self._split is None else (self.groups, self.group_huxi_)[1]
 
     @property
     def cards(self) -> list[Card]:
@@ -33,16 +63,54 @@ class Context:
         return self.position.all_cards() + list(self.wang)
 
     @property
+    def bits(self) -> int:
+        """:attr:`cards` packed, 3 bits a kind (the evaluator's form)."""
+        if self._bits < 0:
+            self._bits = self.position.card_bits + sum(BIT[c] for c in self.wang)
+        return self._bits
+
+    @property
+    def counts(self) -> list[int]:
+        """How many of each of the 20 kinds :attr:`cards` holds."""
+        b = self.bits
+        return [b >> s & 7 for s in range(0, 60, 3)]
+
+    def colour_key(self) -> tuple[int, int, int]:
+        """(red, big, small): all a colour pattern reads."""
+        b, fs = self.bits, FIELD_SUM
+        r = b & RED_FIELDS
+        red = fs[r & 0x7FFF] + fs[r >> 15 & 0x7FFF] + fs[r >> 30 & 0x7FFF] + fs[r >> 45]
+        big = fs[b >> 30 & 0x7FFF] + fs[b >> 45]
+        return red, big, fs[b & 0x7FFF] + fs[b >> 15 & 0x7FFF]
+
+    @property
     def red(self) -> int:
-        return sum(1 for c in self.cards if c.is_red)
+        return field_sum(self.bits & RED_FIELDS)
 
     @property
     def big(self) -> int:
-        return sum(1 for c in self.cards if c.is_big)
+        return field_sum(self.bits >> 30)
 
     @property
     def small(self) -> int:
-        return sum(1 for c in self.cards if not c.is_big)
+        return field_sum(self.bits & MASK30)
+
+
+def field_sum(bits: int) -> int:
+    """Sum of the 3-bit fields of ``bits`` (:data:`FIELD_SUM` 15 bits at a time)."""
+    n = 0
+    while bits:
+        n += FIELD_SUM[bits & 0x7FFF]
+        bits >>= 15
+    return n
+
+
+_L5 = LOW & 0x7FFF
+# Sum of the five 3-bit fields of each 15-bit number: weighted popcounts, once.
+FIELD_SUM = bytes(
+    (b & _L5).bit_count() + 2 * (b & _L5 << 1).bit_count() + 4 * (b & _L5 << 2).bit_count()
+    for b in range(1 << 15)
+)
 
 
 class Mingtang:
@@ -60,6 +128,8 @@ class Mingtang:
     per_occurrence: ClassVar[bool] = False
     structural: ClassVar[bool] = False
     exact: ClassVar[bool] = False  # ``threshold`` is an exact value, not a minimum
+    # ``measure`` reads only ``ctx.red``/``big``/``small``: its verdict is memoised on them.
+    colour: ClassVar[bool] = False
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         raise NotImplementedError
@@ -82,6 +152,7 @@ class HongHu(Mingtang):
     when set: 红转朱黑); +番 per extra red."""
 
     id, name = "honghu", "红胡"
+    colour = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         n = ctx.red
@@ -146,6 +217,7 @@ class DianHu(Mingtang):
     """点胡: exactly one red card."""
 
     id, name = "dianhu", "点胡"
+    colour = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 1 if ctx.red == 1 else None
@@ -155,9 +227,13 @@ class WuHu(Mingtang):
     """乌胡 (黑胡): no red card at all."""
 
     id, name = "wuhu", "乌胡"
+    colour = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 0 if ctx.red == 0 else None
+
+
+_CHI_KEYS = MELD_ROWS.index("ju123") * 20  # Group.key of a 吃 (句/绞) is at least this
 
 
 class DuiziHu(Mingtang):
@@ -168,8 +244,16 @@ class DuiziHu(Mingtang):
     _runs = frozenset({GroupKind.CHI, GroupKind.JU, GroupKind.JIAO})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        if ctx.position.at_deal:
+        p = ctx.position
+        if p.at_deal:
             return None  # a mandatory 天胡 need not form 门子 at all (R28)
+        if not (p.wang or p.win_wang):  # cheap refusals, before the split is built
+            if p.table_keys and max(p.table_keys) >= _CHI_KEYS:
+                return None  # a 吃 on the table
+            # A lone concealed card not of the winning card's kind fits only a 句/绞.
+            b = p.packed
+            if b & ~(b >> 1) & ~(b >> 2) & LOW & ~(1 << 3 * p.win):  # type: ignore[operator]
+                return None
         return None if any(g.kind in self._runs for g in ctx.groups) else 0
 
 
@@ -177,6 +261,7 @@ class DaziHu(Mingtang):
     """大字胡: at least ``threshold`` (18) 大字; +番 per extra, capped."""
 
     id, name = "dazihu", "大字胡"
+    colour = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return ctx.big if ctx.big >= rule.threshold else None
@@ -186,6 +271,7 @@ class XiaoziHu(Mingtang):
     """小字胡: at least ``threshold`` (16) 小字; +番 per extra, capped."""
 
     id, name = "xiaozihu", "小字胡"
+    colour = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return ctx.small if ctx.small >= rule.threshold else None
@@ -248,8 +334,8 @@ class TuanYuan(Mingtang):
     per_occurrence = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        n = Counter(ctx.cards)
-        k = sum(1 for p in range(10) if n[Card(p)] == 4 and n[Card(p + 10)] == 4)
+        n = ctx.counts
+        k = sum(1 for p in range(10) if n[p] == 4 and n[p + 10] == 4)
         return k or None
 
 
@@ -261,7 +347,7 @@ class Gui(Mingtang):
     per_occurrence = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        k = sum(1 for n in Counter(ctx.cards).values() if n == 4)
+        k = ctx.counts.count(4)
         return k or None
 
 
@@ -309,6 +395,7 @@ class SiQiHong(Mingtang):
     """四七红 (常德): exactly 4 or 7 red cards."""
 
     id, name = "siqihong", "四七红"
+    colour = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return ctx.red if ctx.red in (4, 7) else None
@@ -357,19 +444,65 @@ class MingtangHit:
     effect: Effect = Effect.FAN
 
 
+_Entry = tuple[int, "Mingtang", MingtangRule, str, Effect]
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The 名堂 that count under one rules object (R36: mode and level), in the
+    preset's order, split into colour patterns (memoised on the red/big/small
+    counts) and the rest (asked each time)."""
+
+    colour: tuple[_Entry, ...]
+    others: tuple[_Entry, ...]
+    combine: str
+    memo: dict[tuple[int, int, int], tuple[tuple[int, MingtangHit], ...]]
+
+
+@per_rules
+def compiled(rules: Rules) -> Compiled:
+    allowed = LEVELS[1 : LEVELS.index(rules.effective_level) + 1]
+    entries = [
+        (i, PATTERNS[r.id], r, r.name or PATTERNS[r.id].name, r.effect)  # Rules validates ids
+        for i, r in enumerate(rules.mingtang)
+        if r.level in allowed
+    ]
+    return Compiled(
+        tuple(e for e in entries if e[1].colour),
+        tuple(e for e in entries if not e[1].colour),
+        rules.fan_combine,
+        {},
+    )
+
+
+def _hits(ctx: Context, entries: tuple[_Entry, ...], combine: str) -> list[tuple[int, MingtangHit]]:
+    out = []
+    for i, pattern, rule, name, effect in entries:
+        f = pattern.fan(ctx, rule, combine)
+        if f:
+            out.append((i, MingtangHit(rule.id, name, f, effect)))
+    return out
+
+
 def find(ctx: Context, rules: Rules) -> tuple[MingtangHit, ...]:
     """Every enabled 名堂 of the preset that the hand has, in the preset's order.
 
     ``scoring_mode`` ``deng`` counts none, ``hongwu`` only the 基本 level (泸州's
     红/乌), ``mingtang`` every level up to ``mingtang_level`` (R36).
     """
-    allowed = LEVELS[1 : LEVELS.index(rules.effective_level) + 1]
-    hits = []
-    for rule in rules.mingtang:
-        if rule.level not in allowed:
-            continue
-        pattern = PATTERNS[rule.id]  # Rules validates the ids
-        f = pattern.fan(ctx, rule, rules.fan_combine)
-        if f:
-            hits.append(MingtangHit(rule.id, rule.name or pattern.name, f, rule.effect))
-    return tuple(hits)
+    c = compiled(rules)
+    hits: list[tuple[int, MingtangHit]] = []
+    if c.colour:
+        key = ctx.colour_key()
+        got = c.memo.get(key)
+        if got is None:
+            got = c.memo[key] = tuple(_hits(ctx, c.colour, c.combine))
+        hits += got
+    if c.others:
+        hits += _hits(ctx, c.others, c.combine)
+        if c.colour:
+            hits.sort(key=_first)
+    return tuple(h for _, h in hits)
+
+
+_first = itemgetter(0)

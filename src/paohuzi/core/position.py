@@ -8,13 +8,13 @@ not occur in play is rejected with :class:`PositionError` naming the problem.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
-from .cards import COPIES, Card, CardError, format_cards, parse_tiles
-from .melds import Group, MeldError
+from .cards import CARDS, COPIES, Card, CardError, format_cards, parse_tiles
+from .melds import TABLE_KINDS, Group, GroupKind, MeldError
 
 
 class PositionError(ValueError):
@@ -55,7 +55,7 @@ class WangPattern(StrEnum):
 _PATTERN_ORDER = tuple(WangPattern)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Position:
     """A would-be winning position.
 
@@ -91,33 +91,46 @@ class Position:
         init=False, repr=False, compare=False, default=(False, False, False)
     )
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "hand", tuple(sorted(Card(c) for c in self.hand)))
-        object.__setattr__(self, "table", tuple(self.table))
-        if self.win is not None:
-            object.__setattr__(self, "win", Card(self.win))
-        object.__setattr__(self, "xing", tuple(Card(c) for c in self.xing))
-        if self.pattern is not None:
+    def __init__(
+        self,
+        hand: tuple[Card, ...],
+        table: tuple[Group, ...] = (),
+        win: Card | None = None,
+        self_drawn: bool = False,
+        last_card: bool = False,
+        tianhu: bool = False,
+        dihu: bool = False,
+        hand_size: int = 20,
+        extra: tuple[tuple[str, Any], ...] = (),
+        xing: tuple[Card, ...] = (),
+        wang: int = 0,
+        win_wang: bool = False,
+        pattern: WangPattern | None = None,
+    ) -> None:
+        # The dataclass's frozen __init__ sets each field through object.__setattr__;
+        # filling __dict__ directly costs a fraction (positions are read in bulk).
+        d = self.__dict__
+        d["hand"] = tuple(sorted([c if type(c) is Card else Card(c) for c in hand]))
+        d["table"] = tuple(table)
+        d["win"] = None if win is None else Card(win)
+        d["self_drawn"], d["last_card"] = self_drawn or win_wang, last_card  # R39: a 王 wins
+        d["tianhu"], d["dihu"], d["hand_size"] = tianhu, dihu, hand_size  # only self-drawn
+        d["extra"], d["xing"] = extra, tuple(Card(c) for c in xing) if xing else ()
+        d["wang"], d["win_wang"], d["pattern"] = wang, win_wang, pattern
+        if pattern is not None:
             try:
-                object.__setattr__(self, "pattern", WangPattern(self.pattern))
+                d["pattern"] = WangPattern(pattern)
             except ValueError:
                 allowed = ", ".join(p.value for p in WangPattern)
-                raise PositionError(
-                    f"pattern must be one of {allowed}, got {self.pattern!r}"
-                ) from None
-        if self.win_wang:  # a 王 wins only as the winner's own drawn card (R39)
-            object.__setattr__(self, "self_drawn", True)
+                raise PositionError(f"pattern must be one of {allowed}, got {pattern!r}") from None
         self._validate()
-        object.__setattr__(self, "packed", sum(1 << (3 * c) for c in self.hand))
-        object.__setattr__(self, "table_keys", tuple(g.key for g in self.table))
-        for k in self.table_keys:
-            if k < 60 and k % 20 == self.win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
-                object.__setattr__(self, "up_key", k)
-        object.__setattr__(
-            self,
-            "shape",
-            shape_flags(len(self.hand), len(self.table), self.four_count, self.melds_to_win),
-        )
+        d["packed"] = sum(map(_BITS.__getitem__, d["hand"]))
+        keys = d["table_keys"] = tuple([g.key for g in d["table"]])
+        d["up_key"] = -1
+        for k in keys:
+            if k < 60 and k % 20 == win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
+                d["up_key"] = k
+        d["shape"] = shape_flags(len(d["hand"]), len(keys), self.four_count, self.melds_to_win)
 
     # -- derived facts --------------------------------------------------------
     @property
@@ -128,7 +141,8 @@ class Position:
     @property
     def four_count(self) -> int:
         """k of R17: 跑/提 melds on the table (before the winning card)."""
-        return sum(1 for g in self.table if g.kind.is_four)
+        k = self.__dict__.get("_fours")  # counted once by _validate
+        return k if k is not None else sum(1 for g in self.table if g.kind.is_four)
 
     @property
     def held(self) -> int:
@@ -152,6 +166,15 @@ class Position:
         cards = self.all_cards()
         return sum(cards.count(x) for x in self.xing)
 
+    @cached_property
+    def card_bits(self) -> int:
+        """:meth:`all_cards` packed, 3 bits a kind (what the 名堂 count from)."""
+        bits = self.packed + (0 if self.win is None else 1 << 3 * self.win)
+        for g in self.table:
+            for c in g.cards:
+                bits += 1 << 3 * c
+        return bits
+
     def all_cards(self) -> list[Card]:
         cards = list(self.hand) + [c for g in self.table for c in g.cards]
         if self.win is not None:
@@ -159,19 +182,32 @@ class Position:
         return cards
 
     def _validate(self) -> None:
+        # One pass over the table: kinds, fours and card counts (a list indexed by
+        # card: a Counter would hash each IntEnum in Python).
+        n = [0] * 21
+        for c in self.hand:
+            n[c] += 1
+        hand_four = 4 in n
+        fours = 0
         for g in self.table:
-            if not g.kind.is_table:
-                raise PositionError(f"{g.kind.value} is not a table meld")
-        counts = Counter(self.all_cards())
-        for c, n in counts.items():
-            if n > COPIES:
-                raise PositionError(
-                    f"{n} copies of {c.zh} ({c.code}) across hand and table; at most 4"
-                )
-        hand_counts = Counter(self.hand)
-        for c, n in hand_counts.items():
-            if n == 4:
-                raise PositionError(f"four {c.zh} in hand must already be a 提 (R12)")
+            kind = g.kind
+            if id(kind) not in _TABLE_KIND_IDS:  # (an Enum hashes in Python: by identity)
+                raise PositionError(f"{kind.value} is not a table meld")
+            if kind is _PAO or kind is _TI:
+                fours += 1
+            for c in g.cards:
+                n[c] += 1
+        self.__dict__["_fours"] = fours  # four_count, read again below and by the evaluator
+        if self.win is not None:
+            n[self.win] += 1
+        if max(n) > COPIES:
+            c = CARDS[next(i for i, k in enumerate(n) if k > COPIES)]
+            raise PositionError(
+                f"{n[c]} copies of {c.zh} ({c.code}) across hand and table; at most 4"
+            )
+        if hand_four:
+            c = next(c for c in self.hand if self.hand.count(c) == 4)
+            raise PositionError(f"four {c.zh} in hand must already be a 提 (R12)")
         if not isinstance(self.wang, int) or isinstance(self.wang, bool) or self.wang < 0:
             raise PositionError(f"wang must be a count of 王, got {self.wang!r}")
         if self.wang + self.win_wang > 4:
@@ -217,19 +253,7 @@ class Position:
         """Read the ``score --batch`` line form; raises :class:`PositionError`."""
         if not isinstance(d, dict):
             raise PositionError("a position must be a JSON object")
-        known = {
-            "hand",
-            "table",
-            "win",
-            "self_drawn",
-            "last_card",
-            "tianhu",
-            "dihu",
-            "extra",
-            "xing",
-            "pattern",
-        }
-        unknown = set(d) - known
+        unknown = d.keys() - _FIELDS
         if unknown:
             raise PositionError(f"unknown position fields {sorted(unknown)}")
         try:
@@ -237,43 +261,52 @@ class Position:
             table_in = d.get("table", [])
             if not isinstance(table_in, list) or not all(isinstance(t, str) for t in table_in):
                 raise PositionError("table must be a list of 'kind:cards' strings")
-            table = tuple(Group.parse(t) for t in table_in)
+            table = tuple([Group.parse(t) for t in table_in])
             win_s = _str(d, "win", required=False)
             win_cards, win_wang = parse_tiles(win_s) if win_s else ([], 0)
             if len(win_cards) + win_wang > 1:
                 raise PositionError(f"win must be one card, got {win_s!r}")
             win = win_cards[0] if win_cards else None
-            xing_in = d.get("xing", [])
-            if isinstance(xing_in, str):
-                xing_in = [xing_in]
-            if not isinstance(xing_in, list) or not all(isinstance(x, str) for x in xing_in):
-                raise PositionError("xing must be a card or a list of cards (the 醒牌)")
-            xing = tuple(Card.parse(x) for x in xing_in)
+            xing: tuple[Card, ...] = ()
+            if "xing" in d:
+                xing_in = d["xing"]
+                if isinstance(xing_in, str):
+                    xing_in = [xing_in]
+                if not isinstance(xing_in, list) or not all(isinstance(x, str) for x in xing_in):
+                    raise PositionError("xing must be a card or a list of cards (the 醒牌)")
+                xing = tuple(Card.parse(x) for x in xing_in)
         except (CardError, MeldError) as e:
             raise PositionError(str(e)) from None
-        flags = {}
-        for f in ("self_drawn", "last_card", "tianhu", "dihu"):
-            v = d.get(f, False)
-            if not isinstance(v, bool):
+        get = d.get
+        sd, lc, th, dh = flags = (
+            get("self_drawn", False),
+            get("last_card", False),
+            get("tianhu", False),
+            get("dihu", False),
+        )
+        for f, v in zip(("self_drawn", "last_card", "tianhu", "dihu"), flags, strict=True):
+            if v is not True and v is not False:
                 raise PositionError(f"{f} must be true or false, got {v!r}")
-            flags[f] = v
-        extra = d.get("extra", {})
+        extra = get("extra", {})
         if not isinstance(extra, dict):
             raise PositionError("extra must be an object")
-        pattern = d.get("pattern")
+        pattern = get("pattern")
         if pattern is not None and not isinstance(pattern, str):
             raise PositionError(f"pattern must be a string, got {pattern!r}")
         return cls(
-            tuple(hand),
+            hand,  # type: ignore[arg-type]  # sorted into a tuple by __init__
             table,
             win,
-            hand_size=hand_size,
-            extra=tuple(sorted(extra.items())),
-            xing=xing,
-            wang=wang,
-            win_wang=bool(win_wang),
-            pattern=pattern,  # type: ignore[arg-type]  # checked in __post_init__
-            **flags,
+            sd,
+            lc,
+            th,
+            dh,
+            hand_size,
+            tuple(sorted(extra.items())) if extra else (),
+            xing,
+            wang,
+            bool(win_wang),
+            pattern,  # type: ignore[arg-type]  # checked in __init__
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -336,6 +369,25 @@ def shape_flags(n_hand: int, melds: int, fours: int, target: int = 7) -> tuple[b
     # With the card in a 跑/提 the four needs a 将: the rest is n_hand − 2 in triples.
     four_ok = (n_hand - 2) % 3 == 0 and melds + (n_hand - 2) // 3 + 1 == target
     return pair, hand_ok, four_ok
+
+
+_PAO, _TI = GroupKind.PAO, GroupKind.TI
+_TABLE_KIND_IDS = frozenset(map(id, TABLE_KINDS))
+_BITS = tuple(1 << 3 * c for c in range(20))  # a card in the evaluator's packed form
+_FIELDS = frozenset(
+    (
+        "hand",
+        "table",
+        "win",
+        "self_drawn",
+        "last_card",
+        "tianhu",
+        "dihu",
+        "extra",
+        "xing",
+        "pattern",
+    )
+)
 
 
 def _str(d: dict[str, Any], key: str, required: bool) -> str:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
-from functools import lru_cache
-from typing import Any
+from functools import lru_cache, wraps
+from typing import Any, TypeVar
 
 from .cards import MAX_WANG, Card
 
@@ -945,6 +946,32 @@ PRESETS: dict[str, Rules] = {
     "loudi": LOUDI,
     "yongzhou": YONGZHOU,
 }
+
+
+_T = TypeVar("_T")
+
+
+def per_rules(fn: Callable[[Rules], _T]) -> Callable[[Rules], _T]:
+    """Memoise ``fn(rules)``: by identity first, then by value.
+
+    Hashing a Rules walks every field (about 10 µs), far more than the settlement
+    or a view that asks for its evaluator; the same object asks again by ``id``.
+    """
+    by_value = lru_cache(maxsize=64)(fn)
+    by_id: dict[int, tuple[Rules, _T]] = {}
+
+    @wraps(fn)
+    def get(rules: Rules) -> _T:
+        hit = by_id.get(id(rules))
+        if hit is not None and hit[0] is rules:
+            return hit[1]
+        v = by_value(rules)
+        if len(by_id) >= 256:  # bounded: rules read from records come and go
+            by_id.clear()
+        by_id[id(rules)] = (rules, v)  # holding ``rules`` keeps its id from being reused
+        return v
+
+    return get
 
 
 def preset(name: str) -> Rules:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from .cards import Card
@@ -34,26 +34,123 @@ from .wang import wild_splits
 _K = GroupKind
 
 
-@dataclass(frozen=True)
+class Split:
+    """The 门子 of the evaluator's best split (and their 胡息), built on first use.
+
+    Plain data (rules, position, the evaluator's plan), so a settlement holding
+    one still pickles and compares.
+    """
+
+    __slots__ = ("plan", "position", "rules", "value")
+
+    def __init__(self, rules: Rules, position: Position, plan: tuple[int, int, bool, str]):
+        self.rules, self.position, self.plan = rules, position, plan
+        self.value: tuple[tuple[Group, ...], tuple[int, ...]] | None = None
+
+    def get(self) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        if self.value is None:
+            groups = evaluator_for(self.rules).split(self.position, self.plan)
+            self.value = (groups, tuple(g.huxi(self.rules) for g in groups))
+        return self.value
+
+
+_FIELDS = (
+    "win",
+    "huxi",  # 胡息 of the scored split, before doubling
+    "scored_huxi",  # after the doublings of R35
+    "deng",
+    "fan",
+    "di",
+    "mingtang",
+    "groups",
+    "group_huxi",
+    "error",
+    "doubled",
+    "zimo",
+    "huang_multiplier",
+    "xing",  # 醒数 as counted in the units (R42; doubled with 双醒)
+    "unit",
+    "wang",  # R40: the card each 王 stands for in the scored split
+)
+
+
 class Settlement:
-    """The 结算 of one position under one rules object."""
+    """The 结算 of one position under one rules object (read-only attributes).
+
+    ``groups``/``group_huxi`` may come as a :class:`Split` (``split=``): they
+    are then built only when read — most callers (self-play, search, a batch
+    score) only want 胡息, 等, 番 and 底.
+    """
+
+    __slots__ = (*(f"_{k}" for k in _FIELDS), "_split")
 
     win: bool
-    huxi: int  # 胡息 of the scored split, before doubling
-    scored_huxi: int  # after the doublings of R35
+    huxi: int
+    scored_huxi: int
     deng: int
     fan: int
     di: int
     mingtang: tuple[MingtangHit, ...]
-    groups: tuple[Group, ...]
-    group_huxi: tuple[int, ...]
     error: str | None
-    doubled: tuple[str, ...] = ()
-    zimo: bool = False
-    huang_multiplier: int = 1
-    xing: int = 0  # 醒数 as counted in the units (R42; doubled with 双醒)
-    unit: str = "等"
-    wang: tuple[Card, ...] = ()  # R40: the card each 王 stands for in the scored split
+    doubled: tuple[str, ...]
+    zimo: bool
+    huang_multiplier: int
+    xing: int
+    unit: str
+    wang: tuple[Card, ...]
+
+    def __init__(
+        self,
+        win: bool,
+        huxi: int,
+        scored_huxi: int,
+        deng: int,
+        fan: int,
+        di: int,
+        mingtang: tuple[MingtangHit, ...],
+        groups: tuple[Group, ...],
+        group_huxi: tuple[int, ...],
+        error: str | None,
+        doubled: tuple[str, ...] = (),
+        zimo: bool = False,
+        huang_multiplier: int = 1,
+        xing: int = 0,
+        unit: str = "等",
+        wang: tuple[Card, ...] = (),
+        split: Split | None = None,
+    ) -> None:
+        # Private slots behind read-only properties: as cheap to build as a plain
+        # object (a frozen dataclass's object.__setattr__ per field costs ~5×).
+        self._win, self._huxi, self._scored_huxi = win, huxi, scored_huxi
+        self._deng, self._fan, self._di, self._mingtang = deng, fan, di, mingtang
+        self._groups, self._group_huxi, self._error = groups, group_huxi, error
+        self._doubled, self._zimo, self._huang_multiplier = doubled, zimo, huang_multiplier
+        self._xing, self._unit, self._wang, self._split = xing, unit, wang, split
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        return self._split.get()[0] if self._split is not None else self._groups
+
+    @property
+    def group_huxi(self) -> tuple[int, ...]:
+        return self._split.get()[1] if self._split is not None else self._group_huxi
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, k) for k in _FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Settlement):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "Settlement(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in _FIELDS) + ")"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Settlement, self._values())
 
     def to_dict(self) -> dict[str, Any]:
         """The ``paohuzi score --json`` object (INTERFACES.md §1), plus extra keys."""
@@ -79,16 +176,27 @@ class Settlement:
         }
 
 
+for _k in _FIELDS:
+    if _k not in ("groups", "group_huxi"):
+        setattr(Settlement, _k, property(attrgetter(f"_{_k}")))
+
+
 def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settlement:
     """Score ``position``; ``huang`` is the number of 荒庄 just before (黄番)."""
     if position.wild:
         return _settle_wild(position, rules, huang)
-    a = evaluator_for(rules).analyse(position)
-    if not a.win:
-        group_huxi = tuple(g.huxi(rules) for g in a.groups)
-        return Settlement(False, a.huxi, a.huxi, 0, 0, 0, (), a.groups, group_huxi, a.error)
-    best = _settle_groups(position, rules, huang, a.huxi, a.groups)
-    if rules.decomposition == Decomposition.DI and position.win is not None:
+    ev = evaluator_for(rules)
+    if position.win is None:  # a mandatory 天胡 (R28): no shape needed
+        a = ev.analyse(position)
+        return _settle_groups(position, rules, huang, a.huxi, a.groups)
+    huxi, plan = ev.plan(position)
+    if plan is None:
+        return Settlement(False, 0, 0, 0, 0, 0, (), (), (), "not_winning")
+    split = Split(rules, position, plan)
+    if huxi < rules.min_huxi:
+        return Settlement(False, huxi, huxi, 0, 0, 0, (), (), (), "below_min_huxi", split=split)
+    best = _settle_groups(position, rules, huang, huxi, (), split=split)
+    if rules.decomposition == Decomposition.DI:
         for groups in decompositions(position):
             gh = tuple(g.huxi(rules) for g in groups)
             if sum(gh) < rules.min_huxi:
@@ -152,15 +260,19 @@ def _settle_groups(
     groups: tuple[Group, ...],
     group_huxi: tuple[int, ...] | None = None,
     wang: tuple[Card, ...] = (),
+    split: Split | None = None,
 ) -> Settlement:
-    """R34–R37 for one split of the winning hand (``wang``: what its 王 became)."""
+    """R34–R37 for one split of the winning hand (``wang``: what its 王 became;
+    ``split``: the groups, built only if a 名堂 or the caller reads them)."""
     if group_huxi is None:
-        group_huxi = tuple(g.huxi(rules) for g in groups)
-    flags = {"tianhu": position.tianhu, "dihu": position.dihu, "haidi": position.last_card}
-    doubled = tuple(e for e in rules.doubling if flags[e])
+        group_huxi = () if split is not None else tuple(g.huxi(rules) for g in groups)
+    doubled: tuple[str, ...] = ()
+    if position.tianhu or position.dihu or position.last_card:
+        flags = {"tianhu": position.tianhu, "dihu": position.dihu, "haidi": position.last_card}
+        doubled = tuple(e for e in rules.doubling if flags[e])
     h2 = huxi * 2 ** len(doubled)
     zimo = position.self_drawn or position.tianhu  # 天胡为自摸 (seeds)
-    hits = find(Context(position, groups, group_huxi, wang), rules)
+    hits = find(Context(position, groups, group_huxi, wang, split), rules)
     pat = position.pattern
     if pat is not None:  # R41: the pattern's 番 replaces 自摸's (no 自摸 ×2, no bonus)
         zimo = False
@@ -168,21 +280,31 @@ def _settle_groups(
             *(m for m in hits if m.id != "zimo"),
             MingtangHit(pat.value, pat.zh, rules.wang_fan[pat.slot], Effect.FAN),
         )
-    base = [m.fan for m in hits if m.effect == Effect.BASE]
-    deng = sum(base) if base else rules.deng_of(h2)
+    base = units = 0
+    has_base = False
+    fans = []
+    for m in hits:  # one pass: R36's 番, and the 名堂 that set or add units
+        if m.effect is Effect.FAN:
+            fans.append(m.fan)
+        elif m.effect is Effect.BASE:
+            base += m.fan
+            has_base = True
+        else:
+            units += m.fan
+    deng = (base if has_base else rules.deng_of(h2)) + units
     deng += rules.zimo_bonus if zimo else 0
-    deng += sum(m.fan for m in hits if m.effect == Effect.UNITS)
-    xing = position.xing_count() + sum(wang.count(x) for x in position.xing)
-    xing *= 2 if rules.xing_double else 1
+    xing = 0
+    if position.xing:
+        xing = position.xing_count() + sum(wang.count(x) for x in position.xing)
+        xing *= 2 if rules.xing_double else 1
     deng += xing
-    fans = [m.fan for m in hits if m.effect == Effect.FAN]
     if not fans:
         fan = 1  # 平胡
     elif rules.fan_combine == FanCombine.ADD:
         fan = sum(fans)
     else:
         fan = math.prod(fans)
-    mult = rules.huangzhuang.multiplier(huang)
+    mult = rules.huangzhuang.multiplier(huang) if huang > 0 else 1
     return Settlement(
         True,
         huxi,
@@ -200,6 +322,7 @@ def _settle_groups(
         xing,
         rules.unit,
         wang,
+        split,
     )
 
 
