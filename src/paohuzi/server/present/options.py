@@ -293,7 +293,11 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     if _wang_shown(rules):
         zh.insert(2, WANG_ZH[rules.wang])
         en.insert(2, WANG_EN[rules.wang])
-    zh.append("名堂：" + "、".join(dict.fromkeys(mingtang_label(m.id, m.name)["zh"] for m in mts)) if mts else "无名堂")
+    zh.append(
+        "名堂：" + "、".join(dict.fromkeys(mingtang_label(m.id, m.name)["zh"] for m in mts))
+        if mts
+        else "无名堂"
+    )
     en.append(f"{len(mts)} scoring patterns" if mts else "no scoring patterns")
     zh.append(f"底分{base}")
     en.append(f"{base} pt per base (底)")
