@@ -113,8 +113,8 @@ def test_summary_of_a_race_names_its_target_and_the_regions_words() -> None:
     assert s["zh"].endswith("200分封顶 · 先到100息胜（最多30局）")
     assert "一点朱" in s["zh"] and "海底捞" in s["zh"] and "点胡" not in s["zh"]
     assert s["en"].endswith("first to 100 points (at most 30 hands)")
-    # 永州 counts the dealer's 天胡 as a 自摸: one word, named once
-    assert "名堂：红胡、点胡、黑胡、自摸 · " in options.summary(PRESETS["yongzhou"])["zh"]
+    # 永州 names its patterns in its own words (the dealer's 天胡 counts as a 自摸)
+    assert "名堂：红胡、点胡、黑胡、自摸、天胡(自摸) · " in options.summary(PRESETS["yongzhou"])["zh"]
 
 
 @pytest.mark.parametrize(
@@ -263,3 +263,16 @@ def test_a_room_with_wang_deals_them_and_says_so(client: TestClient) -> None:
     rec = client.get(f"/api/records/{st['hand_id']}").json()
     assert rec["deck"].count("w") == 2 and len(rec["deck"]) == 82
     assert Rules.from_dict(rec["rules"]).wang == 2
+
+
+def test_four_players_of_a_preset_with_xing_seat_the_zuoxing_seat() -> None:
+    """R42/R7: four at 永州 or 桂林 — the seat that sits out is the 坐醒 seat that collects
+    醒; 湖南 (no 醒) sits one out without it; 衡阳's 14-card hands deal all four."""
+    for name, sit, collects in (
+        ("yongzhou", True, True),
+        ("guilin", True, True),
+        ("hunan", True, False),
+        ("hengyang", False, False),
+    ):
+        r = options.apply(PRESETS[name].with_players(3), {"players": 4}).rules
+        assert (r.players, r.sit_out, r.xing_seat) == (4, sit, collects), name

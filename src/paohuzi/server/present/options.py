@@ -88,7 +88,7 @@ def players_allowed(rules: Rules) -> list[int]:
 
 def _seated(n: int, rules: Rules) -> bool:
     """坐底 for ``n`` players: needed when the deck cannot deal every seat."""
-    return n * rules.hand_size + 1 > DECK
+    return rules.with_players(n).sit_out
 
 
 def _choice(values: list[Any], default: Any) -> list[Any]:
@@ -241,7 +241,7 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
     out = rules
     if "players" in options and options["players"] != spec["players"]["default"]:
         n = options["players"]
-        out = out.replace(players=n, sit_out=_seated(n, rules))
+        out = out.with_players(n)  # 坐底, and with 醒 the 坐醒 seat that collects it
     if mt is not None and set(mt) != set(spec["mingtang"]["default"]):
         keep = tuple(m for m in rules.mingtang if m.id in set(mt))
         mode = rules.scoring_mode if rules.scoring_mode == "deng" or not keep else "mingtang"
