@@ -117,3 +117,26 @@ def test_a_wang_discard_or_chi_is_refused_and_changes_nothing(
         assert not any("w" in a["id"].split(":", 1)[-1] for a in legal if a["type"] != "hu")
         me.act(legal[0]["id"])
         assert me.next_state()["version"] > v
+
+
+def test_the_zuoxing_seat_is_sent_the_dealers_hand_and_no_one_else() -> None:
+    """坐醒 (R42, PRESETS yongzhou with 4 players): the seat that sits out is sent the
+    dealer's concealed cards, 王 as ``w``, in a view the wire model accepts; no dealt-in
+    seat is sent them (R16)."""
+    from paohuzi.core.cards import CODES
+    from paohuzi.core.rules import PRESETS
+    from paohuzi.core.state import GameState
+    from paohuzi.server.messages import ViewWire
+    from paohuzi.server.present.state import view_wire
+
+    rules = PRESETS["yongzhou"].with_players(4)
+    for seed in range(4):
+        st = GameState(rules, seed=seed)
+        (out,) = [s for s in range(4) if s not in st.seats]
+        sent = {s: view_wire(view(st, s)) for s in range(4)}
+        for d in sent.values():
+            ViewWire.model_validate(d)
+        dealer = view(st, st.dealer)
+        expected = [CODES[c] for c in dealer.hand] + ["w"] * dealer.wang
+        assert sent[out] is not None and sorted(sent[out]["watched"]) == sorted(expected)
+        assert all("watched" not in d for s, d in sent.items() if s != out and d)

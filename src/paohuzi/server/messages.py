@@ -139,6 +139,7 @@ class ViewWire(Out):
     log: tuple[dict[str, Any], ...]  # events in their §4 record form
     reveal: RevealWire | None = omitted()  # once the hand is over
     wang: int | None = omitted()  # this seat's 王 (R39), where the rules deal 王
+    watched: tuple[str, ...] | None = omitted()  # 坐醒 (R42): the dealer's hand, to the seat out
 
 
 def _view_shape(view: dict[str, Any]) -> dict[str, Any]:

@@ -130,7 +130,8 @@ function fillSeat(node, v, seat, o) {
   const thEl = el("span", "table-huxi", T.tableHuxi(th));
   thEl.dataset.tableHuxi = String(th);
   if (dealt) head.append(thEl);
-  const shown = reveal && reveal.hands ? withWang(reveal.hands[seat], (reveal.wang || [])[seat]) : null;
+  const shown = reveal && reveal.hands ? withWang(reveal.hands[seat], (reveal.wang || [])[seat])
+    : v.watched && seat === v.dealer ? v.watched : null; // 坐醒: the seat out sees the dealer's hand
   if (seat !== bottom && !out && dealt) head.append(el("span", "count", T.handCount(v.hand_sizes[seat])));
   node.append(head);
   node.classList.toggle("out", out);
