@@ -98,9 +98,11 @@ def test_a_hint_with_wang_tells_the_settled_win_and_waits_on_self_drawn_cards():
     assignment), names a 王 pattern, and its 听牌 — after the advised discard too — are
     wins on the seat's own card only (no 胡息 from another seat's card)."""
     rules = HUNAN.replace(name="hunan_pat", wang=2, wang_fan=(4, 8, 8, 16, 16, 32))
-    table = Table([make_bot("greedy") for _ in range(3)], rules, 7, 12)
+    table = Table([make_bot("greedy") for _ in range(3)], rules, 7, 80)
     wins = patterns = tings = 0
-    for _ in range(12):
+    for _ in range(80):  # until a 胡, a pattern 胡 and a 听 after a discard were hinted
+        if wins and patterns and tings:
+            break
         st = table.deal()
         while not st.is_terminal():
             seat = table.next_bot()
@@ -118,6 +120,9 @@ def test_a_hint_with_wang_tells_the_settled_win_and_waits_on_self_drawn_cards():
                     assert "-1" not in h.reason.zh, h.reason
                     clone = st.clone()
                     clone.apply(a)
+                    while clone.result is None:  # the rest of the claim window passes
+                        other = clone.to_act()[0]
+                        clone.apply(next(x for x in clone.legal_actions(other) if x.type == "pass"))
                     assert clone.result is not None and clone.result.winner == seat
                     assert f"{clone.result.settlement.huxi} 胡息" in h.reason.zh
                 assert all(t.huxi is None for t in h.tingpai)  # R40: 自摸 only

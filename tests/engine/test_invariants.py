@@ -25,11 +25,12 @@ SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[Healt
 
 
 def check_invariants(s: GameState) -> None:
-    assert all_cards(s) == FULL
+    # R1 + R39: the 80 cards and the rules' 王 (deck int 20), wherever they are
+    assert all_cards(s) == FULL + Counter({20: s.rules.wang})
     for t in s.seats:
         assert all(0 <= n <= 3 for n in s.hand_counts(t))  # four in hand is always 提 (R8/R12)
         assert s._nhand[t] == sum(s.hand_counts(t))
-        assert s.held(t) == s._nhand[t] + sum(len(g.cards) for g in s.table(t))
+        assert s.held(t) == s._nhand[t] + s.wang(t) + sum(len(g.cards) for g in s.table(t))
         assert s._fours[t] == sum(1 for g in s.table(t) if g.kind.is_four)
         loose = sum(n for n in s.hand_counts(t) if n < 3)  # cards outside 坎
         if s.phase == DISCARDING and t == s._turn:

@@ -23,7 +23,7 @@ def _rec(name: str = "hunan", seed: int = 1) -> dict:
 def test_records_replay_and_check(name: str) -> None:
     for seed in range(10):
         rec = _rec(name, seed)
-        assert rec["schema"] == 1 and len(rec["deck"]) == 80
+        assert rec["schema"] == 1 and len(rec["deck"]) == 80 + PRESETS[name].wang  # R39
         assert rec["rules"] == PRESETS[name].to_dict()
         s = replay(rec)
         assert [e.to_dict() for e in s.events] == rec["events"]

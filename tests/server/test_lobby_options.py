@@ -114,7 +114,9 @@ def test_summary_of_a_race_names_its_target_and_the_regions_words() -> None:
     assert "一点朱" in s["zh"] and "海底捞" in s["zh"] and "点胡" not in s["zh"]
     assert s["en"].endswith("first to 100 points (at most 30 hands)")
     # 永州 names its patterns in its own words (the dealer's 天胡 counts as a 自摸)
-    assert "名堂：红胡、点胡、黑胡、自摸、天胡(自摸) · " in options.summary(PRESETS["yongzhou"])["zh"]
+    assert (
+        "名堂：红胡、点胡、黑胡、自摸、天胡(自摸) · " in options.summary(PRESETS["yongzhou"])["zh"]
+    )
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from paohuzi.server.http.site import origin_allowed
 from paohuzi.server.limits import FRAME_BYTES, Limits, TokenBucket
 from paohuzi.server.messages import PongMessage, ServerMessage, StateMessage, encode
 from paohuzi.server.nodes.meters import Meters
+from paohuzi.server.nodes.relay import Outcome
 from paohuzi.server.room import readiness
 from paohuzi.server.room.manager import RoomManager
 from paohuzi.server.room.room import Room
@@ -240,9 +241,9 @@ async def _find(
             if relay is None or e.code != "room_elsewhere" or time.monotonic() > patience:
                 return None, (e.code, WS_TRY_AGAIN), False
         outcome = await relay.carry(ws, room_id, token, client)
-        if outcome == "closed":
+        if outcome is Outcome.CLOSED:
             return None, None, True
-        if outcome == "moved":
+        if outcome is Outcome.MOVED:
             patience = time.monotonic() + RELAY_PATIENCE
 
 

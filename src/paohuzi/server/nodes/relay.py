@@ -28,7 +28,8 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 import orjson
 
@@ -43,7 +44,15 @@ ELSEWHERE = '"code":"room_elsewhere"'
 
 CALL_SECONDS = 10.0  # an HTTP request relayed to an owner node gets its answer within this
 
-Outcome = Literal["closed", "moved", "absent"]
+
+class Outcome(StrEnum):
+    """How a relayed connection ended (not an error code: the player is told nothing)."""
+
+    CLOSED = "closed"
+    MOVED = "moved"
+    ABSENT = "absent"
+
+
 Serve = Callable[["RemoteSocket", str, str], Awaitable[None]]
 Answer = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 _DISCONNECT = {"type": "websocket.disconnect", "code": 1000}
@@ -265,7 +274,7 @@ class Relay:
         owner = await self.leases.owner(room)
         if owner is None or owner == self.node:
             await asyncio.sleep(RETRY_AFTER / 3)  # free now: the caller may take it
-            return "absent"
+            return Outcome.ABSENT
         link = secrets.token_hex(8)
         inbox = self.carried[link] = asyncio.Queue()
         reached: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -280,7 +289,7 @@ class Relay:
         try:
             if await reached == 0:  # its node is dead; its lease runs out soon
                 await asyncio.sleep(RETRY_AFTER)
-                return "absent"
+                return Outcome.ABSENT
             reader = asyncio.ensure_future(self._up(ws, owner, link, inbox))
             watcher = asyncio.ensure_future(self._watch(room, owner, inbox))
             while True:
@@ -289,7 +298,7 @@ class Relay:
                 if got not in done:  # the player left
                     got.cancel()
                     self.send(owner, {"k": "bye", "l": link})
-                    return "closed"
+                    return Outcome.CLOSED
                 kind, value = got.result()
                 if kind == "down":
                     if (
@@ -301,11 +310,11 @@ class Relay:
                 elif kind == "shut" and value not in MOVED_CODES:
                     with contextlib.suppress(Exception):
                         await ws.close(value)
-                    return "closed"
+                    return Outcome.CLOSED
                 else:  # shut 1001/1013, or moved: the room is elsewhere now
                     self.send(owner, {"k": "bye", "l": link})
                     self.meters.add("relay_moves")
-                    return "moved"
+                    return Outcome.MOVED
         finally:
             self.carried.pop(link, None)
             for task in (reader, watcher):
