@@ -315,8 +315,7 @@ class HandEvaluator:
         ]
         self._summaries: dict[tuple[int, ...], TableSummary] = {}
         self._kan_huxi: dict[int, int] = {0: 0}
-        self._partial: dict[int, int] = {}  # partial_huxi memo
-        self._hand_huxi: dict[int, int] = {}  # hand_huxi memo (views ask it every step)
+        self._partial: dict[int, int] = {}  # partial_huxi memo (views ask it every step)
         self._jiao_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
         # The C kernel (None: pure Python): same results, each call in C.
         self._kernel: Any = _kernel_for(self) if native and KERNEL is not None else None
@@ -526,18 +525,8 @@ class HandEvaluator:
     def current_huxi(self, packed: int, table: tuple[Group, ...] | TableSummary) -> int:
         """当前总息数 (R33): table melds + the best the concealed hand can show."""
         t = table if isinstance(table, TableSummary) else self.summarize(table)
-        return t.huxi + self.hand_huxi(packed)
-
-    def hand_huxi(self, packed: int) -> int:
-        """The concealed hand's share of 当前总息数 (R33): its 坎 and best 句/绞.
-        One dict hit per view: a seat's hand stands still most steps."""
-        v = self._hand_huxi.get(packed)
-        if v is None:
-            if len(self._hand_huxi) >= 1 << 15:  # bounded: a server's GC walks it
-                self._hand_huxi.clear()
-            mask = kan_mask(packed)
-            v = self._hand_huxi[packed] = self.kan_huxi(mask) + self.partial_huxi(packed - 3 * mask)
-        return v
+        mask = kan_mask(packed)
+        return t.huxi + self.kan_huxi(mask) + self.partial_huxi(packed - 3 * mask)
 
     def partial_huxi(self, rest: int) -> int:
         """Most 胡息 of disjoint 句/绞 in ``rest`` (no 坎), leftovers allowed."""

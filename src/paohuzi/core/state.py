@@ -328,7 +328,7 @@ class GameState:
 
     def current_huxi(self, seat: int) -> int:
         """当前总息数 (R33) of ``seat``."""
-        return self._tsum[seat].huxi + self._ev.hand_huxi(self._packed[seat])
+        return self._ev.current_huxi(self._packed[seat], self._tsum[seat])
 
     @property
     def wall_left(self) -> int:

@@ -40,9 +40,9 @@ from typing import cast
 import numpy as np
 
 from ..core.action_index import groups_with
-from ..core.cards import BY_CODE, Card
+from ..core.cards import BY_CODE
 from ..core.melds import GroupKind
-from ..core.views import MeldView, View
+from ..core.views import View
 
 KINDS = 20
 SLOTS = 4
@@ -148,39 +148,6 @@ _CHI_AT = {(a * KINDS + b) * KINDS + c: _S_CHI + i for i, (a, b, c) in enumerate
 _CHI_KIND = GroupKind.CHI
 
 
-# A seat's melds-and-pile block, memoised on the identity of its table and pile
-# tuples: the view shares them between views until they change (every seat of a
-# claim window, and each step in which that seat's table and pile stand still).
-_BLOCKS: dict[tuple[int, int], tuple[object, object, array]] = {}
-_BLOCK_ZEROS = bytes(4 * (_S_DISCARDED - _S_CHI))
-
-
-def _melds_and_pile(table: tuple[MeldView, ...], pile: tuple[Card, ...]) -> array:
-    """The ``chi`` … ``pile`` entries of one seat's block (offsets from ``chi``)."""
-    key = (id(table), id(pile))
-    hit = _BLOCKS.get(key)
-    if hit is not None and hit[0] is table and hit[1] is pile:
-        return hit[2]
-    memo = type(table) is tuple and type(pile) is tuple  # a list could change in place
-    o = array("f", _BLOCK_ZEROS)
-    for m in table:
-        cards = m.cards
-        if m.kind is _CHI_KIND:
-            x, y, z = sorted(cast("tuple[int, int, int]", cards))  # 吃 melds always show
-            o[_CHI_AT[(x * KINDS + y) * KINDS + z] - _S_CHI] += 0.25
-        elif cards[0] is None:  # another seat's face-down 偎: only the count shows
-            o[_S_WEI_HIDDEN - _S_CHI] += 1 / 7
-        else:  # one meld per kind and seat: a mask entry
-            o[_MELD[m.kind] + cards[0] - _S_CHI] = 1.0
-    for c in pile:
-        o[_S_PILE - _S_CHI + c] += 0.25
-    if memo:
-        if len(_BLOCKS) > 4096:  # bounded: a few blocks per hand in play
-            _BLOCKS.clear()
-        _BLOCKS[key] = (table, pile, o)
-    return o
-
-
 def encode(view: View) -> np.ndarray:
     """The observation vector (float32, :data:`OBSERVATION_SIZE`) of one seat's view."""
     # Filled in place in a C float array: only the few non-zero entries cost
@@ -234,7 +201,18 @@ def encode(view: View) -> np.ndarray:
         if t == turn:
             o[s0 + _S_TURN] = 1.0
         o[s0 + _S_SIZE] = min(sizes[t], 24) / 24
-        o[s0 + _S_CHI : s0 + _S_DISCARDED] = _melds_and_pile(tables[t], piles[t])
+        for m in tables[t]:
+            cards = m.cards
+            if m.kind is _CHI_KIND:
+                x, y, z = sorted(cast("tuple[int, int, int]", cards))  # 吃 melds always show
+                o[s0 + _CHI_AT[(x * KINDS + y) * KINDS + z]] += 0.25
+            elif cards[0] is None:  # another seat's face-down 偎: only the count shows
+                o[s0 + _S_WEI_HIDDEN] += 1 / 7
+            else:  # one meld per kind and seat: a mask entry
+                o[s0 + _MELD[m.kind] + cards[0]] = 1.0
+        base = s0 + _S_PILE
+        for c in piles[t]:
+            o[base + c] += 0.25
     # Every seat's discarded kinds are public (R20 bars those kinds to it).
     for t, kinds in enumerate(view.discards):
         base = _SEAT0 + ((t - me) % n) * _SEAT_SIZE + _S_DISCARDED
