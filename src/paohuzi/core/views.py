@@ -188,32 +188,27 @@ def _meld_views(g: Group, rules: Rules) -> tuple[MeldView, MeldView]:
     return own, own
 
 
-# Meld views per (rules, table tuple) by identity — the 胡息 table and 明偎 decide
-# them: hashing a frozen Rules or Group per meld per view would cost more than the view.
+# Meld views per (rules, meld) by identity — the 胡息 table and 明偎 decide them: the
+# engine shares its Group objects, and hashing a frozen Rules or Group per meld per
+# view would cost more than the view.
 _MELDS: dict[int, tuple[Any, Any]] = {}
 
 
 def _tables(s: GameState, seat: int, over: bool) -> tuple[tuple[MeldView, ...], ...]:
-    """Every seat's melds as ``seat`` sees them (its own, and all at the end, open).
-
-    The engine replaces a seat's table tuple when it changes, so both sides of a
-    table are memoised on the tuple's identity: every view of every seat until
-    that table changes reuses them (a claim window views every seat)."""
+    """Every seat's melds as ``seat`` sees them (its own, and all at the end, open)."""
     rules = s.rules
     memo: dict[int, tuple[Any, Any]] = _by_identity(_MELDS, rules, _new_memo, 64)
     out = []
     for t in range(s.n):
-        sides = _by_identity(memo, s._tables[t], lambda tbl: _table_views(tbl, rules), 4096)
-        out.append(sides[0 if t == seat or over else 1])
+        side = 0 if t == seat or over else 1
+        melds = []
+        for g in s._tables[t]:
+            hit = memo.get(id(g))  # the hot path: one dict hit per meld
+            if hit is None or hit[0] is not g:  # bounded: groups made outside the engine's
+                hit = (g, _by_identity(memo, g, lambda g: _meld_views(g, rules), 4096))
+            melds.append(hit[1][side])
+        out.append(tuple(melds))
     return tuple(out)
-
-
-def _table_views(
-    tbl: tuple[Group, ...], rules: Rules
-) -> tuple[tuple[MeldView, ...], tuple[MeldView, ...]]:
-    """(as its owner sees the table, as the others see it)."""
-    sides = [_meld_views(g, rules) for g in tbl]
-    return tuple([m[0] for m in sides]), tuple([m[1] for m in sides])
 
 
 def _new_memo(_: object) -> dict[int, tuple[Any, Any]]:
@@ -294,22 +289,6 @@ def _log(s: GameState, seat: int) -> tuple[Event, ...]:
     return tuple(out)
 
 
-_CARD: tuple[Card, ...] = tuple(Card)  # by value: an Enum call per card costs a µs
-assert all(c.value == i for i, c in enumerate(_CARD))
-_PILES: dict[int, tuple[list[int], int, tuple[Card, ...]]] = {}
-
-
-def _pile(p: list[int]) -> tuple[Card, ...]:
-    """A seat's pile as cards, memoised on the list's identity and length: the
-    engine only appends to a pile, so a hit of the same length is the same pile."""
-    hit = _PILES.get(id(p))
-    if hit is None or hit[0] is not p or hit[1] != len(p):
-        if len(_PILES) > 512:  # a few per hand in play
-            _PILES.clear()
-        hit = _PILES[id(p)] = (p, len(p), tuple([CARDS[c] for c in p]))
-    return hit[2]
-
-
 def _sizes(s: GameState) -> tuple[int, ...]:
     """Concealed cards per seat, 王 included (R39): how many shows, not what they are."""
     return tuple([n + w for n, w in zip(s._nhand, s._wang, strict=True)])
@@ -324,7 +303,7 @@ def view(state: GameState, seat: int) -> View:
     w = s._window
     if s.phase == CLAIM and w is not None:
         visible = w.shown or w.owner == seat
-        open_card = OpenCard(_CARD[w.card] if visible else None, w.owner, w.source, w.shown)
+        open_card = OpenCard(Card(w.card) if visible else None, w.owner, w.source, w.shown)
     # a 王 亮张 is shown to all (R39)
     lz_visible = rules.show_liangzhang or seat == s.dealer or over or s._liangzhang == WANG
     pending = s.to_act()
@@ -342,10 +321,10 @@ def view(state: GameState, seat: int) -> View:
         hand=_hand(s, seat),
         hand_sizes=tuple(s._nhand) if not rules.wang else _sizes(s),
         tables=_tables(s, seat, over),
-        piles=tuple([_pile(p) for p in s._piles]),
+        piles=tuple([tuple(map(CARDS.__getitem__, p)) for p in s._piles]),
         wall=s.wall_left,
-        liangzhang=_CARD[s._liangzhang] if lz_visible else None,
-        bottom=_CARD[s._wall[-1]] if rules.show_wall_bottom and s.wall_left else None,
+        liangzhang=Card(s._liangzhang) if lz_visible else None,
+        bottom=Card(s._wall[-1]) if rules.show_wall_bottom and s.wall_left else None,
         open=open_card,
         chou=_mask(s._chou[seat]),
         discarded=_mask(s._discarded[seat]),
