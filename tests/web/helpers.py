@@ -240,9 +240,19 @@ def bar_layout(page: Any) -> dict[str, Any]:
 def bar_click(page: Any, sel: str) -> None:
     """Click a control of the top bar as a player would: on a phone held upright it is in
     the ⋯ menu, opened first (and closed again if the click left it open)."""
-    if not page.is_visible(sel) and page.is_visible("#menu-btn"):
-        page.click("#menu-btn")
-    page.click(sel)
+    # The bar is measured again as each state's labels arrive (topbar.js), so it may turn
+    # compact between looking and clicking: look again until the click lands.
+    for _ in range(20):
+        folded = not page.is_visible(sel) and page.is_visible("#menu-btn")
+        if folded and page.get_attribute("#menu-btn", "aria-expanded") != "true":
+            page.click("#menu-btn")
+        try:
+            page.click(sel, timeout=1500)
+            break
+        except Exception:  # Playwright's TimeoutError: hidden by a re-measured bar
+            continue
+    else:
+        page.click(sel)  # one last time, with the full timeout and its error
     if page.get_attribute("#menu-btn", "aria-expanded") == "true":
         page.click("#menu-btn")
 
