@@ -125,6 +125,38 @@ def test_room_creations_per_address_are_counted_across_nodes() -> None:
     run(body)
 
 
+@pytest.mark.parametrize("kind", ["handshakes", "reads"])
+def test_handshakes_and_reads_per_address_are_counted_across_nodes(kind: str) -> None:
+    """Issue 24: a websocket handshake flood or a read flood spread over the nodes gets
+    what one node allows, not N times it; another address is not limited by it; a Redis
+    that does not answer admits (each node's own bucket still holds)."""
+    from paohuzi.server.limits import Limits
+    from paohuzi.server.room.manager import RoomManager
+    from paohuzi.server.storage.store import Storage
+
+    async def body(r: Any) -> None:
+        limits = Limits(handshake_burst=3, handshake_rate=3 / 60, read_burst=3, read_rate=3 / 60)
+        nodes = [
+            RoomManager(Storage(":memory:"), limits=limits, leases=Leases(r, f"n{i}"))
+            for i in range(2)
+        ]
+        counter = [getattr(m, f"shared_{kind}") for m in nodes]
+        client = f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.9"  # fresh per run
+        got = [await nodes[i % 2].shared_allows(counter[i % 2], client) for i in range(5)]
+        assert got == [True, True, True, False, False]  # 3 in all: each node alone allows 3
+        assert await nodes[1].shared_allows(counter[1], client + "1")
+        # no address in Redis: only a keyed hash of it
+        assert not [k async for k in r.scan_iter(match=f"*{client}*")]
+        dead = RoomManager(
+            Storage(":memory:"),
+            limits=limits,
+            leases=Leases(redis_asyncio.from_url("redis://127.0.0.1:1/0"), "dead"),
+        )
+        assert await dead.shared_allows(getattr(dead, f"shared_{kind}"), client)
+
+    run(body)
+
+
 def test_many_leases_are_renewed_in_one_round_trip() -> None:
     async def body(r: Any) -> None:
         rooms = [_room() for _ in range(5)]

@@ -245,7 +245,7 @@ def create_app(
     @app.get("/api/nodes")
     async def nodes(request: Request) -> Any:
         """Every node's meters (from Redis; this node's alone without it): an operator's view."""
-        routes_lobby.meter(request, "read")
+        await routes_lobby.meter(request, "read")
         if redis is None:
             here = {"node": "local", "alive": True, "rooms": len(manager.rooms)}
             return {"nodes": [{**here, **manager.meters.snapshot()}]}
@@ -283,7 +283,7 @@ def create_app(
 
     @app.get("/api/rooms/{room_id}")
     async def room_info(room_id: RoomId, request: Request) -> Any:
-        routes_lobby.meter(request, "read")
+        await routes_lobby.meter(request, "read")
         room = await manager.get(room_id)
         if room is None:
             return _fail(404, "unknown_room")
@@ -304,7 +304,7 @@ def create_app(
     @app.post("/api/rooms/{room_id}/join", response_model=Joined)
     async def join_room(room_id: RoomId, request: Request) -> Any:
         check_origin(request)
-        routes_lobby.meter(request, "read")
+        await routes_lobby.meter(request, "read")
         req = _parse(JoinRoom, await _json_body(request))
         room = await manager.get(room_id)
         if room is None:
@@ -314,7 +314,7 @@ def create_app(
 
     @app.get("/api/records/{hand_id}")
     async def get_record(hand_id: HandId, request: Request) -> Any:
-        routes_lobby.meter(request, "read")
+        await routes_lobby.meter(request, "read")
         rec = await store.get_record(hand_id)
         return rec if rec is not None else _fail(404, "unknown_hand")
 
@@ -322,7 +322,7 @@ def create_app(
     async def get_replay(
         hand_id: HandId, request: Request, seat: Annotated[int | None, Query(ge=0, le=3)] = None
     ) -> Any:
-        routes_lobby.meter(request, "read")
+        await routes_lobby.meter(request, "read")
         rec = await store.get_record(hand_id)
         if rec is None:
             return _fail(404, "unknown_hand")

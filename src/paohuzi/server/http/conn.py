@@ -181,7 +181,9 @@ async def serve_seat(ws: SeatSocket, manager: RoomManager, room_id: str, token: 
     # (A relayed one was metered by the node the player reached.)
     relayed = getattr(ws, "relayed", False)
     if not relayed and (
-        not manager.handshakes.take(client) or not manager.seat_handshakes.take(token or client)
+        not manager.handshakes.take(client)
+        or not manager.seat_handshakes.take(token or client)
+        or not await manager.shared_allows(manager.shared_handshakes, client)  # all nodes
     ):
         meters.add("refused_handshakes")
         await ws.close(WS_TOO_MANY)

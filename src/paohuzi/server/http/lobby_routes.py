@@ -78,7 +78,7 @@ async def get_phrases() -> dict[str, Any]:
 async def room_qr(room_id: RoomId, request: Request) -> Response:
     """The invite's QR code: the link is the configured public URL's, never the request's
     ``Host`` (docs/security.md); made once per room (cached), metered per address."""
-    meter(request, "read")
+    await meter(request, "read")
     room = await _room(request, room_id)
     body = qr.cached_svg(qr.invite_link(request.app.state.public_url, room.id))
     return Response(body, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
@@ -86,7 +86,7 @@ async def room_qr(room_id: RoomId, request: Request) -> Response:
 
 @router.get("/api/rooms/{room_id}/rules")
 async def room_rules(room_id: RoomId, request: Request) -> dict[str, Any]:
-    meter(request, "read")
+    await meter(request, "read")
     room = await _room(request, room_id)
     return {"room": room.id, **rulesdoc.document(room.shown_rules)}
 
@@ -96,7 +96,7 @@ async def rules_page(key: Key, request: Request) -> dict[str, Any]:
     """A preset by name, else a room by code: only that room's own rules."""
     if key in PRESETS:
         return rulesdoc.document(PRESETS[key])
-    meter(request, "read")
+    await meter(request, "read")
     room = await request.app.state.manager.get(key)
     if room is None:
         raise RoomError(404, "unknown_rules")
@@ -110,7 +110,7 @@ class MyMatches(Strict):
 @router.post("/api/my-matches")
 async def post_my_matches(request: Request) -> dict[str, Any]:
     body = await bodies.read(request, MyMatches)
-    meter(request, "read")
+    await meter(request, "read")
     return {"matches": await my_matches(request.app.state.storage, body.tokens)}
 
 
@@ -120,7 +120,7 @@ async def get_my_matches(
     token: Annotated[list[Token], Query(max_length=MAX_TOKENS)] = [],  # noqa: B006
 ) -> dict[str, Any]:
     """``?token=a&token=b`` (named ``token`` so the logs redact each; POST is better still)."""
-    meter(request, "read")
+    await meter(request, "read")
     return {"matches": await my_matches(request.app.state.storage, token)}
 
 
@@ -156,7 +156,7 @@ STEP_RATE, STEP_BURST = 10.0, 40
 METERS = ("step", "read")  # tutorial steps; reads that cost work or storage (Limits.read_rate)
 
 
-def meter(request: Request, name: str) -> None:
+async def meter(request: Request, name: str) -> None:
     """Take one from ``name``'s bucket of the client's address (429 ``rate_limited`` when
     it is empty): ``read`` meters QR codes, room lookups by code, records and replays and
     我的牌局. The address is the socket's, or a trusted proxy's X-Forwarded-For."""
@@ -168,7 +168,11 @@ def meter(request: Request, name: str) -> None:
             "step": Buckets(STEP_RATE, STEP_BURST),
             "read": Buckets(lim.read_rate, lim.read_burst),
         }
-    if not meters[name].take(request.client.host if request.client else "?"):
+    client = request.client.host if request.client else "?"
+    if not meters[name].take(client):
+        raise RoomError(429, "rate_limited")
+    manager = state.manager  # with many nodes, reads are also counted on all of them
+    if name == "read" and not await manager.shared_allows(manager.shared_reads, client):
         raise RoomError(429, "rate_limited")
 
 
@@ -176,7 +180,7 @@ def meter(request: Request, name: str) -> None:
 async def tutorial_step(name: Key, request: Request) -> dict[str, Any]:
     body = await bodies.read(request, TutorialStep)
     sc = _scenario(name)
-    meter(request, "step")
+    await meter(request, "step")
     return await asyncio.to_thread(tutorial.step, sc, body.at, body.action)
 
 

@@ -75,19 +75,12 @@ class RoomManager:
     ) -> None:
         self.storage = storage
         self.leases = leases  # many nodes: a room is played only where its lease is held
-        # ... and room creations per address are counted across the nodes, in Redis: the
-        # burst per the time the per-node bucket takes to refill it
+        # ... and room creations, websocket handshakes and metered reads per address are
+        # counted across the nodes too, in Redis (after each node's own bucket)
         lim = limits or Limits()
-        self.shared_creates = (
-            None
-            if leases is None
-            else WindowCounter(
-                leases.redis,
-                "creates",
-                lim.create_burst,
-                max(1, round(1000 * lim.create_burst / lim.create_rate)),
-            )
-        )
+        self.shared_creates = self._shared("creates", lim.create_rate, lim.create_burst)
+        self.shared_handshakes = self._shared("handshakes", lim.handshake_rate, lim.handshake_burst)
+        self.shared_reads = self._shared("reads", lim.read_rate, lim.read_burst)
         self._renewer: asyncio.Task[None] | None = None
         self.meters = Meters()  # this node's counts (in Redis too, with many nodes)
         self.relay: Relay | None = None  # many nodes: other nodes' rooms carried there
@@ -156,11 +149,30 @@ class RoomManager:
         self._refilling = asyncio.ensure_future(self._refill())
         return self._spare.pop(0)
 
+    def _shared(self, name: str, rate: float, burst: int) -> WindowCounter | None:
+        """A per-address allowance counted on every node (None: one node): ``burst`` per
+        the time a node's own bucket takes to refill it, so N nodes allow what one does."""
+        if self.leases is None:
+            return None
+        return WindowCounter(self.leases.redis, name, burst, max(1, round(1000 * burst / rate)))
+
+    async def shared_allows(self, counter: WindowCounter | None, client: str) -> bool:
+        """Does ``client``'s allowance across the nodes admit one more? Only a keyed hash
+        of the address goes to Redis. Redis not answering admits it: each node's own
+        bucket still holds, and a room's lease renewal will report the outage."""
+        if counter is None:
+            return True
+        seen = hashlib.blake2b(client.encode(), digest_size=8).hexdigest()
+        try:
+            return await counter.take(seen)
+        except Exception as e:  # redis-py's errors: an optional dependency, not imported here
+            log.warning("shared limit %s unavailable: %s", counter.name, e)
+            return True
+
     async def create(self, req: CreateRoom, client: str) -> tuple[Room, Seat]:
         if not self.creates.take(client):
             raise RoomError(429, "too_many_rooms")
-        seen = hashlib.blake2b(client.encode(), digest_size=8).hexdigest()  # no address in Redis
-        if self.shared_creates is not None and not await self.shared_creates.take(seen):
+        if not await self.shared_allows(self.shared_creates, client):
             raise RoomError(429, "too_many_rooms")  # this address's rooms on all nodes
         chosen = options.apply(rules_of(req.rules), req.options)
         rules = chosen.rules
