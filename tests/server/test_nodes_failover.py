@@ -164,6 +164,28 @@ def _play(humans: list[Human], rng: random.Random, until: Any, limit: float) -> 
             h.act(rng)
 
 
+def check_stored_hand(pg: str, base: str, hand_id: str, tmp_path: Path) -> None:
+    """Every action of the hand stored once and in order (0..n), the record served by
+    the node at ``base`` holds them all, and `paohuzi replay --check` accepts it."""
+    engine = sync_engine(pg)
+    with engine.connect() as db:
+        query = text("SELECT seq FROM actions WHERE hand_id = :h ORDER BY seq")
+        seqs = [s for (s,) in db.execute(query, {"h": hand_id})]
+    engine.dispose()
+    assert seqs == list(range(len(seqs)))  # every action once, in order
+    rec = httpx.get(f"http://{base}/api/records/{hand_id}", timeout=10).json()
+    assert len(rec["actions"]) == len(seqs)
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(rec, ensure_ascii=False))
+    check = subprocess.run(
+        [sys.executable, "-m", "paohuzi.cli.main", "replay", "--check", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
 def test_a_killed_owner_nodes_hand_goes_on_elsewhere(pg: str, tmp_path: Path) -> None:
     nodes = [Node(pg, f"n{i}", "--no-relay") for i in range(3)]  # the fallback: no relay
     try:
@@ -227,27 +249,7 @@ def test_a_killed_owner_nodes_hand_goes_on_elsewhere(pg: str, tmp_path: Path) ->
         for h in (a, b):
             h.close()
 
-        engine = sync_engine(pg)
-        with engine.connect() as db:
-            seqs = [
-                s
-                for (s,) in db.execute(
-                    text("SELECT seq FROM actions WHERE hand_id = :h ORDER BY seq"), {"h": hand_id}
-                )
-            ]
-        engine.dispose()
-        assert seqs == list(range(len(seqs)))  # every action once, in order
-        rec = httpx.get(f"http://{node_a.base}/api/records/{hand_id}", timeout=10).json()
-        assert len(rec["actions"]) == len(seqs)
-        path = tmp_path / "hand.json"
-        path.write_text(json.dumps(rec, ensure_ascii=False))
-        check = subprocess.run(
-            [sys.executable, "-m", "paohuzi.cli.main", "replay", "--check", str(path)],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert check.returncode == 0, check.stdout + check.stderr
+        check_stored_hand(pg, node_a.base, hand_id, tmp_path)
         print(f"the room moved to {node_a.name} {took:.1f} s after its owner was killed")
     finally:
         for n in nodes:

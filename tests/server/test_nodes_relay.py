@@ -18,18 +18,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import text
 
-from .databases import sync_engine
-from .test_nodes_failover import REDIS, Human, Node, _play, pg  # noqa: F401 (a fixture)
+from .test_nodes_failover import REDIS, Human, Node, _play, check_stored_hand, pg  # noqa: F401 (a fixture)
 
 redis = pytest.importorskip("redis")
 pytestmark = pytest.mark.slow
@@ -144,27 +140,7 @@ def test_relayed_players_play_on_when_the_owner_node_is_killed(pg: str, tmp_path
         follower = "r2" if new_owner == "r1" else "r1"
         assert after[follower]["relay_moves"] >= 1  # it relayed to the new owner
 
-        engine = sync_engine(pg)
-        with engine.connect() as db:
-            seqs = [
-                s
-                for (s,) in db.execute(
-                    text("SELECT seq FROM actions WHERE hand_id = :h ORDER BY seq"), {"h": hand_id}
-                )
-            ]
-        engine.dispose()
-        assert seqs == list(range(len(seqs)))  # every action once, in order
-        rec = httpx.get(f"http://{nodes[1].base}/api/records/{hand_id}", timeout=10).json()
-        assert len(rec["actions"]) == len(seqs)
-        path = tmp_path / "hand.json"
-        path.write_text(json.dumps(rec, ensure_ascii=False))
-        check = subprocess.run(
-            [sys.executable, "-m", "paohuzi.cli.main", "replay", "--check", str(path)],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert check.returncode == 0, check.stdout + check.stderr
+        check_stored_hand(pg, nodes[1].base, hand_id, tmp_path)
         print(f"taken over by {new_owner}; pauses {pauses[0]:.1f} s and {pauses[1]:.1f} s")
     finally:
         for n in nodes:
