@@ -61,6 +61,38 @@ class Stats:
     bytes: int = 0
 
 
+# base URL → pid of the server process serving it (for its CPU time)
+SERVER_PIDS: dict[str, int] = {}
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process so far (``/proc``; None where there is none)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def service_cpu_seconds() -> float:
+    """CPU seconds so far of this machine's PostgreSQL and Redis processes (all of them:
+    on a shared machine, other users' queries too)."""
+    total = 0.0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                head, tail = f.read().rsplit(")", 1)
+        except OSError:
+            continue
+        if head.split("(", 1)[1] in ("postgres", "redis-server"):
+            fields = tail.split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
@@ -179,6 +211,7 @@ async def cluster(args: argparse.Namespace, nodes: int, db: str) -> Any:
             node = ("--node-id", f"bench{i}") if many else ()
             procs.append(start_server(port, db, *LOAD_LIMITS, *many, *node, *args.server_arg))
             await wait_healthy(bases[i], procs[i], timeout=180)
+            SERVER_PIDS[bases[i]] = procs[i].pid
         yield bases
     finally:
         for proc in procs:
@@ -241,6 +274,9 @@ async def probe(
     writes0 = pg_writes(db)
     cmds0 = redis_commands(args.redis) if n > 1 else 0
     stats = Stats()
+    server_cpu0 = [cpu_seconds(SERVER_PIDS[b]) if b in SERVER_PIDS else None for b in bases]
+    client_cpu0 = time.process_time()
+    service_cpu0 = service_cpu_seconds()
     start = time.monotonic()
     end = start + seconds
     tasks = [
@@ -251,6 +287,12 @@ async def probe(
         asyncio.gather(*tasks, return_exceptions=True), timeout=seconds + 60
     )
     elapsed = time.monotonic() - start
+    client_cpu = (time.process_time() - client_cpu0) / elapsed
+    service_cpu = (service_cpu_seconds() - service_cpu0) / elapsed
+    server_cpu = []
+    for b, c0 in zip(bases, server_cpu0, strict=True):
+        c1 = cpu_seconds(SERVER_PIDS[b]) if b in SERVER_PIDS else None
+        server_cpu.append(None if c0 is None or c1 is None else round((c1 - c0) / elapsed, 2))
     writes1 = pg_writes(db)
     cmds1 = redis_commands(args.redis) if n > 1 else 0
     for res in results:
@@ -288,6 +330,11 @@ async def probe(
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],
         "cpus": os.cpu_count(),
+        # cores busy during the probe: each server's, this client's; the machine's load
+        "server_cores": server_cpu,
+        "client_cores": round(client_cpu, 2),
+        "database_cores": round(service_cpu, 2),  # PostgreSQL + Redis processes
+        "load_average": round(os.getloadavg()[0], 2),
     }
 
 
@@ -359,7 +406,19 @@ def line(out: dict[str, Any]) -> str:
         f"{out['actions']} client actions ({out['actions_per_second']}/s), "
         f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
         f"{out['messages']} messages ({out['mb_received']} MB){extra}, "
-        f"{out['stale_answers']} stale answers, {out['errors']} errors"
+        f"{out['stale_answers']} stale answers, {out['errors']} errors{cores(out)}"
+    )
+
+
+def cores(out: dict[str, Any]) -> str:
+    """How busy the machine was: a probe on a loaded machine measures the machine."""
+    servers = "+".join(f"{c:.2f}" for c in out.get("server_cores") or [] if c is not None)
+    if not servers:
+        return ""
+    return (
+        f"; cores busy: servers {servers}, client {out['client_cores']:.2f},"
+        f" PostgreSQL + Redis {out['database_cores']:.2f} of {out['cpus']},"
+        f" load average {out['load_average']}"
     )
 
 

@@ -125,9 +125,10 @@ def test_room_creations_per_address_are_counted_across_nodes() -> None:
     run(body)
 
 
-@pytest.mark.parametrize("kind", ["handshakes", "reads"])
+@pytest.mark.parametrize("kind", ["handshakes", "reads", "seat_handshakes", "bad_connects"])
 def test_handshakes_and_reads_per_address_are_counted_across_nodes(kind: str) -> None:
-    """Issue 24: a websocket handshake flood or a read flood spread over the nodes gets
+    """Issue 24: a websocket handshake flood (per address, or one seat's token), refused
+    connects (bad token, unknown room) or a read flood spread over the nodes gets
     what one node allows, not N times it; another address is not limited by it; a Redis
     that does not answer admits (each node's own bucket still holds)."""
     from paohuzi.server.limits import Limits
@@ -135,7 +136,10 @@ def test_handshakes_and_reads_per_address_are_counted_across_nodes(kind: str) ->
     from paohuzi.server.storage.store import Storage
 
     async def body(r: Any) -> None:
-        limits = Limits(handshake_burst=3, handshake_rate=3 / 60, read_burst=3, read_rate=3 / 60)
+        limits = Limits(
+            handshake_burst=3, handshake_rate=3 / 60, read_burst=3, read_rate=3 / 60,
+            connect_burst=3, connect_rate=3 / 60, bad_connect_burst=3, bad_connect_rate=3 / 60,
+        )  # fmt: skip
         nodes = [
             RoomManager(Storage(":memory:"), limits=limits, leases=Leases(r, f"n{i}"))
             for i in range(2)
@@ -144,6 +148,10 @@ def test_handshakes_and_reads_per_address_are_counted_across_nodes(kind: str) ->
         client = f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.9"  # fresh per run
         got = [await nodes[i % 2].shared_allows(counter[i % 2], client) for i in range(5)]
         assert got == [True, True, True, False, False]  # 3 in all: each node alone allows 3
+        # used up on every node, read without counting: a refused connect is turned away
+        used = [await m.shared_exhausted(c, client) for m, c in zip(nodes, counter, strict=True)]
+        assert used == [True] * 2
+        assert not await nodes[0].shared_exhausted(counter[0], client + "1")
         assert await nodes[1].shared_allows(counter[1], client + "1")
         # no address in Redis: only a keyed hash of it
         assert not [k async for k in r.scan_iter(match=f"*{client}*")]
@@ -153,6 +161,7 @@ def test_handshakes_and_reads_per_address_are_counted_across_nodes(kind: str) ->
             leases=Leases(redis_asyncio.from_url("redis://127.0.0.1:1/0"), "dead"),
         )
         assert await dead.shared_allows(getattr(dead, f"shared_{kind}"), client)
+        assert not await dead.shared_exhausted(getattr(dead, f"shared_{kind}"), client)
 
     run(body)
 

@@ -19,7 +19,7 @@ from paohuzi.core import records
 from paohuzi.server.storage import migrate
 from paohuzi.server.storage.rows import HandRow, RoomConfig, RoomRow, SeatRow
 from paohuzi.server.storage.sqlite import default_db_path
-from paohuzi.server.storage.store import Storage, StorageError, database_url
+from paohuzi.server.storage.store import WRITERS, Storage, StorageError, database_url
 from paohuzi.server.vocab import RoomPhase, SeatKind
 
 HUMAN, BOT, FREE = SeatKind.HUMAN, SeatKind.BOT, SeatKind.FREE
@@ -338,3 +338,52 @@ def test_a_failing_batch_fails_alone_when_committed_with_others(db_url: str) -> 
         assert room.hands[0].actions == [(1, "pass"), (2, "act1"), (2, "act2")]
 
     run(db_url, body)
+
+
+def test_rooms_commit_side_by_side_on_postgresql_and_each_room_stays_in_order(
+    db_url: str,
+) -> None:
+    """Issue 24 (scale): on PostgreSQL a node keeps several transactions in flight (its
+    rooms are not bound by one commit's round trips and fsync at a time); SQLite, one
+    writer, keeps one. Either way each room's own changes are stored in order."""
+    rooms = [f"ROOM{c}{c}" for c in "ABCDEFGH"]
+
+    async def body(st: Storage) -> tuple[bool, int]:
+        async with st.batch():
+            for code in rooms:
+                st.create_room(_room(code))
+                st.add_hand(code, HandRow(f"{code}-1", 0, 7, 1, 0, []))
+        inflight = most = 0
+        commit = st._tx
+
+        async def slow_tx(writes: Any) -> None:  # a slow disk: others queue meanwhile
+            nonlocal inflight, most
+            inflight += 1
+            most = max(most, inflight)
+            try:
+                await asyncio.sleep(0.01)
+                await commit(writes)
+            finally:
+                inflight -= 1
+
+        st._tx = slow_tx  # type: ignore[method-assign]
+        lock = {code: asyncio.Lock() for code in rooms}  # a room's lock, as Room.changing
+
+        async def play(i: int, code: str) -> None:
+            for seq in range(10):
+                await asyncio.sleep(0.002 * i)  # rooms' changes arrive at their own pace
+                async with lock[code], st.batch():
+                    st.add_action(f"{code}-1", seq, seq % 3, f"act{seq}")
+
+        await asyncio.gather(*(play(i, code) for i, code in enumerate(rooms)))
+        for code in rooms:
+            room = await st.load_room(code)
+            assert room is not None
+            assert room.hands[0].actions == [(s % 3, f"act{s}") for s in range(10)]
+        return st.sqlite, most
+
+    sqlite, most = run(db_url, body)
+    if sqlite:
+        assert most == 1
+    else:
+        assert 1 < most <= WRITERS

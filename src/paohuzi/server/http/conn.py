@@ -184,6 +184,7 @@ async def serve_seat(ws: SeatSocket, manager: RoomManager, room_id: str, token: 
         not manager.handshakes.take(client)
         or not manager.seat_handshakes.take(token or client)
         or not await manager.shared_allows(manager.shared_handshakes, client)  # all nodes
+        or not await manager.shared_allows(manager.shared_seat_handshakes, token or client)
     ):
         meters.add("refused_handshakes")
         await ws.close(WS_TOO_MANY)
@@ -192,7 +193,9 @@ async def serve_seat(ws: SeatSocket, manager: RoomManager, room_id: str, token: 
     refused = None
     if not origin_allowed(ws.headers.get("origin"), manager.origins):
         refused = ("bad_origin", WS_BAD_ORIGIN)
-    elif manager.bad_connects.exhausted(client):
+    elif manager.bad_connects.exhausted(client) or await manager.shared_exhausted(
+        manager.shared_bad_connects, client
+    ):
         refused = ("too_many_connections", WS_TOO_MANY)
     room = None
     if refused is None:
@@ -202,6 +205,7 @@ async def serve_seat(ws: SeatSocket, manager: RoomManager, room_id: str, token: 
     seat = room.seat_for(token) if room is not None else None
     if refused is None and (room is None or seat is None):
         manager.bad_connects.take(client)
+        await manager.shared_allows(manager.shared_bad_connects, client)  # counts it: all nodes
         meters.add("bad_connects")
         refused = ("unknown_room", WS_NO_ROOM) if room is None else ("bad_token", WS_BAD_TOKEN)
     elif refused is None and seat is not None:

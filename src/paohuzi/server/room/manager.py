@@ -58,6 +58,11 @@ def rules_of(spec: str | dict[str, Any]) -> Rules:
     return rules
 
 
+def _seen(client: str) -> str:
+    """What Redis holds of an address or token: an unkeyed hash (every node must agree)."""
+    return hashlib.blake2b(client.encode(), digest_size=8).hexdigest()
+
+
 class RoomManager:
     """Every room of the process; the bot pool; the rate limits of the lobby."""
 
@@ -81,6 +86,11 @@ class RoomManager:
         self.shared_creates = self._shared("creates", lim.create_rate, lim.create_burst)
         self.shared_handshakes = self._shared("handshakes", lim.handshake_rate, lim.handshake_burst)
         self.shared_reads = self._shared("reads", lim.read_rate, lim.read_burst)
+        # a seat's token reconnecting in a loop, and refused connects, on any node
+        self.shared_seat_handshakes = self._shared("seat", lim.connect_rate, lim.connect_burst)
+        self.shared_bad_connects = self._shared(
+            "bad_connects", lim.bad_connect_rate, lim.bad_connect_burst
+        )
         self._renewer: asyncio.Task[None] | None = None
         self.meters = Meters()  # this node's counts (in Redis too, with many nodes)
         self.relay: Relay | None = None  # many nodes: other nodes' rooms carried there
@@ -162,12 +172,22 @@ class RoomManager:
         bucket still holds, and a room's lease renewal will report the outage."""
         if counter is None:
             return True
-        seen = hashlib.blake2b(client.encode(), digest_size=8).hexdigest()
         try:
-            return await counter.take(seen)
+            return await counter.take(_seen(client))
         except Exception as e:  # redis-py's errors: an optional dependency, not imported here
             log.warning("shared limit %s unavailable: %s", counter.name, e)
             return True
+
+    async def shared_exhausted(self, counter: WindowCounter | None, client: str) -> bool:
+        """Is ``client``'s allowance across the nodes used up (without counting a hit)?
+        Redis not answering: no (as :meth:`shared_allows`)."""
+        if counter is None:
+            return False
+        try:
+            return await counter.used(_seen(client)) >= counter.limit
+        except Exception as e:
+            log.warning("shared limit %s unavailable: %s", counter.name, e)
+            return False
 
     async def create(self, req: CreateRoom, client: str) -> tuple[Room, Seat]:
         if not self.creates.take(client):

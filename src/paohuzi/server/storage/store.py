@@ -98,6 +98,10 @@ class _Batch:
         self.closed = False
 
 
+# PostgreSQL transactions one node may have in flight at once (of its pool of 10)
+WRITERS = 4
+
+
 class Storage:
     """What the server persists, in the database at ``db`` (see :func:`database_url`)."""
 
@@ -113,7 +117,12 @@ class Storage:
         self._opened = False
         self.closed = False
         self._queue: list[tuple[list[Write], asyncio.Future[None]]] = []
-        self._writer: asyncio.Future[None] | None = None
+        self._writers: set[asyncio.Future[None]] = set()
+        # SQLite has one writer anyway. PostgreSQL commits transactions side by side (its
+        # WAL flush covers them together): one node's rooms are not bound by one
+        # transaction's round trips and fsync at a time. A room has at most one batch in
+        # flight (its lock is held until the commit), so its changes stay in order.
+        self._max_writers = 1 if self.sqlite else WRITERS
 
     def _engine(self, synchronous: str) -> AsyncEngine:
         if not self.sqlite:
@@ -154,8 +163,8 @@ class Storage:
         """Close every connection; a change committed after this is dropped (the
         server is stopping: its rooms were stopped first, what is left is the
         connections' own bookkeeping, which a restart's version jump supersedes)."""
-        if self._writer is not None:  # what is queued is written first
-            await asyncio.shield(self._writer)
+        while self._writers:  # what is queued is written first
+            await asyncio.shield(asyncio.gather(*self._writers))
         async with self._serial:  # SQLite: after the operation under way, never under it
             self.closed = True
             await self.engine.dispose()
@@ -186,8 +195,10 @@ class Storage:
 
         done = asyncio.get_running_loop().create_future()
         self._queue.append((list(writes), done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.ensure_future(self._write_queued())
+        if len(self._writers) < self._max_writers:
+            writer = asyncio.ensure_future(self._write_queued())
+            self._writers.add(writer)
+            writer.add_done_callback(self._writers.discard)
         # A caller cancelled meanwhile (a closed websocket) must not cut a database
         # operation short: the change is stored all the same, and the connection
         # (SQLite's only one) is not torn down half-way.
