@@ -131,6 +131,103 @@ def test_the_player_leaving_reaches_the_owner_and_a_moved_room_is_followed() -> 
     run(body)
 
 
+async def _follow(via: Relay, ws: FakeSocket, room: str) -> None:
+    """The relaying node's loop (conn._find): carry, and on ``moved`` open a new link."""
+    while await via.carry(ws, room, "good", "1.2.3.4") != "closed":
+        pass
+
+
+def test_a_broken_subscription_starts_its_links_again_and_they_carry_on() -> None:
+    """Issue 24: pub/sub keeps nothing for a node whose subscription broke. Before, the
+    owner's frames published meanwhile reached nobody, the owner dropped the link as if
+    the relaying node had died, and the player's later frames went nowhere, for ever.
+    Now the relaying node starts its links again once subscribed: the player's next
+    frames reach the owner on a new link."""
+
+    async def body(r: Any) -> None:
+        log: list[str] = []
+        owner, via, leases, meters = await _pair(r, log)
+        room = _room()
+        try:
+            assert await leases.take(room) is not None
+            ws = FakeSocket()
+            following = asyncio.ensure_future(_follow(via, ws, room))
+            ws.type("one")
+            while ws.sent != ["ONE"]:
+                await asyncio.sleep(0.01)
+            # cut the relaying node's subscription: a broken connection
+            host, port = via._pubsub.connection._writer.get_extra_info("sockname")[:2]
+            [cid] = [c["id"] for c in await r.client_list() if c["addr"] == f"{host}:{port}"]
+            await r.client_kill_filter(_id=cid)
+            ws.type("lost?")  # may be lost: its echo is published to nobody
+            for _ in range(500):
+                if meters.counts["relay_resyncs"]:
+                    break
+                await asyncio.sleep(0.01)
+            assert meters.counts["relay_resyncs"] == 1
+            for i in range(5):  # the link started again: every frame goes through
+                ws.type(f"again {i}")
+            for _ in range(500):
+                if ws.sent[-1:] == ["AGAIN 4"]:
+                    break
+                await asyncio.sleep(0.01)
+            tail = [t for t in ws.sent if t.startswith("AGAIN")]
+            assert tail == [f"AGAIN {i}" for i in range(5)]  # once each, in order
+            assert ws.sent[0] == "ONE" and set(ws.sent[1:-5]) <= {"LOST?"}
+            ws.type("quit")
+            await asyncio.wait_for(following, 10)
+            assert ws.closed == 4409
+        finally:
+            await via.stop()
+            await owner.stop()
+
+    run(body)
+
+
+class _Flaky:
+    """A Redis whose pipelines fail the first ``fails`` times (a restart, a broken link)."""
+
+    def __init__(self, real: Any, fails: int) -> None:
+        self.real, self.fails = real, fails
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def pipeline(self, **kw: Any) -> Any:
+        if self.fails > 0:
+            self.fails -= 1
+            raise ConnectionError("Redis is restarting")
+        return self.real.pipeline(**kw)
+
+
+def test_publishing_through_a_short_outage_loses_nothing_and_keeps_the_order() -> None:
+    """Frames published while Redis fails are retried (for a few seconds), in order: the
+    link is not taken for dead, nothing is lost or doubled."""
+
+    async def body(r: Any) -> None:
+        owner, via, leases, _ = await _pair(r, [])
+        room = _room()
+        try:
+            assert await leases.take(room) is not None
+            ws = FakeSocket()
+            ws.type("first")
+            carrying = asyncio.ensure_future(via.carry(ws, room, "good", "1.2.3.4"))
+            while ws.sent != ["FIRST"]:
+                await asyncio.sleep(0.01)
+            owner.redis = _Flaky(r, fails=3)  # the owner's answers meet a failing Redis
+            for i in range(20):
+                ws.type(f"frame {i}")
+            ws.type("quit")
+            assert await asyncio.wait_for(carrying, 10) == "closed"
+            assert ws.sent == ["FIRST"] + [f"FRAME {i}" for i in range(20)]
+            assert ws.closed == 4409 and owner.redis.fails == 0
+        finally:
+            await via.stop()
+            await owner.stop()
+
+    run(body)
+
+
 def test_node_meters_add_up_in_redis() -> None:
     async def body(r: Any) -> None:
         node = f"m{secrets.token_hex(4)}"

@@ -24,6 +24,7 @@ NAMES = (
     "relayed_up",  # client messages this node passed on to a room's owner node
     "relayed_down",  # owner messages this node passed down to its clients
     "relay_moves",  # relayed connections that followed their room to another owner
+    "relay_resyncs",  # times this node's subscription broke and its links started again
 )
 NODES_KEY = "nodes"  # the set of node ids that ever reported
 ALIVE_MS = 3000  # a node silent this long counts as gone

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -42,6 +43,7 @@ RETRY_AFTER = 0.3  # seconds before looking again for a room with no live owner
 MOVED_CODES = (1001, 1013)  # the owner stopped the room or lost it: follow the room
 ELSEWHERE = '"code":"room_elsewhere"'
 
+PUBLISH_PATIENCE = 3.0  # seconds a failing publish is retried before its frames count as lost
 CALL_SECONDS = 10.0  # an HTTP request relayed to an owner node gets its answer within this
 
 
@@ -168,14 +170,7 @@ class Relay:
             batch = [await self._out.get()]
             while not self._out.empty() and len(batch) < 256:
                 batch.append(self._out.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for ch, data, _ in batch:
-                        pipe.publish(ch, data)
-                    got = await pipe.execute()
-            except Exception:
-                log.exception("relay: publishing %d frames failed", len(batch))
-                got = [0] * len(batch)
+            got = await self._publish(batch)
             for (_, _, then), n in zip(batch, got, strict=True):
                 if then is not None:
                     try:
@@ -183,6 +178,27 @@ class Relay:
                     except Exception:
                         log.exception("relay: a publish callback failed")
                 self._out.task_done()
+
+    async def _publish(self, batch: list[tuple[str, bytes, Any]]) -> list[int]:
+        """Publish ``batch`` in one pipeline; each frame's receiver count. Redis failing
+        (a broken connection, a restart) is retried for ``PUBLISH_PATIENCE`` seconds —
+        the frames behind wait, so the order holds and a short outage loses nothing —
+        then the batch counts as reaching nobody (its links are followed anew)."""
+        give_up = time.monotonic() + PUBLISH_PATIENCE
+        pause = 0.05
+        while True:
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for ch, data, _ in batch:
+                        pipe.publish(ch, data)
+                    return [int(n) for n in await pipe.execute()]
+            except Exception as e:
+                if time.monotonic() + pause > give_up:
+                    log.exception("relay: publishing %d frames failed", len(batch))
+                    return [0] * len(batch)
+                log.warning("relay: publishing failed (%s), trying again", e)
+                await asyncio.sleep(pause)
+                pause = min(2 * pause, 0.5)
 
     async def _listen(self) -> None:
         while True:
@@ -192,9 +208,24 @@ class Relay:
                         self._on(orjson.loads(m["data"]))
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a broken connection: resubscribe (frames meanwhile are lost;
-                log.exception("relay: listening failed")  # the seats resync by version)
+            except Exception:  # a broken connection: the next listen() subscribes again
+                log.exception("relay: listening failed")
                 await asyncio.sleep(RETRY_AFTER)
+                self._resync()
+
+    def _resync(self) -> None:
+        """Frames published to this node while it was not subscribed are lost (pub/sub
+        keeps nothing), both ways: every link through it starts again. A link it carries
+        is followed anew (a new link: the owner sends the seat its whole state, whose
+        version continues the player's log); one it hosts is hung up with 1001, so the
+        relaying node opens a new one. A player's frame lost meanwhile was never applied:
+        the whole state asks the same decision again. Nothing applied is lost or doubled."""
+        for inbox in self.carried.values():
+            inbox.put_nowait(("moved", None))
+        for sock in list(self.hosted.values()):
+            sock.hang_up(1001)
+        if self.carried or self.hosted:
+            self.meters.add("relay_resyncs")
 
     def _on(self, msg: dict[str, Any]) -> None:
         kind, link = msg.get("k"), str(msg.get("l"))
