@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 from sqlalchemy import text
 
 from paohuzi.core import records
@@ -231,8 +233,8 @@ def test_database_urls() -> None:
     assert database_url("rel/y.sqlite3") == "sqlite+aiosqlite:///rel/y.sqlite3"
     assert database_url(":memory:") == "sqlite+aiosqlite://"
     assert database_url("sqlite:///a.db") == "sqlite+aiosqlite:///a.db"
-    for given in ("postgresql://u@h:5/d", "postgres://u@h:5/d", "postgresql+psycopg://u@h:5/d"):
-        assert database_url(given) == "postgresql+psycopg://u@h:5/d"
+    for url in ("postgresql://u@h:5/d", "postgres://u@h:5/d", "postgresql+psycopg://u@h:5/d"):
+        assert database_url(url) == "postgresql+psycopg://u@h:5/d"
     with pytest.raises(StorageError, match="mysql://"):
         database_url("mysql://u@h/d")
 
@@ -387,3 +389,54 @@ def test_rooms_commit_side_by_side_on_postgresql_and_each_room_stays_in_order(
         assert most == 1
     else:
         assert 1 < most <= WRITERS
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    hs.lists(
+        hs.lists(hs.sampled_from(["insert", "update", "finish", "inline"]), max_size=5),
+        max_size=6,
+    )
+)
+def test_a_group_commit_merges_statements_and_keeps_each_batchs_order(
+    shapes: list[list[str]],
+) -> None:
+    """merged(): every row of every batch once, each batch's rows in its own order, the
+    same prebuilt statement of several batches run as one executemany."""
+    from paohuzi.server.storage.store import merged
+
+    stmts = {name: text(name) for name in ("insert", "update", "finish")}
+    batches: list[list[Any]] = []
+    for b, shape in enumerate(shapes):
+        batch: list[Any] = []
+        for i, name in enumerate(shape):
+            row = {"batch": b, "i": i}
+            if name == "inline":  # values inside the statement: never merged
+                batch.append((text(f"inline {b} {i}"), None))
+            elif i % 3 == 2:  # an executemany already (create_room's seats)
+                batch.append((stmts[name], [row, {"batch": b, "i": i + 0.5}]))
+            else:
+                batch.append((stmts[name], row))
+        batches.append(batch)
+    out = merged(batches)
+    seen: dict[int, list[tuple[str, float]]] = {b: [] for b in range(len(batches))}
+    for stmt, params in out:
+        if params is None:
+            _, b, i = str(stmt).split()
+            seen[int(b)].append(("inline", int(i)))
+            continue
+        rows = params if isinstance(params, list) else [params]
+        for r in rows:
+            seen[r["batch"]].append((str(stmt), r["i"]))
+    for b, batch in enumerate(batches):
+        want: list[tuple[str, float]] = []
+        for i, (stmt, params) in enumerate(batch):
+            if params is None:
+                want.append(("inline", i))
+            else:
+                rows = params if isinstance(params, list) else [params]
+                want += [(str(stmt), r["i"]) for r in rows]
+        assert seen[b] == want  # each batch's writes, all of them, in their order
+    heads = {id(b[0][0]) for b in batches if b and b[0][1] is not None}
+    if len([b for b in batches if b and b[0][1] is not None]) > len(heads):
+        assert len(out) < sum(len(b) for b in batches)  # something was merged
