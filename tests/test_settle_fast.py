@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paohuzi.core.cards import _scan, _tokens
-from paohuzi.core.evaluator import evaluator_for
+from paohuzi.core.evaluator import evaluator_for, pack
 from paohuzi.core.mingtang import PATTERNS, Context, find
 from paohuzi.core.position import Position
 from paohuzi.core.rules import preset
@@ -117,3 +117,85 @@ def test_duizihu_refuses_early_only_hands_with_a_run(positions: list[Position]) 
         gh = tuple(g.huxi(rules) for g in a.groups)
         has = PATTERNS["duizihu"].measure(Context(p, a.groups, gh), rule) is not None
         assert has == (not any(g.kind.value in runs for g in a.groups))
+
+
+# -- the memoised common path of settle (issue 27) against the path that asks every step --
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from paohuzi.core.scoring import _settle  # noqa: E402
+from strategies import positions as position_strategy  # noqa: E402
+
+ALL_PRESETS = ("hunan", "changde", "luzhou", "guilin", "hengyang", "loudi", "yongzhou")
+
+
+def _same(fast: object, slow: object) -> None:
+    assert fast == slow
+    assert fast.groups == slow.groups and fast.group_huxi == slow.group_huxi  # type: ignore[attr-defined]
+    assert fast.to_dict() == slow.to_dict()  # type: ignore[attr-defined]
+    assert pickle.loads(pickle.dumps(fast)) == slow
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    position_strategy(),
+    st.sampled_from(ALL_PRESETS),
+    st.integers(0, 3),
+    st.fixed_dictionaries(
+        {
+            "self_drawn": st.booleans(),
+            "last_card": st.booleans(),
+            "tianhu": st.booleans(),
+            "dihu": st.booleans(),
+            "tinghu": st.booleans(),
+        }
+    ),
+)
+def test_memoised_settlement_is_the_stepwise_one(
+    p: Position, name: str, huang: int, flags: dict[str, bool]
+) -> None:
+    """R34–R37: settle's common path (memo on 胡息-free facts: flags, colour 名堂, the
+    名堂 that read the split) gives what the path asking every step gives — every
+    field, the groups, pickling — for any preset, 荒庄 count and flags (自摸, 海底,
+    天胡, 地胡, 听胡), asked twice (the second time from the memo)."""
+    tinghu = flags.pop("tinghu")
+    q = Position(p.hand, p.table, p.win, extra=(("tinghu", True),) if tinghu else (), **flags)
+    assert q.card_bits == pack(q.all_cards())  # the packed table keys (绞 from cards)
+    rules = preset(name)
+    for _ in range(2):
+        _same(settle(q, rules, huang), _settle(q, rules, huang))
+
+
+@pytest.mark.parametrize("name", ALL_PRESETS)
+def test_memoised_settlement_on_the_corpus(positions: list[Position], name: str) -> None:
+    """The same on the benchmark's corpus (400 positions; 40 % win under hunan), the
+    memo filled by the first pass and read by the second."""
+    rules = preset(name)
+    for _ in range(2):
+        for p in positions:
+            for huang in (0, 1):
+                _same(settle(p, rules, huang), _settle(p, rules, huang))
+
+
+def test_duizihu_from_the_plan_is_from_the_groups() -> None:
+    """对子胡 (R36) read from the evaluator's plan (the split not built) agrees with
+    reading the groups, on hands built to pass the early refusals."""
+    from paohuzi.core.scoring import Split
+
+    rules = preset("hunan")
+    ev = evaluator_for(rules)
+    rule = next(r for r in rules.mingtang if r.id == "duizihu")
+    seen = {True: 0, False: 0}
+    for p in corpus(6000, 13):
+        _, plan = ev.plan(p)
+        if plan is None or PATTERNS["duizihu"].refuses(p):
+            continue
+        groups = ev.split(p, plan)
+        gh = tuple(g.huxi(rules) for g in groups)
+        want = PATTERNS["duizihu"].measure(Context(p, groups, gh), rule)
+        ctx = Context(p, (), (), (), Split(rules, p, plan))
+        assert ctx.plan == plan
+        assert PATTERNS["duizihu"].measure(ctx, rule) == want
+        assert ctx._split is not None  # decided without building the split
+        seen[want is not None] += 1
+    assert seen[True] > 5 and seen[False] > 5, seen

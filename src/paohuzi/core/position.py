@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 from typing import Any
 
 from .cards import CARDS, COPIES, Card, CardError, format_cards, parse_tiles
-from .melds import TABLE_KINDS, Group, GroupKind, MeldError
+from .melds import MELD_ROWS, TABLE_KINDS, Group, GroupKind, MeldError
 
 
 class PositionError(ValueError):
@@ -166,13 +165,24 @@ class Position:
         cards = self.all_cards()
         return sum(cards.count(x) for x in self.xing)
 
-    @cached_property
+    @property
     def card_bits(self) -> int:
         """:meth:`all_cards` packed, 3 bits a kind (what the 名堂 count from)."""
+        bits = self.__dict__.get("_card_bits")  # once (functools.cached_property locks)
+        if bits is not None:
+            return bits
         bits = self.packed + (0 if self.win is None else 1 << 3 * self.win)
-        for g in self.table:
-            for c in g.cards:
-                bits += 1 << 3 * c
+        keys = self.table_keys
+        if not keys or max(keys) < _JIAO_KEYS:
+            bits += sum(map(_KEY_BITS.__getitem__, keys))
+        else:  # a 绞's key does not say which size holds two
+            for k, g in zip(keys, self.table, strict=True):
+                if k < _JIAO_KEYS:
+                    bits += _KEY_BITS[k]
+                else:
+                    for c in g.cards:
+                        bits += 1 << 3 * c
+        self.__dict__["_card_bits"] = bits
         return bits
 
     def all_cards(self) -> list[Card]:
@@ -374,6 +384,23 @@ def shape_flags(n_hand: int, melds: int, fours: int, target: int = 7) -> tuple[b
 _PAO, _TI = GroupKind.PAO, GroupKind.TI
 _TABLE_KIND_IDS = frozenset(map(id, TABLE_KINDS))
 _BITS = tuple(1 << 3 * c for c in range(20))  # a card in the evaluator's packed form
+# A table meld's cards packed, by its key (``MELD_ROWS``: peng wei chouwei pao ti ju123
+# ju2710 ju; the key's card is the lowest), for every row but the 绞's.
+_JIAO_KEYS = MELD_ROWS.index("jiao") * 20
+_KEY_BITS = tuple(
+    sum(_BITS[c + d] for d in offsets if c + d < 20)
+    for offsets in (
+        (0,) * 3,
+        (0,) * 3,
+        (0,) * 3,
+        (0,) * 4,
+        (0,) * 4,
+        (0, 1, 2),
+        (0, 5, 8),
+        (0, 1, 2),
+    )
+    for c in range(20)
+)
 _FIELDS = frozenset(
     (
         "hand",
