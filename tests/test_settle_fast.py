@@ -199,3 +199,111 @@ def test_duizihu_from_the_plan_is_from_the_groups() -> None:
         assert ctx._split is not None  # decided without building the split
         seen[want is not None] += 1
     assert seen[True] > 5 and seen[False] > 5, seen
+
+
+# -- Position.from_dict's straight reading against the constructor's path (issue 27) --
+from paohuzi.core.cards import format_cards  # noqa: E402
+from paohuzi.core.position import PositionError, _read  # noqa: E402
+
+
+def _outcome(read: object, d: object) -> tuple[object, ...]:
+    try:
+        p = read(d)  # type: ignore[operator]
+    except Exception as e:  # the very error is what is compared
+        return ("error", type(e), str(e))
+    return ("ok", p, dict(vars(p)))
+
+
+def _forms(p: Position, rng: random.Random) -> list[dict[str, object]]:
+    """The position as a program writes it (codes) and as a person might (glyphs run
+    together, glyphs or upper-case codes between spaces)."""
+    d = p.to_dict()
+    zh = dict(d, hand=format_cards(p.hand), win=p.win.zh if p.win is not None else None)
+    spaced = dict(d, hand=" ".join(c.zh for c in p.hand))
+    upper = dict(d, hand=d["hand"].upper(), win=str(d.get("win", "")).upper())
+    return [d, zh, spaced, upper][: rng.randint(1, 4)]
+
+
+def _spoilt(d: dict[str, object], rng: random.Random) -> dict[str, object]:
+    """One damage a line of input may carry (each refused by the constructor's path)."""
+    d = dict(d)
+    hand = str(d["hand"])
+    table = list(d.get("table", []))  # type: ignore[call-overload]
+    first = hand.split()[0] if hand.split() else "x1"
+    how = rng.randrange(15)
+    if how == 0:
+        d["hand"] = f"{hand} {first}"  # one card too many (R17)
+    elif how == 1:
+        d["hand"] = " ".join(hand.split()[1:])  # one too few
+    elif how == 2:
+        d["hand"] = f"{hand} w"  # a 王 among the cards
+    elif how == 3:
+        d["table"] = [*table, f"peng:{first}"]  # copies beyond four (R1), or the size
+    elif how == 4:
+        d["table"] = [*table, "kan:x1"]  # not a table meld
+    elif how == 5:
+        d["table"] = [*table, "chi:x1x2x4"]  # not a 句
+    elif how == 6:
+        d["table"] = "peng:x1"  # not a list
+    elif how == 7:
+        d[rng.choice(["self_drawn", "last_card", "tianhu", "dihu"])] = rng.choice([1, "yes", None])
+    elif how == 8:
+        d["extra"] = ["tinghu"]  # not an object
+    elif how == 9:
+        d["win"] = f"{d.get('win')} {first}"  # two winning cards
+    elif how == 10:
+        d.pop("win", None)  # no winning card and no 天胡
+    elif how == 11:
+        d["colour"] = "red"  # an unknown field
+    elif how == 12:
+        d["hand"] = f"{hand} x11"  # no such card
+    elif how == 13:  # a fifth copy of a 跑/提's card, the count of cards unchanged (R1)
+        four = [str(t).split(":")[1] for t in table if str(t).startswith(("pao:", "ti:"))]
+        d["hand"] = " ".join([four[0] if four else first, *hand.split()[1:]])
+    else:
+        words = hand.split()
+        d["hand"] = " ".join([*words[:-3], *[first] * 3]) if len(words) > 3 else hand
+    return d
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    position_strategy(),
+    st.randoms(use_true_random=False),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_from_dict_reads_as_the_constructor(
+    p: Position, rng: random.Random, last: bool, tianhu: bool, tinghu: bool
+) -> None:
+    """R1, R12, R17: ``from_dict`` of the common forms (read straight, without the
+    constructor) gives the position the constructor's path gives — every field, the
+    derived ones included — and any damaged line gets the same error."""
+    extra = (("tinghu", True),) if tinghu else ()
+    q = Position(p.hand, p.table, p.win, p.self_drawn, last, tianhu, extra=extra)
+    for d in _forms(q, rng):
+        fast, slow = _outcome(Position.from_dict, d), _outcome(Position._from_dict, d)
+        assert fast == slow and fast[0] == "ok"
+        assert fast[1] == q
+        assert _read(d, 20) is not None  # the straight reading took it
+        bad = _spoilt(d, rng)
+        fast, slow = _outcome(Position.from_dict, bad), _outcome(Position._from_dict, bad)
+        assert fast == slow
+        if fast[0] == "error":
+            assert fast[1] is PositionError
+
+
+def test_from_dict_refuses_what_the_constructor_refuses(positions: list[Position]) -> None:
+    """Every damage of :func:`_spoilt` on the corpus: the same error, word for word."""
+    rng = random.Random(11)
+    errors = 0
+    for p in positions:
+        for _ in range(4):
+            bad = _spoilt(p.to_dict(), rng)
+            fast, slow = _outcome(Position.from_dict, bad), _outcome(Position._from_dict, bad)
+            assert fast == slow, bad
+            errors += fast[0] == "error"
+    assert errors > 1000
+    with pytest.raises(PositionError, match="JSON object"):
+        Position.from_dict(["hand", "x1"])  # type: ignore[arg-type]
