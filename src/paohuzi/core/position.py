@@ -475,7 +475,7 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
         return None
     words = hand_s.split()  # as cards._tokens reads them
     try:
-        cards = [_CARD_WORD[w] for w in words]
+        cards = list(map(_CARD_WORD.__getitem__, words))
     except KeyError:
         if len(words) != 1:
             return None
@@ -490,20 +490,20 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
     table_in = d.get("table", [])
     if type(table_in) is not list:
         return None
-    groups, keys = [], []
+    try:
+        melds = list(map(_MELDS.get, table_in))
+    except TypeError:  # an unhashable entry
+        return None
+    if None in melds:  # not read before (or not a meld text)
+        melds = [_MELDS.get(t) or (_meld(t) if type(t) is str else None) for t in table_in]
+        if None in melds:
+            return None
+    groups: tuple[Group, ...] = ()
+    table_keys: tuple[int, ...] = ()
     fours = held = t5 = 0
-    for t in table_in:
-        m = _MELDS.get(t) if type(t) is str else None
-        if m is None:
-            m = _meld(t) if type(t) is str else None
-            if m is None:
-                return None
-        g, k, b5, n, four = m
-        groups.append(g)
-        keys.append(k)
-        t5 += b5
-        held += n
-        fours += four
+    if melds:
+        groups, table_keys, b5s, sizes, fs = zip(*melds, strict=True)
+        t5, held, fours = sum(b5s), sum(sizes), sum(fs)
     get = d.get
     sd, lc = get("self_drawn", False), get("last_card", False)
     th, dh = get("tianhu", False), get("dihu", False)
@@ -524,14 +524,14 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
     p = object.__new__(Position)
     dd = p.__dict__  # the fields in the constructor's order (key-sharing instance dicts)
     hand = dd["hand"] = tuple(sorted(cards))
-    dd["table"] = tuple(groups)
+    dd["table"] = groups
     dd["win"], dd["self_drawn"], dd["last_card"] = win, sd, lc
     dd["tianhu"], dd["dihu"], dd["hand_size"] = th, dh, hand_size
     dd["extra"], dd["xing"] = tuple(sorted(extra.items())) if extra else (), ()
     dd["wang"], dd["win_wang"], dd["pattern"] = 0, False, None
     dd["_fours"] = fours
     dd["packed"] = both >> 100
-    dd["table_keys"] = table_keys = tuple(keys)
+    dd["table_keys"] = table_keys
     dd["up_key"] = -1
     for k in table_keys:
         if k < 60 and k % 20 == win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
