@@ -483,10 +483,12 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
             cards = [_CARD_WORD[ch] for ch in words[0]]
         except KeyError:
             return None
-    words = win_s.split()
-    win = _CARD_WORD.get(words[0]) if len(words) == 1 else None
-    if win is None:  # not one card, a 王, or a glyph run
-        return None
+    win = _CARD_WORD.get(win_s)
+    if win is None:
+        words = win_s.split()
+        win = _CARD_WORD.get(words[0]) if len(words) == 1 else None
+        if win is None:  # not one card, a 王, or a glyph run
+            return None
     table_in = d.get("table", [])
     if type(table_in) is not list:
         return None
@@ -523,7 +525,8 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
         return None  # four alike in hand (R12), or five of a kind held (R1)
     p = object.__new__(Position)
     dd = p.__dict__  # the fields in the constructor's order (key-sharing instance dicts)
-    hand = dd["hand"] = tuple(sorted(cards))
+    cards.sort()
+    hand = dd["hand"] = tuple(cards)
     dd["table"] = groups
     dd["win"], dd["self_drawn"], dd["last_card"] = win, sd, lc
     dd["tianhu"], dd["dihu"], dd["hand_size"] = th, dh, hand_size
