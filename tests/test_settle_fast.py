@@ -194,7 +194,7 @@ def test_duizihu_from_the_plan_is_from_the_groups() -> None:
         gh = tuple(g.huxi(rules) for g in groups)
         want = PATTERNS["duizihu"].measure(Context(p, groups, gh), rule)
         ctx = Context(p, (), (), (), Split(rules, p, plan))
-        assert ctx.plan == plan
+        assert ctx.plan == plan and ctx.cards == p.all_cards()
         assert PATTERNS["duizihu"].measure(ctx, rule) == want
         assert ctx._split is not None  # decided without building the split
         seen[want is not None] += 1

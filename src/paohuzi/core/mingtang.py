@@ -66,6 +66,8 @@ class Context:
         plan: tuple[int, int, bool, str] | None = getattr(self._split, "plan", None)
         return plan
 
+    @property
+    def cards(self) -> list[Card]:
         """Every card the winner holds: hand, table and winning card (for a 天胡
         also those that fit in no group); a 王 as the card it stands for."""
         return self.position.all_cards() + list(self.wang)

@@ -270,8 +270,8 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
     for i, pat, rule, _, _ in sc.residual:
         if not pat.refuses(p):
             f = pat.fan(Context(p, (), (), (), split), rule, sc.combine)
-            if f:
-                key = (key, i, f) if key is flags else (*key, i, f)
+            if f:  # (flags, then preset index and 番 of each such 名堂 earned)
+                key = (key, i, f) if type(key) is int else (*key, i, f)
     got = sc.memo.get(key)
     if got is None:
         doubled = _doubled(p, rules)
