@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paohuzi.core.cards import _scan, _tokens
-from paohuzi.core.evaluator import evaluator_for
+from paohuzi.core.evaluator import evaluator_for, pack
 from paohuzi.core.mingtang import PATTERNS, Context, find
 from paohuzi.core.position import Position
 from paohuzi.core.rules import preset
@@ -117,3 +117,193 @@ def test_duizihu_refuses_early_only_hands_with_a_run(positions: list[Position]) 
         gh = tuple(g.huxi(rules) for g in a.groups)
         has = PATTERNS["duizihu"].measure(Context(p, a.groups, gh), rule) is not None
         assert has == (not any(g.kind.value in runs for g in a.groups))
+
+
+# -- the memoised common path of settle (issue 27) against the path that asks every step --
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from paohuzi.core.scoring import _settle  # noqa: E402
+from strategies import positions as position_strategy  # noqa: E402
+
+ALL_PRESETS = ("hunan", "changde", "luzhou", "guilin", "hengyang", "loudi", "yongzhou")
+
+
+def _same(fast: object, slow: object) -> None:
+    assert fast == slow
+    assert fast.groups == slow.groups and fast.group_huxi == slow.group_huxi  # type: ignore[attr-defined]
+    assert fast.to_dict() == slow.to_dict()  # type: ignore[attr-defined]
+    assert pickle.loads(pickle.dumps(fast)) == slow
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    position_strategy(),
+    st.sampled_from(ALL_PRESETS),
+    st.integers(0, 3),
+    st.fixed_dictionaries(
+        {
+            "self_drawn": st.booleans(),
+            "last_card": st.booleans(),
+            "tianhu": st.booleans(),
+            "dihu": st.booleans(),
+            "tinghu": st.booleans(),
+        }
+    ),
+)
+def test_memoised_settlement_is_the_stepwise_one(
+    p: Position, name: str, huang: int, flags: dict[str, bool]
+) -> None:
+    """R34–R37: settle's common path (memo on 胡息-free facts: flags, colour 名堂, the
+    名堂 that read the split) gives what the path asking every step gives — every
+    field, the groups, pickling — for any preset, 荒庄 count and flags (自摸, 海底,
+    天胡, 地胡, 听胡), asked twice (the second time from the memo)."""
+    tinghu = flags.pop("tinghu")
+    q = Position(p.hand, p.table, p.win, extra=(("tinghu", True),) if tinghu else (), **flags)
+    assert q.card_bits == pack(q.all_cards())  # the packed table keys (绞 from cards)
+    rules = preset(name)
+    for _ in range(2):
+        _same(settle(q, rules, huang), _settle(q, rules, huang))
+
+
+@pytest.mark.parametrize("name", ALL_PRESETS)
+def test_memoised_settlement_on_the_corpus(positions: list[Position], name: str) -> None:
+    """The same on the benchmark's corpus (400 positions; 40 % win under hunan), the
+    memo filled by the first pass and read by the second."""
+    rules = preset(name)
+    for _ in range(2):
+        for p in positions:
+            for huang in (0, 1):
+                _same(settle(p, rules, huang), _settle(p, rules, huang))
+
+
+def test_duizihu_from_the_plan_is_from_the_groups() -> None:
+    """对子胡 (R36) read from the evaluator's plan (the split not built) agrees with
+    reading the groups, on hands built to pass the early refusals."""
+    from paohuzi.core.scoring import Split
+
+    rules = preset("hunan")
+    ev = evaluator_for(rules)
+    rule = next(r for r in rules.mingtang if r.id == "duizihu")
+    seen = {True: 0, False: 0}
+    for p in corpus(6000, 13):
+        _, plan = ev.plan(p)
+        if plan is None or PATTERNS["duizihu"].refuses(p):
+            continue
+        groups = ev.split(p, plan)
+        gh = tuple(g.huxi(rules) for g in groups)
+        want = PATTERNS["duizihu"].measure(Context(p, groups, gh), rule)
+        ctx = Context(p, (), (), (), Split(rules, p, plan))
+        assert ctx.plan == plan and ctx.cards == p.all_cards()
+        assert PATTERNS["duizihu"].measure(ctx, rule) == want
+        assert ctx._split is not None  # decided without building the split
+        seen[want is not None] += 1
+    assert seen[True] > 5 and seen[False] > 5, seen
+
+
+# -- Position.from_dict's straight reading against the constructor's path (issue 27) --
+from paohuzi.core.cards import format_cards  # noqa: E402
+from paohuzi.core.position import PositionError, _read  # noqa: E402
+
+
+def _outcome(read: object, d: object) -> tuple[object, ...]:
+    try:
+        p = read(d)  # type: ignore[operator]
+    except Exception as e:  # the very error is what is compared
+        return ("error", type(e), str(e))
+    return ("ok", p, dict(vars(p)))
+
+
+def _forms(p: Position, rng: random.Random) -> list[dict[str, object]]:
+    """The position as a program writes it (codes) and as a person might (glyphs run
+    together, glyphs or upper-case codes between spaces)."""
+    d = p.to_dict()
+    zh = dict(d, hand=format_cards(p.hand), win=p.win.zh if p.win is not None else None)
+    spaced = dict(d, hand=" ".join(c.zh for c in p.hand))
+    upper = dict(d, hand=d["hand"].upper(), win=str(d.get("win", "")).upper())
+    return [d, zh, spaced, upper][: rng.randint(1, 4)]
+
+
+def _spoilt(d: dict[str, object], rng: random.Random) -> dict[str, object]:
+    """One damage a line of input may carry (each refused by the constructor's path)."""
+    d = dict(d)
+    hand = str(d["hand"])
+    table = list(d.get("table", []))  # type: ignore[call-overload]
+    first = hand.split()[0] if hand.split() else "x1"
+    how = rng.randrange(15)
+    if how == 0:
+        d["hand"] = f"{hand} {first}"  # one card too many (R17)
+    elif how == 1:
+        d["hand"] = " ".join(hand.split()[1:])  # one too few
+    elif how == 2:
+        d["hand"] = f"{hand} w"  # a 王 among the cards
+    elif how == 3:
+        d["table"] = [*table, f"peng:{first}"]  # copies beyond four (R1), or the size
+    elif how == 4:
+        d["table"] = [*table, "kan:x1"]  # not a table meld
+    elif how == 5:
+        d["table"] = [*table, "chi:x1x2x4"]  # not a 句
+    elif how == 6:
+        d["table"] = "peng:x1"  # not a list
+    elif how == 7:
+        d[rng.choice(["self_drawn", "last_card", "tianhu", "dihu"])] = rng.choice([1, "yes", None])
+    elif how == 8:
+        d["extra"] = ["tinghu"]  # not an object
+    elif how == 9:
+        d["win"] = f"{d.get('win')} {first}"  # two winning cards
+    elif how == 10:
+        d.pop("win", None)  # no winning card and no 天胡
+    elif how == 11:
+        d["colour"] = "red"  # an unknown field
+    elif how == 12:
+        d["hand"] = f"{hand} x11"  # no such card
+    elif how == 13:  # a fifth copy of a 跑/提's card, the count of cards unchanged (R1)
+        four = [str(t).split(":")[1] for t in table if str(t).startswith(("pao:", "ti:"))]
+        d["hand"] = " ".join([four[0] if four else first, *hand.split()[1:]])
+    else:
+        words = hand.split()
+        d["hand"] = " ".join([*words[:-3], *[first] * 3]) if len(words) > 3 else hand
+    return d
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    position_strategy(),
+    st.randoms(use_true_random=False),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_from_dict_reads_as_the_constructor(
+    p: Position, rng: random.Random, last: bool, tianhu: bool, tinghu: bool
+) -> None:
+    """R1, R12, R17: ``from_dict`` of the common forms (read straight, without the
+    constructor) gives the position the constructor's path gives — every field, the
+    derived ones included — and any damaged line gets the same error."""
+    extra = (("tinghu", True),) if tinghu else ()
+    q = Position(p.hand, p.table, p.win, p.self_drawn, last, tianhu, extra=extra)
+    for d in _forms(q, rng):
+        fast, slow = _outcome(Position.from_dict, d), _outcome(Position._from_dict, d)
+        assert fast == slow and fast[0] == "ok"
+        assert fast[1] == q
+        assert _read(d, 20) is not None  # the straight reading took it
+        bad = _spoilt(d, rng)
+        fast, slow = _outcome(Position.from_dict, bad), _outcome(Position._from_dict, bad)
+        assert fast == slow
+        if fast[0] == "error":
+            assert fast[1] is PositionError
+
+
+def test_from_dict_refuses_what_the_constructor_refuses(positions: list[Position]) -> None:
+    """Every damage of :func:`_spoilt` on the corpus: the same error, word for word."""
+    rng = random.Random(11)
+    errors = 0
+    for p in positions:
+        for _ in range(4):
+            bad = _spoilt(p.to_dict(), rng)
+            fast, slow = _outcome(Position.from_dict, bad), _outcome(Position._from_dict, bad)
+            assert fast == slow, bad
+            errors += fast[0] == "error"
+    assert errors > 1000
+    with pytest.raises(PositionError, match="JSON object"):
+        Position.from_dict(["hand", "x1"])  # type: ignore[arg-type]

@@ -57,6 +57,16 @@ class Context:
         return self.group_huxi_ if self._split is None else (self.groups, self.group_huxi_)[1]
 
     @property
+    def plan(self) -> tuple[int, int, bool, str] | None:
+        """The evaluator's plan of the split (``HandEvaluator.plan``: fixed 胡息, rest
+        packed, 将 needed, use of the winning card) when the split is still unbuilt and
+        carries one (``scoring.Split``; no 王), else None."""
+        if self._split is None or self.wang or self.position.wild:
+            return None
+        plan: tuple[int, int, bool, str] | None = getattr(self._split, "plan", None)
+        return plan
+
+    @property
     def cards(self) -> list[Card]:
         """Every card the winner holds: hand, table and winning card (for a 天胡
         also those that fit in no group); a 王 as the card it stands for."""
@@ -77,11 +87,7 @@ class Context:
 
     def colour_key(self) -> tuple[int, int, int]:
         """(red, big, small): all a colour pattern reads."""
-        b, fs = self.bits, FIELD_SUM
-        r = b & RED_FIELDS
-        red = fs[r & 0x7FFF] + fs[r >> 15 & 0x7FFF] + fs[r >> 30 & 0x7FFF] + fs[r >> 45]
-        big = fs[b >> 30 & 0x7FFF] + fs[b >> 45]
-        return red, big, fs[b & 0x7FFF] + fs[b >> 15 & 0x7FFF]
+        return colour_key(self.bits)
 
     @property
     def red(self) -> int:
@@ -94,6 +100,15 @@ class Context:
     @property
     def small(self) -> int:
         return field_sum(self.bits & MASK30)
+
+
+def colour_key(b: int) -> tuple[int, int, int]:
+    """(red, big, small) of cards packed 3 bits a kind: all a colour 名堂 reads."""
+    fs = FIELD_SUM
+    r = b & RED_FIELDS
+    red = fs[r & 0x7FFF] + fs[r >> 15 & 0x7FFF] + fs[r >> 30 & 0x7FFF] + fs[r >> 45]
+    big = fs[b >> 30 & 0x7FFF] + fs[b >> 45]
+    return red, big, fs[b & 0x7FFF] + fs[b >> 15 & 0x7FFF]
 
 
 def field_sum(bits: int) -> int:
@@ -128,11 +143,21 @@ class Mingtang:
     per_occurrence: ClassVar[bool] = False
     structural: ClassVar[bool] = False
     exact: ClassVar[bool] = False  # ``threshold`` is an exact value, not a minimum
-    # ``measure`` reads only ``ctx.red``/``big``/``small``: its verdict is memoised on them.
+    # ``measure`` reads only ``ctx.red``/``big``/``small``: its verdict is memoised on them;
+    # ``axis`` says which one (0 red, 1 big, 2 small).
     colour: ClassVar[bool] = False
+    axis: ClassVar[int] = -1
+    # ``measure`` reads only the position's flags (自摸, 海底, 天胡, 地胡, 听胡) and whether
+    # one card is left in hand: the settlement memoises its verdict on them (scoring.py).
+    flag: ClassVar[bool] = False
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         raise NotImplementedError
+
+    def refuses(self, position: Position) -> bool:
+        """True when the position alone shows the pattern absent (no :class:`Context`
+        needed); False means "ask :meth:`measure`"."""
+        return False
 
     def fan(self, ctx: Context, rule: MingtangRule, combine: str = "add") -> int:
         """番 this hand earns from the pattern (0 when it does not apply)."""
@@ -153,6 +178,7 @@ class HongHu(Mingtang):
 
     id, name = "honghu", "红胡"
     colour = True
+    axis = 0
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         n = ctx.red
@@ -218,6 +244,7 @@ class DianHu(Mingtang):
 
     id, name = "dianhu", "点胡"
     colour = True
+    axis = 0
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 1 if ctx.red == 1 else None
@@ -228,6 +255,7 @@ class WuHu(Mingtang):
 
     id, name = "wuhu", "乌胡"
     colour = True
+    axis = 0
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 0 if ctx.red == 0 else None
@@ -244,17 +272,32 @@ class DuiziHu(Mingtang):
     _runs = frozenset({GroupKind.CHI, GroupKind.JU, GroupKind.JIAO})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        p = ctx.position
-        if p.at_deal:
-            return None  # a mandatory 天胡 need not form 门子 at all (R28)
-        if not (p.wang or p.win_wang):  # cheap refusals, before the split is built
-            if p.table_keys and max(p.table_keys) >= _CHI_KEYS:
-                return None  # a 吃 on the table
-            # A lone concealed card not of the winning card's kind fits only a 句/绞.
-            b = p.packed
-            if b & ~(b >> 1) & ~(b >> 2) & LOW & ~(1 << 3 * p.win):  # type: ignore[operator]
-                return None
+        if self.refuses(ctx.position):
+            return None
+        plan = ctx.plan
+        if plan is not None:
+            # The evaluator's plan, before the split is built: with no 吃 on the table
+            # (refused above) its 句/绞 can only come from ``rest``, the cards left for
+            # 句, 绞 and the 将; no run iff nothing is left there but the 将 pair.
+            rest = plan[1]
+            pair_only = rest & (rest - 1) == 0 and (rest.bit_length() - 1) % 3 == 1
+            return 0 if rest == 0 or pair_only else None
         return None if any(g.kind in self._runs for g in ctx.groups) else 0
+
+    def refuses(self, position: Position) -> bool:
+        p = position
+        win = p.win
+        if win is None:  # a 王 drawn (no cheap refusal), or a mandatory 天胡: it need
+            return not p.win_wang  # not form 门子 at all (R28)
+        if p.wang:
+            return False
+        # Cheap refusals, before the split is built. A 吃 on the table:
+        keys = p.table_keys
+        if keys and max(keys) >= _CHI_KEYS:
+            return True
+        # A lone concealed card not of the winning card's kind fits only a 句/绞.
+        b = p.packed
+        return b & ~(b >> 1) & ~(b >> 2) & LOW & ~(1 << 3 * win) != 0
 
 
 class DaziHu(Mingtang):
@@ -262,6 +305,7 @@ class DaziHu(Mingtang):
 
     id, name = "dazihu", "大字胡"
     colour = True
+    axis = 1
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return ctx.big if ctx.big >= rule.threshold else None
@@ -272,6 +316,7 @@ class XiaoziHu(Mingtang):
 
     id, name = "xiaozihu", "小字胡"
     colour = True
+    axis = 2
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return ctx.small if ctx.small >= rule.threshold else None
@@ -281,6 +326,7 @@ class ShuaHou(Mingtang):
     """耍猴 (单钓): won with a single card left in the concealed hand."""
 
     id, name = "shuahou", "耍猴"
+    flag = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         p = ctx.position
@@ -292,6 +338,7 @@ class HaiHu(Mingtang):
     there, not a doubling."""
 
     id, name = "haihu", "海胡"
+    flag = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 0 if ctx.position.last_card else None
@@ -301,6 +348,7 @@ class TianHu(Mingtang):
     """天胡 as a 名堂 (常德)."""
 
     id, name = "tianhu", "天胡"
+    flag = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 0 if ctx.position.tianhu else None
@@ -310,6 +358,7 @@ class DiHu(Mingtang):
     """地胡 as a 名堂 (常德)."""
 
     id, name = "dihu", "地胡"
+    flag = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 0 if ctx.position.dihu else None
@@ -322,6 +371,7 @@ class TingHu(Mingtang):
     """
 
     id, name = "tinghu", "听胡"
+    flag = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 0 if dict(ctx.position.extra).get("tinghu") else None
@@ -355,6 +405,7 @@ class ZiMo(Mingtang):
     """自摸 as a 名堂 (泸州 大二名堂): won on a card the winner turned up himself."""
 
     id, name = "zimo", "自摸"
+    flag = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         p = ctx.position
@@ -396,6 +447,7 @@ class SiQiHong(Mingtang):
 
     id, name = "siqihong", "四七红"
     colour = True
+    axis = 0
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return ctx.red if ctx.red in (4, 7) else None
@@ -457,6 +509,9 @@ class Compiled:
     others: tuple[_Entry, ...]
     combine: str
     memo: dict[tuple[int, int, int], tuple[tuple[int, MingtangHit], ...]]
+    # ``others`` that read more than the position's flags (对子胡, 团圆, 行行息 …): what
+    # the settlement's memo cannot key on and asks each time.
+    residual: tuple[_Entry, ...] = ()
 
 
 @per_rules
@@ -472,6 +527,7 @@ def compiled(rules: Rules) -> Compiled:
         tuple(e for e in entries if not e[1].colour),
         rules.fan_combine,
         {},
+        tuple(e for e in entries if not e[1].colour and not e[1].flag),
     )
 
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 from typing import Any
 
-from .cards import CARDS, COPIES, Card, CardError, format_cards, parse_tiles
-from .melds import TABLE_KINDS, Group, GroupKind, MeldError
+from .cards import _WORD, CARDS, COPIES, Card, CardError, format_cards, parse_tiles
+from .melds import MELD_ROWS, TABLE_KINDS, Group, GroupKind, MeldError
 
 
 class PositionError(ValueError):
@@ -166,13 +165,24 @@ class Position:
         cards = self.all_cards()
         return sum(cards.count(x) for x in self.xing)
 
-    @cached_property
+    @property
     def card_bits(self) -> int:
         """:meth:`all_cards` packed, 3 bits a kind (what the 名堂 count from)."""
+        bits = self.__dict__.get("_card_bits")  # once (functools.cached_property locks)
+        if bits is not None:
+            return bits
         bits = self.packed + (0 if self.win is None else 1 << 3 * self.win)
-        for g in self.table:
-            for c in g.cards:
-                bits += 1 << 3 * c
+        keys = self.table_keys
+        if not keys or max(keys) < _JIAO_KEYS:
+            bits += sum(map(_KEY_BITS.__getitem__, keys))
+        else:  # a 绞's key does not say which size holds two
+            for k, g in zip(keys, self.table, strict=True):
+                if k < _JIAO_KEYS:
+                    bits += _KEY_BITS[k]
+                else:
+                    for c in g.cards:
+                        bits += 1 << 3 * c
+        self.__dict__["_card_bits"] = bits
         return bits
 
     def all_cards(self) -> list[Card]:
@@ -251,6 +261,15 @@ class Position:
     @classmethod
     def from_dict(cls, d: dict[str, Any], hand_size: int = 20) -> Position:
         """Read the ``score --batch`` line form; raises :class:`PositionError`."""
+        if cls is Position and type(d) is dict:
+            p = _read(d, hand_size)  # the common form, read straight (None: not that)
+            if p is not None:
+                return p
+        return cls._from_dict(d, hand_size)
+
+    @classmethod
+    def _from_dict(cls, d: dict[str, Any], hand_size: int = 20) -> Position:
+        """:meth:`from_dict` through the constructor: every form, every error."""
         if not isinstance(d, dict):
             raise PositionError("a position must be a JSON object")
         unknown = d.keys() - _FIELDS
@@ -374,6 +393,23 @@ def shape_flags(n_hand: int, melds: int, fours: int, target: int = 7) -> tuple[b
 _PAO, _TI = GroupKind.PAO, GroupKind.TI
 _TABLE_KIND_IDS = frozenset(map(id, TABLE_KINDS))
 _BITS = tuple(1 << 3 * c for c in range(20))  # a card in the evaluator's packed form
+# A table meld's cards packed, by its key (``MELD_ROWS``: peng wei chouwei pao ti ju123
+# ju2710 ju; the key's card is the lowest), for every row but the 绞's.
+_JIAO_KEYS = MELD_ROWS.index("jiao") * 20
+_KEY_BITS = tuple(
+    sum(_BITS[c + d] for d in offsets if c + d < 20)
+    for offsets in (
+        (0,) * 3,
+        (0,) * 3,
+        (0,) * 3,
+        (0,) * 4,
+        (0,) * 4,
+        (0, 1, 2),
+        (0, 5, 8),
+        (0, 1, 2),
+    )
+    for c in range(20)
+)
 _FIELDS = frozenset(
     (
         "hand",
@@ -388,6 +424,127 @@ _FIELDS = frozenset(
         "pattern",
     )
 )
+
+
+# -- the common form read straight (issue 27) ------------------------------------------
+# What :func:`_read` accepts: no 王 (R39), 醒 (R42) or 王 pattern (R41).
+_READ_FIELDS = frozenset(("hand", "table", "win", "self_drawn", "last_card", "tianhu", "dihu"))
+_READ_FIELDS |= {"extra"}
+# The words cards._tokens reads as one card (a 王 is none: its words are left out).
+_CARD_WORD: dict[str, Card] = {w: c for w, c in _WORD.items() if c is not None}
+# Counts 5 bits a kind (room up to 31) in bits 0–99; a hand's field ≥ 4 sets one of
+# its top 3 bits, a total's field ≥ 5 does once 3 is added to every field. Bits 100
+# on: the same cards 3 bits a kind (``packed``; exact once no count reaches 8).
+_W5 = tuple(1 << 5 * c for c in range(20))
+_W53 = tuple(1 << 5 * c | 1 << 100 + 3 * c for c in range(20))
+_LOW100 = (1 << 100) - 1
+_TOP3 = sum(0b11100 << 5 * c for c in range(20))
+_THREES = sum(3 << 5 * c for c in range(20))
+_TOP2 = sum(0b11000 << 5 * c for c in range(20))
+# shape_flags by (cards in hand, melds, 跑/提, deal size) packed: a few dozen keys.
+_SHAPES: dict[int, tuple[bool, bool, bool]] = {}
+# A table meld's text → (Group, key, its cards 5 bits a kind, its size, is a 跑/提).
+_MELDS: dict[str, tuple[Group, int, int, int, bool]] = {}
+
+
+def _meld(text: str) -> tuple[Group, int, int, int, bool] | None:
+    try:
+        g = Group.parse(text)
+    except (MeldError, CardError):
+        return None
+    if id(g.kind) not in _TABLE_KIND_IDS:
+        return None
+    m = (g, g.key, sum(_W5[c] for c in g.cards), len(g.cards), g.kind is _PAO or g.kind is _TI)
+    if len(_MELDS) >= 4096:  # bounded, as Group.parse's own memo
+        _MELDS.clear()
+    _MELDS[text] = m
+    return m
+
+
+def _read(d: dict[str, Any], hand_size: int) -> Position | None:
+    """:meth:`Position.from_dict` of the form a program writes (``to_dict``: codes
+    between spaces or glyphs, a winning card, no 王/醒/pattern), read straight into
+    the fields the constructor would fill; None for anything else or anything
+    invalid, which the constructor's path then reads (and refuses, with its message).
+    The checks are the constructor's (R1: at most 4 of a kind; R12: no four in hand;
+    R17: the cards held), made on counts packed 5 bits a kind."""
+    if not d.keys() <= _READ_FIELDS or type(hand_size) is not int:
+        return None
+    hand_s, win_s = d.get("hand"), d.get("win")
+    if type(hand_s) is not str or type(win_s) is not str:
+        return None
+    words = hand_s.split()  # as cards._tokens reads them
+    try:
+        cards = list(map(_CARD_WORD.__getitem__, words))
+    except KeyError:
+        if len(words) != 1:
+            return None
+        try:
+            cards = [_CARD_WORD[ch] for ch in words[0]]
+        except KeyError:
+            return None
+    win = _CARD_WORD.get(win_s)
+    if win is None:
+        words = win_s.split()
+        win = _CARD_WORD.get(words[0]) if len(words) == 1 else None
+        if win is None:  # not one card, a 王, or a glyph run
+            return None
+    table_in = d.get("table", [])
+    if type(table_in) is not list:
+        return None
+    try:
+        melds = list(map(_MELDS.get, table_in))
+    except TypeError:  # an unhashable entry
+        return None
+    if None in melds:  # not read before (or not a meld text)
+        melds = [_MELDS.get(t) or (_meld(t) if type(t) is str else None) for t in table_in]
+        if None in melds:
+            return None
+    groups: tuple[Group, ...] = ()
+    table_keys: tuple[int, ...] = ()
+    fours = held = t5 = 0
+    if melds:
+        groups, table_keys, b5s, sizes, fs = zip(*melds, strict=True)
+        t5, held, fours = sum(b5s), sum(sizes), sum(fs)
+    get = d.get
+    sd, lc = get("self_drawn", False), get("last_card", False)
+    th, dh = get("tianhu", False), get("dihu", False)
+    if not (sd is True or sd is False) or not (lc is True or lc is False):
+        return None
+    if not (th is True or th is False) or not (dh is True or dh is False):
+        return None
+    extra = get("extra", {})
+    if type(extra) is not dict:
+        return None
+    held += len(cards)
+    if held != hand_size + max(0, fours - 1) or held > 27:  # R17 (27: no field overflows)
+        return None
+    both = sum(map(_W53.__getitem__, cards))
+    h5 = both & _LOW100
+    if h5 & _TOP3 or (h5 + t5 + _W5[win] + _THREES) & _TOP2:
+        return None  # four alike in hand (R12), or five of a kind held (R1)
+    p = object.__new__(Position)
+    dd = p.__dict__  # the fields in the constructor's order (key-sharing instance dicts)
+    cards.sort()
+    hand = dd["hand"] = tuple(cards)
+    dd["table"] = groups
+    dd["win"], dd["self_drawn"], dd["last_card"] = win, sd, lc
+    dd["tianhu"], dd["dihu"], dd["hand_size"] = th, dh, hand_size
+    dd["extra"], dd["xing"] = tuple(sorted(extra.items())) if extra else (), ()
+    dd["wang"], dd["win_wang"], dd["pattern"] = 0, False, None
+    dd["_fours"] = fours
+    dd["packed"] = both >> 100
+    dd["table_keys"] = table_keys
+    dd["up_key"] = -1
+    for k in table_keys:
+        if k < 60 and k % 20 == win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
+            dd["up_key"] = k
+    n = len(hand) | len(table_keys) << 8 | fours << 16 | hand_size << 24  # each < 28
+    shape = _SHAPES.get(n)
+    if shape is None:
+        shape = _SHAPES[n] = shape_flags(len(hand), len(table_keys), fours, (hand_size + 1) // 3)
+    dd["shape"] = shape
+    return p
 
 
 def _str(d: dict[str, Any], key: str, required: bool) -> str:

@@ -26,9 +26,9 @@ from typing import Any
 from .cards import Card
 from .evaluator import evaluator_for
 from .melds import Group, GroupKind
-from .mingtang import PATTERNS, Context, MingtangHit, find
+from .mingtang import FIELD_SUM, PATTERNS, RED_FIELDS, Context, MingtangHit, compiled, find
 from .position import Position
-from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules
+from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
 from .wang import wild_splits
 
 _K = GroupKind
@@ -181,8 +181,203 @@ for _k in _FIELDS:
         setattr(Settlement, _k, property(attrgetter(f"_{_k}")))
 
 
+class _Scorer:
+    """What the settlement's common path reads of one rules object, looked up once.
+
+    The common path: no 王 (R39–R41), a winning card (not a mandatory 天胡, R28),
+    no 醒 (R42) and the most-胡息 split (R26, ``decomposition = "huxi"``). There
+    the 名堂/番 (R36) and what they add to 等 depend only on the cards' (red, big,
+    small) counts — through the colour 名堂 they earn (``colours``) — on the
+    position's flags (自摸, 海底, 天胡, 地胡, 听胡, one card left in hand: 耍猴)
+    and on the 名堂 that read more (``residual``: 对子胡, 团圆 …, asked each
+    time); ``memo`` keeps them per such key, and ``deng`` the 等 of each doubled
+    胡息 (R34, R35).
+    """
+
+    __slots__ = (
+        "axes",
+        "by_axis",
+        "colour",
+        "colours",
+        "combine",
+        "deng",
+        "ev",
+        "fast",
+        "huang",
+        "memo",
+        "min_huxi",
+        "residual",
+        "rules",
+        "sets",
+        "tinghu",
+        "unit",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        c = compiled(rules)
+        self.rules, self.ev = rules, evaluator_for(rules)
+        self.fast = rules.decomposition != Decomposition.DI
+        self.min_huxi, self.unit, self.huang = rules.min_huxi, rules.unit, rules.huangzhuang
+        self.colour, self.residual, self.combine = c.colour, c.residual, c.combine
+        self.tinghu = any(e[1].id == "tinghu" for e in c.others)
+        # The colour 名堂 by what they read (0 red, 1 big, 2 small), each memoised on
+        # that count; ``colours`` memoises their union on the packed cards (bounded).
+        self.axes = tuple(tuple(e for e in c.colour if e[1].axis == a) for a in range(3))
+        if sum(map(len, self.axes)) != len(c.colour):  # pragma: no cover - a developer's slip
+            raise TypeError("a colour 名堂 without an axis (0 red, 1 big, 2 small)")
+        self.by_axis: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = ({}, {}, {})
+        self.sets: dict[tuple[tuple[int, int], ...], int] = {}
+        self.colours: dict[int, int] = {}
+        self.memo: dict[Any, _Scored] = {}
+        self.deng: dict[int, int] = {}
+
+
+# (doubled, doublings, 名堂, 底 set by a 名堂 or None, units added, 番): see _Scorer.
+_Scored = tuple[tuple[str, ...], int, tuple[MingtangHit, ...], int | None, int, int]
+_scorer = per_rules(_Scorer)
+_NOT_WINNING = Settlement(False, 0, 0, 0, 0, 0, (), (), (), "not_winning")
+
+
 def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settlement:
     """Score ``position``; ``huang`` is the number of 荒庄 just before (黄番)."""
+    p = position
+    sc = _scorer(rules)
+    if not sc.fast or p.win is None or p.wang or p.win_wang or p.xing:
+        return _settle(p, rules, huang)
+    huxi, plan = sc.ev.plan(p)
+    if plan is None:
+        return _NOT_WINNING  # immutable: one object serves every hand without a shape
+    split = Split(rules, p, plan)
+    if huxi < sc.min_huxi:
+        return Settlement(False, huxi, huxi, 0, 0, 0, (), (), (), "below_min_huxi", split=split)
+    # The memo key (see _Scorer): flags, colour 名堂 earned, residual 名堂 earned.
+    flags = (1 if p.self_drawn else 0) | (2 if p.last_card else 0) | (4 if p.tianhu else 0)
+    flags |= (8 if p.dihu else 0) | (16 if len(p.hand) == 1 else 0)
+    if sc.tinghu and dict(p.extra).get("tinghu"):
+        flags |= 32
+    if sc.colour:  # (red, big, small) of every card held: mingtang.colour_key, inlined
+        b, fs = p.card_bits, FIELD_SUM
+        r = b & RED_FIELDS
+        ck = fs[r & 0x7FFF] + fs[r >> 15 & 0x7FFF] + fs[r >> 30 & 0x7FFF] + fs[r >> 45]
+        ck = ((ck << 8 | fs[b >> 30 & 0x7FFF] + fs[b >> 45]) << 8) | fs[b & 0x7FFF] + fs[
+            b >> 15 & 0x7FFF
+        ]
+        cid = sc.colours.get(ck)
+        if cid is None:
+            cid = _colours(sc, p, ck)
+        flags |= cid << 6
+    key: Any = flags
+    for i, pat, rule, _, _ in sc.residual:
+        if not pat.refuses(p):
+            f = pat.fan(Context(p, (), (), (), split), rule, sc.combine)
+            if f:  # (flags, then preset index and 番 of each such 名堂 earned)
+                key = (key, i, f) if type(key) is int else (*key, i, f)
+    got = sc.memo.get(key)
+    if got is None:
+        doubled = _doubled(p, rules)
+        zimo = p.self_drawn or p.tianhu
+        hits = find(Context(p, (), (), (), split), rules)
+        base, units, fan = _tally(hits, rules)
+        got = (doubled, len(doubled), hits, base, units + (rules.zimo_bonus if zimo else 0), fan)
+        if len(sc.memo) >= 1 << 12:  # bounded (a few dozen keys per rules in practice)
+            sc.memo.clear()
+        sc.memo[key] = got
+    doubled, n, hits, base, units, fan = got
+    h2 = huxi << n
+    if base is None:
+        d = sc.deng.get(h2)
+        if d is None:
+            d = sc.deng[h2] = rules.deng_of(h2)
+        deng = d + units
+    else:
+        deng = base + units
+    mult = sc.huang.multiplier(huang) if huang > 0 else 1
+    zimo = p.self_drawn or p.tianhu
+    di = deng * fan * mult
+    return Settlement(
+        True,
+        huxi,
+        h2,
+        deng,
+        fan,
+        di,
+        hits,
+        (),
+        (),
+        None,
+        doubled,
+        zimo,
+        mult,
+        0,
+        sc.unit,
+        (),
+        split,
+    )
+
+
+def _colours(sc: _Scorer, p: Position, ck: int) -> int:
+    """Which set of colour 名堂 (红胡, 点胡, 乌胡, 大字胡 …) ``p``'s cards earn — an
+    index of ``sc.sets`` — from ``ck``, their (red, big, small) counts packed a byte
+    each; memoised in ``sc.colours``. Each pattern's verdict is memoised on the one
+    count it reads (``sc.by_axis``)."""
+    counts = (ck >> 16, ck >> 8 & 0xFF, ck & 0xFF)  # (red, big, small)
+    out: list[tuple[int, int]] = []
+    ctx: Context | None = None
+    for axis, entries in enumerate(sc.axes):
+        if not entries:
+            continue
+        memo = sc.by_axis[axis]
+        got = memo.get(counts[axis])
+        if got is None:
+            ctx = ctx or Context(p)
+            got = memo[counts[axis]] = tuple(
+                (i, f) for i, pat, rule, _, _ in entries if (f := pat.fan(ctx, rule, sc.combine))
+            )
+        out += got
+    found = tuple(sorted(out))  # (preset index, 番) of each colour 名堂 earned
+    cid = sc.sets.get(found)
+    if cid is None:
+        cid = sc.sets[found] = len(sc.sets)
+    if len(sc.colours) >= 1 << 15:  # pragma: no cover - (red, big, small) < 2¹⁵ keys
+        sc.colours.clear()
+    sc.colours[ck] = cid
+    return cid
+
+
+def _doubled(position: Position, rules: Rules) -> tuple[str, ...]:
+    """The doublings of R35 that apply (天胡, 地胡, 海底), in the rules' order."""
+    if position.tianhu or position.dihu or position.last_card:
+        flags = {"tianhu": position.tianhu, "dihu": position.dihu, "haidi": position.last_card}
+        return tuple(e for e in rules.doubling if flags[e])
+    return ()
+
+
+def _tally(hits: tuple[MingtangHit, ...], rules: Rules) -> tuple[int | None, int, int]:
+    """One pass over the 名堂 (R36): the 底 they set (None: none does), the units they
+    add, and their 番 (added or multiplied; 1 for 平胡)."""
+    base = units = 0
+    has_base = False
+    fans = []
+    for m in hits:
+        if m.effect is Effect.FAN:
+            fans.append(m.fan)
+        elif m.effect is Effect.BASE:
+            base += m.fan
+            has_base = True
+        else:
+            units += m.fan
+    if not fans:
+        fan = 1  # 平胡
+    elif rules.fan_combine == FanCombine.ADD:
+        fan = sum(fans)
+    else:
+        fan = math.prod(fans)
+    return (base if has_base else None), units, fan
+
+
+def _settle(position: Position, rules: Rules, huang: int) -> Settlement:
+    """:func:`settle` without the memo: every case, each step asked (the reference the
+    fast path is tested against)."""
     if position.wild:
         return _settle_wild(position, rules, huang)
     ev = evaluator_for(rules)
@@ -266,10 +461,7 @@ def _settle_groups(
     ``split``: the groups, built only if a 名堂 or the caller reads them)."""
     if group_huxi is None:
         group_huxi = () if split is not None else tuple(g.huxi(rules) for g in groups)
-    doubled: tuple[str, ...] = ()
-    if position.tianhu or position.dihu or position.last_card:
-        flags = {"tianhu": position.tianhu, "dihu": position.dihu, "haidi": position.last_card}
-        doubled = tuple(e for e in rules.doubling if flags[e])
+    doubled = _doubled(position, rules)
     h2 = huxi * 2 ** len(doubled)
     zimo = position.self_drawn or position.tianhu  # 天胡为自摸 (seeds)
     hits = find(Context(position, groups, group_huxi, wang, split), rules)
@@ -280,30 +472,14 @@ def _settle_groups(
             *(m for m in hits if m.id != "zimo"),
             MingtangHit(pat.value, pat.zh, rules.wang_fan[pat.slot], Effect.FAN),
         )
-    base = units = 0
-    has_base = False
-    fans = []
-    for m in hits:  # one pass: R36's 番, and the 名堂 that set or add units
-        if m.effect is Effect.FAN:
-            fans.append(m.fan)
-        elif m.effect is Effect.BASE:
-            base += m.fan
-            has_base = True
-        else:
-            units += m.fan
-    deng = (base if has_base else rules.deng_of(h2)) + units
+    base, units, fan = _tally(hits, rules)  # R36's 番, and the 名堂 that set or add units
+    deng = (rules.deng_of(h2) if base is None else base) + units
     deng += rules.zimo_bonus if zimo else 0
     xing = 0
     if position.xing:
         xing = position.xing_count() + sum(wang.count(x) for x in position.xing)
         xing *= 2 if rules.xing_double else 1
     deng += xing
-    if not fans:
-        fan = 1  # 平胡
-    elif rules.fan_combine == FanCombine.ADD:
-        fan = sum(fans)
-    else:
-        fan = math.prod(fans)
     mult = rules.huangzhuang.multiplier(huang) if huang > 0 else 1
     return Settlement(
         True,
