@@ -166,6 +166,114 @@ class ObservedHand:
         return self.reward(self.state.returns())
 
 
+class Observation(dict[str, np.ndarray]):
+    """``{"observation": vector, "action_mask": mask}`` whose vector is encoded
+    on first read (``ObservedHand.observation``: the seat's view, then
+    :func:`~paohuzi.encoding.observation.encode`).
+
+    The mask is there from the start; reading ``["action_mask"]`` encodes
+    nothing. Every other way of reading the dict — any other key, ``get``, ``in``,
+    ``len``, iteration, keys/values/items, ``dict(obs)`` and ``{**obs}`` (both go
+    through ``keys`` since ``__iter__`` is overridden), ``copy``, ``copy.copy``,
+    ``deepcopy``, pickling (a plain dict), ``==``, ``repr``, and every writing
+    method — first fills in the vector, after which it is an ordinary dict with
+    the keys in their usual order. The owner of the state must call
+    :meth:`rebase` with a copy of it before the state changes while
+    :attr:`unread` (``paohuzi_v0.raw_env._freeze``).
+    """
+
+    __slots__ = ("_hand", "_seat")
+
+    def __init__(self, hand: ObservedHand, seat: int, mask: np.ndarray) -> None:
+        dict.__init__(self, action_mask=mask)
+        self._hand: ObservedHand | None = hand
+        self._seat = seat
+
+    @property
+    def unread(self) -> bool:
+        """The vector is not encoded yet."""
+        return self._hand is not None
+
+    def rebase(self, hand: ObservedHand) -> None:
+        """Encode from ``hand`` (a copy of the state this was made in) when read."""
+        if self._hand is not None:
+            self._hand = hand
+
+    def _fill(self) -> None:
+        hand = self._hand
+        if hand is not None:
+            self._hand = None
+            mask = dict.pop(self, "action_mask")
+            dict.__setitem__(self, "observation", hand.observation(self._seat))
+            dict.__setitem__(self, "action_mask", mask)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key != "action_mask":
+            self._fill()
+        return dict.__getitem__(self, key)
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        self._fill()
+        return (dict, (dict(self),))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return self.__reduce_ex__(2)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> dict[str, np.ndarray]:
+        import copy
+
+        self._fill()
+        return {k: copy.deepcopy(v, memo) for k, v in dict.items(self)}
+
+    def __copy__(self) -> dict[str, np.ndarray]:
+        self._fill()
+        return dict(dict.items(self))
+
+
+def _filled(name: str) -> Any:
+    method = getattr(dict, name)
+
+    def read(self: Observation, *args: Any, **kwargs: Any) -> Any:
+        self._fill()
+        return method(self, *args, **kwargs)
+
+    read.__name__ = name
+    read.__doc__ = method.__doc__
+    return read
+
+
+# Every other dict method fills the vector first (``__getitem__`` above spares the mask).
+for _name in (
+    "__contains__",
+    "__eq__",
+    "__ne__",
+    "__ior__",
+    "__iter__",
+    "__len__",
+    "__or__",
+    "__repr__",
+    "__reversed__",
+    "__ror__",
+    "__setitem__",
+    "__delitem__",
+    "__str__",
+    "__format__",
+    "__sizeof__",
+    "clear",
+    "copy",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+):
+    setattr(Observation, _name, _filled(_name))
+del _name
+
+
 def payment_bound(rules: Rules) -> int:
     """A bound no seat's payment in one hand can exceed, from the rules alone.
 

@@ -18,6 +18,16 @@ payment (``normalize_rewards=True``: divided by a per-preset scale and
 clipped to [-1, 1]). One episode is one hand; a hand settled at the deal
 (mandatory 天胡, R28: nobody acts) is dealt again.
 
+An observation's vector is encoded when it is first read (:class:`Observation`):
+a claim window asks every seated seat, and a loop that reads only the mask (a
+random or scripted policy) would otherwise pay a view and an encoding for each.
+Whatever reads it — ``obs["observation"]``, ``dict(obs)``, ``{**obs}``, items,
+copies, pickling, comparison — gets the vector of the state the observation was
+made in: before the engine moves on, the env hands any unread observation one
+shared copy of that state (``GameState.clone``) to be viewed later. The vector
+always comes from :func:`paohuzi.core.views.view` of the seat (the one
+hidden-information filter).
+
 :func:`env` behaves like a classic game under PettingZoo's standard wrappers —
 an illegal action ends the hand with ``-1`` for its agent and 0 for the others,
 an action outside the space raises, acting before ``reset`` raises — but does
@@ -39,7 +49,15 @@ from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_meaning
 from ..core.actions import Action
 from ..core.rules import Rules
 from ..core.state import CLAIM
-from ._hand import ObservedHand, Rewards, check_history, deal, observation_size, resolve_rules
+from ._hand import (
+    Observation,
+    ObservedHand,
+    Rewards,
+    check_history,
+    deal,
+    observation_size,
+    resolve_rules,
+)
 from .render import render_rgb, render_text
 
 
@@ -102,7 +120,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
         self._rng: random.Random | None = None
         self._hand: ObservedHand | None = None
-        self._seen: dict[int, dict[str, np.ndarray]] = {}
+        self._seen: dict[int, Observation] = {}
         self._ask: list[int] = []  # seats still to be asked in this claim window
         self._sealed: dict[int, Action] = {}  # their decisions, applied at the end
         self.agents: list[str] = []
@@ -149,6 +167,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The seat's observation; its vector is encoded when first read."""
         seat = self._seat[agent]
         obs = self._seen.get(seat)
         if obs is None:  # once per seat and step: last() and a learner may both ask
@@ -157,8 +176,18 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             if self._ask and not mask.any():  # asked in a window it has no option in
                 mask = mask.copy()
                 mask[PASS_INDEX] = 1
-            obs = self._seen[seat] = {"observation": t.observation(seat), "action_mask": mask}
+            obs = self._seen[seat] = Observation(t, seat, mask)
         return obs
+
+    def _freeze(self) -> None:
+        """The state is about to change: observations handed out and not read yet
+        get one shared copy of it, so they show what they were made of."""
+        unread = [o for o in self._seen.values() if o.unread]
+        if unread:
+            t = self.hand
+            frozen = ObservedHand(t.rules, t.state.clone(), t.reward, t.history)
+            for o in unread:
+                o.rebase(frozen)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -183,9 +212,11 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             if self._ask:  # nothing applied yet: the state and observations stand
                 self.agent_selection = self.possible_agents[self._ask[0]]
                 return
+            self._freeze()
             self._settle_window()
         else:
             assert act is not None
+            self._freeze()
             t.apply(act)
         self._seen = {}
         state = t.state
