@@ -33,11 +33,13 @@ def fresh(env: Any, seat: int) -> np.ndarray:
     return obs
 
 
-def play_observing(env: Any, seed: int, read_at: Callable[[int, int], bool]) -> int:
+def play_observing(
+    env: Any, seed: int, read_at: Callable[[int, int], bool], backwards: bool = False
+) -> int:
     """One hand of random masked play. At every step every agent is observed and
     its fresh vector recorded; ``read_at(step, seat)`` decides whether the
-    observation is read at once or only when the hand is over. Returns the
-    observations compared."""
+    observation is read at once or only when the hand is over (``backwards``:
+    the last made first). Returns the observations compared."""
     env.reset(seed=seed)
     pick = random.Random(seed)
     later: list[tuple[dict[str, np.ndarray], np.ndarray]] = []
@@ -58,7 +60,7 @@ def play_observing(env: Any, seed: int, read_at: Callable[[int, int], bool]) -> 
         mask = env.observe(agent)["action_mask"]
         env.step(pick.choice(np.flatnonzero(mask)))
         step += 1
-    for obs, want in later:  # read after the engine moved on (and the hand ended)
+    for obs, want in reversed(later) if backwards else later:  # after the hand ended
         np.testing.assert_array_equal(obs["observation"], want)
     return compared
 
@@ -71,13 +73,14 @@ def test_every_seat_every_step_equals_a_fresh_observation(name: str) -> None:
         # read now / later, alternating by step and seat, or all read late
         compared += play_observing(env, seed, lambda step, seat: (step + seat) % 2 == 0)
         compared += play_observing(env, 100 + seed, lambda step, seat: False)
+        compared += play_observing(env, 200 + seed, lambda step, seat: False, backwards=True)
     assert compared > 200
 
 
 def test_with_history() -> None:
     env = paohuzi_v0.env(rules="hunan", history=12)
     for seed in range(3):
-        play_observing(env, seed, lambda step, seat: step % 3 == 0)
+        play_observing(env, seed, lambda step, seat: step % 3 == 0, backwards=seed == 1)
 
 
 READS: dict[str, Callable[[dict[str, np.ndarray]], dict[str, np.ndarray]]] = {

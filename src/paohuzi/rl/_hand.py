@@ -166,10 +166,58 @@ class ObservedHand:
         return self.reward(self.state.returns())
 
 
+class Timeline:
+    """A hand's first state and every action applied to it since, so that any
+    earlier state can be made again (the engine is deterministic): an
+    observation handed out and read later is encoded from the state it was
+    made in, without copying the state at every step.
+
+    The driver applies actions through :meth:`applied` (the live state then
+    changes); :meth:`at` gives the live hand at the current version and a
+    rebuilt one (the first state's copy, the same actions replayed) before.
+    """
+
+    __slots__ = ("_first", "_past", "_past_at", "actions", "live")
+
+    def __init__(self, live: ObservedHand) -> None:
+        self.live = live
+        self._first = live.state.clone()  # one copy per hand
+        self.actions: list[Action] = []
+        self._past: ObservedHand | None = None  # the last state made again
+        self._past_at = 0
+
+    @property
+    def version(self) -> int:
+        """Actions applied so far: names one state of the hand."""
+        return len(self.actions)
+
+    def applied(self, action: Action) -> None:
+        """Call just before applying ``action`` to the live state."""
+        self.actions.append(action)
+
+    def at(self, version: int) -> ObservedHand:
+        """The hand as it was after ``version`` actions."""
+        if version == len(self.actions):
+            return self.live
+        past = self._past
+        if past is None or self._past_at > version:
+            live = self.live
+            past = ObservedHand(live.rules, self._first.clone(), live.reward, live.history)
+            self._past, self._past_at = past, 0
+        if self._past_at < version:
+            for a in self.actions[self._past_at : version]:
+                past.state.apply(a)
+            past.changed()
+            self._past_at = version
+        return past
+
+
 class Observation(dict[str, np.ndarray]):
     """``{"observation": vector, "action_mask": mask}`` whose vector is encoded
     on first read (``ObservedHand.observation``: the seat's view, then
-    :func:`~paohuzi.encoding.observation.encode`).
+    :func:`~paohuzi.encoding.observation.encode`) from the state the
+    observation was made in (:class:`Timeline`: the live one, or one made
+    again if the hand has moved on since).
 
     The mask is there from the start; reading ``["action_mask"]`` encodes
     nothing. Every other way of reading the dict — any other key, ``get``, ``in``,
@@ -177,34 +225,29 @@ class Observation(dict[str, np.ndarray]):
     through ``keys`` since ``__iter__`` is overridden), ``copy``, ``copy.copy``,
     ``deepcopy``, pickling (a plain dict), ``==``, ``repr``, and every writing
     method — first fills in the vector, after which it is an ordinary dict with
-    the keys in their usual order. The owner of the state must call
-    :meth:`rebase` with a copy of it before the state changes while
-    :attr:`unread` (``paohuzi_v0.raw_env._freeze``).
+    the keys in their usual order.
     """
 
-    __slots__ = ("_hand", "_seat")
+    __slots__ = ("_seat", "_timeline", "_version")
 
-    def __init__(self, hand: ObservedHand, seat: int, mask: np.ndarray) -> None:
+    def __init__(self, timeline: Timeline, seat: int, mask: np.ndarray) -> None:
         dict.__init__(self, action_mask=mask)
-        self._hand: ObservedHand | None = hand
+        self._timeline: Timeline | None = timeline
+        self._version = timeline.version
         self._seat = seat
 
     @property
     def unread(self) -> bool:
         """The vector is not encoded yet."""
-        return self._hand is not None
-
-    def rebase(self, hand: ObservedHand) -> None:
-        """Encode from ``hand`` (a copy of the state this was made in) when read."""
-        if self._hand is not None:
-            self._hand = hand
+        return self._timeline is not None
 
     def _fill(self) -> None:
-        hand = self._hand
-        if hand is not None:
-            self._hand = None
+        timeline = self._timeline
+        if timeline is not None:
+            self._timeline = None
+            vector = timeline.at(self._version).observation(self._seat)
             mask = dict.pop(self, "action_mask")
-            dict.__setitem__(self, "observation", hand.observation(self._seat))
+            dict.__setitem__(self, "observation", vector)
             dict.__setitem__(self, "action_mask", mask)
 
     def __getitem__(self, key: str) -> np.ndarray:

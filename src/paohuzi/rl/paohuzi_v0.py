@@ -23,10 +23,10 @@ a claim window asks every seated seat, and a loop that reads only the mask (a
 random or scripted policy) would otherwise pay a view and an encoding for each.
 Whatever reads it — ``obs["observation"]``, ``dict(obs)``, ``{**obs}``, items,
 copies, pickling, comparison — gets the vector of the state the observation was
-made in: before the engine moves on, the env hands any unread observation one
-shared copy of that state (``GameState.clone``) to be viewed later. The vector
-always comes from :func:`paohuzi.core.views.view` of the seat (the one
-hidden-information filter).
+made in: the env keeps the hand's first state and the actions applied since
+(:class:`Timeline`), and an observation read after the hand moved on is encoded
+from that state made again. The vector always comes from
+:func:`paohuzi.core.views.view` of the seat (the one hidden-information filter).
 
 :func:`env` behaves like a classic game under PettingZoo's standard wrappers —
 an illegal action ends the hand with ``-1`` for its agent and 0 for the others,
@@ -53,6 +53,7 @@ from ._hand import (
     Observation,
     ObservedHand,
     Rewards,
+    Timeline,
     check_history,
     deal,
     observation_size,
@@ -120,6 +121,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
         self._rng: random.Random | None = None
         self._hand: ObservedHand | None = None
+        self._timeline: Timeline | None = None
         self._seen: dict[int, Observation] = {}
         self._ask: list[int] = []  # seats still to be asked in this claim window
         self._sealed: dict[int, Action] = {}  # their decisions, applied at the end
@@ -143,6 +145,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             self._rng = random.Random(seed)  # None: fresh OS entropy, never the global RNG
         state = deal(self.rules, self._rng)
         self._hand = ObservedHand(self.rules, state, self._reward, self.history)
+        self._timeline = Timeline(self._hand)
         self._seen = {}
         self.agents = [self.possible_agents[s] for s in state.seats]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -176,18 +179,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             if self._ask and not mask.any():  # asked in a window it has no option in
                 mask = mask.copy()
                 mask[PASS_INDEX] = 1
-            obs = self._seen[seat] = Observation(t, seat, mask)
+            assert self._timeline is not None
+            obs = self._seen[seat] = Observation(self._timeline, seat, mask)
         return obs
-
-    def _freeze(self) -> None:
-        """The state is about to change: observations handed out and not read yet
-        get one shared copy of it, so they show what they were made of."""
-        unread = [o for o in self._seen.values() if o.unread]
-        if unread:
-            t = self.hand
-            frozen = ObservedHand(t.rules, t.state.clone(), t.reward, t.history)
-            for o in unread:
-                o.rebase(frozen)
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -212,11 +206,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             if self._ask:  # nothing applied yet: the state and observations stand
                 self.agent_selection = self.possible_agents[self._ask[0]]
                 return
-            self._freeze()
             self._settle_window()
         else:
-            assert act is not None
-            self._freeze()
+            assert act is not None and self._timeline is not None
+            self._timeline.applied(act)
             t.apply(act)
         self._seen = {}
         state = t.state
@@ -234,7 +227,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         """Hand the sealed decisions to the engine, highest priority first, until
         the window settles (``apply`` returns its events only then)."""
         t = self.hand
+        timeline = self._timeline
+        assert timeline is not None
         for s in t.state.to_act():
+            timeline.applied(self._sealed[s])
             if t.state.apply(self._sealed[s]):
                 break
         t.changed()
