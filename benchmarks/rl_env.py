@@ -12,8 +12,7 @@ find the evaluator's memos warm.
   (``agent_iter``, ``last()`` → observation and mask, random masked action,
   ``step``); the dead steps after the hand are not counted. The random policy
   reads only the mask, and the env encodes an observation's vector only when
-  it is read (it copies the state, ``GameState.clone``, once per engine step
-  when an observation handed out is still unread);
+  it is read (issue 27);
 - ``aec-read``: the same loop reading every observation's vector, as a
   learner does (every seat asked, forced passes included);
 - ``raw+view``: the raw loop plus the acting seat's view
