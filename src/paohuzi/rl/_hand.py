@@ -225,7 +225,10 @@ class Observation(dict[str, np.ndarray]):
     through ``keys`` since ``__iter__`` is overridden), ``copy``, ``copy.copy``,
     ``deepcopy``, pickling (a plain dict), ``==``, ``repr``, and every writing
     method — first fills in the vector, after which it is an ordinary dict with
-    the keys in their usual order.
+    the keys in their usual order. Until then it keeps a private reference to
+    the env's hand (as the env itself does; dropped once filled, never
+    pickled or copied): what it gives out is only the mask and the vector of
+    the seat's view.
     """
 
     __slots__ = ("_seat", "_timeline", "_version")
