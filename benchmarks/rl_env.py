@@ -10,7 +10,11 @@ find the evaluator's memos warm.
 - ``raw``: :class:`GameState` alone — ``legal_actions`` then ``apply``;
 - ``aec``: ``paohuzi_v0.env()``, the standard PettingZoo loop
   (``agent_iter``, ``last()`` → observation and mask, random masked action,
-  ``step``); the dead steps after the hand are not counted;
+  ``step``); the dead steps after the hand are not counted. The random policy
+  reads only the mask, and the env encodes an observation's vector only when
+  it is read (issue 27);
+- ``aec-read``: the same loop reading every observation's vector, as a
+  learner does (every seat asked, forced passes included);
 - ``raw+view``: the raw loop plus the acting seat's view
   (:func:`paohuzi.core.views.view`) at every step — the floor of any
   environment whose observations come from the view;
@@ -24,9 +28,9 @@ CPU time; the best round and the median are printed with the env/raw ratio.
 The engine runs as installed (mypyc-compiled or pure; set PAOHUZI_PURE=1 to
 force pure). ``--profile`` prints the AEC loop's cProfile top entries.
 
-``--ablate`` adds two AEC loops with parts of the observation taken out, to
-show where the environment's time goes (the random policy reads only the
-mask, so the games are those of ``aec``):
+``--ablate`` adds two ``aec-read`` loops with parts of the observation taken
+out, to show where the environment's time goes (the random policy reads only
+the mask, so the games are those of ``aec``):
 
 - ``aec-enc``: the view is made but not encoded (a constant vector is returned);
 - ``aec-obs``: neither view nor encoding (the mask, PettingZoo's bookkeeping
@@ -80,10 +84,11 @@ def raw(rules_name: str, seeds: range, with_view: bool = False, indexed: bool = 
     return steps
 
 
-def aec(make: Callable[..., object], rules_name: str, seeds: range) -> int:
+def aec(make: Callable[..., object], rules_name: str, seeds: range, read: bool = False) -> int:
     """The AEC loop; counts the engine's decisions only. A claim window asks every
     seat (issue 26): the forced passes of seats without an option take time
-    here but are not counted, so steps per second compare with ``raw``'s."""
+    here but are not counted, so steps per second compare with ``raw``'s.
+    ``read``: every observation's vector is read too."""
     env = make(rules=rules_name)
     hand = env.unwrapped  # type: ignore[attr-defined]
     steps = 0
@@ -95,6 +100,8 @@ def aec(make: Callable[..., object], rules_name: str, seeds: range) -> int:
             if term or trunc:
                 env.step(None)  # type: ignore[attr-defined]
                 continue
+            if read:
+                obs["observation"]
             if not hand.hand.legal(int(agent.removeprefix("player_"))):
                 env.step(PASS_INDEX)  # type: ignore[attr-defined]  # a forced pass
                 continue
@@ -106,19 +113,20 @@ def aec(make: Callable[..., object], rules_name: str, seeds: range) -> int:
 LOOPS: dict[str, Callable[[str, range], int]] = {
     "raw": raw,
     "aec": lambda r, s: aec(paohuzi_v0.env, r, s),
+    "aec-read": lambda r, s: aec(paohuzi_v0.env, r, s, read=True),
     "raw+view": lambda r, s: raw(r, s, with_view=True),
     "raw-idx": lambda r, s: raw(r, s, indexed=True),
 }
 
 
 def ablated(observation: Callable[[ObservedHand, int], np.ndarray]) -> Callable[[str, range], int]:
-    """The AEC loop with ``ObservedHand.observation`` replaced (ablation only)."""
+    """The reading AEC loop with ``ObservedHand.observation`` replaced (ablation only)."""
 
     def loop(rules_name: str, seeds: range) -> int:
         real = ObservedHand.observation
         ObservedHand.observation = observation  # type: ignore[method-assign]
         try:
-            return aec(paohuzi_v0.env, rules_name, seeds)
+            return aec(paohuzi_v0.env, rules_name, seeds, read=True)
         finally:
             ObservedHand.observation = real  # type: ignore[method-assign]
 

@@ -166,6 +166,160 @@ class ObservedHand:
         return self.reward(self.state.returns())
 
 
+class Timeline:
+    """A hand's first state and every action applied to it since, so that any
+    earlier state can be made again (the engine is deterministic): an
+    observation handed out and read later is encoded from the state it was
+    made in, without copying the state at every step.
+
+    The driver applies actions through :meth:`applied` (the live state then
+    changes); :meth:`at` gives the live hand at the current version and a
+    rebuilt one (the first state's copy, the same actions replayed) before.
+    """
+
+    __slots__ = ("_first", "_past", "_past_at", "actions", "live")
+
+    def __init__(self, live: ObservedHand) -> None:
+        self.live = live
+        self._first = live.state.clone()  # one copy per hand
+        self.actions: list[Action] = []
+        self._past: ObservedHand | None = None  # the last state made again
+        self._past_at = 0
+
+    @property
+    def version(self) -> int:
+        """Actions applied so far: names one state of the hand."""
+        return len(self.actions)
+
+    def applied(self, action: Action) -> None:
+        """Call just before applying ``action`` to the live state."""
+        self.actions.append(action)
+
+    def at(self, version: int) -> ObservedHand:
+        """The hand as it was after ``version`` actions."""
+        if version == len(self.actions):
+            return self.live
+        past = self._past
+        if past is None or self._past_at > version:
+            live = self.live
+            past = ObservedHand(live.rules, self._first.clone(), live.reward, live.history)
+            self._past, self._past_at = past, 0
+        if self._past_at < version:
+            for a in self.actions[self._past_at : version]:
+                past.state.apply(a)
+            past.changed()
+            self._past_at = version
+        return past
+
+
+class Observation(dict[str, np.ndarray]):
+    """``{"observation": vector, "action_mask": mask}`` whose vector is encoded
+    on first read (``ObservedHand.observation``: the seat's view, then
+    :func:`~paohuzi.encoding.observation.encode`) from the state the
+    observation was made in (:class:`Timeline`: the live one, or one made
+    again if the hand has moved on since).
+
+    The mask is there from the start; reading ``["action_mask"]`` encodes
+    nothing. Every other way of reading the dict — any other key, ``get``, ``in``,
+    ``len``, iteration, keys/values/items, ``dict(obs)`` and ``{**obs}`` (both go
+    through ``keys`` since ``__iter__`` is overridden), ``copy``, ``copy.copy``,
+    ``deepcopy``, pickling (a plain dict), ``==``, ``repr``, and every writing
+    method — first fills in the vector, after which it is an ordinary dict with
+    the keys in their usual order. Until then it keeps a private reference to
+    the env's hand (as the env itself does; dropped once filled, never
+    pickled or copied): what it gives out is only the mask and the vector of
+    the seat's view.
+    """
+
+    __slots__ = ("_seat", "_timeline", "_version")
+
+    def __init__(self, timeline: Timeline, seat: int, mask: np.ndarray) -> None:
+        dict.__init__(self, action_mask=mask)
+        self._timeline: Timeline | None = timeline
+        self._version = timeline.version
+        self._seat = seat
+
+    @property
+    def unread(self) -> bool:
+        """The vector is not encoded yet."""
+        return self._timeline is not None
+
+    def _fill(self) -> None:
+        timeline = self._timeline
+        if timeline is not None:
+            self._timeline = None
+            vector = timeline.at(self._version).observation(self._seat)
+            mask = dict.pop(self, "action_mask")
+            dict.__setitem__(self, "observation", vector)
+            dict.__setitem__(self, "action_mask", mask)
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key != "action_mask":
+            self._fill()
+        return dict.__getitem__(self, key)
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        self._fill()
+        return (dict, (dict(self),))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return self.__reduce_ex__(2)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> dict[str, np.ndarray]:
+        import copy
+
+        self._fill()
+        return {k: copy.deepcopy(v, memo) for k, v in dict.items(self)}
+
+    def __copy__(self) -> dict[str, np.ndarray]:
+        self._fill()
+        return dict(dict.items(self))
+
+
+def _filled(name: str) -> Any:
+    method = getattr(dict, name)
+
+    def read(self: Observation, *args: Any, **kwargs: Any) -> Any:
+        self._fill()
+        return method(self, *args, **kwargs)
+
+    read.__name__ = name
+    read.__doc__ = method.__doc__
+    return read
+
+
+# Every other dict method fills the vector first (``__getitem__`` above spares the mask).
+for _name in (
+    "__contains__",
+    "__eq__",
+    "__ne__",
+    "__ior__",
+    "__iter__",
+    "__len__",
+    "__or__",
+    "__repr__",
+    "__reversed__",
+    "__ror__",
+    "__setitem__",
+    "__delitem__",
+    "__str__",
+    "__format__",
+    "__sizeof__",
+    "clear",
+    "copy",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+):
+    setattr(Observation, _name, _filled(_name))
+del _name
+
+
 def payment_bound(rules: Rules) -> int:
     """A bound no seat's payment in one hand can exceed, from the rules alone.
 

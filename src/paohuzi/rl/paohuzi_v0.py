@@ -18,6 +18,16 @@ payment (``normalize_rewards=True``: divided by a per-preset scale and
 clipped to [-1, 1]). One episode is one hand; a hand settled at the deal
 (mandatory 天胡, R28: nobody acts) is dealt again.
 
+An observation's vector is encoded when it is first read (:class:`Observation`):
+a claim window asks every seated seat, and a loop that reads only the mask (a
+random or scripted policy) would otherwise pay a view and an encoding for each.
+Whatever reads it — ``obs["observation"]``, ``dict(obs)``, ``{**obs}``, items,
+copies, pickling, comparison — gets the vector of the state the observation was
+made in: the env keeps the hand's first state and the actions applied since
+(:class:`Timeline`), and an observation read after the hand moved on is encoded
+from that state made again. The vector always comes from
+:func:`paohuzi.core.views.view` of the seat (the one hidden-information filter).
+
 :func:`env` behaves like a classic game under PettingZoo's standard wrappers —
 an illegal action ends the hand with ``-1`` for its agent and 0 for the others,
 an action outside the space raises, acting before ``reset`` raises — but does
@@ -39,7 +49,16 @@ from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_meaning
 from ..core.actions import Action
 from ..core.rules import Rules
 from ..core.state import CLAIM
-from ._hand import ObservedHand, Rewards, check_history, deal, observation_size, resolve_rules
+from ._hand import (
+    Observation,
+    ObservedHand,
+    Rewards,
+    Timeline,
+    check_history,
+    deal,
+    observation_size,
+    resolve_rules,
+)
 from .render import render_rgb, render_text
 
 
@@ -102,7 +121,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
         self._rng: random.Random | None = None
         self._hand: ObservedHand | None = None
-        self._seen: dict[int, dict[str, np.ndarray]] = {}
+        self._timeline: Timeline | None = None
+        self._seen: dict[int, Observation] = {}
         self._ask: list[int] = []  # seats still to be asked in this claim window
         self._sealed: dict[int, Action] = {}  # their decisions, applied at the end
         self.agents: list[str] = []
@@ -125,6 +145,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             self._rng = random.Random(seed)  # None: fresh OS entropy, never the global RNG
         state = deal(self.rules, self._rng)
         self._hand = ObservedHand(self.rules, state, self._reward, self.history)
+        self._timeline = Timeline(self._hand)
         self._seen = {}
         self.agents = [self.possible_agents[s] for s in state.seats]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -149,6 +170,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The seat's observation; its vector is encoded when first read."""
         seat = self._seat[agent]
         obs = self._seen.get(seat)
         if obs is None:  # once per seat and step: last() and a learner may both ask
@@ -157,7 +179,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             if self._ask and not mask.any():  # asked in a window it has no option in
                 mask = mask.copy()
                 mask[PASS_INDEX] = 1
-            obs = self._seen[seat] = {"observation": t.observation(seat), "action_mask": mask}
+            assert self._timeline is not None
+            obs = self._seen[seat] = Observation(self._timeline, seat, mask)
         return obs
 
     def step(self, action: Any) -> None:
@@ -185,7 +208,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
                 return
             self._settle_window()
         else:
-            assert act is not None
+            assert act is not None and self._timeline is not None
+            self._timeline.applied(act)
             t.apply(act)
         self._seen = {}
         state = t.state
@@ -203,7 +227,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         """Hand the sealed decisions to the engine, highest priority first, until
         the window settles (``apply`` returns its events only then)."""
         t = self.hand
+        timeline = self._timeline
+        assert timeline is not None
         for s in t.state.to_act():
+            timeline.applied(self._sealed[s])
             if t.state.apply(self._sealed[s]):
                 break
         t.changed()
