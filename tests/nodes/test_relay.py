@@ -6,7 +6,10 @@ leaves. Node meters add up in Redis (issue 24). Skipped where Redis is not reach
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -59,25 +62,44 @@ async def _echo(log: list[str], ws: RemoteSocket, room: str, token: str) -> None
         await ws.send_text(msg["text"].upper())
 
 
-async def _pair(r: Any, log: list[str]) -> tuple[Relay, Relay, Leases, Meters]:
+@dataclass
+class _Link:
+    owner: Relay
+    via: Relay
+    leases: Leases  # the owner's
+    meters: Meters  # the relaying node's
+    room: str
+
+
+@contextlib.asynccontextmanager
+async def _linked(r: Any, log: list[str], *, owned: bool = True) -> AsyncIterator[_Link]:
+    """Two started nodes and a fresh room (taken by the owner unless ``owned`` is
+    false); both nodes are stopped however the test ends."""
     tag = secrets.token_hex(4)
-    owner_leases, via_leases = Leases(r, f"o{tag}"), Leases(r, f"v{tag}")
-    via_meters = Meters()
-    owner = Relay(r, owner_leases, Meters(), lambda ws, room, token: _echo(log, ws, room, token))
-    via = Relay(r, via_leases, via_meters, lambda ws, room, token: _echo(log, ws, room, token))
-    await via_meters.flush(r, via.node, 0)  # the relaying node beats: the owner keeps its links
+    leases, meters = Leases(r, f"o{tag}"), Meters()
+
+    def seat(ws: RemoteSocket, room: str, token: str) -> Any:
+        return _echo(log, ws, room, token)
+
+    owner = Relay(r, leases, Meters(), seat)
+    via = Relay(r, Leases(r, f"v{tag}"), meters, seat)
+    await meters.flush(r, via.node, 0)  # the relaying node beats: the owner keeps its links
     await owner.start()
     await via.start()
-    return owner, via, owner_leases, via_meters
+    try:
+        room = _room()
+        if owned:
+            assert await leases.take(room) is not None
+        yield _Link(owner, via, leases, meters, room)
+    finally:
+        await via.stop()
+        await owner.stop()
 
 
 def test_frames_go_both_ways_in_order_until_the_owner_closes() -> None:
     async def body(r: Any) -> None:
-        log: list[str] = []
-        owner, via, leases, meters = await _pair(r, log)
-        room = _room()
-        try:
-            assert await leases.take(room) is not None
+        async with _linked(r, []) as k:
+            via, meters, room = k.via, k.meters, k.room
             ws = FakeSocket()
             for i in range(100):
                 ws.type(f"frame {i}")
@@ -90,9 +112,6 @@ def test_frames_go_both_ways_in_order_until_the_owner_closes() -> None:
             bad = FakeSocket()
             assert await asyncio.wait_for(via.carry(bad, room, "bad", "1.2.3.4"), 10) == "closed"
             assert bad.closed == 4401 and "bad_token" in bad.sent[0]
-        finally:
-            await via.stop()
-            await owner.stop()
 
     run(body)
 
@@ -100,10 +119,8 @@ def test_frames_go_both_ways_in_order_until_the_owner_closes() -> None:
 def test_the_player_leaving_reaches_the_owner_and_a_moved_room_is_followed() -> None:
     async def body(r: Any) -> None:
         log: list[str] = []
-        owner, via, leases, _ = await _pair(r, log)
-        room = _room()
-        try:
-            assert await leases.take(room) is not None
+        async with _linked(r, log) as k:
+            via, leases, room = k.via, k.leases, k.room
             ws = FakeSocket()
             ws.type("hello")
             carrying = asyncio.ensure_future(via.carry(ws, room, "good", "1.2.3.4"))
@@ -124,9 +141,6 @@ def test_the_player_leaving_reaches_the_owner_and_a_moved_room_is_followed() -> 
             assert await asyncio.wait_for(carrying, 10) == "moved"
             # nobody owns it now: the caller is told to look again (it may take the room)
             assert await via.carry(FakeSocket(), room, "good", "1.2.3.4") == "absent"
-        finally:
-            await via.stop()
-            await owner.stop()
 
     run(body)
 
@@ -145,11 +159,8 @@ def test_a_broken_subscription_starts_its_links_again_and_they_carry_on() -> Non
     frames reach the owner on a new link."""
 
     async def body(r: Any) -> None:
-        log: list[str] = []
-        owner, via, leases, meters = await _pair(r, log)
-        room = _room()
-        try:
-            assert await leases.take(room) is not None
+        async with _linked(r, []) as k:
+            via, meters, room = k.via, k.meters, k.room
             ws = FakeSocket()
             following = asyncio.ensure_future(_follow(via, ws, room))
             ws.type("one")
@@ -177,9 +188,6 @@ def test_a_broken_subscription_starts_its_links_again_and_they_carry_on() -> Non
             ws.type("quit")
             await asyncio.wait_for(following, 10)
             assert ws.closed == 4409
-        finally:
-            await via.stop()
-            await owner.stop()
 
     run(body)
 
@@ -205,10 +213,8 @@ def test_publishing_through_a_short_outage_loses_nothing_and_keeps_the_order() -
     link is not taken for dead, nothing is lost or doubled."""
 
     async def body(r: Any) -> None:
-        owner, via, leases, _ = await _pair(r, [])
-        room = _room()
-        try:
-            assert await leases.take(room) is not None
+        async with _linked(r, []) as k:
+            owner, via, room = k.owner, k.via, k.room
             ws = FakeSocket()
             ws.type("first")
             carrying = asyncio.ensure_future(via.carry(ws, room, "good", "1.2.3.4"))
@@ -221,9 +227,6 @@ def test_publishing_through_a_short_outage_loses_nothing_and_keeps_the_order() -
             assert await asyncio.wait_for(carrying, 10) == "closed"
             assert ws.sent == ["FIRST"] + [f"FRAME {i}" for i in range(20)]
             assert ws.closed == 4409 and owner.redis.fails == 0
-        finally:
-            await via.stop()
-            await owner.stop()
 
     run(body)
 
@@ -249,24 +252,19 @@ def test_node_meters_add_up_in_redis() -> None:
 
 def test_an_http_request_is_answered_by_the_owner() -> None:
     async def body(r: Any) -> None:
-        owner, via, leases, _ = await _pair(r, [])
-
         async def answer(req: dict[str, Any]) -> dict[str, Any]:
             return {"s": 200, "t": "application/json", "b": f'{{"path": "{req["p"]}"}}'}
 
-        owner.answer = answer
-        room = _room()
-        try:
+        async with _linked(r, [], owned=False) as k:
+            via, room = k.via, k.room
+            k.owner.answer = answer
             assert await via.call(room, {"p": "/x"}) is None  # nobody owns it: no answer
-            assert await leases.take(room) is not None
+            assert await k.leases.take(room) is not None
             got = await asyncio.wait_for(via.call(room, {"p": f"/api/rooms/{room}"}), 10)
             assert got == {
                 "s": 200,
                 "t": "application/json",
                 "b": f'{{"path": "/api/rooms/{room}"}}',
             }
-        finally:
-            await via.stop()
-            await owner.stop()
 
     run(body)
