@@ -166,16 +166,30 @@ def test_a_broken_subscription_starts_its_links_again_and_they_carry_on() -> Non
             ws.type("one")
             while ws.sent != ["ONE"]:
                 await asyncio.sleep(0.01)
+            # its subscription comes back slowly (a busy Redis): the links must not start
+            # again before it has, or the owner's first frames reach nobody. (redis-py
+            # subscribes again as it reconnects, before the failed read reaches the relay.)
+            pubsub, resubscribe = via._pubsub, via._pubsub._resubscribe
+
+            async def slowly(*args: Any) -> None:
+                await asyncio.sleep(0.5)
+                await resubscribe(*args)
+
+            pubsub._resubscribe = slowly
             # cut the relaying node's subscription: a broken connection
             host, port = via._pubsub.connection._writer.get_extra_info("sockname")[:2]
             [cid] = [c["id"] for c in await r.client_list() if c["addr"] == f"{host}:{port}"]
             await r.client_kill_filter(_id=cid)
+            [first] = via.carried
             ws.type("lost?")  # may be lost: its echo is published to nobody
-            for _ in range(500):
-                if meters.counts["relay_resyncs"]:
+            for _ in range(500):  # a new link, served by the owner
+                if {*via.carried} & {*k.owner.hosted} - {first}:
                     break
                 await asyncio.sleep(0.01)
             assert meters.counts["relay_resyncs"] == 1
+            # subscribed again before the link started again (or its first frames, and
+            # then the link, would be lost): Redis sees this node's channel listened to
+            assert (await r.pubsub_numsub(f"relay:{via.node}"))[0][1] == 1
             for i in range(5):  # the link started again: every frame goes through
                 ws.type(f"again {i}")
             for _ in range(500):
