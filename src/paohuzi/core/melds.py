@@ -189,7 +189,15 @@ class Group:
 
     def huxi(self, rules: object) -> int:
         """胡息 of this group under ``rules`` (a :class:`~paohuzi.core.rules.Rules`)."""
-        return rules.huxi_table.value(huxi_row(self.kind, self.cards), self.cards[0])  # type: ignore[attr-defined]
+        table = rules.huxi_table  # type: ignore[attr-defined]
+        hit = _HUXI.get(id(self))  # a 王 settlement prices the same groups thousands of times
+        if hit is not None and hit[0] is self and hit[1] is table:
+            return hit[2]
+        value: int = table.value(huxi_row(self.kind, self.cards), self.cards[0])
+        if len(_HUXI) >= 4096:
+            _HUXI.clear()
+        _HUXI[id(self)] = (self, table, value)  # holding both keeps their ids unique
+        return value
 
     def __str__(self) -> str:
         return f"{self.kind.zh}{self.zh}"
@@ -197,6 +205,7 @@ class Group:
 
 _PARSED: dict[str, Group] = {}
 _KEYS: dict[int, tuple[Group, int]] = {}
+_HUXI: dict[int, tuple[Group, object, int]] = {}
 
 
 def _check(kind: GroupKind, cards: tuple[Card, ...]) -> None:

@@ -201,4 +201,4 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
 
 
 def _order(g: Group) -> tuple[str, tuple[Card, ...]]:
-    return g.kind.value, g.cards
+    return g.kind, g.cards  # a StrEnum member is its value's str: sorts as the value
