@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections import Counter
 
@@ -114,3 +115,26 @@ def test_views_never_leak(seed: int, name: str) -> None:
             assert view(w, seat) == v
             assert Counter(hidden_from(w, seat)) == Counter(hidden_from(s, seat))
         s.apply(random_play(s, rng))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), name=st.sampled_from(sorted(PRESETS)), cut=st.integers(0, 60))
+def test_a_pickled_state_plays_on_like_the_original(seed: int, name: str, cut: int) -> None:
+    """A hand pickled mid-way (OpenSpiel's serialize, a process pool) plays on exactly as
+    the original, on either build: the compiled evaluator's C kernel does not pickle, so
+    the evaluator is pickled as its rules and the copy shares the process's one."""
+    rng = random.Random(seed)
+    s = GameState(PRESETS[name], seed)
+    for _ in range(cut):
+        if s.is_terminal():
+            break
+        s.apply(random_play(s, rng, 0.0))
+    copy = pickle.loads(pickle.dumps(s))
+    assert copy._ev is s._ev  # the shared evaluator (and kernel), not a second one
+    assert record(copy) == record(s)
+    while not s.is_terminal():
+        assert copy.to_act() == s.to_act()
+        assert all(copy.legal_actions(t) == s.legal_actions(t) for t in s.to_act())
+        a = random_play(s, rng, 0.7)
+        assert [e.to_dict() for e in copy.apply(a)] == [e.to_dict() for e in s.apply(a)]
+    assert record(copy) == record(s)

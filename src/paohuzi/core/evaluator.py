@@ -258,6 +258,11 @@ class TableSummary:
     up_pao: tuple[int, ...]
     up_ti: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # by its fields: mypyc's frozen dataclass cannot be unpickled attribute by attribute
+        t = (self.huxi, self.fours, self.melds, self.cards, self.up_pao, self.up_ti)
+        return (TableSummary, t)
+
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
@@ -320,6 +325,12 @@ class HandEvaluator:
         # The C kernel (None: pure Python): same results, each call in C.
         self._kernel: Any = _kernel_for(self) if native and KERNEL is not None else None
         self._core: Any = None if self._kernel is None else self._kernel.core
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its rules: a pickled game state (OpenSpiel's serialize, a process
+        pool) gets the process's shared evaluator back — the C kernel does not pickle,
+        and a copy of the filled tables would be a second evaluator to keep."""
+        return (evaluator_for, (self.rules,))
 
     def preload(self) -> None:
         """Decode the shipped split tables in full now (about 0.2 s) rather than
