@@ -3,6 +3,8 @@ checked against the brute-force oracle; and the fast and full paths agreeing."""
 
 from __future__ import annotations
 
+import pickle
+
 from hypothesis import HealthCheck, given, settings
 
 from oracle import oracle_huxi
@@ -66,3 +68,17 @@ def test_current_huxi_counts_kan_and_valued_runs_only() -> None:
     # 坎 三 (3) + 壹贰叁 (6) + 二七十 (3) + junk; table 碰拾 (3)
     hand = Position.parse("三三三壹贰叁二七十五八九玖捌六四陆伍", None, ["peng:拾"], tianhu=True)
     assert ev.current_huxi(hand.packed, hand.table) == 3 + 3 + 6 + 3
+
+
+@SETTINGS
+@given(positions())
+def test_the_evaluators_answers_pickle(pos: Position) -> None:
+    """An analysis, a table summary and the evaluator itself survive pickling on either
+    build (mypyc's frozen dataclasses do not unpickle field by field; the evaluator comes
+    back as the process's shared one): results can cross a process pool."""
+    for rules in (HUNAN, LUZHOU):
+        ev = evaluator_for(rules)
+        a, t = ev.analyse(pos), ev.summarize(pos.table)
+        assert pickle.loads(pickle.dumps(a)) == a
+        assert pickle.loads(pickle.dumps(t)) == t
+        assert pickle.loads(pickle.dumps(ev)) is ev

@@ -273,6 +273,9 @@ class Analysis:
     error: str | None  # None | "not_winning" | "below_min_huxi"
     groups: tuple[Group, ...]  # the 7 门子 of the best decomposition (empty without a shape)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Analysis, (self.win, self.huxi, self.error, self.groups))  # as TableSummary
+
 
 class HandEvaluator:
     """Scores hands under one rules object; get one with :func:`evaluator_for`."""
