@@ -18,7 +18,7 @@ Extensions beyond §4 (``bots``, ``names`` …) are kept verbatim in ``extra``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -174,11 +174,7 @@ class HandRecord:
         done = len(state.events)
         if want is not None:
             _same(-1, state.events, want[:done])
-        for i, action in enumerate(self.actions):
-            try:
-                new = state.apply(action)
-            except IllegalAction as e:
-                raise ReplayError(i, f"illegal action {action.to_dict()}: {e}") from None
+        for i, new in enumerate(play_on(state, self.actions)):
             if want is not None:
                 _same(i, new, want[done : done + len(new)])
             done += len(new)
@@ -205,11 +201,7 @@ class HandRecord:
         advanced in place between steps (read it, don't keep it)."""
         state = self.deal()
         yield None, state
-        for i, action in enumerate(self.actions):
-            try:
-                state.apply(action)
-            except IllegalAction as e:
-                raise ReplayError(i, f"illegal action {action.to_dict()}: {e}") from None
+        for action, _ in zip(self.actions, play_on(state, self.actions), strict=True):
             yield action, state
 
     def frames(self, seat: int) -> Iterator[Frame]:
@@ -252,6 +244,17 @@ class HandRecord:
         return problems
 
 
+def play_on(state: GameState, actions: Iterable[Action]) -> Iterator[tuple[Event, ...]]:
+    """Apply ``actions`` to ``state`` in turn, each step's events as it is made: the one
+    replay loop (a record's re-deal, the RL env's past states made again from a copy of
+    the hand's first state). :class:`ReplayError` names the first illegal action."""
+    for i, action in enumerate(actions):
+        try:
+            yield state.apply(action)
+        except IllegalAction as e:
+            raise ReplayError(i, f"illegal action {action.to_dict()}: {e}") from None
+
+
 def _same(step: int, got: Any, want: list[Any]) -> None:
     g = [e.to_dict() for e in got]
     if g == want:
@@ -287,4 +290,4 @@ def check(rec: Any) -> list[str]:
         return [str(e)]
 
 
-__all__ = ["SCHEMA", "Frame", "HandRecord", "ReplayError", "check", "record", "replay"]
+__all__ = ["SCHEMA", "Frame", "HandRecord", "ReplayError", "check", "play_on", "record", "replay"]

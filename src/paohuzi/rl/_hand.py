@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.action_index import ACTION_COUNT, legal_by_index
 from ..core.actions import Action
+from ..core.records import play_on
 from ..core.rules import Rules, preset
 from ..core.state import GameState
 from ..core.views import View, view
@@ -205,8 +206,8 @@ class Timeline:
             past = ObservedHand(live.rules, self._first.clone(), live.reward, live.history)
             self._past, self._past_at = past, 0
         if self._past_at < version:
-            for a in self.actions[self._past_at : version]:
-                past.state.apply(a)
+            for _ in play_on(past.state, self.actions[self._past_at : version]):
+                pass
             past.changed()
             self._past_at = version
         return past
