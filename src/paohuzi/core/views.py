@@ -191,27 +191,41 @@ def _meld_views(g: Group, rules: Rules) -> tuple[MeldView, MeldView]:
 # Meld views per (rules, meld) by identity — the 胡息 table and 明偎 decide them: the
 # engine shares its Group objects, and hashing a frozen Rules or Group per meld per
 # view would cost more than the view.
-_MELDS: dict[int, tuple[Any, Any]] = {}
+_MELDS: dict[int, tuple[Any, Any]] = {}  # id(rules) → (rules, {id(g): (g, own, other)})
 
 
 def _tables(s: GameState, seat: int, over: bool) -> tuple[tuple[MeldView, ...], ...]:
     """Every seat's melds as ``seat`` sees them (its own, and all at the end, open)."""
     rules = s.rules
-    memo: dict[int, tuple[Any, Any]] = _by_identity(_MELDS, rules, _new_memo, 64)
+    hit = _MELDS.get(id(rules))
+    memo = hit[1] if hit is not None and hit[0] is rules else _melds_of(rules)
+    get = memo.get
     out = []
     for t, table in enumerate(s._tables):
         if not table:
             out.append(())
             continue
-        side = 0 if t == seat or over else 1
+        side = 1 if t == seat or over else 2
         melds = []
         for g in table:
-            hit = memo.get(id(g))  # the hot path: one dict hit per meld
-            if hit is None or hit[0] is not g:  # bounded: groups made outside the engine's
-                hit = (g, _by_identity(memo, g, lambda g: _meld_views(g, rules), 4096))
-            melds.append(hit[1][side])
+            hit = get(id(g))  # the hot path: one dict hit per meld
+            if hit is None or hit[0] is not g:  # (g, as its owner sees it, as others do)
+                hit = _meld_hit(memo, g, rules)
+            melds.append(hit[side])
         out.append(tuple(melds))
     return tuple(out)
+
+
+def _melds_of(rules: Rules) -> dict[int, tuple[Any, ...]]:
+    memo: dict[int, tuple[Any, ...]] = _by_identity(_MELDS, rules, _new_memo, 64)
+    return memo
+
+
+def _meld_hit(memo: dict[int, tuple[Any, ...]], g: Group, rules: Rules) -> tuple[Any, ...]:
+    if len(memo) > 4096:  # bounded: groups made outside the engine's
+        memo.clear()
+    hit = memo[id(g)] = (g, *_meld_views(g, rules))
+    return hit
 
 
 def _new_memo(_: object) -> dict[int, tuple[Any, Any]]:
@@ -243,7 +257,15 @@ def _event_dict(e: Event) -> dict[str, Any]:
 
 def _hidden(e: Event) -> Event:
     """The event as a seat sees it that was not shown the card (one shared copy)."""
-    return _by_identity(_HIDDEN, e, lambda e: e._replace(card=None), 4096)
+    return _by_identity(_HIDDEN, e, _without_card, 4096)
+
+
+def _without_card(e: Event) -> Event:
+    return _event((*e[:_CARD_AT], None, *e[_CARD_AT + 1 :]))  # _replace binds keywords
+
+
+_event = Event._make  # checks the length
+_CARD_AT = Event._fields.index("card")
 
 
 _MASKS: dict[int, tuple[Card, ...]] = {}
@@ -347,7 +369,7 @@ def view(state: GameState, seat: int) -> View:
             _mask(s._chou[seat]),
             _mask(discarded[seat]),
             tuple([_mask(m) for m in discarded]),
-            s.current_huxi(seat),
+            s._ev.current_huxi(s._packed[seat], s._tsum[seat]),  # s.current_huxi(seat)
             s.need(seat),
             tuple(s.legal_actions(seat)),
             _log(s, seat),
@@ -357,7 +379,7 @@ def view(state: GameState, seat: int) -> View:
             tuple(s.current_huxi(t) for t in range(s.n)) if over else None,
             s._wang[seat],
             tuple(s._wang) if over else None,
-            _watched(s, seat),
+            _watched(s, seat) if rules.xing_seat else None,
         )
     )
 
