@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from paohuzi.core.cards import CARDS
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import GameState
 from paohuzi.core.views import View, view
@@ -85,6 +86,12 @@ def test_every_field_reads_the_state(name: str) -> None:
                 assert v.huxi == s.current_huxi(seat) and v.need == s.need(seat)
                 assert v.legal == tuple(s.legal_actions(seat))
                 assert v.log == _log(s, seat)
+                kinds = [
+                    {e.card for e in s.events if e.type == "discard" and e.seat == t}
+                    for t in range(s.n)
+                ]
+                assert [set(d) for d in v.discards] == kinds and v.discarded == v.discards[seat]
+                assert v.chou == tuple(c for c in CARDS if s._chou[seat] >> c & 1)  # R20
                 assert v.result is s.result
                 own = v.tables[seat]
                 assert [m.kind for m in own] == [g.kind for g in s.table(seat)]
