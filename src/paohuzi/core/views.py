@@ -191,24 +191,41 @@ def _meld_views(g: Group, rules: Rules) -> tuple[MeldView, MeldView]:
 # Meld views per (rules, meld) by identity — the 胡息 table and 明偎 decide them: the
 # engine shares its Group objects, and hashing a frozen Rules or Group per meld per
 # view would cost more than the view.
-_MELDS: dict[int, tuple[Any, Any]] = {}
+_MELDS: dict[int, tuple[Any, Any]] = {}  # id(rules) → (rules, {id(g): (g, own, other)})
 
 
 def _tables(s: GameState, seat: int, over: bool) -> tuple[tuple[MeldView, ...], ...]:
     """Every seat's melds as ``seat`` sees them (its own, and all at the end, open)."""
     rules = s.rules
-    memo: dict[int, tuple[Any, Any]] = _by_identity(_MELDS, rules, _new_memo, 64)
+    hit = _MELDS.get(id(rules))
+    memo = hit[1] if hit is not None and hit[0] is rules else _melds_of(rules)
+    get = memo.get
     out = []
-    for t in range(s.n):
-        side = 0 if t == seat or over else 1
+    for t, table in enumerate(s._tables):
+        if not table:
+            out.append(())
+            continue
+        side = 1 if t == seat or over else 2
         melds = []
-        for g in s._tables[t]:
-            hit = memo.get(id(g))  # the hot path: one dict hit per meld
-            if hit is None or hit[0] is not g:  # bounded: groups made outside the engine's
-                hit = (g, _by_identity(memo, g, lambda g: _meld_views(g, rules), 4096))
-            melds.append(hit[1][side])
+        for g in table:
+            hit = get(id(g))  # the hot path: one dict hit per meld
+            if hit is None or hit[0] is not g:  # (g, as its owner sees it, as others do)
+                hit = _meld_hit(memo, g, rules)
+            melds.append(hit[side])
         out.append(tuple(melds))
     return tuple(out)
+
+
+def _melds_of(rules: Rules) -> dict[int, tuple[Any, ...]]:
+    memo: dict[int, tuple[Any, ...]] = _by_identity(_MELDS, rules, _new_memo, 64)
+    return memo
+
+
+def _meld_hit(memo: dict[int, tuple[Any, ...]], g: Group, rules: Rules) -> tuple[Any, ...]:
+    if len(memo) > 4096:  # bounded: groups made outside the engine's
+        memo.clear()
+    hit = memo[id(g)] = (g, *_meld_views(g, rules))
+    return hit
 
 
 def _new_memo(_: object) -> dict[int, tuple[Any, Any]]:
@@ -240,12 +257,20 @@ def _event_dict(e: Event) -> dict[str, Any]:
 
 def _hidden(e: Event) -> Event:
     """The event as a seat sees it that was not shown the card (one shared copy)."""
-    return _by_identity(_HIDDEN, e, lambda e: e._replace(card=None), 4096)
+    return _by_identity(_HIDDEN, e, _without_card, 4096)
+
+
+def _without_card(e: Event) -> Event:
+    return _event((*e[:_CARD_AT], None, *e[_CARD_AT + 1 :]))  # _replace binds keywords
+
+
+_event = Event._make  # checks the length
+_CARD_AT = Event._fields.index("card")
 
 
 _MASKS: dict[int, tuple[Card, ...]] = {}
 _HANDS: dict[int, tuple[Card, ...]] = {}
-_LOGS: dict[int, tuple[list[Event], list[tuple[int, list[Event]]]]] = {}
+_LOGS: dict[int, tuple[list[Event], list[tuple[int, Event | None, tuple[Event, ...]]]]] = {}
 
 
 def _mask(bits: int) -> tuple[Card, ...]:
@@ -255,6 +280,20 @@ def _mask(bits: int) -> tuple[Card, ...]:
             _MASKS.clear()
         out = _MASKS[bits] = tuple(CARDS[c] for c in range(20) if bits >> c & 1)
     return out
+
+
+def _discards(kinds: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    """Every seat's discarded kinds, memoised on the seats' masks (a tuple of ints
+    hashes in C; one dict hit instead of a call per seat)."""
+    out = _DISCARDS.get(kinds)
+    if out is None:
+        if len(_DISCARDS) > 4096:
+            _DISCARDS.clear()
+        out = _DISCARDS[kinds] = tuple([_mask(m) for m in kinds])
+    return out
+
+
+_DISCARDS: dict[tuple[int, ...], tuple[tuple[Card, ...], ...]] = {}
 
 
 def _hand(s: GameState, seat: int) -> tuple[Card, ...]:
@@ -270,23 +309,33 @@ def _hand(s: GameState, seat: int) -> tuple[Card, ...]:
 
 def _log(s: GameState, seat: int) -> tuple[Event, ...]:
     """The seat's log: others' passes are private; so is the card of an event not
-    shown to all. Filtered incrementally: a state's event list only grows."""
+    shown to all. Kept per (event list, seat) and extended by the new events only:
+    the engine's list only grows. A list that shrank or whose last seen event was
+    replaced (a caller's undo) is filtered afresh."""
     ev = s.events
     entry = _LOGS.get(id(ev))
     if entry is None or entry[0] is not ev:  # holding ev keeps its id unique
         if len(_LOGS) > 128:  # hands in play at once; a larger memo only slows the GC
             _LOGS.clear()
-        entry = _LOGS[id(ev)] = (ev, [(0, [])] * s.n)
-    seen, out = entry[1][seat]
+        entry = _LOGS[id(ev)] = (ev, [_NO_LOG] * s.n)
+    seen, last, out = entry[1][seat]
     n = len(ev)
-    if seen < n:  # a new list, never extended in place: views may run in threads
-        out = out + [
-            e if e.shown or e.seat == seat or e.card is None else _hidden(e)
-            for e in ev[seen:n]
-            if e.type is not PASS or e.seat == seat
-        ]
-        entry[1][seat] = (n, out)
-    return tuple(out)
+    if seen != n or (n and ev[n - 1] is not last):
+        if seen > n or (seen and ev[seen - 1] is not last):
+            seen, out = 0, ()
+        # a new tuple, never a list extended in place: views may run in threads
+        out += tuple(
+            [
+                e if e.shown or e.seat == seat or e.card is None else _hidden(e)
+                for e in ev[seen:n]
+                if e.type is not PASS or e.seat == seat
+            ]
+        )
+        entry[1][seat] = (n, ev[n - 1] if n else None, out)
+    return out
+
+
+_NO_LOG: tuple[int, Event | None, tuple[Event, ...]] = (0, None, ())
 
 
 def _sizes(s: GameState) -> tuple[int, ...]:
@@ -297,50 +346,61 @@ def _sizes(s: GameState) -> tuple[int, ...]:
 def view(state: GameState, seat: int) -> View:
     """What ``seat`` may see of ``state`` — THE hidden-information filter."""
     s = state
-    over = s.phase == OVER
+    phase = s.phase
+    over = phase is OVER
     rules = s.rules
     open_card = None
     w = s._window
-    if s.phase == CLAIM and w is not None:
+    if phase is CLAIM and w is not None:
         visible = w.shown or w.owner == seat
-        open_card = OpenCard(Card(w.card) if visible else None, w.owner, w.source, w.shown)
+        open_card = OpenCard(_CARD[w.card] if visible else None, w.owner, w.source, w.shown)
     # a 王 亮张 is shown to all (R39)
     lz_visible = rules.show_liangzhang or seat == s.dealer or over or s._liangzhang == WANG
     pending = s.to_act()
-    return View(
-        seat=seat,
-        rules=rules,
-        seats=tuple(s.seats),
-        dealer=s.dealer,
-        phase=s.phase,
-        current_player=s.current_player if s.phase != CLAIM else None,
-        to_act=(seat,) if seat in pending else (),
-        # Only "the window is open and I have nothing to decide": whether others
-        # may claim too is private (it would tell a deciding seat of pairs, R16).
-        others_deciding=s.phase == CLAIM and seat not in pending,
-        hand=_hand(s, seat),
-        hand_sizes=tuple(s._nhand) if not rules.wang else _sizes(s),
-        tables=_tables(s, seat, over),
-        piles=tuple([tuple(map(CARDS.__getitem__, p)) for p in s._piles]),
-        wall=s.wall_left,
-        liangzhang=Card(s._liangzhang) if lz_visible else None,
-        bottom=Card(s._wall[-1]) if rules.show_wall_bottom and s.wall_left else None,
-        open=open_card,
-        chou=_mask(s._chou[seat]),
-        discarded=_mask(s._discarded[seat]),
-        discards=tuple([_mask(m) for m in s._discarded]),
-        huxi=s.current_huxi(seat),
-        need=s.need(seat),
-        legal=tuple(s.legal_actions(seat)),
-        log=_log(s, seat),
-        result=s.result,
-        # settlement: every hand and 当前总息数 is shown (R33)
-        reveal_hands=tuple(tuple(s.hand(t)) for t in range(s.n)) if over else None,
-        reveal_huxi=tuple(s.current_huxi(t) for t in range(s.n)) if over else None,
-        wang=s._wang[seat],
-        reveal_wang=tuple(s._wang) if over else None,
-        watched=_watched(s, seat),
+    wall = s.wall_left
+    discards = _discards(tuple(s._discarded))
+    chou = s._chou[seat]
+    # Positional, in View's field order: binding 29 keywords cost a sixth of the view.
+    return _make(
+        (
+            seat,
+            rules,
+            tuple(s.seats),
+            s.dealer,
+            phase,
+            s.current_player if phase is not CLAIM else None,
+            (seat,) if seat in pending else (),  # to_act
+            # others_deciding: only "the window is open and I have nothing to
+            # decide" — whether others may claim too is private (pairs, R16).
+            phase is CLAIM and seat not in pending,
+            _hand(s, seat),
+            tuple(s._nhand) if not rules.wang else _sizes(s),
+            _tables(s, seat, over),
+            tuple([tuple([_CARD[c] for c in p]) for p in s._piles]),
+            wall,
+            _CARD[s._liangzhang] if lz_visible else None,
+            _CARD[s._wall[-1]] if rules.show_wall_bottom and wall else None,  # bottom
+            open_card,
+            _mask(chou) if chou else (),
+            discards[seat],
+            discards,
+            s._ev.current_huxi(s._packed[seat], s._tsum[seat]),  # s.current_huxi(seat)
+            s.need(seat),
+            tuple(s.legal_actions(seat)),
+            _log(s, seat),
+            s.result,
+            # settlement: every hand and 当前总息数 is shown (R33)
+            tuple(tuple(s.hand(t)) for t in range(s.n)) if over else None,
+            tuple(s.current_huxi(t) for t in range(s.n)) if over else None,
+            s._wang[seat],
+            tuple(s._wang) if over else None,
+            _watched(s, seat) if rules.xing_seat else None,
+        )
     )
+
+
+_make = View._make  # positional, and checks the length
+_CARD: tuple[Card, ...] = tuple(Card)  # deck int → Card (王 at 20) without an Enum call
 
 
 def _watched(s: GameState, seat: int) -> tuple[Card, ...] | None:

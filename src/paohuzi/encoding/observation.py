@@ -40,9 +40,9 @@ from typing import cast
 import numpy as np
 
 from ..core.action_index import groups_with
-from ..core.cards import BY_CODE
+from ..core.cards import BY_CODE, Card
 from ..core.melds import GroupKind
-from ..core.views import View
+from ..core.views import MeldView, View
 
 KINDS = 20
 SLOTS = 4
@@ -150,6 +150,13 @@ _CHI_KIND = GroupKind.CHI
 
 def encode(view: View) -> np.ndarray:
     """The observation vector (float32, :data:`OBSERVATION_SIZE`) of one seat's view."""
+    return _encode(view, True)
+
+
+def _encode(view: View, shared: bool) -> np.ndarray:
+    """:func:`encode`; ``shared``: each seat's slot block is copied from the last one
+    made of equal inputs (:func:`_slot`), else made afresh (the plain path tests
+    compare it with)."""
     # Filled in place in a C float array: only the few non-zero entries cost
     # anything (converting a list of 853 Python floats would dominate).
     o = array("f", _ZEROS)
@@ -192,33 +199,63 @@ def encode(view: View) -> np.ndarray:
     sizes = view.hand_sizes
     tables = view.tables
     piles = view.piles
+    # Every seat's discarded kinds are public (R20 bars those kinds to it).
+    discards = view.discards
     for t in range(n):
         s0 = _SEAT0 + ((t - me) % n) * _SEAT_SIZE
-        if t in seats:
-            o[s0 + _S_SEATED] = 1.0
-        if t == dealer:
-            o[s0 + _S_DEALER] = 1.0
-        if t == turn:
-            o[s0 + _S_TURN] = 1.0
-        o[s0 + _S_SIZE] = min(sizes[t], 24) / 24
-        for m in tables[t]:
-            cards = m.cards
-            if m.kind is _CHI_KIND:
-                x, y, z = sorted(cast("tuple[int, int, int]", cards))  # 吃 melds always show
-                o[s0 + _CHI_AT[(x * KINDS + y) * KINDS + z]] += 0.25
-            elif cards[0] is None:  # another seat's face-down 偎: only the count shows
-                o[s0 + _S_WEI_HIDDEN] += 1 / 7
-            else:  # one meld per kind and seat: a mask entry
-                o[s0 + _MELD[m.kind] + cards[0]] = 1.0
-        base = s0 + _S_PILE
-        for c in piles[t]:
-            o[base + c] += 0.25
-    # Every seat's discarded kinds are public (R20 bars those kinds to it).
-    for t, kinds in enumerate(view.discards):
-        base = _SEAT0 + ((t - me) % n) * _SEAT_SIZE + _S_DISCARDED
-        for c in kinds:
-            o[base + c] = 1.0
+        inputs = (tables[t], piles[t], discards[t], sizes[t], t in seats, t == dealer, t == turn)
+        if not shared:
+            _slot(o, s0, inputs)
+            continue
+        # A seat's block is public but for its own 偎 and 提 (its melds as the
+        # viewer sees them are an input): the seats of one state, and the states
+        # between two melds or discards, share it.
+        at = 2 * t + (t == me)
+        hit = _SLOTS[at]
+        if hit is None or hit[0] != inputs:  # tuples of shared objects: pointer tests
+            block = array("f", _SLOT_ZEROS)
+            _slot(block, 0, inputs)
+            hit = _SLOTS[at] = (inputs, block)  # one tuple: threads see all of it or none
+        o[s0 : s0 + _SEAT_SIZE] = hit[1]
     return np.frombuffer(o, dtype=np.float32)
+
+
+_SLOT_ZEROS = bytes(4 * _SEAT_SIZE)
+# Per seat (0–3) and side (as others see it, as its owner does): the last block
+# made and its inputs. Any encoder call may replace one; a stale block is never
+# used, since its inputs must equal the view's.
+_SLOTS: list[tuple[tuple[object, ...], array[float]] | None] = [None] * (2 * SLOTS)
+
+
+def _slot(o: array[float], s0: int, inputs: tuple[object, ...]) -> None:
+    """One seat's block at ``s0``: seated, dealer, turn, hand size, melds as the
+    viewer sees them, pile and discarded kinds."""
+    melds, pile, discarded, size, seated, is_dealer, is_turn = cast("_SlotInputs", inputs)
+    if seated:
+        o[s0 + _S_SEATED] = 1.0
+    if is_dealer:
+        o[s0 + _S_DEALER] = 1.0
+    if is_turn:
+        o[s0 + _S_TURN] = 1.0
+    o[s0 + _S_SIZE] = min(size, 24) / 24
+    for m in melds:
+        cards = m.cards
+        if m.kind is _CHI_KIND:
+            x, y, z = sorted(cast("tuple[int, int, int]", cards))  # 吃 melds always show
+            o[s0 + _CHI_AT[(x * KINDS + y) * KINDS + z]] += 0.25
+        elif cards[0] is None:  # another seat's face-down 偎: only the count shows
+            o[s0 + _S_WEI_HIDDEN] += 1 / 7
+        else:  # one meld per kind and seat: a mask entry
+            o[s0 + _MELD[m.kind] + cards[0]] = 1.0
+    base = s0 + _S_PILE
+    for c in pile:
+        o[base + c] += 0.25
+    base = s0 + _S_DISCARDED
+    for c in discarded:
+        o[base + c] = 1.0
+
+
+_SlotInputs = tuple[tuple[MeldView, ...], tuple[Card, ...], tuple[Card, ...], int, bool, bool, bool]
 
 
 # --------------------------------------------------------------- history
