@@ -2,7 +2,7 @@
 
 Everything else lives in pyproject.toml. By default the package is pure Python
 and this file only removes what an earlier compiled build left behind.
-``PAOHUZI_COMPILE=1 pip install .`` compiles the three modules below — plain,
+``PAOHUZI_COMPILE=1 pip install .`` compiles the four modules below — plain,
 fully typed Python — into C extensions that run self-play about 1.7× faster;
 build_backend/paohuzi_backend.py then puts mypy (mypyc) into the build
 environment. A compiled build that was asked for and cannot be made fails the
@@ -25,7 +25,7 @@ ROOT = Path(__file__).parent
 sys.path.insert(0, str(ROOT / "build_backend"))
 from paohuzi_backend import compile_mode  # noqa: E402 - found through the line above
 
-HOT = ("chi", "evaluator", "state")  # paohuzi.core modules, in import order
+HOT = ("chi", "evaluator", "state", "views")  # paohuzi.core modules, in import order
 CORE = ROOT / "src" / "paohuzi" / "core"
 STAMP = CORE / "_compiled.py"
 KERNEL = CORE / "_kernel.c"  # the C kernel: paohuzi.core._kernel
@@ -78,7 +78,7 @@ def ext_modules() -> list:
     _clean()
     if mode == "all":
         print(
-            "paohuzi build: compiling core/chi.py, evaluator.py, state.py with mypyc",
+            "paohuzi build: compiling core/chi.py, evaluator.py, state.py, views.py with mypyc",
             file=sys.stderr,
         )
         paths = [str((CORE / f"{m}.py").relative_to(ROOT)) for m in HOT]

@@ -1,13 +1,13 @@
 """Compiled or pure engine: never let a stale mypyc build shadow edited sources.
 
 The default install is pure Python. ``PAOHUZI_COMPILE=1 pip install .`` makes
-``setup.py`` compile ``core/chi.py``, ``core/evaluator.py`` and
-``core/state.py`` with mypyc; Python then imports the C extensions in place of
+``setup.py`` compile ``core/chi.py``, ``core/evaluator.py``,
+``core/state.py`` and ``core/views.py`` (the seat's view, issue 27) with mypyc; Python then imports the C extensions in place of
 the ``.py`` files. Importing :mod:`paohuzi` runs this module first. It loads
-the three modules from their sources instead when ``PAOHUZI_PURE`` is set (an
+the four modules from their sources instead when ``PAOHUZI_PURE`` is set (an
 override for profiling, debugging and comparing builds), or (with a warning)
 when a source no longer matches the build stamp — an edited checkout that was
-not rebuilt. The three always come from the same side: compiled code reaches
+not rebuilt. The four always come from the same side: compiled code reaches
 into the other compiled classes directly.
 
 The same build makes ``core/_kernel.c`` into ``paohuzi.core._kernel``, the
@@ -27,7 +27,7 @@ import sys
 import warnings
 from pathlib import Path
 
-HOT = ("chi", "evaluator", "state")  # import order
+HOT = ("chi", "evaluator", "state", "views")  # import order
 KERNEL = "_kernel"  # core/_kernel.c → paohuzi.core._kernel
 _CORE = Path(__file__).parent / "core"
 

@@ -208,10 +208,10 @@ def _tables(s: GameState, seat: int, over: bool) -> tuple[tuple[MeldView, ...], 
         side = 1 if t == seat or over else 2
         melds = []
         for g in table:
-            hit = get(id(g))  # the hot path: one dict hit per meld
-            if hit is None or hit[0] is not g:  # (g, as its owner sees it, as others do)
-                hit = _meld_hit(memo, g, rules)
-            melds.append(hit[side])
+            m = get(id(g))  # the hot path: one dict hit per meld
+            if m is None or m[0] is not g:  # (g, as its owner sees it, as others do)
+                m = _meld_hit(memo, g, rules)
+            melds.append(m[side])
         out.append(tuple(melds))
     return tuple(out)
 
@@ -228,7 +228,7 @@ def _meld_hit(memo: dict[int, tuple[Any, ...]], g: Group, rules: Rules) -> tuple
     return hit
 
 
-def _new_memo(_: object) -> dict[int, tuple[Any, Any]]:
+def _new_memo(_: object) -> dict[int, tuple[Any, ...]]:
     return {}
 
 
