@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from oracle_wang import best_score
+from paohuzi.core.cards import Card, parse_cards
+from paohuzi.core.melds import Group
 from paohuzi.core.position import Position, WangPattern
 from paohuzi.core.rules import (
     GUILIN,
@@ -181,3 +183,25 @@ def test_yongzhou_patterns_match_the_oracle(p: Position) -> None:
     """R41 under the preset's own 番 (4/8/8/16/16/32), no 自摸 ×2 on a pattern."""
     assert YONGZHOU.wang_fan == FAN
     _agree(p, YONGZHOU)
+
+
+def test_eight_of_a_kind_with_four_wang_keeps_its_colours() -> None:
+    """Four 王 as a 提 of 壹 beside a 碰壹 and 吃壹贰叁: eight 壹, more than the packed
+    form's 3-bit field holds. Its overflow once ran into 贰's field, so the hand read two
+    red cards, lost 一点红 and the best split settled at 78 instead of 84 (found by
+    test_four_wang_match_the_oracle)."""
+    p = Position(
+        hand=tuple(parse_cards("三四五玖玖")),
+        table=(Group.parse("chi:壹贰叁"), Group.parse("peng:壹")),
+        win=None,
+        self_drawn=True,
+        last_card=True,
+        hand_size=14,
+        xing=(Card.D1, Card.X1),
+        wang=3,
+        win_wang=True,
+    )
+    s = settle(p, HENGYANG)
+    assert (s.di, s.huxi) == best_score(p, HENGYANG) == (84, 21)
+    assert s.wang == (Card.D1,) * 4 and s.xing == 8
+    assert [m.id for m in s.mingtang] == ["dianhu", "zimo"]

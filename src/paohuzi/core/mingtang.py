@@ -18,6 +18,7 @@ from .position import Position
 from .rules import LEVELS, MINGTANG_IDS, Effect, MingtangRule, Rules, per_rules
 
 RED_FIELDS = 7 * sum(BIT[c] for c in range(20) if Card(c).is_red)
+_RED = tuple(c for c in range(20) if Card(c).is_red)
 
 
 class Context:
@@ -74,7 +75,8 @@ class Context:
 
     @property
     def bits(self) -> int:
-        """:attr:`cards` packed, 3 bits a kind (the evaluator's form)."""
+        """:attr:`cards` packed, 3 bits a kind (the evaluator's form; with 王 a kind
+        can overflow its field: read :attr:`counts` then)."""
         if self._bits < 0:
             self._bits = self.position.card_bits + sum(BIT[c] for c in self.wang)
         return self._bits
@@ -82,24 +84,32 @@ class Context:
     @property
     def counts(self) -> list[int]:
         """How many of each of the 20 kinds :attr:`cards` holds."""
+        if self.wang:  # 4 natural + 4 王 of one kind: 8, more than a 3-bit field holds
+            n = [0] * 20
+            for c in self.cards:
+                n[c] += 1
+            return n
         b = self.bits
         return [b >> s & 7 for s in range(0, 60, 3)]
 
     def colour_key(self) -> tuple[int, int, int]:
         """(red, big, small): all a colour pattern reads."""
+        if self.wang:  # counted, not packed (see counts)
+            n = self.counts
+            return sum(n[c] for c in _RED), sum(n[10:]), sum(n[:10])
         return colour_key(self.bits)
 
     @property
     def red(self) -> int:
-        return field_sum(self.bits & RED_FIELDS)
+        return self.colour_key()[0] if self.wang else field_sum(self.bits & RED_FIELDS)
 
     @property
     def big(self) -> int:
-        return field_sum(self.bits >> 30)
+        return self.colour_key()[1] if self.wang else field_sum(self.bits >> 30)
 
     @property
     def small(self) -> int:
-        return field_sum(self.bits & MASK30)
+        return self.colour_key()[2] if self.wang else field_sum(self.bits & MASK30)
 
 
 def colour_key(b: int) -> tuple[int, int, int]:
