@@ -26,7 +26,7 @@ from typing import Any
 from .cards import Card
 from .evaluator import evaluator_for
 from .melds import Group, GroupKind
-from .mingtang import FIELD_SUM, PATTERNS, RED_FIELDS, Context, MingtangHit, compiled, find
+from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
 from .position import Position
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
 from .wang import wild_splits
@@ -251,20 +251,14 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
     if huxi < sc.min_huxi:
         return Settlement(False, huxi, huxi, 0, 0, 0, (), (), (), "below_min_huxi", split=split)
     # The memo key (see _Scorer): flags, colour 名堂 earned, residual 名堂 earned.
-    flags = (1 if p.self_drawn else 0) | (2 if p.last_card else 0) | (4 if p.tianhu else 0)
-    flags |= (8 if p.dihu else 0) | (16 if len(p.hand) == 1 else 0)
+    facts = p.facts  # (red, big, small) counts above the flags, made with the position
+    flags = facts & 31
     if sc.tinghu and dict(p.extra).get("tinghu"):
         flags |= 32
-    if sc.colour:  # (red, big, small) of every card held: mingtang.colour_key, inlined
-        b, fs = p.card_bits, FIELD_SUM
-        r = b & RED_FIELDS
-        ck = fs[r & 0x7FFF] + fs[r >> 15 & 0x7FFF] + fs[r >> 30 & 0x7FFF] + fs[r >> 45]
-        ck = ((ck << 8 | fs[b >> 30 & 0x7FFF] + fs[b >> 45]) << 8) | fs[b & 0x7FFF] + fs[
-            b >> 15 & 0x7FFF
-        ]
-        cid = sc.colours.get(ck)
+    if sc.colour:
+        cid = sc.colours.get(facts >> 5)
         if cid is None:
-            cid = _colours(sc, p, ck)
+            cid = _colours(sc, p, facts >> 5)
         flags |= cid << 6
     key: Any = flags
     for i, pat, rule, _, _ in sc.residual:
