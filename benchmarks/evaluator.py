@@ -9,9 +9,9 @@ call is ``HandEvaluator.best(position)``: does it form 7 门子, and with the mo
 first pass includes that cost (the shipped tables are decoded beforehand, with
 ``preload()``: the untimed "init"); a second (warm) pass and the full settlement
 (``settle``: groups, 等, 名堂, 底), reading a position and scoring it
-(``Position.from_dict`` + ``best``) and the seat's view against the engine's
-step (random hands, ``--hands``) are timed too, with their ratios. CPU time, cyclic GC
-off during the timing (as ``timeit`` does). When the C kernel is built
+(``Position.from_dict`` + ``best``), reading alone, and the seat's view against
+the engine's step (random hands, ``--hands``) are timed too, with their ratios.
+CPU time, cyclic GC off during the timing (as ``timeit`` does). When the C kernel is built
 (``PAOHUZI_COMPILE=1`` or ``=kernel``; docs/speed.md), the compiled ``best`` and
 the Python one (``HandEvaluator(rules, native=False)``) are timed against each
 other in rounds that take turns, and the ratio printed. ``--against DIR`` measures this
@@ -89,6 +89,10 @@ def main() -> None:
     for d in dicts:  # reading a position (score --batch, a record) and scoring it
         best(Position.from_dict(d))
     parsed = time.process_time() - t0
+    t0 = time.process_time()
+    for d in dicts:  # reading alone (the loop above minus a warm ``best`` also holds
+        Position.from_dict(d)  # the cost of interleaving the two: caches)
+    read = time.process_time() - t0
     gc.enable()
     step, seen = view_and_step(rules, args.hands)
     n = len(positions)
@@ -104,10 +108,12 @@ def main() -> None:
         "shape_fraction": round(sum(r >= 0 for r in results) / n, 3),
         **versus,
         "us_from_dict_and_best": round(parsed / len(sample) * 1e6, 3),
+        "us_from_dict": round(read / len(sample) * 1e6, 3),
         "us_per_engine_step": round(step, 3),
         "us_per_view": round(seen, 3),
         "settlement_over_best": round(full / len(sample) * 1e6 / warm_us, 2),
         "from_dict_best_over_settlement": round(parsed / full, 2),
+        "from_dict_over_settlement": round(read / full, 2),
         "view_over_step": round(seen / step, 2),
     }
     if args.json:
@@ -196,7 +202,7 @@ def compare(args: argparse.Namespace) -> None:
             out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
             runs[name].append(json.loads(out.stdout))
     keys = ("us_per_position", "us_per_position_warm", "us_per_settlement")
-    keys += ("us_from_dict_and_best", "us_per_engine_step", "us_per_view")
+    keys += ("us_from_dict_and_best", "us_from_dict", "us_per_engine_step", "us_per_view")
     med = {n: {k: statistics.median(r[k] for r in rs) for k in keys} for n, rs in runs.items()}
     result = {"rounds": args.rounds, **med}
     result["ratio_this_over_against"] = {

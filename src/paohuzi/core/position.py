@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import itemgetter
 from typing import Any
 
 from .cards import _WORD, CARDS, COPIES, Card, CardError, format_cards, parse_tiles
@@ -122,7 +123,7 @@ class Position:
             except ValueError:
                 allowed = ", ".join(p.value for p in WangPattern)
                 raise PositionError(f"pattern must be one of {allowed}, got {pattern!r}") from None
-        self._validate()
+        n = self._validate()
         d["packed"] = sum(map(_BITS.__getitem__, d["hand"]))
         keys = d["table_keys"] = tuple([g.key for g in d["table"]])
         d["up_key"] = -1
@@ -130,6 +131,19 @@ class Position:
             if k < 60 and k % 20 == win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
                 d["up_key"] = k
         d["shape"] = shape_flags(len(d["hand"]), len(keys), self.four_count, self.melds_to_win)
+        # facts from the counts _validate made (the settlement reads them; every
+        # position constructed is settled)
+        f = sum(_RED(n)) << 21 | sum(n[10:20]) << 13 | sum(n[:10]) << 5
+        f |= (1 if d["self_drawn"] else 0) | (2 if last_card else 0) | (4 if tianhu else 0)
+        d["_facts"] = f | (8 if dihu else 0) | (16 if len(d["hand"]) == 1 else 0)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled as the constructor makes it, however read: its hand made (first),
+        the counts made on demand left out (made again when asked)."""
+        d = {"hand": self.hand, **self.__dict__}
+        d.pop("_card_bits", None)
+        d.pop("_facts", None)
+        return d
 
     # -- derived facts --------------------------------------------------------
     @property
@@ -185,17 +199,37 @@ class Position:
         self.__dict__["_card_bits"] = bits
         return bits
 
+    @property
+    def facts(self) -> int:
+        """What the settlement's memo reads of the position (``scoring.settle``): the
+        (red, big, small) counts of :meth:`all_cards`, a byte each, above five flags
+        — 自摸, 海底, 天胡, 地胡, one card left in hand (耍猴)."""
+        f = self.__dict__.get("_facts")  # made with the position (else once, here)
+        if f is not None:
+            return f
+        hand, keys = self.hand, self.table_keys
+        n = sum(map(_COLOUR.__getitem__, hand)) + (0 if self.win is None else _COLOUR[self.win])
+        if not keys or max(keys) < _JIAO_KEYS:
+            n += sum(map(_KEY_COLOUR.__getitem__, keys))
+        else:  # a 绞's key does not say which size holds two
+            n += sum(_COLOUR[c] for g in self.table for c in g.cards)
+        f = n << 5 | (1 if self.self_drawn else 0) | (2 if self.last_card else 0)
+        f |= (4 if self.tianhu else 0) | (8 if self.dihu else 0) | (16 if len(hand) == 1 else 0)
+        self.__dict__["_facts"] = f
+        return f
+
     def all_cards(self) -> list[Card]:
         cards = list(self.hand) + [c for g in self.table for c in g.cards]
         if self.win is not None:
             cards.append(self.win)
         return cards
 
-    def _validate(self) -> None:
+    def _validate(self) -> list[int]:
         # One pass over the table: kinds, fours and card counts (a list indexed by
-        # card: a Counter would hash each IntEnum in Python).
+        # card: a Counter would hash each IntEnum in Python), returned.
         n = [0] * 21
-        for c in self.hand:
+        hand = self.__dict__["hand"]  # (not through the class's _PackedHand: slower)
+        for c in hand:
             n[c] += 1
         hand_four = 4 in n
         fours = 0
@@ -216,7 +250,7 @@ class Position:
                 f"{n[c]} copies of {c.zh} ({c.code}) across hand and table; at most 4"
             )
         if hand_four:
-            c = next(c for c in self.hand if self.hand.count(c) == 4)
+            c = next(c for c in hand if hand.count(c) == 4)
             raise PositionError(f"four {c.zh} in hand must already be a 提 (R12)")
         if not isinstance(self.wang, int) or isinstance(self.wang, bool) or self.wang < 0:
             raise PositionError(f"wang must be a count of 王, got {self.wang!r}")
@@ -238,13 +272,14 @@ class Position:
                     f"{pat.value} takes {pat.hand_wang} 王 from the hand; it holds "
                     f"{self.wang} (R41)"
                 )
-        k = self.four_count
+        k = fours
         expected = self.hand_size + max(0, k - 1)
+        held = sum(n) - (self.win is not None) + self.wang  # (self.held, from the counts)
         if self.win is None and not self.win_wang:
             # Mandatory 天胡 straight from the deal: the dealer holds the 亮张 too.
-            ok = self.held in (self.hand_size, self.hand_size + 1)
+            ok = held in (self.hand_size, self.hand_size + 1)
         else:
-            ok = self.held == expected
+            ok = held == expected
         if not ok:
             raise PositionError(
                 f"hand size cannot occur: {len(self.hand) + self.wang} in hand + "
@@ -256,6 +291,7 @@ class Position:
                     else ")"
                 )
             )
+        return n
 
     # -- plain-data round trip (score --batch / record result.position) --------
     @classmethod
@@ -375,6 +411,25 @@ class Position:
         return " ".join(parts)
 
 
+class _PackedHand:
+    """``Position.hand`` of a position read straight (:func:`_read`): made from
+    ``packed`` on first read and kept in the instance, whose dict wins from then on
+    (a descriptor without ``__set__``; a ``__getattr__`` would slow every attribute
+    read of every position)."""
+
+    def __get__(self, p: Position | None, owner: type | None = None) -> Any:
+        if p is None:
+            return self
+        d = p.__dict__
+        if "packed" not in d:  # (not made by either constructor: an object half built)
+            raise AttributeError("'Position' object has no attribute 'hand'")
+        hand = d["hand"] = _hand(d["packed"])
+        return hand
+
+
+Position.hand = _PackedHand()  # type: ignore[assignment]  # a field: set after the dataclass
+
+
 def shape_flags(n_hand: int, melds: int, fours: int, target: int = 7) -> tuple[bool, bool, bool]:
     """Which completions can give exactly ``target`` 门子 (R22: 7; R43: 5 with 14-card
     hands), from card counts alone.
@@ -393,22 +448,19 @@ def shape_flags(n_hand: int, melds: int, fours: int, target: int = 7) -> tuple[b
 _PAO, _TI = GroupKind.PAO, GroupKind.TI
 _TABLE_KIND_IDS = frozenset(map(id, TABLE_KINDS))
 _BITS = tuple(1 << 3 * c for c in range(20))  # a card in the evaluator's packed form
-# A table meld's cards packed, by its key (``MELD_ROWS``: peng wei chouwei pao ti ju123
-# ju2710 ju; the key's card is the lowest), for every row but the 绞's.
+_MASK60 = (1 << 60) - 1
+# R3: a card's (red, big, small) counts, a byte each (the colour 名堂's key).
+_COLOUR = tuple(c.is_red << 16 | c.is_big << 8 | (not c.is_big) for c in CARDS)
+_RED = itemgetter(*(c for c in CARDS if c.is_red))  # the red counts of a count list
+# A table meld's cards packed, and their colour counts, by its key (``MELD_ROWS``: peng
+# wei chouwei pao ti ju123 ju2710 ju; the key's card is the lowest), every row but 绞.
 _JIAO_KEYS = MELD_ROWS.index("jiao") * 20
+_OFFSETS = ((0,) * 3, (0,) * 3, (0,) * 3, (0,) * 4, (0,) * 4, (0, 1, 2), (0, 5, 8), (0, 1, 2))
 _KEY_BITS = tuple(
-    sum(_BITS[c + d] for d in offsets if c + d < 20)
-    for offsets in (
-        (0,) * 3,
-        (0,) * 3,
-        (0,) * 3,
-        (0,) * 4,
-        (0,) * 4,
-        (0, 1, 2),
-        (0, 5, 8),
-        (0, 1, 2),
-    )
-    for c in range(20)
+    sum(_BITS[c + d] for d in offsets if c + d < 20) for offsets in _OFFSETS for c in range(20)
+)
+_KEY_COLOUR = tuple(
+    sum(_COLOUR[c + d] for d in offsets if c + d < 20) for offsets in _OFFSETS for c in range(20)
 )
 _FIELDS = frozenset(
     (
@@ -432,29 +484,52 @@ _READ_FIELDS = frozenset(("hand", "table", "win", "self_drawn", "last_card", "ti
 _READ_FIELDS |= {"extra"}
 # The words cards._tokens reads as one card (a 王 is none: its words are left out).
 _CARD_WORD: dict[str, Card] = {w: c for w, c in _WORD.items() if c is not None}
-# Counts 5 bits a kind (room up to 31) in bits 0–99; a hand's field ≥ 4 sets one of
-# its top 3 bits, a total's field ≥ 5 does once 3 is added to every field. Bits 100
-# on: the same cards 3 bits a kind (``packed``; exact once no count reaches 8).
-_W5 = tuple(1 << 5 * c for c in range(20))
-_W53 = tuple(1 << 5 * c | 1 << 100 + 3 * c for c in range(20))
+# A card's weight: one sum over the cards gives every count the read needs. Fields,
+# low to high: its count 5 bits a kind (bits 0–99, room to 31: R1's and R12's checks —
+# a hand's field ≥ 4 sets one of its top 3 bits, a total's field ≥ 5 does once 3 is
+# added to each), 3 bits a kind (100–159: ``packed``, exact once no count reaches 8),
+# its (red, big, small) counts (160–183: ``facts``). A table meld's weight adds its
+# size (184–189) and one 跑/提 (190–192).
+_W = tuple(1 << 5 * c | _BITS[c] << 100 | _COLOUR[c] << 160 for c in range(20))
+_WORD_W = {w: _W[c] for w, c in _CARD_WORD.items()}
 _LOW100 = (1 << 100) - 1
 _TOP3 = sum(0b11100 << 5 * c for c in range(20))
 _THREES = sum(3 << 5 * c for c in range(20))
 _TOP2 = sum(0b11000 << 5 * c for c in range(20))
+_SIZE, _FOUR = 1 << 184, 1 << 190
 # shape_flags by (cards in hand, melds, 跑/提, deal size) packed: a few dozen keys.
 _SHAPES: dict[int, tuple[bool, bool, bool]] = {}
-# A table meld's text → (Group, key, its cards 5 bits a kind, its size, is a 跑/提).
-_MELDS: dict[str, tuple[Group, int, int, int, bool]] = {}
+# A table meld's text → (Group, key, weight).
+_MELDS: dict[str, tuple[Group, int, int]] = {}
+# The hand of a position read straight, made on first read from ``packed``: five
+# kinds at a time (3 bits a kind, at most 3 of each: ≤ 1024 runs per memo).
+_RUNS: tuple[dict[int, tuple[Card, ...]], ...] = ({}, {}, {}, {})
 
 
-def _meld(text: str) -> tuple[Group, int, int, int, bool] | None:
+def _hand(packed: int) -> tuple[Card, ...]:
+    """The sorted hand of ``packed`` (at most 3 of a kind)."""
+    hand: tuple[Card, ...] = ()
+    for i, memo in enumerate(_RUNS):
+        k = packed >> 15 * i & 0x7FFF
+        if k:
+            run = memo.get(k)
+            if run is None:
+                run = memo[k] = tuple(
+                    CARDS[5 * i + j] for j in range(5) for _ in range(k >> 3 * j & 7)
+                )
+            hand += run
+    return hand
+
+
+def _meld(text: str) -> tuple[Group, int, int] | None:
     try:
         g = Group.parse(text)
     except (MeldError, CardError):
         return None
     if id(g.kind) not in _TABLE_KIND_IDS:
         return None
-    m = (g, g.key, sum(_W5[c] for c in g.cards), len(g.cards), g.kind is _PAO or g.kind is _TI)
+    four = g.kind is _PAO or g.kind is _TI
+    m = (g, g.key, sum(_W[c] for c in g.cards) + len(g.cards) * _SIZE + four * _FOUR)
     if len(_MELDS) >= 4096:  # bounded, as Group.parse's own memo
         _MELDS.clear()
     _MELDS[text] = m
@@ -464,10 +539,10 @@ def _meld(text: str) -> tuple[Group, int, int, int, bool] | None:
 def _read(d: dict[str, Any], hand_size: int) -> Position | None:
     """:meth:`Position.from_dict` of the form a program writes (``to_dict``: codes
     between spaces or glyphs, a winning card, no 王/醒/pattern), read straight into
-    the fields the constructor would fill; None for anything else or anything
-    invalid, which the constructor's path then reads (and refuses, with its message).
-    The checks are the constructor's (R1: at most 4 of a kind; R12: no four in hand;
-    R17: the cards held), made on counts packed 5 bits a kind."""
+    the fields the constructor would fill (``hand`` made when first read); None for
+    anything else or anything invalid, which the constructor's path then reads (and
+    refuses, with its message). The checks are the constructor's (R1: at most 4 of a
+    kind; R12: no four in hand; R17: the cards held), made on the cards' weights."""
     if not d.keys() <= _READ_FIELDS or type(hand_size) is not int:
         return None
     hand_s, win_s = d.get("hand"), d.get("win")
@@ -475,37 +550,36 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
         return None
     words = hand_s.split()  # as cards._tokens reads them
     try:
-        cards = list(map(_CARD_WORD.__getitem__, words))
+        hw = sum(map(_WORD_W.__getitem__, words))
     except KeyError:
         if len(words) != 1:
             return None
+        words = words[0]  # type: ignore[assignment]  # glyphs run together
         try:
-            cards = [_CARD_WORD[ch] for ch in words[0]]
+            hw = sum(map(_WORD_W.__getitem__, words))
         except KeyError:
             return None
     win = _CARD_WORD.get(win_s)
     if win is None:
-        words = win_s.split()
-        win = _CARD_WORD.get(words[0]) if len(words) == 1 else None
+        words_w = win_s.split()
+        win = _CARD_WORD.get(words_w[0]) if len(words_w) == 1 else None
         if win is None:  # not one card, a 王, or a glyph run
             return None
     table_in = d.get("table", [])
-    if type(table_in) is not list:
+    if type(table_in) is not list or len(table_in) > 7:  # (7: no field overflows)
         return None
-    try:
-        melds = list(map(_MELDS.get, table_in))
-    except TypeError:  # an unhashable entry
-        return None
-    if None in melds:  # not read before (or not a meld text)
-        melds = [_MELDS.get(t) or (_meld(t) if type(t) is str else None) for t in table_in]
-        if None in melds:
-            return None
     groups: tuple[Group, ...] = ()
     table_keys: tuple[int, ...] = ()
-    fours = held = t5 = 0
-    if melds:
-        groups, table_keys, b5s, sizes, fs = zip(*melds, strict=True)
-        t5, held, fours = sum(b5s), sum(sizes), sum(fs)
+    tw = 0
+    if table_in:
+        try:
+            melds: list[tuple[Group, int, int] | None] = list(map(_MELDS.__getitem__, table_in))
+        except (KeyError, TypeError):  # not read before (or not a meld text)
+            melds = [_MELDS.get(t) or _meld(t) if type(t) is str else None for t in table_in]
+            if None in melds:
+                return None
+        groups, table_keys, ws = zip(*melds, strict=True)
+        tw = sum(ws)
     get = d.get
     sd, lc = get("self_drawn", False), get("last_card", False)
     th, dh = get("tianhu", False), get("dihu", False)
@@ -516,34 +590,33 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
     extra = get("extra", {})
     if type(extra) is not dict:
         return None
-    held += len(cards)
+    n = len(words)
+    held, fours = n + (tw >> 184 & 63), tw >> 190
     if held != hand_size + max(0, fours - 1) or held > 27:  # R17 (27: no field overflows)
         return None
-    both = sum(map(_W53.__getitem__, cards))
-    h5 = both & _LOW100
-    if h5 & _TOP3 or (h5 + t5 + _W5[win] + _THREES) & _TOP2:
+    tw += hw + _W[win]
+    if hw & _TOP3 or ((tw & _LOW100) + _THREES) & _TOP2:
         return None  # four alike in hand (R12), or five of a kind held (R1)
     p = object.__new__(Position)
-    dd = p.__dict__  # the fields in the constructor's order (key-sharing instance dicts)
-    cards.sort()
-    hand = dd["hand"] = tuple(cards)
+    dd = p.__dict__  # the fields in the constructor's order, ``hand`` made when read
     dd["table"] = groups
     dd["win"], dd["self_drawn"], dd["last_card"] = win, sd, lc
     dd["tianhu"], dd["dihu"], dd["hand_size"] = th, dh, hand_size
     dd["extra"], dd["xing"] = tuple(sorted(extra.items())) if extra else (), ()
     dd["wang"], dd["win_wang"], dd["pattern"] = 0, False, None
     dd["_fours"] = fours
-    dd["packed"] = both >> 100
+    dd["packed"] = hw >> 100 & _MASK60
     dd["table_keys"] = table_keys
     dd["up_key"] = -1
     for k in table_keys:
         if k < 60 and k % 20 == win:  # rows 0–2 of MELD_ROWS: 碰, 偎, 臭偎
             dd["up_key"] = k
-    n = len(hand) | len(table_keys) << 8 | fours << 16 | hand_size << 24  # each < 28
-    shape = _SHAPES.get(n)
-    if shape is None:
-        shape = _SHAPES[n] = shape_flags(len(hand), len(table_keys), fours, (hand_size + 1) // 3)
+    shape = _SHAPES.get(m := n | len(table_keys) << 8 | fours << 16 | hand_size << 24)
+    if shape is None:  # (each part < 28)
+        shape = _SHAPES[m] = shape_flags(n, len(table_keys), fours, (hand_size + 1) // 3)
     dd["shape"] = shape
+    dd["_card_bits"] = tw >> 100 & _MASK60
+    dd["_facts"] = (tw >> 160 & 0xFFFFFF) << 5 | sd | lc << 1 | th << 2 | dh << 3 | (n == 1) << 4
     return p
 
 

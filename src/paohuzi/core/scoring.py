@@ -26,7 +26,7 @@ from typing import Any
 from .cards import Card
 from .evaluator import evaluator_for
 from .melds import Group, GroupKind
-from .mingtang import FIELD_SUM, PATTERNS, RED_FIELDS, Context, MingtangHit, compiled, find
+from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
 from .position import Position
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
 from .wang import wild_splits
@@ -181,6 +181,43 @@ for _k in _FIELDS:
         setattr(Settlement, _k, property(attrgetter(f"_{_k}")))
 
 
+class _Shared(Settlement):
+    """A :class:`Settlement` of :func:`settle`'s memoised path: every field but the
+    门子 is read from a template (``_t``, a plain settlement without groups) that the
+    memo shares between positions alike; the 门子 are built from the evaluator's
+    plan when first read (as :class:`Split` does). One object of four slots instead
+    of a :class:`Split` and seventeen; it compares, hashes, prints and pickles as a
+    :class:`Settlement` (``__reduce__`` makes a plain one)."""
+
+    __slots__ = ("_p", "_plan", "_rules", "_t")
+
+    def __init__(
+        self, t: Settlement, rules: Rules, p: Position, plan: tuple[int, int, bool, str]
+    ) -> None:
+        self._t, self._rules, self._p, self._plan = t, rules, p, plan
+
+    def _built(self) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        try:
+            split = self._split
+        except AttributeError:  # (set when a 名堂 of the memo's key built it first)
+            split = self._split = Split(self._rules, self._p, self._plan)
+        assert split is not None
+        return split.get()
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        return self._built()[0]
+
+    @property
+    def group_huxi(self) -> tuple[int, ...]:
+        return self._built()[1]
+
+
+for _k in _FIELDS:
+    if _k not in ("groups", "group_huxi"):
+        setattr(_Shared, _k, property(attrgetter(f"_t._{_k}")))
+
+
 class _Scorer:
     """What the settlement's common path reads of one rules object, looked up once.
 
@@ -190,17 +227,17 @@ class _Scorer:
     small) counts — through the colour 名堂 they earn (``colours``) — on the
     position's flags (自摸, 海底, 天胡, 地胡, 听胡, one card left in hand: 耍猴)
     and on the 名堂 that read more (``residual``: 对子胡, 团圆 …, asked each
-    time); ``memo`` keeps them per such key, and ``deng`` the 等 of each doubled
-    胡息 (R34, R35).
+    time); ``memo`` keeps them per such key, ``won`` the fields of a settlement per
+    key, 胡息 (R34, R35) and 荒庄 count, ``below`` those of a hand below 起胡.
     """
 
     __slots__ = (
         "axes",
+        "below",
         "by_axis",
         "colour",
         "colours",
         "combine",
-        "deng",
         "ev",
         "fast",
         "huang",
@@ -211,6 +248,7 @@ class _Scorer:
         "sets",
         "tinghu",
         "unit",
+        "won",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -229,7 +267,9 @@ class _Scorer:
         self.sets: dict[tuple[tuple[int, int], ...], int] = {}
         self.colours: dict[int, int] = {}
         self.memo: dict[Any, _Scored] = {}
-        self.deng: dict[int, int] = {}
+        # The templates of _Shared: by (memo key, 胡息, 荒庄) for a win, by 胡息 below 起胡.
+        self.won: dict[tuple[Any, int, int], Settlement] = {}
+        self.below: dict[int, Settlement] = {}
 
 
 # (doubled, doublings, 名堂, 底 set by a 名堂 or None, units added, 番): see _Scorer.
@@ -247,31 +287,43 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
     huxi, plan = sc.ev.plan(p)
     if plan is None:
         return _NOT_WINNING  # immutable: one object serves every hand without a shape
-    split = Split(rules, p, plan)
     if huxi < sc.min_huxi:
-        return Settlement(False, huxi, huxi, 0, 0, 0, (), (), (), "below_min_huxi", split=split)
+        t = sc.below.get(huxi)
+        if t is None:
+            t = sc.below[huxi] = Settlement(
+                False, huxi, huxi, 0, 0, 0, (), (), (), "below_min_huxi"
+            )
+        return _Shared(t, rules, p, plan)
     # The memo key (see _Scorer): flags, colour 名堂 earned, residual 名堂 earned.
-    flags = (1 if p.self_drawn else 0) | (2 if p.last_card else 0) | (4 if p.tianhu else 0)
-    flags |= (8 if p.dihu else 0) | (16 if len(p.hand) == 1 else 0)
+    facts = p.facts  # (red, big, small) counts above the flags
+    key: Any = facts & 31
     if sc.tinghu and dict(p.extra).get("tinghu"):
-        flags |= 32
-    if sc.colour:  # (red, big, small) of every card held: mingtang.colour_key, inlined
-        b, fs = p.card_bits, FIELD_SUM
-        r = b & RED_FIELDS
-        ck = fs[r & 0x7FFF] + fs[r >> 15 & 0x7FFF] + fs[r >> 30 & 0x7FFF] + fs[r >> 45]
-        ck = ((ck << 8 | fs[b >> 30 & 0x7FFF] + fs[b >> 45]) << 8) | fs[b & 0x7FFF] + fs[
-            b >> 15 & 0x7FFF
-        ]
-        cid = sc.colours.get(ck)
+        key |= 32
+    if sc.colour:
+        cid = sc.colours.get(facts >> 5)
         if cid is None:
-            cid = _colours(sc, p, ck)
-        flags |= cid << 6
-    key: Any = flags
+            cid = _colours(sc, p, facts >> 5)
+        key |= cid << 6
+    split = None
     for i, pat, rule, _, _ in sc.residual:
         if not pat.refuses(p):
+            split = split or Split(rules, p, plan)
             f = pat.fan(Context(p, (), (), (), split), rule, sc.combine)
             if f:  # (flags, then preset index and 番 of each such 名堂 earned)
                 key = (key, i, f) if type(key) is int else (*key, i, f)
+    t = sc.won.get((key, huxi, huang))
+    if t is None:
+        t = _won(sc, key, p, huxi, huang, split or Split(rules, p, plan))
+    s = _Shared(t, rules, p, plan)
+    if split is not None:
+        s._split = split  # built already, maybe
+    return s
+
+
+def _won(sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, split: Split) -> Settlement:
+    """The template of a win under the memo's ``key`` with ``huxi`` (R34–R37): 等,
+    番, 底 and the 名堂 (memoised per key in ``sc.memo``)."""
+    rules = sc.rules
     got = sc.memo.get(key)
     if got is None:
         doubled = _doubled(p, rules)
@@ -284,23 +336,16 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
         sc.memo[key] = got
     doubled, n, hits, base, units, fan = got
     h2 = huxi << n
-    if base is None:
-        d = sc.deng.get(h2)
-        if d is None:
-            d = sc.deng[h2] = rules.deng_of(h2)
-        deng = d + units
-    else:
-        deng = base + units
+    deng = (rules.deng_of(h2) if base is None else base) + units
     mult = sc.huang.multiplier(huang) if huang > 0 else 1
     zimo = p.self_drawn or p.tianhu
-    di = deng * fan * mult
-    return Settlement(
+    t = Settlement(
         True,
         huxi,
         h2,
         deng,
         fan,
-        di,
+        deng * fan * mult,
         hits,
         (),
         (),
@@ -311,8 +356,11 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
         0,
         sc.unit,
         (),
-        split,
     )
+    if len(sc.won) >= 1 << 14:  # bounded: a few dozen keys × the 胡息 seen
+        sc.won.clear()
+    sc.won[key, huxi, huang] = t
+    return t
 
 
 def _colours(sc: _Scorer, p: Position, ck: int) -> int:
