@@ -186,10 +186,10 @@ def test_yongzhou_patterns_match_the_oracle(p: Position) -> None:
 
 
 def test_eight_of_a_kind_with_four_wang_keeps_its_colours() -> None:
-    """Four 王 as a 提 of 壹 beside a 碰壹 and 吃壹贰叁: eight 壹, more than the packed
-    form's 3-bit field holds. Its overflow once ran into 贰's field, so the hand read two
-    red cards, lost 一点红 and the best split settled at 78 instead of 84 (found by
-    test_four_wang_match_the_oracle)."""
+    """R40, R42, R46: four 王 as a 提 of 壹 beside a 碰壹 and 吃壹贰叁 make eight 壹,
+    more than the packed form's 3-bit field holds. Its overflow once ran into 贰's
+    field, so the hand read two red cards, lost 一点红 and the best split settled at 78
+    instead of 84 (found by test_four_wang_match_the_oracle)."""
     p = Position(
         hand=tuple(parse_cards("三四五玖玖")),
         table=(Group.parse("chi:壹贰叁"), Group.parse("peng:壹")),
