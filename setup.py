@@ -2,8 +2,8 @@
 
 Everything else lives in pyproject.toml. By default the package is pure Python
 and this file only removes what an earlier compiled build left behind.
-``PAOHUZI_COMPILE=1 pip install .`` compiles the four modules below — plain,
-fully typed Python — into C extensions that run self-play about 1.7× faster;
+``PAOHUZI_COMPILE=1 pip install .`` compiles the modules of ``HOT`` below — plain,
+fully typed Python — into C extensions that run self-play about 2× faster;
 build_backend/paohuzi_backend.py then puts mypy (mypyc) into the build
 environment. A compiled build that was asked for and cannot be made fails the
 install rather than quietly installing pure Python. ``paohuzi._native`` checks
@@ -25,8 +25,17 @@ ROOT = Path(__file__).parent
 sys.path.insert(0, str(ROOT / "build_backend"))
 from paohuzi_backend import compile_mode  # noqa: E402 - found through the line above
 
-HOT = ("chi", "evaluator", "state", "views")  # paohuzi.core modules, in import order
-CORE = ROOT / "src" / "paohuzi" / "core"
+# The compiled modules, as paths in the package (paohuzi._native.HOT: the same list).
+HOT = (
+    "core/chi",
+    "core/evaluator",
+    "core/state",
+    "core/views",
+    "encoding/observation",
+    "bots/heuristics",
+)
+PKG = ROOT / "src" / "paohuzi"
+CORE = PKG / "core"
 STAMP = CORE / "_compiled.py"
 KERNEL = CORE / "_kernel.c"  # the C kernel: paohuzi.core._kernel
 # setuptools runs this file for metadata first (egg_info, dist_info): compiling
@@ -40,8 +49,9 @@ def _clean() -> None:
     a pure editable reinstall really runs the sources. (A wheel never takes them: its
     extensions come from build/, and without them an old stamp is inert.)"""
     STAMP.unlink(missing_ok=True)
-    for m in (*HOT, "_kernel"):
-        for so in CORE.glob(f"{m}.*.so"):
+    for m in (*HOT, "core/_kernel"):
+        path = PKG / m
+        for so in path.parent.glob(f"{path.name}.*.so"):
             so.unlink()
     for so in CORE.parent.parent.glob("paohuzi_core__mypyc.*.so"):
         so.unlink()
@@ -78,12 +88,12 @@ def ext_modules() -> list:
     _clean()
     if mode == "all":
         print(
-            "paohuzi build: compiling core/chi.py, evaluator.py, state.py, views.py with mypyc",
+            f"paohuzi build: compiling {', '.join(f'{m}.py' for m in HOT)} with mypyc",
             file=sys.stderr,
         )
-        paths = [str((CORE / f"{m}.py").relative_to(ROOT)) for m in HOT]
+        paths = [str((PKG / f"{m}.py").relative_to(ROOT)) for m in HOT]
         exts += mypycify(paths, opt_level="3", group_name="paohuzi_core")
-        digests |= {m: hashlib.sha256((CORE / f"{m}.py").read_bytes()).hexdigest() for m in HOT}
+        digests |= {m: hashlib.sha256((PKG / f"{m}.py").read_bytes()).hexdigest() for m in HOT}
     print("paohuzi build: compiling core/_kernel.c (the evaluator's C kernel)", file=sys.stderr)
     try:
         STAMP.write_text(

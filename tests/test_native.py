@@ -22,10 +22,11 @@ NATIVE = paohuzi.compiled() or kernel()  # any compiled part runs
 
 
 def _core(tmp_path: Path, ext: bool = True) -> dict[str, str]:
-    """A fake core dir: the hot sources, an extension file each if ``ext``; its stamp."""
+    """A fake package dir: the hot sources, an extension file each if ``ext``; its stamp."""
     stamp = {}
     for m in HOT:
         src = tmp_path / f"{m}.py"
+        src.parent.mkdir(parents=True, exist_ok=True)
         src.write_text(f"# {m}\n", encoding="utf-8")
         stamp[m] = hashlib.sha256(src.read_bytes()).hexdigest()
         if ext:
@@ -40,9 +41,18 @@ def test_fresh_build_is_used(tmp_path: Path) -> None:
 
 def test_edited_source_runs_as_python(tmp_path: Path) -> None:
     stamp = _core(tmp_path)
-    (tmp_path / "evaluator.py").write_text("# edited\n", encoding="utf-8")
+    (tmp_path / "core" / "evaluator.py").write_text("# edited\n", encoding="utf-8")
     reason = reason_for_pure(tmp_path, stamp)
     assert reason is not None and "core/evaluator.py changed" in reason
+
+
+def test_an_edited_bot_or_encoder_source_runs_everything_as_python(tmp_path: Path) -> None:
+    """The compiled modules outside core (issue 27) are stamped like the engine's."""
+    for m in ("bots/heuristics", "encoding/observation"):
+        stamp = _core(tmp_path)
+        (tmp_path / f"{m}.py").write_text("# edited\n", encoding="utf-8")
+        reason = reason_for_pure(tmp_path, stamp)
+        assert reason is not None and f"{m}.py changed" in reason
 
 
 def test_missing_stamp_or_env_runs_as_python(tmp_path: Path) -> None:
@@ -69,11 +79,13 @@ def _run(code: str, pure: bool) -> str:
 
 def test_pure_switch_loads_the_sources() -> None:
     code = (
-        "import paohuzi, paohuzi.core.state as s;"
-        " print(paohuzi.compiled(), paohuzi._native.kernel(), s.__file__)"
+        "import paohuzi, paohuzi.core.state as s, paohuzi.bots.heuristics as h,"
+        " paohuzi.encoding.observation as o;"
+        " print(paohuzi.compiled(), paohuzi._native.kernel(), s.__file__, h.__file__, o.__file__)"
     )
-    compiled, kern, path = _run(code, pure=True).split()
-    assert compiled == kern == "False" and path.endswith("state.py")
+    compiled, kern, *paths = _run(code, pure=True).split()
+    assert compiled == kern == "False"
+    assert [Path(p).name for p in paths] == ["state.py", "heuristics.py", "observation.py"]
 
 
 @pytest.mark.skipif(
@@ -94,9 +106,23 @@ def test_compiled_and_pure_play_the_same_games() -> None:
         " tuple(range(60))))\n"
         "h = play_hand(PRESETS['hunan'], 11, [make_bot('greedy')] * 3, record=True)\n"
         "out.append(h.record)\n"
+        # the search bot's rollouts run the compiled hand values (bots/heuristics.py)
+        "h = play_hand(PRESETS['changde'], 5, [make_bot('ismcts:iters=6')] * 3, record=True)\n"
+        "out.append(h.record)\n"
+        # every seat's observation vector (encoding/observation.py) along a hand
+        "import hashlib, random\n"
+        "from paohuzi.core.state import GameState\n"
+        "from paohuzi.core.views import view\n"
+        "from paohuzi.encoding.observation import encode\n"
+        "st, pick, digest = GameState(PRESETS['hunan'], seed=3), random.Random(3), hashlib.sha256()\n"
+        "while not st.is_terminal():\n"
+        "    for seat in st.seats:\n"
+        "        digest.update(encode(view(st, seat)).tobytes())\n"
+        "    st.apply(pick.choice(st.legal_actions(st.current_player)))\n"
+        "out.append(digest.hexdigest())\n"
         "print(json.dumps(out, ensure_ascii=False, sort_keys=True))\n"
     )
     pure = json.loads(_run(code, pure=True))
     check = "import paohuzi\nassert paohuzi.compiled() or paohuzi._native.kernel()\n"
     native = json.loads(_run(code + check, pure=False))
-    assert len(pure) == 181 and pure == native
+    assert len(pure) == 183 and pure == native

@@ -1,13 +1,15 @@
 """Compiled or pure engine: never let a stale mypyc build shadow edited sources.
 
 The default install is pure Python. ``PAOHUZI_COMPILE=1 pip install .`` makes
-``setup.py`` compile ``core/chi.py``, ``core/evaluator.py``,
-``core/state.py`` and ``core/views.py`` (the seat's view, issue 27) with mypyc; Python then imports the C extensions in place of
-the ``.py`` files. Importing :mod:`paohuzi` runs this module first. It loads
-the four modules from their sources instead when ``PAOHUZI_PURE`` is set (an
+``setup.py`` compile the modules of :data:`HOT` with mypyc: the engine's
+``core/chi.py``, ``core/evaluator.py``, ``core/state.py`` and ``core/views.py``,
+the RL observation encoder ``encoding/observation.py`` and the bots' hand values
+``bots/heuristics.py`` (issue 27). Python then imports the C extensions in place
+of the ``.py`` files. Importing :mod:`paohuzi` runs this module first. It has
+the modules imported from their sources instead when ``PAOHUZI_PURE`` is set (an
 override for profiling, debugging and comparing builds), or (with a warning)
 when a source no longer matches the build stamp — an edited checkout that was
-not rebuilt. The four always come from the same side: compiled code reaches
+not rebuilt. They always come from the same side: compiled code reaches
 into the other compiled classes directly.
 
 The same build makes ``core/_kernel.c`` into ``paohuzi.core._kernel``, the
@@ -20,21 +22,33 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
-HOT = ("chi", "evaluator", "state", "views")  # import order
+# The compiled modules, as paths in the package (one mypyc group: compiled code calls
+# the others directly, so all of them come from the same side).
+HOT = (
+    "core/chi",
+    "core/evaluator",
+    "core/state",
+    "core/views",
+    "encoding/observation",  # the RL observation vector (issue 27)
+    "bots/heuristics",  # the bots' hand values: most of a search rollout's time
+)
 KERNEL = "_kernel"  # core/_kernel.c → paohuzi.core._kernel
-_CORE = Path(__file__).parent / "core"
+_PKG = Path(__file__).parent
+_CORE = _PKG / "core"
 
 
-def _has_extensions(core: Path) -> bool:
+def _has_extensions(pkg: Path) -> bool:
     suffixes = importlib.machinery.EXTENSION_SUFFIXES
-    return any((core / f"{m}{s}").exists() for m in HOT for s in suffixes)
+    return any((pkg / f"{m}{s}").exists() for m in HOT for s in suffixes)
 
 
 def _stamp() -> dict[str, str] | None:
@@ -46,24 +60,25 @@ def _stamp() -> dict[str, str] | None:
 
 
 def reason_for_pure(
-    core: Path = _CORE, stamp: dict[str, str] | None = None, pure: bool = False
+    pkg: Path = _PKG, stamp: dict[str, str] | None = None, pure: bool = False
 ) -> str | None:
-    """Why the sources in ``core`` must run although extensions exist (None: use them).
+    """Why the sources in the package dir ``pkg`` must run although extensions exist
+    (None: use them).
 
     ``stamp`` maps each hot module to the SHA-256 of the source it was compiled
     from (``core/_compiled.py``, written by setup.py); ``pure`` is ``PAOHUZI_PURE``.
     """
-    if not _has_extensions(core):
+    if not _has_extensions(pkg):
         return None
     if pure:
         return "PAOHUZI_PURE is set"
     if stamp is None:
         return "the build stamp core/_compiled.py is missing"
     for m in HOT:
-        digest = hashlib.sha256((core / f"{m}.py").read_bytes()).hexdigest()
+        digest = hashlib.sha256((pkg / f"{m}.py").read_bytes()).hexdigest()
         if stamp.get(m) != digest:
             return (
-                f"core/{m}.py changed after it was compiled"
+                f"{m}.py changed after it was compiled"
                 " (rebuild: PAOHUZI_COMPILE=1 pip install -e .; or pip install -e . for pure Python)"
             )
     return None
@@ -92,16 +107,24 @@ def reason_for_no_kernel(
     return None
 
 
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Imports the hot modules from their ``.py`` files, ahead of the extensions
+    beside them (the path finder would take an extension first). On import, not
+    at once: ``paohuzi.bots`` and ``paohuzi.encoding`` load as they always do."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        rel = _SOURCES.get(name)
+        if rel is None:
+            return None
+        return importlib.util.spec_from_file_location(name, _PKG / f"{rel}.py")
+
+
+_SOURCES = {"paohuzi." + m.replace("/", "."): m for m in HOT}
+
+
 def _load_sources() -> None:
-    core = importlib.import_module("paohuzi.core")
-    for m in HOT:
-        name = f"paohuzi.core.{m}"
-        spec = importlib.util.spec_from_file_location(name, _CORE / f"{m}.py")
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-        setattr(core, m, mod)
+    if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder())
 
 
 def compiled() -> bool:
@@ -121,7 +144,7 @@ if _kreason is not None and f"paohuzi.core.{KERNEL}" not in sys.modules:
     if not _pure:
         warnings.warn(f"paohuzi: the evaluator runs without its C kernel: {_kreason}", stacklevel=2)
     sys.modules[f"paohuzi.core.{KERNEL}"] = None  # type: ignore[assignment]  # import → ImportError
-_reason = reason_for_pure(_CORE, _stamp(), _pure)
+_reason = reason_for_pure(_PKG, _stamp(), _pure)
 if _reason is not None and "paohuzi.core.state" not in sys.modules:
     if not _pure:
         warnings.warn(f"paohuzi: running the engine as pure Python: {_reason}", stacklevel=2)

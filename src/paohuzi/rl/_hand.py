@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.action_index import ACTION_COUNT, legal_by_index
+from ..core.action_index import ACTION_COUNT, PASS_INDEX, legal_by_index
 from ..core.actions import Action
 from ..core.records import play_on
 from ..core.rules import Rules, preset
@@ -151,6 +151,13 @@ class ObservedHand:
         b = bytearray(ACTION_COUNT)
         for i in self.legal(seat):
             b[i] = 1
+        return np.frombuffer(b, dtype=dtype)
+
+    @staticmethod
+    def pass_mask(dtype: type = np.int8) -> np.ndarray:
+        """The mask of a seat asked in a claim window it has no option in: 过 only."""
+        b = bytearray(ACTION_COUNT)
+        b[PASS_INDEX] = 1
         return np.frombuffer(b, dtype=dtype)
 
     def apply(self, action: Action) -> None:

@@ -175,10 +175,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         obs = self._seen.get(seat)
         if obs is None:  # once per seat and step: last() and a learner may both ask
             t = self.hand
-            mask = t.mask(seat)
-            if self._ask and not mask.any():  # asked in a window it has no option in
-                mask = mask.copy()
-                mask[PASS_INDEX] = 1
+            # asked in a window it has no option in: 过 only
+            mask = t.pass_mask() if self._ask and not t.legal(seat) else t.mask(seat)
             assert self._timeline is not None
             obs = self._seen[seat] = Observation(self._timeline, seat, mask)
         return obs
