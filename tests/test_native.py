@@ -126,3 +126,18 @@ def test_compiled_and_pure_play_the_same_games() -> None:
     check = "import paohuzi\nassert paohuzi.compiled() or paohuzi._native.kernel()\n"
     native = json.loads(_run(code + check, pure=False))
     assert len(pure) == 183 and pure == native
+
+
+def test_setup_compiles_the_modules_native_checks() -> None:
+    """setup.py cannot import the package it builds, so it keeps its own copy of HOT:
+    a module compiled but not stamp-checked (or the reverse) would run stale."""
+    import ast
+
+    tree = ast.parse((Path(__file__).parents[1] / "setup.py").read_text(encoding="utf-8"))
+    hot = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "HOT" for t in node.targets)
+    )
+    assert tuple(hot) == HOT and "bots/heuristics" in HOT
