@@ -29,7 +29,7 @@ def test_R10_drawn_card_shown_then_pile_and_next_draw() -> None:
         s.phase == CLAIM and s._window.card == Card.D1 and s._window.shown
     )  # seat 1 drew 壹 (吃 offers)
     pass_claims(s)
-    assert s._piles[1] == [Card.D1]
+    assert s._piles[1] == (Card.D1,)
     d = find(s.events, "draw")
     assert [(e.seat, e.card, e.shown) for e in d[:2]] == [(1, Card.D1, True), (2, Card.D2, True)]
 
@@ -271,7 +271,7 @@ def test_R18_untaken_discard_goes_to_pile() -> None:
     s = game([ALL, ALL, ALL], liangzhang="五")
     act(s, 0, "discard:x5")
     pass_claims(s)
-    assert s._piles[0] == [Card.X5]
+    assert s._piles[0] == (Card.X5,)
 
 
 def test_R21_choices_only() -> None:

@@ -256,7 +256,9 @@ class GameState:
         ] * n  # evaluator shape flags, kept by _changed
         self._wei_mask = [0] * n
         self._peng_mask = [0] * n
-        self._piles: list[list[int]] = [[] for _ in range(n)]
+        # each seat's pile as the tuple views hand out: made once per card piled,
+        # not once per view (issue 27)
+        self._piles: list[tuple[Card, ...]] = [()] * n
         self._chou = [0] * n
         self._discarded = [0] * n
         self._chouhu: list[dict[int, int]] = [{} for _ in range(n)]
@@ -356,7 +358,7 @@ class GameState:
 
     def pile(self, seat: int) -> tuple[Card, ...]:
         """The open cards nobody took from ``seat`` (its pile), in order."""
-        return tuple([_CW[c] for c in self._piles[seat]])
+        return self._piles[seat]
 
     @property
     def liangzhang(self) -> Card:
@@ -778,7 +780,7 @@ class GameState:
         """What happens to an open card nobody claimed (R13, R16.2, R18)."""
         kind = fb.kind
         if kind == PILE_IT:
-            self._piles[owner].append(c)
+            self._piles[owner] = (*self._piles[owner], _CW[c])
             self.events.append(Event(E.PILE, owner, _CW[c], source))
             return self._nxt[owner]
         if kind == FORCED:

@@ -376,7 +376,7 @@ def view(state: GameState, seat: int) -> View:
             _hand(s, seat),
             tuple(s._nhand) if not rules.wang else _sizes(s),
             _tables(s, seat, over),
-            tuple([tuple([_CARD[c] for c in p]) for p in s._piles]),
+            tuple(s._piles),
             wall,
             _CARD[s._liangzhang] if lz_visible else None,
             _CARD[s._wall[-1]] if rules.show_wall_bottom and wall else None,  # bottom
