@@ -491,8 +491,19 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
 
 
 def _structural(rules: Rules) -> bool:
-    """Whether any 名堂 in use reads how the hand splits (not only its cards)."""
-    return any(PATTERNS[m.id].structural for m in rules.mingtang if rules.uses(m.id))
+    """Whether any 名堂 in use reads how the hand splits (not only its cards);
+    memoised by the rules' identity (every 王 settlement asks, and hashing a Rules
+    costs more than the answer)."""
+    hit = _STRUCTURAL.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        if len(_STRUCTURAL) > 64:
+            _STRUCTURAL.clear()
+        used = any(PATTERNS[m.id].structural for m in rules.mingtang if rules.uses(m.id))
+        hit = _STRUCTURAL[id(rules)] = (rules, used)  # holding rules keeps its id unique
+    return hit[1]
+
+
+_STRUCTURAL: dict[int, tuple[Rules, bool]] = {}
 
 
 def _settle_groups(

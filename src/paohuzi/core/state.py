@@ -622,12 +622,11 @@ class GameState:
         if not self._wang[s] or not any(fans) or self._held[s] != self._needs[s]:
             return
         card = _CW[c]
+        wang = self._wang[s]
         acts = tuple(
             Action(HU, s, card, pattern=p)
-            for p in WangPattern
-            if fans[p.slot]
-            and p.on_wang == (c == WANG)
-            and p.hand_wang <= self._wang[s]
+            for p in _played_patterns(fans, c == WANG)
+            if p.hand_wang <= wang
             and settle(self._position(s, c, own, pattern=p), self.rules, self.huang).win
         )
         if not acts:
@@ -1127,6 +1126,13 @@ _SHARED = frozenset(
 )
 _CACHES = frozenset({"_hucache"})  # per-seat caches: a clone starts them afresh
 assert set(_FIELDS) >= _SHARED | _CACHES
+
+
+@lru_cache(maxsize=64)
+def _played_patterns(fans: tuple[int, ...], on_wang: bool) -> tuple[WangPattern, ...]:
+    """R41: the patterns a preset pays (``fans``, by slot) on a natural card or on a
+    drawn 王 (the enum's properties look themselves up: asked at every card offered)."""
+    return tuple(p for p in WangPattern if fans[p.slot] and p.on_wang == on_wang)
 
 
 def _copy(v: Any) -> Any:
