@@ -122,9 +122,14 @@ def fixed_world(clock: Clock) -> Iterator[None]:
 
 
 async def _quiet(room: Any, log: list[str]) -> None:
-    """Yield until nothing has moved for a while: every bot move and hint is done."""
+    """Yield until nothing has moved for a while: every bot move and hint is done.
+    Bounded by time, not by a count of yields: a bot thinks in the pool's thread while
+    the loop spins, and on a slow or busy machine 100,000 yields passed before one
+    bot's move did (CI, 2026-12-03)."""
     still, last = 0, None
-    for _ in range(100_000):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 120
+    while loop.time() < deadline:
         await asyncio.sleep(0)
         st = room.table.state
         mark = (len(log), len(st.actions) if st is not None else -1, room.table.match.index)

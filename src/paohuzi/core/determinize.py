@@ -82,8 +82,8 @@ def resample(state: GameState, seat: int, rng: random.Random, tries: int = 100) 
     hidden_card = s.phase == Phase.CLAIM and w is not None and not w.shown and w.owner != seat
     piled = 0
     for p in s._piles:
-        for c in p:
-            piled |= 1 << c
+        for pc in p:
+            piled |= 1 << pc
     pool0 = hidden_from(s, seat)
     my_ids = s.legal_action_ids(seat) if s.phase == Phase.CLAIM else None
     waiting = s.phase == Phase.CLAIM and seat not in s.to_act()  # the view's others_deciding
