@@ -490,20 +490,10 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
     return Settlement(False, max(most, 0), max(most, 0), 0, 0, 0, (), (), (), error)
 
 
+@per_rules  # every 王 settlement asks; hashing a Rules costs more than the answer
 def _structural(rules: Rules) -> bool:
-    """Whether any 名堂 in use reads how the hand splits (not only its cards);
-    memoised by the rules' identity (every 王 settlement asks, and hashing a Rules
-    costs more than the answer)."""
-    hit = _STRUCTURAL.get(id(rules))
-    if hit is None or hit[0] is not rules:
-        if len(_STRUCTURAL) > 64:
-            _STRUCTURAL.clear()
-        used = any(PATTERNS[m.id].structural for m in rules.mingtang if rules.uses(m.id))
-        hit = _STRUCTURAL[id(rules)] = (rules, used)  # holding rules keeps its id unique
-    return hit[1]
-
-
-_STRUCTURAL: dict[int, tuple[Rules, bool]] = {}
+    """Whether any 名堂 in use reads how the hand splits (not only its cards)."""
+    return any(PATTERNS[m.id].structural for m in rules.mingtang if rules.uses(m.id))
 
 
 def _settle_groups(

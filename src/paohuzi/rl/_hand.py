@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -147,18 +147,13 @@ class ObservedHand:
         return lg
 
     def mask(self, seat: int, dtype: type = np.int8) -> np.ndarray:
-        """1 at each legal index (a few ones: set bytes, not a numpy fancy index)."""
-        b = bytearray(ACTION_COUNT)
-        for i in self.legal(seat):
-            b[i] = 1
-        return np.frombuffer(b, dtype=dtype)
+        """1 at each legal index."""
+        return _mask(self.legal(seat), dtype)
 
     @staticmethod
     def pass_mask(dtype: type = np.int8) -> np.ndarray:
         """The mask of a seat asked in a claim window it has no option in: 过 only."""
-        b = bytearray(ACTION_COUNT)
-        b[PASS_INDEX] = 1
-        return np.frombuffer(b, dtype=dtype)
+        return _mask((PASS_INDEX,), dtype)
 
     def apply(self, action: Action) -> None:
         self.state.apply(action)
@@ -172,6 +167,14 @@ class ObservedHand:
     def rewards(self) -> list[float]:
         """Each seat's reward for the hand (:class:`Rewards`): 0 until it ends."""
         return self.reward(self.state.returns())
+
+
+def _mask(indices: Iterable[int], dtype: type) -> np.ndarray:
+    """1 at each index (a few ones: set bytes, not a numpy fancy index)."""
+    b = bytearray(ACTION_COUNT)
+    for i in indices:
+        b[i] = 1
+    return np.frombuffer(b, dtype=dtype)
 
 
 class Timeline:
