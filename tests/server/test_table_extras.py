@@ -45,7 +45,9 @@ def friends_room(c: TestClient, **body: Any) -> tuple[dict[str, Any], dict[str, 
 def test_say_is_relayed_to_every_connected_seat_and_changes_no_version(
     client: TestClient,
 ) -> None:
-    r, j = friends_room(client)
+    # ready_first: nothing moves until a human is ready, so only the phrase could
+    # change the version (with the deal under way a bot's move raced the ping, 1 CI run)
+    r, j = friends_room(client, options={"ready_first": True})
     with connect(client, r["room"], r["token"]) as wa, connect(client, r["room"], j["token"]) as wb:
         a, b = Player(wa), Player(wb)
         a.next_state(), b.next_state()
