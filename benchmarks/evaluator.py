@@ -17,6 +17,10 @@ the Python one (``HandEvaluator(rules, native=False)``) are timed against each
 other in rounds that take turns, and the ratio printed. ``--against DIR`` measures this
 checkout's sources and another checkout's ``src`` in fresh processes taking
 turns (a before/after in one run) and prints the medians and their ratios.
+``--builds`` (the default after a compiled install's own run) measures the two
+builds of this checkout in fresh processes taking turns — compiled, and pure
+Python (``PAOHUZI_PURE=1``) — and prints ``best``, the settlement, reading a
+position and the view against each other, with each build's ratios (issue 27).
 """
 
 from __future__ import annotations
@@ -54,9 +58,18 @@ def main() -> None:
     ap.add_argument("--against", metavar="SRC", help="compare with another checkout's src/")
     ap.add_argument("--rounds", type=int, default=5, help="rounds per side (--against; kernel)")
     ap.add_argument("--hands", type=int, default=60, help="random hands for the view's timing")
+    builds = ap.add_mutually_exclusive_group()
+    builds.add_argument(
+        "--builds", action="store_true", help="only the pure and compiled builds side by side"
+    )
+    builds.add_argument(
+        "--no-builds", action="store_true", help="not the builds' comparison after this run"
+    )
     args = ap.parse_args()
     if args.against:
         return compare(args)
+    if args.builds:
+        return compare_builds(args)
     positions = load(args.corpus) if args.corpus else corpus(args.n, args.seed)
     rules = preset(args.rules)
 
@@ -99,7 +112,10 @@ def main() -> None:
     n = len(positions)
     versus = kernel_versus_python(rules, positions, args.rounds)
     warm_us = warm / n * 1e6
+    import paohuzi
+
     out = {
+        "compiled": paohuzi.compiled(),
         "positions": n,
         "us_per_position": round(cold / n * 1e6, 3),
         "us_per_position_warm": round(warm / n * 1e6, 3),
@@ -122,9 +138,12 @@ def main() -> None:
     }
     if args.json:
         print(json.dumps(out))
-    else:
-        for k, v in out.items():
-            print(f"{k:>22}: {v}")
+        return
+    for k, v in out.items():
+        print(f"{k:>22}: {v}")
+    if paohuzi.compiled() and not args.no_builds and not args.corpus:
+        print()
+        compare_builds(args)
 
 
 def kernel_versus_python(rules: object, positions: list[Position], rounds: int) -> dict:
@@ -224,25 +243,81 @@ def view_direct(rules: object, hands: int) -> tuple[float, float]:
     return min(r[0] for r in runs), min(r[1] for r in runs)
 
 
-def compare(args: argparse.Namespace) -> None:
-    """Fresh processes of both trees, taking turns; medians of each measure and ratios."""
+def taking_turns(
+    args: argparse.Namespace, sides: dict[str, dict[str, str]], keys: tuple[str, ...]
+) -> dict[str, dict[str, float]]:
+    """Fresh ``--json`` processes, one per side per round (``sides``: name → the
+    environment variables it runs with), taking turns; the median of each key.
+    A side that reports ``compiled`` (whether its engine ran compiled) is held to it."""
     import os
     import statistics
     import subprocess
 
+    runs: dict[str, list[dict[str, float]]] = {k: [] for k in sides}
+    cmd = [sys.executable, __file__, "--json", "--n", str(args.n), "--rules", args.rules]
+    cmd += ["--hands", str(args.hands), "--seed", str(args.seed), "--rounds", "1"]
+    for _ in range(args.rounds):
+        for name, extra in sides.items():
+            env = {k: v for k, v in os.environ.items() if k != "PAOHUZI_PURE"}
+            env.update((k, v) for k, v in extra.items() if k != "compiled")
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True)
+            if out.returncode:
+                sys.exit(f"the {name} side failed ({' '.join(cmd)}):\n{out.stderr}")
+            got = json.loads(out.stdout)
+            if "compiled" in extra and got["compiled"] != (extra["compiled"] == "1"):
+                sys.exit(f"the {name} side did not run as {name}: {got}")
+            runs[name].append(got)
+    return {n: {k: statistics.median(r[k] for r in rs) for k in keys} for n, rs in runs.items()}
+
+
+BUILD_KEYS = (
+    ("us_per_position_warm", "best (warm)"),
+    ("us_per_settlement", "settlement"),
+    ("us_from_dict", "reading a position"),
+    ("us_view_direct", "the seat's view"),
+    ("us_step_direct", "the engine's step"),
+)
+
+
+def compare_builds(args: argparse.Namespace) -> None:
+    """This checkout compiled and pure (``PAOHUZI_PURE=1``), fresh processes taking
+    turns: µs of ``best``, the settlement, reading and the view, and the ratios the
+    issue asks for on each build (settlement / ``best``, reading / settlement, view /
+    step). Needs a compiled build (``PAOHUZI_COMPILE=1``) for the compiled side."""
+    import paohuzi
+
+    if not paohuzi.compiled():
+        sys.exit("--builds: this install is pure Python; build with PAOHUZI_COMPILE=1 first")
+    src = str(Path(paohuzi.__file__).resolve().parents[1])
+    sides = {
+        "compiled": {"PYTHONPATH": src, "compiled": "1"},
+        "pure": {"PYTHONPATH": src, "PAOHUZI_PURE": "1", "compiled": "0"},
+    }
+    med = taking_turns(args, sides, tuple(k for k, _ in BUILD_KEYS))
+    c, p = med["compiled"], med["pure"]
+    if args.json:
+        print(json.dumps({"rounds": args.rounds, **med}))
+        return
+    print(f"both builds, {args.n} positions, {args.rounds} rounds taking turns (µs, medians)")
+    print(f"  {'':>20}  {'compiled':>9}  {'pure':>9}  pure/compiled")
+    for k, label in BUILD_KEYS:
+        print(f"  {label:>20}  {c[k]:9.3f}  {p[k]:9.3f}  {p[k] / c[k]:8.2f}×")
+    for label, num, den in (
+        ("settlement / best", "us_per_settlement", "us_per_position_warm"),
+        ("reading / settlement", "us_from_dict", "us_per_settlement"),
+        ("view / step", "us_view_direct", "us_step_direct"),
+    ):
+        print(f"  {label:>20}  {c[num] / c[den]:9.2f}  {p[num] / p[den]:9.2f}")
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Fresh processes of both trees, taking turns; medians of each measure and ratios."""
     here = str(Path(__file__).resolve().parents[1] / "src")
     trees = {"this": here, "against": str(Path(args.against).resolve())}
-    runs: dict[str, list[dict[str, float]]] = {k: [] for k in trees}
-    cmd = [sys.executable, __file__, "--json", "--n", str(args.n), "--rules", args.rules]
-    cmd += ["--hands", str(args.hands)]
-    for _ in range(args.rounds):
-        for name, src in trees.items():
-            env = {**os.environ, "PYTHONPATH": src, "PAOHUZI_PURE": "1"}
-            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-            runs[name].append(json.loads(out.stdout))
     keys = ("us_per_position", "us_per_position_warm", "us_per_settlement")
     keys += ("us_from_dict_and_best", "us_from_dict", "us_per_engine_step", "us_per_view")
-    med = {n: {k: statistics.median(r[k] for r in rs) for k in keys} for n, rs in runs.items()}
+    sides = {name: {"PYTHONPATH": src, "PAOHUZI_PURE": "1"} for name, src in trees.items()}
+    med = taking_turns(args, sides, keys)
     result = {"rounds": args.rounds, **med}
     result["ratio_this_over_against"] = {
         k: round(med["this"][k] / med["against"][k], 3) for k in keys

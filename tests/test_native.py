@@ -141,3 +141,32 @@ def test_setup_compiles_the_modules_native_checks() -> None:
         and any(isinstance(t, ast.Name) and t.id == "HOT" for t in node.targets)
     )
     assert tuple(hot) == HOT and "bots/heuristics" in HOT
+
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "evaluator.py"
+
+
+def _builds(*extra: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, str(BENCH), "--builds", "--n", "150", "--hands", "2", "--rounds", "1"]
+    env = {k: v for k, v in os.environ.items() if k != "PAOHUZI_PURE"}
+    return subprocess.run([*cmd, *extra], capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.mark.skipif(
+    not paohuzi.compiled(), reason="needs the compiled engine: PAOHUZI_COMPILE=1 pip install -e ."
+)
+def test_the_benchmark_sets_both_builds_side_by_side() -> None:
+    """Issue 27: ``benchmarks/evaluator.py`` prints the pure and the compiled build's
+    ``best``, settlement, reading and view in one run; each side checks it ran as named."""
+    out = _builds("--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    keys = {"us_per_position_warm", "us_per_settlement", "us_from_dict", "us_view_direct"}
+    for side in ("compiled", "pure"):
+        assert keys <= got[side].keys() and all(got[side][k] > 0 for k in keys)
+
+
+@pytest.mark.skipif(paohuzi.compiled(), reason="the pure install's refusal")
+def test_the_builds_benchmark_refuses_a_pure_install() -> None:
+    out = _builds()
+    assert out.returncode != 0 and "PAOHUZI_COMPILE=1" in out.stderr

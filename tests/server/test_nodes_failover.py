@@ -89,7 +89,10 @@ class Human:
     """A seat's websocket on some node: the latest state; random legal play."""
 
     def __init__(self, node: Node, room: str, token: str) -> None:
-        self.ws = ws_sync.connect(f"ws://{node.base}/ws/{room}?token={token}", max_size=None)
+        # entered as its context manager says (a bare connect() is deprecated since
+        # websockets 17.1); ``close`` leaves it
+        url = f"ws://{node.base}/ws/{room}?token={token}"
+        self.ws = ws_sync.connect(url, max_size=None).__enter__()
         self.state: dict[str, Any] | None = None
         self.first: dict[str, Any] | None = None
         self.errors: list[str] = []
@@ -118,7 +121,7 @@ class Human:
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
-            self.ws.close()
+            self.ws.__exit__(None, None, None)
 
 
 def _refused(node: Node, room: str, token: str) -> str | None:
