@@ -96,7 +96,8 @@ def test_bad_dissolve_messages_change_nothing(client: TestClient) -> None:
     r, _ = friends_room(client)
     with connect(client, r["room"], r["token"]) as wa:
         a = Player(wa)
-        a.until(lambda s: s["phase"] == "playing")
+        # the bot (seat 1) has nothing to do: no bot move can race the version check
+        a.until(lambda s: s["phase"] == "playing" and 1 not in s["view"]["to_act"])
         v = a.ping()["version"]
         ask(a, agree=False)  # nothing to refuse
         wa.send_json({"type": "dissolve"})
