@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -243,12 +244,15 @@ def view_direct(rules: object, hands: int) -> tuple[float, float]:
     return min(r[0] for r in runs), min(r[1] for r in runs)
 
 
+Side = tuple[dict[str, str], bool | None]  # environment variables; compiled (None: either)
+
+
 def taking_turns(
-    args: argparse.Namespace, sides: dict[str, dict[str, str]], keys: tuple[str, ...]
+    args: argparse.Namespace, sides: dict[str, Side], keys: tuple[str, ...]
 ) -> dict[str, dict[str, float]]:
-    """Fresh ``--json`` processes, one per side per round (``sides``: name → the
-    environment variables it runs with), taking turns; the median of each key.
-    A side that reports ``compiled`` (whether its engine ran compiled) is held to it."""
+    """Fresh ``--json`` processes, one per side per round, taking turns; the median
+    of each key. A side whose engine did not run as it must (compiled or pure: a
+    stale build falls back to Python) stops the run."""
     import os
     import statistics
     import subprocess
@@ -257,14 +261,13 @@ def taking_turns(
     cmd = [sys.executable, __file__, "--json", "--n", str(args.n), "--rules", args.rules]
     cmd += ["--hands", str(args.hands), "--seed", str(args.seed), "--rounds", "1"]
     for _ in range(args.rounds):
-        for name, extra in sides.items():
+        for name, (extra, compiled) in sides.items():
             env = {k: v for k, v in os.environ.items() if k != "PAOHUZI_PURE"}
-            env.update((k, v) for k, v in extra.items() if k != "compiled")
-            out = subprocess.run(cmd, env=env, capture_output=True, text=True)
+            out = subprocess.run(cmd, env={**env, **extra}, capture_output=True, text=True)
             if out.returncode:
                 sys.exit(f"the {name} side failed ({' '.join(cmd)}):\n{out.stderr}")
             got = json.loads(out.stdout)
-            if "compiled" in extra and got["compiled"] != (extra["compiled"] == "1"):
+            if compiled is not None and got["compiled"] != compiled:
                 sys.exit(f"the {name} side did not run as {name}: {got}")
             runs[name].append(got)
     return {n: {k: statistics.median(r[k] for r in rs) for k in keys} for n, rs in runs.items()}
@@ -289,9 +292,9 @@ def compare_builds(args: argparse.Namespace) -> None:
     if not paohuzi.compiled():
         sys.exit("--builds: this install is pure Python; build with PAOHUZI_COMPILE=1 first")
     src = str(Path(paohuzi.__file__).resolve().parents[1])
-    sides = {
-        "compiled": {"PYTHONPATH": src, "compiled": "1"},
-        "pure": {"PYTHONPATH": src, "PAOHUZI_PURE": "1", "compiled": "0"},
+    sides: dict[str, Side] = {
+        "compiled": ({"PYTHONPATH": src}, True),
+        "pure": ({"PYTHONPATH": src, "PAOHUZI_PURE": "1"}, False),
     }
     med = taking_turns(args, sides, tuple(k for k, _ in BUILD_KEYS))
     c, p = med["compiled"], med["pure"]
@@ -314,13 +317,16 @@ def compare(args: argparse.Namespace) -> None:
     """Fresh processes of both trees, taking turns; medians of each measure and ratios."""
     here = str(Path(__file__).resolve().parents[1] / "src")
     trees = {"this": here, "against": str(Path(args.against).resolve())}
-    keys = ("us_per_position", "us_per_position_warm", "us_per_settlement")
+    keys: tuple[str, ...] = ("us_per_position", "us_per_position_warm", "us_per_settlement")
     keys += ("us_from_dict_and_best", "us_from_dict", "us_per_engine_step", "us_per_view")
-    sides = {name: {"PYTHONPATH": src, "PAOHUZI_PURE": "1"} for name, src in trees.items()}
+    sides: dict[str, Side] = {
+        name: ({"PYTHONPATH": src, "PAOHUZI_PURE": "1"}, None) for name, src in trees.items()
+    }
     med = taking_turns(args, sides, keys)
     result = {"rounds": args.rounds, **med}
     result["ratio_this_over_against"] = {
-        k: round(med["this"][k] / med["against"][k], 3) for k in keys
+        k: round(med["this"][k] / med["against"][k], 3) if med["against"][k] else math.nan
+        for k in keys
     }
     if args.json:
         print(json.dumps(result))
