@@ -154,11 +154,11 @@ def rate(players: Sequence[str], pairings: Sequence[Pairing]) -> list[Rating]:
         s = p.scores[k]
         a, b = r[p.lone], r[p.field]
         if s > 0:
-            r[p.lone], r[p.field] = env.rate_1vs1(a, b)
+            r[p.lone], r[p.field] = trueskill.rate_1vs1(a, b, env=env)
         elif s < 0:
-            r[p.field], r[p.lone] = env.rate_1vs1(b, a)
-        else:
-            r[p.lone], r[p.field] = env.rate_1vs1(a, b, drawn=True)
+            r[p.field], r[p.lone] = trueskill.rate_1vs1(b, a, env=env)
+        else:  # (the global function: ``env.rate_1vs1`` is deprecated since trueskill 0.4)
+            r[p.lone], r[p.field] = trueskill.rate_1vs1(a, b, drawn=True, env=env)
         count[p.lone] += 1
         count[p.field] += 1
         total[p.lone] += s
