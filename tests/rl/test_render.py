@@ -98,9 +98,10 @@ def test_record_video(tmp_path) -> None:
     pytest.importorskip("moviepy")
     from gymnasium.wrappers import RecordVideo
 
+    folder = tmp_path / "videos"  # a new folder: the recorder warns about an existing one
     env = RecordVideo(
         gymnasium.make(paohuzi.rl.ENV_ID, render_mode="rgb_array"),
-        str(tmp_path),
+        str(folder),
         episode_trigger=lambda e: True,
     )
     env.reset(seed=0)
@@ -109,5 +110,5 @@ def test_record_video(tmp_path) -> None:
         mask = env.unwrapped.action_masks()
         *_, done, _trunc, _info = env.step(int(np.flatnonzero(mask)[0]))
     env.close()
-    videos = list(tmp_path.glob("*.mp4"))
+    videos = list(folder.glob("*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
