@@ -49,12 +49,14 @@ def serve(tmp: Path, *flags: str) -> Iterator[tuple[str, int]]:
         "warning",
         *flags,
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log = tmp / "server.log"  # a file, not an unread pipe that could fill and block it
+    with log.open("wb") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else "died"
+            assert proc.poll() is None, log.read_text(errors="replace")[-4000:] or "died"
             try:
                 with httpx.Client(transport=httpx.HTTPTransport(local_address=OTHER)) as c:
                     if c.get(base + "/api/health", timeout=1).status_code == 200:

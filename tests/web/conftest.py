@@ -66,11 +66,15 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
         "warning",
         *extra,
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # stderr to a file, not a pipe: nobody reads a pipe during the session, and a server
+    # whose warnings filled its 64 KiB would block on its next one (a hand that never came)
+    log = tmp / "server.log"
+    with log.open("wb") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90  # a loaded 2-core machine takes 30 s and more
     while True:
-        assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else "server died"
+        assert proc.poll() is None, log.read_text(errors="replace")[-4000:] or "server died"
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
                 return proc, base
