@@ -306,13 +306,16 @@ def click_a_legal_choice(page: Any, rng: random.Random) -> bool:
 
 
 def _click_a_legal_choice(page: Any, rng: random.Random) -> bool:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     hu = page.query_selector("#actions button[data-type='hu']")
     if hu:  # a player always takes a win
         hu.click()
         return True
-    options = []
-    if page.query_selector("#hand .card.legal"):
-        options.append("discard")
+    # one snapshot of what is offered: a newer state (another seat's move) may redraw
+    # the table between two queries, so the choice is made from this list only
+    legal = page.query_selector_all("#hand .card.legal")
+    options = ["discard"] if legal else []
     if page.query_selector("#chi-btn"):
         options.append("chi")
     buttons = page.query_selector_all("#actions button[data-action-id]:not(#discard-btn)")
@@ -321,8 +324,11 @@ def _click_a_legal_choice(page: Any, rng: random.Random) -> bool:
         return False
     kind = rng.choice(options)
     if kind == "discard":
-        tap_card(rng.choice(page.query_selector_all("#hand .card.legal")))
-        page.click("#discard-btn")
+        tap_card(rng.choice(legal))
+        try:
+            page.click("#discard-btn:not([disabled])", timeout=5000)
+        except PlaywrightTimeout:  # the turn moved on under the finger
+            return False
     elif kind == "chi":
         page.click("#chi-btn")
         packages = page.query_selector_all("#chi-picker .package")
