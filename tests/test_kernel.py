@@ -13,17 +13,20 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from paohuzi._native import reason_for_no_kernel
+from paohuzi.core import position
 from paohuzi.core.evaluator import KERNEL, HandEvaluator, _all_keys, _SizeTable, evaluator_for
 from paohuzi.core.position import Position, PositionError
 from paohuzi.core.rules import PRESETS, Rules
 from strategies import positions
 from test_score_vectors import VECTORS, position_input
+from test_settle_fast import _forms, _spoilt
 
 needs_kernel = pytest.mark.skipif(
     KERNEL is None, reason="needs the C kernel: PAOHUZI_COMPILE=kernel pip install -e ."
@@ -45,6 +48,7 @@ def _same(native: HandEvaluator, pure: HandEvaluator, pos: Position) -> None:
     assert native.analyse(pos) == pure.analyse(pos)
     if pos.win is None:
         return
+    assert native.plan(pos) == pure.plan(pos)  # the kernel reads the position's fields
     t = native.summarize(pos.table_keys)
     for c in range(20):  # the engine's path: HandEvaluator._best through best_huxi
         for sd in (False, True):
@@ -149,6 +153,105 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         flat = [(0,) * 180] * 3
         type(k)(((0,) * 7, 0, (0,) * 10), size, (0,) * 10, *grid, *flat, len)  # 7 句 values
     assert k.core(packed, 0, (False, True, False), -1, 5, False) == before
+
+
+# -- 局面 read straight in C (Position.from_dict's common form, issue 27) --------------
+def _read_outcome(read: Any, d: object, hand_size: object = 20) -> tuple[object, ...]:
+    """What a reader gives: None, the position's dict in order (its hand not yet made),
+    or the error."""
+    try:
+        p = read(d, hand_size)
+    except Exception as e:
+        return ("error", type(e), str(e))
+    return ("none",) if p is None else ("ok", type(p), list(vars(p).items()))
+
+
+def _same_read(d: object, hand_size: object = 20) -> tuple[object, ...]:
+    fast = _read_outcome(position._read_fast, d, hand_size)
+    assert fast == _read_outcome(position._read, d, hand_size), d
+    return fast
+
+
+@needs_kernel
+def test_from_dict_reads_with_the_kernel() -> None:
+    assert type(position._read_fast).__name__ == "Reader"
+
+
+def test_a_pure_install_reads_with_python() -> None:
+    if KERNEL is None:
+        assert position._read_fast is position._read
+
+
+@needs_kernel
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    p=positions(),
+    rng=st.randoms(use_true_random=False),
+    flags=st.lists(st.booleans(), min_size=4, max_size=4),
+)
+def test_the_c_reader_reads_as_python(p: Position, rng: random.Random, flags: list[bool]) -> None:
+    """R1, R12, R17: the C reader and ``_read`` agree field for field, in the same
+    order (or both hand the line to the constructor's path) on every form a program
+    or a person writes and on each damage a line may carry."""
+    extra = (("tinghu", True),) if flags[3] else ()
+    q = Position(p.hand, p.table, p.win, flags[0], flags[1], flags[2], extra=extra)
+    for d in _forms(q, rng):
+        got = _same_read(d)
+        assert got[0] == "ok"
+        p2 = position._read_fast(d, 20)
+        assert p2 == q and vars(p2)["facts"] == q.facts and vars(p2)["card_bits"] == q.card_bits
+        _same_read(_spoilt(d, rng))
+
+
+class _Str(str):
+    pass
+
+
+@needs_kernel
+def test_the_c_reader_refuses_what_python_refuses() -> None:
+    """Odd input: the same None (the constructor's path then speaks) or error."""
+    base = Position.parse("一二三四五六七八九十壹贰叁", "伍", ["ti:拾", "peng:陆"]).to_dict()
+    odd: list[tuple[object, object]] = [
+        (base, True),  # a bool is no deal size
+        (base, 2**80),
+        (base, -1),
+        ({**base, "extra": {"b": 1, "a": 2}}, 20),
+        ({**base, "extra": {1: 1, "a": 2}}, 20),  # unsortable: the same TypeError
+        ({**base, "table": [*base["table"], ["peng:x1"]]}, 20),  # not a meld text
+        ({**base, "table": [*base["table"], _Str("peng:x1")]}, 20),
+        ({**base, "table": (*base["table"],)}, 20),  # a tuple is not the JSON list
+        ({**base, "table": ["peng:x1"] * 8}, 20),
+        ({**base, "hand": ""}, 20),
+        ({**base, "hand": "一二三 w"}, 20),
+        ({**base, "hand": base["hand"] + " x1"}, 21),
+        ({**base, "win": "  x5  "}, 20),
+        ({**base, "win": "x5 x6"}, 20),
+        ({**base, "win": 5}, 20),
+        ({k: v for k, v in base.items() if k != "hand"}, 20),
+        ({**base, 1: 2}, 20),
+        ({**base, "self_drawn": 1}, 20),
+        ({**base, "wang": 1}, 20),
+    ]
+    for d, n in odd:
+        _same_read(d, n)
+    assert _same_read(base)[0] == "ok"
+    assert position._read_fast("not a dict", 20) is None  # from_dict's path then refuses it
+    with pytest.raises(PositionError, match="JSON object"):
+        Position.from_dict("not a dict")  # type: ignore[arg-type]
+
+
+@needs_kernel
+def test_the_c_reader_keeps_its_melds_while_the_cache_clears() -> None:
+    """The meld cache is bounded (4,096): a read whose new melds clear it midway still
+    holds the ones it read before (and reads as Python does)."""
+    position._MELDS.clear()
+    for i in range(4095):  # one short of the bound: the next new meld clears it
+        position._MELDS[f"filler{i}"] = position._MELDS.get("peng:x1") or position._meld("peng:x1")  # type: ignore[assignment]
+    d = Position.parse("一二三四五六七八九十", "贰", ["peng:叁", "wei:肆", "ti:拾"]).to_dict()
+    got = _read_outcome(position._read_fast, d)
+    position._MELDS.clear()
+    assert got[0] == "ok" and got == _read_outcome(position._read, d)
+    assert position._read_fast(d, 20) == Position._from_dict(d)
 
 
 def test_without_the_extension_the_python_evaluator_runs() -> None:

@@ -446,56 +446,67 @@ fail:
 
 static PyObject *S_win, *S_packed, *S_table_keys, *S_up_key, *S_self_drawn, *S_shape;
 
-/* best(position): HandEvaluator.best — reads the fields Position derives once. */
-static PyObject *kernel_best(Kernel *self, PyObject *pos) {
+/* The fields Position derives once, read for best/plan_of: 1 with them read, 0 for a
+   position without a winning card (mandatory 天胡, R28: the Python path), −1 on error. */
+static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, int *sh, int *up,
+                    int *win, int *sd) {
     PyObject *o = PyObject_GetAttr(pos, S_win);
-    if (!o) return NULL;
-    if (o == Py_None) { /* mandatory 天胡 (R28): no shape needed; the Python path */
+    if (!o) return -1;
+    if (o == Py_None) {
         Py_DECREF(o);
-        return PyObject_CallOneArg(self->fallback, pos);
+        return 0;
     }
-    int win, sd, sh[3], huxi = 0, up = -1;
-    uint64_t packed;
-    int r = read_card(o, &win, "win");
+    int r = read_card(o, win, "win");
     Py_DECREF(o);
-    if (r < 0) return NULL;
-    if (!(o = PyObject_GetAttr(pos, S_packed))) return NULL;
-    r = read_packed(o, &packed);
+    if (r < 0) return -1;
+    if (!(o = PyObject_GetAttr(pos, S_packed))) return -1;
+    r = read_packed(o, packed);
     Py_DECREF(o);
-    if (r < 0) return NULL;
-    if (!(o = PyObject_GetAttr(pos, S_self_drawn))) return NULL;
-    sd = PyObject_IsTrue(o);
+    if (r < 0) return -1;
+    if (!(o = PyObject_GetAttr(pos, S_self_drawn))) return -1;
+    *sd = PyObject_IsTrue(o);
     Py_DECREF(o);
-    if (sd < 0) return NULL;
-    if (!(o = PyObject_GetAttr(pos, S_shape))) return NULL;
+    if (*sd < 0) return -1;
+    if (!(o = PyObject_GetAttr(pos, S_shape))) return -1;
     r = read_shape(o, sh);
     Py_DECREF(o);
-    if (r < 0) return NULL;
-    if (!(o = PyObject_GetAttr(pos, S_table_keys))) return NULL;
+    if (r < 0) return -1;
+    if (!(o = PyObject_GetAttr(pos, S_table_keys))) return -1;
     if (!PyTuple_Check(o)) {
         Py_DECREF(o);
         PyErr_SetString(PyExc_TypeError, "table_keys must be a tuple");
-        return NULL;
+        return -1;
     }
+    *huxi = 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
         long key = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
         if (key < 0 || key >= NMELD) {
             Py_DECREF(o);
             if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "table key %ld out of range", key);
-            return NULL;
+            return -1;
         }
-        huxi += self->flat[key];
+        *huxi += self->flat[key];
     }
     Py_DECREF(o);
-    if (!(o = PyObject_GetAttr(pos, S_up_key))) return NULL;
+    if (!(o = PyObject_GetAttr(pos, S_up_key))) return -1;
     long uk = PyLong_AsLong(o);
     Py_DECREF(o);
-    if (uk == -1 && PyErr_Occurred()) return NULL;
+    if (uk == -1 && PyErr_Occurred()) return -1;
     if (uk >= NMELD) {
         PyErr_Format(PyExc_ValueError, "up_key %ld out of range", uk);
-        return NULL;
+        return -1;
     }
-    if (uk >= 0) up = (sd ? self->gain_ti : self->gain_pao)[uk];
+    *up = uk >= 0 ? (*sd ? self->gain_ti : self->gain_pao)[uk] : -1;
+    return 1;
+}
+
+/* best(position): HandEvaluator.best. */
+static PyObject *kernel_best(Kernel *self, PyObject *pos) {
+    int win, sd, sh[3], huxi, up;
+    uint64_t packed;
+    int r = read_pos(self, pos, &packed, &huxi, sh, &up, &win, &sd);
+    if (r < 0) return NULL;
+    if (r == 0) return PyObject_CallOneArg(self->fallback, pos);
     long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, NULL);
     return v == -2 ? NULL : PyLong_FromLong(v);
 }
@@ -531,18 +542,37 @@ static PyObject *kernel_core_py(Kernel *self, PyObject *const *args, Py_ssize_t 
     return v == -2 ? NULL : PyLong_FromLong(v);
 }
 
+static PyObject *S_how[5];  /* plan's use of the winning card, interned */
+
+static PyObject *plan_result(Kernel *self, uint64_t packed, int huxi, const int *sh, int up,
+                             int win, int sd) {
+    long long plan[4] = {0, 0, 0, 0};
+    long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
+    if (v == -2) return NULL;
+    if (!plan[3]) return Py_BuildValue("(lO)", v, Py_None);
+    return Py_BuildValue("(l(LKOO))", v, plan[0], (unsigned long long)plan[1],
+                         plan[2] ? Py_True : Py_False, S_how[plan[3]]);
+}
+
 /* plan(…same as core): (best, (fixed, rest, pair, use) or None) — for analyse. */
 static PyObject *kernel_plan(Kernel *self, PyObject *const *args, Py_ssize_t n) {
     uint64_t packed;
     int huxi, sh[3], up, win, sd;
-    long long plan[4] = {0, 0, 0, 0};
     if (core_args(args, n, &packed, &huxi, sh, &up, &win, &sd) < 0) return NULL;
-    long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
-    if (v == -2) return NULL;
-    if (!plan[3]) return Py_BuildValue("(lO)", v, Py_None);
-    static const char *how[] = {"", "hand", "triple", "kan", "table"};
-    return Py_BuildValue("(l(LKOs))", v, plan[0], (unsigned long long)plan[1],
-                         plan[2] ? Py_True : Py_False, how[plan[3]]);
+    return plan_result(self, packed, huxi, sh, up, win, sd);
+}
+
+/* plan_of(position): HandEvaluator.plan, the fields read here as best reads them. */
+static PyObject *kernel_plan_of(Kernel *self, PyObject *pos) {
+    uint64_t packed;
+    int huxi, sh[3], up, win, sd;
+    int r = read_pos(self, pos, &packed, &huxi, sh, &up, &win, &sd);
+    if (r < 0) return NULL;
+    if (r == 0) {
+        PyErr_SetString(PyExc_ValueError, "plan_of: a position without a winning card");
+        return NULL;
+    }
+    return plan_result(self, packed, huxi, sh, up, win, sd);
 }
 
 /* rest(rest, pair): HandEvaluator._rest with its choice: (best, (s, b, js, jb)). */
@@ -584,6 +614,8 @@ static PyMethodDef kernel_methods[] = {
      "core(packed, table_huxi, shape, gain_up, win, self_drawn) -> int: HandEvaluator._best"},
     {"plan", (PyCFunction)(void (*)(void))kernel_plan, METH_FASTCALL,
      "plan(...same as core) -> (best, (fixed, rest, pair, use) | None)"},
+    {"plan_of", (PyCFunction)kernel_plan_of, METH_O,
+     "plan_of(position) -> plan(...) of a position with a winning card"},
     {"rest", (PyCFunction)kernel_rest, METH_VARARGS,
      "rest(rest, pair) -> (best or -1, (small key, big key, jiao 2-small, jiao 2-big))"},
     {"entry", (PyCFunction)kernel_entry, METH_VARARGS,
@@ -600,6 +632,333 @@ static PyTypeObject KernelType = {
     .tp_methods = kernel_methods,
     .tp_new = kernel_new,
 };
+
+/* ---- 局面 read straight (Position.from_dict's common form, core/position.py _read) ----
+ * The same checks and fields as _read, card counts in arrays instead of its packed
+ * weights. Anything _read hands to the constructor's path (None) is None here too;
+ * tests/test_kernel.py compares the two field for field. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *words;       /* str → Card: a code or glyph that is one card (no 王) */
+    PyObject *melds;       /* meld text → (Group, key, weight, cards): _read's cache */
+    PyObject *meld;        /* text → that entry or None (fills the cache) */
+    PyObject *shapes;      /* shape_flags memo, keyed as _read keys it */
+    PyObject *shape_flags; /* (n, melds, fours, target) → (bool, bool, bool) */
+    PyObject *fields;      /* the keys the common form may have */
+    PyTypeObject *position;
+    uint32_t colour[20];   /* a card's (red, big, small) counts, a byte each */
+    uint32_t four_rows;    /* MELD_ROWS rows that are 跑/提, as bits */
+} Reader;
+
+static PyObject *F_hand, *F_table, *F_last_card, *F_tianhu, *F_dihu, *F_extra, *F_hand_size,
+    *F_xing, *F_wang, *F_win_wang, *F_pattern, *F_fours, *F_card_bits, *F_facts, *EMPTY;
+
+static void reader_dealloc(Reader *r) {
+    Py_XDECREF(r->words);
+    Py_XDECREF(r->melds);
+    Py_XDECREF(r->meld);
+    Py_XDECREF(r->shapes);
+    Py_XDECREF(r->shape_flags);
+    Py_XDECREF(r->fields);
+    Py_XDECREF(r->position);
+    Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"words", "melds", "meld", "shapes", "shape_flags", "fields",
+                         "position", "colour", "four_rows", NULL};
+    PyObject *words, *melds, *meld, *shapes, *sf, *fields, *colour;
+    PyTypeObject *position;
+    unsigned long four_rows;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!O!OO!OO!O!Ok:Reader", kw, &PyDict_Type, &words,
+                                     &PyDict_Type, &melds, &meld, &PyDict_Type, &shapes, &sf,
+                                     &PyFrozenSet_Type, &fields, &PyType_Type, &position, &colour,
+                                     &four_rows))
+        return NULL;
+    PyObject *seq = PySequence_Fast(colour, "colour must be a sequence of 20 ints");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 20) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "colour must hold 20 ints");
+        return NULL;
+    }
+    Reader *r = (Reader *)type->tp_alloc(type, 0);
+    if (!r) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    for (int c = 0; c < 20; c++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, c));
+        if (v < 0 || v > 0xFFFFFF) {
+            Py_DECREF(seq);
+            Py_DECREF(r);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "colour out of range");
+            return NULL;
+        }
+        r->colour[c] = (uint32_t)v;
+    }
+    Py_DECREF(seq);
+    Py_INCREF(words), Py_INCREF(melds), Py_INCREF(meld), Py_INCREF(shapes), Py_INCREF(sf);
+    Py_INCREF(fields), Py_INCREF(position);
+    r->words = words, r->melds = melds, r->meld = meld, r->shapes = shapes;
+    r->shape_flags = sf, r->fields = fields, r->position = position;
+    r->four_rows = (uint32_t)four_rows;
+    return (PyObject *)r;
+}
+
+/* The card a word names, its kind in *c (1), or not one card (0), or an error (−1). */
+static int word_card(Reader *r, PyObject *w, PyObject **card, int *c) {
+    PyObject *o = PyDict_GetItemWithError(r->words, w);
+    if (!o) return PyErr_Occurred() ? -1 : 0;
+    long v = PyLong_AsLong(o);
+    if (v < 0 || v > 19) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card word maps off the cards");
+        return -1;
+    }
+    if (card) *card = o;
+    *c = (int)v;
+    return 1;
+}
+
+/* Counts the hand's words into hc; the number of cards, or −2 for "not the common
+ * form" (None), or −1 on error. One word that is no card is read as glyphs run together. */
+static Py_ssize_t hand_counts(Reader *r, PyObject *hand, int *hc) {
+    PyObject *words = PyUnicode_Split(hand, NULL, -1);
+    if (!words) return -1;
+    Py_ssize_t n = PyList_GET_SIZE(words), out = n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int c, k = word_card(r, PyList_GET_ITEM(words, i), NULL, &c);
+        if (k < 0) {
+            Py_DECREF(words);
+            return -1;
+        }
+        if (k == 0) {
+            memset(hc, 0, 20 * sizeof(int));
+            out = -2;
+            break;
+        }
+        hc[c]++;
+    }
+    if (out == -2 && n == 1) { /* glyphs run together: each character one card */
+        PyObject *w = PyList_GET_ITEM(words, 0);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(w);
+        out = len;
+        for (Py_ssize_t i = 0; i < len; i++) {
+            PyObject *ch = PyUnicode_Substring(w, i, i + 1);
+            int c, k = ch ? word_card(r, ch, NULL, &c) : -1;
+            Py_XDECREF(ch);
+            if (k <= 0) {
+                out = k < 0 ? -1 : -2;
+                break;
+            }
+            hc[c]++;
+        }
+    }
+    Py_DECREF(words);
+    return out;
+}
+
+static int is_bool(PyObject *o) { return o == Py_True || o == Py_False; }
+
+/* d.get(key, default) of a dict, borrowed; NULL on error. */
+static PyObject *get(PyObject *d, PyObject *key, PyObject *dflt) {
+    PyObject *o = PyDict_GetItemWithError(d, key);
+    return o ? o : PyErr_Occurred() ? NULL : dflt;
+}
+
+static PyObject *build(Reader *r, PyObject *d, PyObject *hs, Py_ssize_t n, int *hc, int *tc,
+                       int win, PyObject *win_card, PyObject **entries, int *keys,
+                       Py_ssize_t nt, int size, int fours, uint32_t colour);
+
+static PyObject *reader_call(Reader *r, PyObject *args, PyObject *kwds) {
+    PyObject *d, *hs;
+    if (kwds && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "read(d, hand_size) takes no keywords");
+        return NULL;
+    }
+    if (!PyArg_UnpackTuple(args, "read", 2, 2, &d, &hs)) return NULL;
+    if (!PyDict_CheckExact(d) || !PyLong_CheckExact(hs)) Py_RETURN_NONE;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(d, &pos, &key, &value)) {
+        int in = PySet_Contains(r->fields, key);
+        if (in < 0) return NULL;
+        if (!in) Py_RETURN_NONE;
+    }
+    PyObject *hand = get(d, F_hand, Py_None), *win_s = get(d, S_win, Py_None);
+    if (!hand || !win_s) return NULL;
+    if (!PyUnicode_CheckExact(hand) || !PyUnicode_CheckExact(win_s)) Py_RETURN_NONE;
+    int hc[20] = {0}, tc[20], win, c;
+    Py_ssize_t n = hand_counts(r, hand, hc);
+    if (n == -1) return NULL;
+    if (n == -2) Py_RETURN_NONE;
+    PyObject *win_card = NULL;
+    int k = word_card(r, win_s, &win_card, &win);
+    if (k < 0) return NULL;
+    if (k == 0) { /* one word between spaces, else not one card */
+        PyObject *ws = PyUnicode_Split(win_s, NULL, -1);
+        if (!ws) return NULL;
+        k = PyList_GET_SIZE(ws) == 1 ? word_card(r, PyList_GET_ITEM(ws, 0), &win_card, &win) : 0;
+        Py_DECREF(ws);
+        if (k < 0) return NULL;
+        if (k == 0) Py_RETURN_NONE;
+    }
+    PyObject *table = get(d, F_table, NULL);
+    if (!table && PyErr_Occurred()) return NULL;
+    if (table && (!PyList_CheckExact(table) || PyList_GET_SIZE(table) > 7)) Py_RETURN_NONE;
+    Py_ssize_t nt = table ? PyList_GET_SIZE(table) : 0, ne = 0;
+    /* owned: a meld read below may clear the cache (it is bounded) */
+    PyObject *entries[7], *result = NULL;
+    int keys[7], size = 0, fours = 0;
+    memcpy(tc, hc, sizeof tc);
+    uint32_t colour = 0;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        PyObject *t = PyList_GET_ITEM(table, i), *e = NULL;
+        if (!PyUnicode_CheckExact(t)) goto none; /* (a str subclass too: the constructor's path) */
+        if ((e = PyDict_GetItemWithError(r->melds, t))) Py_INCREF(e);
+        else if (PyErr_Occurred() || !(e = PyObject_CallOneArg(r->meld, t))) goto done;
+        if (e == Py_None) {
+            Py_DECREF(e);
+            goto none;
+        }
+        entries[ne++] = e;
+        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 4 || !PyTuple_CheckExact(PyTuple_GET_ITEM(e, 3))) {
+            PyErr_SetString(PyExc_TypeError, "a meld entry must be (Group, key, weight, cards)");
+            goto done;
+        }
+        long key = PyLong_AsLong(PyTuple_GET_ITEM(e, 1));
+        if (key < 0 || key >= NMELD) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "meld key %ld out of range", key);
+            goto done;
+        }
+        PyObject *cards = PyTuple_GET_ITEM(e, 3);
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(cards); j++) {
+            if (read_card(PyTuple_GET_ITEM(cards, j), &c, "a meld's card") < 0) goto done;
+            tc[c]++;
+            colour += r->colour[c];
+        }
+        size += (int)PyTuple_GET_SIZE(cards);
+        fours += r->four_rows >> (key / 20) & 1;
+        keys[i] = (int)key;
+    }
+    result = build(r, d, hs, n, hc, tc, win, win_card, entries, keys, nt, size, fours, colour);
+    goto done;
+none:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    while (ne) Py_DECREF(entries[--ne]);
+    return result;
+}
+
+/* The rest of reader_call, the table read: flags, counts, checks, the Position. */
+static PyObject *build(Reader *r, PyObject *d, PyObject *hs, Py_ssize_t n, int *hc, int *tc,
+                       int win, PyObject *win_card, PyObject **entries, int *keys,
+                       Py_ssize_t nt, int size, int fours, uint32_t colour) {
+    int c, held;
+    PyObject *flag[4] = {NULL, NULL, NULL, NULL}, *fkey[4] = {S_self_drawn, F_last_card, F_tianhu, F_dihu};
+    for (int f = 0; f < 4; f++) {
+        if (!(flag[f] = get(d, fkey[f], Py_False))) return NULL;
+        if (!is_bool(flag[f])) Py_RETURN_NONE;
+    }
+    PyObject *extra = get(d, F_extra, NULL);
+    if (!extra && PyErr_Occurred()) return NULL;
+    if (extra && !PyDict_CheckExact(extra)) Py_RETURN_NONE;
+    int overflow;
+    long long hand_size = PyLong_AsLongLongAndOverflow(hs, &overflow);
+    if (hand_size == -1 && PyErr_Occurred()) return NULL;
+    held = (int)n + size;
+    if (overflow || held != hand_size + (fours > 1 ? fours - 1 : 0) || held > 27) Py_RETURN_NONE; /* R17 */
+    tc[win]++;
+    uint64_t packed = 0, bits = 0;
+    for (c = 0; c < 20; c++) {
+        if (hc[c] >= 4 || tc[c] >= 5) Py_RETURN_NONE; /* four alike in hand (R12), five held (R1) */
+        packed += (uint64_t)hc[c] << 3 * c;
+        bits += (uint64_t)tc[c] << 3 * c;
+        colour += (uint32_t)hc[c] * r->colour[c];
+    }
+    colour += r->colour[win];
+    int up_key = -1;
+    for (Py_ssize_t i = 0; i < nt; i++)
+        if (keys[i] < 60 && keys[i] % 20 == win) up_key = keys[i]; /* rows 0–2: 碰, 偎, 臭偎 */
+    long long facts = (long long)colour << 5 | (flag[0] == Py_True) | (flag[1] == Py_True) << 1 |
+                      (flag[2] == Py_True) << 2 | (flag[3] == Py_True) << 3 | (n == 1) << 4;
+    long long m = n | nt << 8 | fours << 16 | hand_size << 24;
+    /* Everything checked: the objects (an error from here on is a real one). */
+    PyObject *p = NULL, *dd = NULL, *groups = NULL, *tkeys = NULL, *shape = NULL, *ext = NULL, *o;
+    PyObject *mk = PyLong_FromLongLong(m);
+    if (!mk) return NULL;
+    shape = PyDict_GetItemWithError(r->shapes, mk);
+    if (shape) Py_INCREF(shape);
+    else if (!PyErr_Occurred()) {
+        shape = PyObject_CallFunction(r->shape_flags, "niiL", n, (int)nt, fours, (hand_size + 1) / 3);
+        if (shape && PyDict_SetItem(r->shapes, mk, shape) < 0) Py_CLEAR(shape);
+    }
+    Py_DECREF(mk);
+    if (!shape) return NULL;
+    if (!(groups = PyTuple_New(nt)) || !(tkeys = PyTuple_New(nt))) goto fail;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        o = PyTuple_GET_ITEM(entries[i], 0);
+        Py_INCREF(o);
+        PyTuple_SET_ITEM(groups, i, o);
+        o = PyTuple_GET_ITEM(entries[i], 1);
+        Py_INCREF(o);
+        PyTuple_SET_ITEM(tkeys, i, o);
+    }
+    if (extra && PyDict_GET_SIZE(extra)) { /* tuple(sorted(extra.items())) */
+        PyObject *items = PyDict_Items(extra);
+        if (!items) goto fail;
+        if (PyList_Sort(items) < 0) {
+            Py_DECREF(items);
+            goto fail;
+        }
+        ext = PyList_AsTuple(items);
+        Py_DECREF(items);
+        if (!ext) goto fail;
+    } else {
+        ext = EMPTY;
+        Py_INCREF(ext);
+    }
+    if (!(p = PyBaseObject_Type.tp_new(r->position, EMPTY, NULL))) goto fail;
+    if (!(dd = PyObject_GenericGetDict(p, NULL))) goto fail;
+    /* the fields in the constructor's order, ``hand`` made when first read; the ints
+       made here are owned (stolen by set_field) */
+    PyObject *key[] = {F_table, S_win, S_self_drawn, F_last_card, F_tianhu, F_dihu,
+                       F_hand_size, F_extra, F_xing, F_wang, F_win_wang, F_pattern,
+                       F_fours, S_packed, S_table_keys, S_up_key, S_shape, F_card_bits,
+                       F_facts};
+    PyObject *val[] = {groups, win_card, flag[0], flag[1], flag[2], flag[3], hs, ext, EMPTY,
+                       NULL, Py_False, Py_None, NULL, NULL, tkeys, NULL, shape, NULL, NULL};
+    PyObject *made[] = {PyLong_FromLong(0), PyLong_FromLong(fours),
+                        PyLong_FromUnsignedLongLong(packed), PyLong_FromLong(up_key),
+                        PyLong_FromUnsignedLongLong(bits), PyLong_FromLongLong(facts)};
+    int slot[] = {9, 12, 13, 15, 17, 18}, bad = 0;
+    for (int i = 0; i < 6; i++) {
+        bad |= !made[i];
+        val[slot[i]] = made[i];
+    }
+    for (int i = 0; i < 19 && !bad; i++) bad = PyDict_SetItem(dd, key[i], val[i]) < 0;
+    for (int i = 0; i < 6; i++) Py_XDECREF(made[i]);
+    if (bad) goto fail;
+    Py_DECREF(dd), Py_DECREF(groups), Py_DECREF(tkeys), Py_DECREF(shape), Py_DECREF(ext);
+    return p;
+fail:
+    Py_XDECREF(p), Py_XDECREF(dd), Py_XDECREF(groups), Py_XDECREF(tkeys), Py_XDECREF(shape);
+    Py_XDECREF(ext);
+    return NULL;
+}
+
+static PyTypeObject ReaderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "paohuzi.core._kernel.Reader",
+    .tp_basicsize = sizeof(Reader),
+    .tp_dealloc = (destructor)reader_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Reader(...)(d, hand_size): Position.from_dict's common form read straight "
+              "(core/position.py _read), or None.",
+    .tp_call = (ternaryfunc)reader_call,
+    .tp_new = reader_new,
+};
+
 
 static struct PyModuleDef kernel_module = {
     PyModuleDef_HEAD_INIT,
@@ -618,11 +977,30 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         !(S_self_drawn = PyUnicode_InternFromString("self_drawn")) ||
         !(S_shape = PyUnicode_InternFromString("shape")))
         return NULL;
+    static const char *how[] = {"", "hand", "triple", "kan", "table"};
+    for (int i = 0; i < 5; i++)
+        if (!(S_how[i] = PyUnicode_InternFromString(how[i]))) return NULL;
+    if (PyType_Ready(&ReaderType) < 0) return NULL;
+    PyObject **names[] = {&F_hand, &F_table, &F_last_card, &F_tianhu, &F_dihu, &F_extra,
+                          &F_hand_size, &F_xing, &F_wang, &F_win_wang, &F_pattern, &F_fours,
+                          &F_card_bits, &F_facts};
+    static const char *text[] = {"hand", "table", "last_card", "tianhu", "dihu", "extra",
+                                 "hand_size", "xing", "wang", "win_wang", "pattern", "_fours",
+                                 "card_bits", "facts"};
+    for (int i = 0; i < 14; i++)
+        if (!(*names[i] = PyUnicode_InternFromString(text[i]))) return NULL;
+    if (!(EMPTY = PyTuple_New(0))) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
     Py_INCREF(&KernelType);
     if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
         Py_DECREF(&KernelType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&ReaderType);
+    if (PyModule_AddObject(m, "Reader", (PyObject *)&ReaderType) < 0) {
+        Py_DECREF(&ReaderType);
         Py_DECREF(m);
         return NULL;
     }

@@ -38,5 +38,23 @@ class Kernel:
         win: int,
         self_drawn: bool,
     ) -> tuple[int, tuple[int, int, bool, str] | None]: ...
+    def plan_of(self, position: Any) -> tuple[int, tuple[int, int, bool, str] | None]: ...
     def rest(self, rest: int, pair: bool) -> tuple[int, tuple[int, int, int, int]]: ...
     def entry(self, size: int, key: int) -> tuple[int, int] | None: ...
+
+class Reader:
+    """Position.from_dict's common form read straight (core/position.py ``_read``)."""
+
+    def __init__(
+        self,
+        words: dict[str, Any],
+        melds: dict[str, Any],
+        meld: Callable[[str], Any],
+        shapes: dict[int, tuple[bool, bool, bool]],
+        shape_flags: Callable[[int, int, int, int], tuple[bool, bool, bool]],
+        fields: frozenset[str],
+        position: type,
+        colour: Sequence[int],
+        four_rows: int,
+    ) -> None: ...
+    def __call__(self, d: Any, hand_size: Any) -> Any: ...

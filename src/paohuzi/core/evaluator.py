@@ -620,6 +620,9 @@ class HandEvaluator:
     def plan(self, pos: Position) -> tuple[int, tuple[int, int, bool, str] | None]:
         """Best 胡息 and how the winning card is used, without building groups
         (``plan`` None: no shape); :meth:`split` turns the plan into the 门子."""
+        kernel = getattr(self, "_kernel", None)  # the C kernel (issue 27), when built
+        if kernel is not None:  # (it reads the position's fields itself, as best does)
+            return kernel.plan_of(pos)
         win = pos.win
         assert win is not None
         up = (
@@ -628,9 +631,6 @@ class HandEvaluator:
             else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
         )
         huxi = sum(map(self._flat_get, pos.table_keys))
-        kernel = getattr(self, "_kernel", None)  # the C kernel (issue 27), when built
-        if kernel is not None:
-            return kernel.plan(pos.packed, huxi, pos.shape, up, win, pos.self_drawn)
         plans: list[tuple[int, int, bool, str]] = []
         best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans)
         return best, (plans[0] if plans else None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from operator import itemgetter
 from typing import Any
 
@@ -135,14 +136,14 @@ class Position:
         # position constructed is settled)
         f = sum(_RED(n)) << 21 | sum(n[10:20]) << 13 | sum(n[:10]) << 5
         f |= (1 if d["self_drawn"] else 0) | (2 if last_card else 0) | (4 if tianhu else 0)
-        d["_facts"] = f | (8 if dihu else 0) | (16 if len(d["hand"]) == 1 else 0)
+        d["facts"] = f | (8 if dihu else 0) | (16 if len(d["hand"]) == 1 else 0)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled as the constructor makes it, however read: its hand made (first),
         the counts made on demand left out (made again when asked)."""
         d = {"hand": self.hand, **self.__dict__}
-        d.pop("_card_bits", None)
-        d.pop("_facts", None)
+        d.pop("card_bits", None)
+        d.pop("facts", None)
         return d
 
     # -- derived facts --------------------------------------------------------
@@ -179,12 +180,13 @@ class Position:
         cards = self.all_cards()
         return sum(cards.count(x) for x in self.xing)
 
-    @property
+    # The counts below are kept in the instance's dict under their own names: made
+    # with the position (the constructor, the straight read) or once when first asked
+    # (an unpickled one). A plain attribute read then (cached_property is a non-data
+    # descriptor), not a property call: the settlement asks ``facts`` of every win.
+    @cached_property
     def card_bits(self) -> int:
         """:meth:`all_cards` packed, 3 bits a kind (what the 名堂 count from)."""
-        bits = self.__dict__.get("_card_bits")  # once (functools.cached_property locks)
-        if bits is not None:
-            return bits
         bits = self.packed + (0 if self.win is None else 1 << 3 * self.win)
         keys = self.table_keys
         if not keys or max(keys) < _JIAO_KEYS:
@@ -196,17 +198,13 @@ class Position:
                 else:
                     for c in g.cards:
                         bits += 1 << 3 * c
-        self.__dict__["_card_bits"] = bits
         return bits
 
-    @property
+    @cached_property
     def facts(self) -> int:
         """What the settlement's memo reads of the position (``scoring.settle``): the
         (red, big, small) counts of :meth:`all_cards`, a byte each, above five flags
         — 自摸, 海底, 天胡, 地胡, one card left in hand (耍猴)."""
-        f = self.__dict__.get("_facts")  # made with the position (else once, here)
-        if f is not None:
-            return f
         hand, keys = self.hand, self.table_keys
         n = sum(map(_COLOUR.__getitem__, hand)) + (0 if self.win is None else _COLOUR[self.win])
         if not keys or max(keys) < _JIAO_KEYS:
@@ -215,7 +213,6 @@ class Position:
             n += sum(_COLOUR[c] for g in self.table for c in g.cards)
         f = n << 5 | (1 if self.self_drawn else 0) | (2 if self.last_card else 0)
         f |= (4 if self.tianhu else 0) | (8 if self.dihu else 0) | (16 if len(hand) == 1 else 0)
-        self.__dict__["_facts"] = f
         return f
 
     def all_cards(self) -> list[Card]:
@@ -298,7 +295,7 @@ class Position:
     def from_dict(cls, d: dict[str, Any], hand_size: int = 20) -> Position:
         """Read the ``score --batch`` line form; raises :class:`PositionError`."""
         if cls is Position and type(d) is dict:
-            p = _read(d, hand_size)  # the common form, read straight (None: not that)
+            p = _read_fast(d, hand_size)  # the common form, read straight (None: not that)
             if p is not None:
                 return p
         return cls._from_dict(d, hand_size)
@@ -499,8 +496,9 @@ _TOP2 = sum(0b11000 << 5 * c for c in range(20))
 _SIZE, _FOUR = 1 << 184, 1 << 190
 # shape_flags by (cards in hand, melds, 跑/提, deal size) packed: a few dozen keys.
 _SHAPES: dict[int, tuple[bool, bool, bool]] = {}
-# A table meld's text → (Group, key, weight).
-_MELDS: dict[str, tuple[Group, int, int]] = {}
+# A table meld's text → (Group, key, weight, cards): the weight for _read, the cards
+# for the C reader.
+_MELDS: dict[str, tuple[Group, int, int, tuple[Card, ...]]] = {}
 # The hand of a position read straight, made on first read from ``packed``: five
 # kinds at a time (3 bits a kind, at most 3 of each: ≤ 1024 runs per memo).
 _RUNS: tuple[dict[int, tuple[Card, ...]], ...] = ({}, {}, {}, {})
@@ -521,7 +519,7 @@ def _hand(packed: int) -> tuple[Card, ...]:
     return hand
 
 
-def _meld(text: str) -> tuple[Group, int, int] | None:
+def _meld(text: str) -> tuple[Group, int, int, tuple[Card, ...]] | None:
     try:
         g = Group.parse(text)
     except (MeldError, CardError):
@@ -529,7 +527,7 @@ def _meld(text: str) -> tuple[Group, int, int] | None:
     if id(g.kind) not in _TABLE_KIND_IDS:
         return None
     four = g.kind is _PAO or g.kind is _TI
-    m = (g, g.key, sum(_W[c] for c in g.cards) + len(g.cards) * _SIZE + four * _FOUR)
+    m = (g, g.key, sum(_W[c] for c in g.cards) + len(g.cards) * _SIZE + four * _FOUR, g.cards)
     if len(_MELDS) >= 4096:  # bounded, as Group.parse's own memo
         _MELDS.clear()
     _MELDS[text] = m
@@ -573,12 +571,12 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
     tw = 0
     if table_in:
         try:
-            melds: list[tuple[Group, int, int] | None] = list(map(_MELDS.__getitem__, table_in))
+            melds: list[Any] = list(map(_MELDS.__getitem__, table_in))
         except (KeyError, TypeError):  # not read before (or not a meld text)
             melds = [_MELDS.get(t) or _meld(t) if type(t) is str else None for t in table_in]
             if None in melds:
                 return None
-        groups, table_keys, ws = zip(*melds, strict=True)
+        groups, table_keys, ws, _ = zip(*melds, strict=True)
         tw = sum(ws)
     get = d.get
     sd, lc = get("self_drawn", False), get("last_card", False)
@@ -615,9 +613,33 @@ def _read(d: dict[str, Any], hand_size: int) -> Position | None:
     if shape is None:  # (each part < 28)
         shape = _SHAPES[m] = shape_flags(n, len(table_keys), fours, (hand_size + 1) // 3)
     dd["shape"] = shape
-    dd["_card_bits"] = tw >> 100 & _MASK60
-    dd["_facts"] = (tw >> 160 & 0xFFFFFF) << 5 | sd | lc << 1 | th << 2 | dh << 3 | (n == 1) << 4
+    dd["card_bits"] = tw >> 100 & _MASK60
+    dd["facts"] = (tw >> 160 & 0xFFFFFF) << 5 | sd | lc << 1 | th << 2 | dh << 3 | (n == 1) << 4
     return p
+
+
+def _kernel_reader() -> Any:
+    """:func:`_read` in C (``core/_kernel.c``'s ``Reader``, issue 27), sharing its
+    caches; None without the kernel (the default, pure install)."""
+    try:
+        from . import _kernel
+    except ImportError:
+        return None
+    return _kernel.Reader(
+        words=_CARD_WORD,
+        melds=_MELDS,
+        meld=_meld,
+        shapes=_SHAPES,
+        shape_flags=shape_flags,
+        fields=_READ_FIELDS,
+        position=Position,
+        colour=_COLOUR,
+        four_rows=1 << MELD_ROWS.index("pao") | 1 << MELD_ROWS.index("ti"),
+    )
+
+
+# What Position.from_dict reads the common form with: the same fields either way.
+_read_fast: Any = _kernel_reader() or _read
 
 
 def _str(d: dict[str, Any], key: str, required: bool) -> str:
