@@ -8,6 +8,7 @@ the same code path with the kernel left out.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 import subprocess
@@ -20,13 +21,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from paohuzi._native import reason_for_no_kernel
-from paohuzi.core import position
+from paohuzi.core import position, scoring
 from paohuzi.core.evaluator import KERNEL, HandEvaluator, _all_keys, _SizeTable, evaluator_for
 from paohuzi.core.position import Position, PositionError
 from paohuzi.core.rules import PRESETS, Rules
+from paohuzi.core.scoring import Settlement, settle
 from strategies import positions
 from test_score_vectors import VECTORS, position_input
-from test_settle_fast import _forms, _spoilt
+from test_settle_fast import _forms, _spoilt, corpus
 
 needs_kernel = pytest.mark.skipif(
     KERNEL is None, reason="needs the C kernel: PAOHUZI_COMPILE=kernel pip install -e ."
@@ -153,6 +155,125 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         flat = [(0,) * 180] * 3
         type(k)(((0,) * 7, 0, (0,) * 10), size, (0,) * 10, *grid, *flat, len)  # 7 句 values
     assert k.core(packed, 0, (False, True, False), -1, 5, False) == before
+
+
+# -- 算分 in C: the settlement's common path (core/scoring.py _settler, issue 27) --------
+def _python_settlement(rules: Rules, p: Position, huang: int) -> Settlement:
+    return scoring._in_python(scoring._scorer(rules), p, huang)
+
+
+def _flagged(p: Position, flags: list[bool], wang: int = 0) -> Position:
+    """``p`` with 海底, 地胡, 自摸 (and 王 / a 醒牌) as drawn: every flag the memo keys on."""
+    extra: dict[str, Any] = {"last_card": flags[0], "dihu": flags[1], "self_drawn": flags[2]}
+    if wang:
+        hand = list(p.hand)
+        del hand[:wang]
+        extra |= {"hand": tuple(hand), "wang": wang}
+    if flags[3]:
+        extra["xing"] = (p.hand[0],) if p.hand else ()
+    return dataclasses.replace(p, **extra)
+
+
+C_SETTLED = [r for r in RULESETS if scoring._scorer(r.values[0]).native is not None]
+
+
+@needs_kernel
+def test_the_c_settlement_serves_the_presets_it_can() -> None:
+    """The C path takes the rules that score the most-胡息 split (R26, or R46's best
+    score with no 名堂 reading the split) with no 听胡 and no split-reading 名堂 but
+    对子胡: all presets but 常德 and 娄底."""
+    assert [r.id for r in C_SETTLED] == ["hunan", "luzhou", "guilin", "hengyang", "yongzhou"]
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", C_SETTLED)
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pos=positions(),
+    flags=st.lists(st.booleans(), min_size=4, max_size=4),
+    wang=st.sampled_from([0, 0, 0, 1]),
+    huang=st.integers(0, 3),
+)
+def test_the_c_settlement_is_the_python_one(
+    rules: Rules, pos: Position, flags: list[bool], wang: int, huang: int
+) -> None:
+    """R22–R37: where the C path answers, its settlement equals the Python path's field
+    for field (门子 and their 胡息 too, made later from the plan it leaves out); once the
+    Python path has filled the memos, the C path answers every position with a winning
+    card and no 王 or 醒, so the comparison is not empty."""
+    try:
+        p = _flagged(pos, flags, wang)
+    except PositionError:
+        assume(False)  # 地胡 / 海底 with a 自摸 this position cannot have
+    native = scoring._scorer(rules).native
+    first = native(p, huang)
+    want = _python_settlement(rules, p, huang)
+    again = native(p, huang)
+    ours = p.win is not None and not p.wang and not p.xing
+    assert (again is not None) == ours
+    for got in (first, again):
+        if got is not None:
+            assert got == want and got.to_dict() == want.to_dict()
+            assert (got.groups, got.group_huxi) == (want.groups, want.group_huxi)
+    assert settle(p, rules, huang) == want
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", C_SETTLED)
+def test_the_c_settlement_of_the_score_vectors(rules: Rules) -> None:
+    """The worked positions (RULES.md §7), 耍猴 among them: the Python path first, then
+    the C path, which must answer each position it takes, and the same."""
+    sc = scoring._scorer(rules)
+    taken = 0
+    for v in VECTORS:
+        p = Position.from_dict(position_input(v))
+        want = _python_settlement(rules, p, 0)
+        got = sc.native(p, 0)
+        if p.win is not None and not p.wang and not p.xing:
+            assert got == want and got.to_dict() == want.to_dict(), v["name"]
+            taken += 1
+        assert settle(p, rules) == want
+    assert taken >= len(VECTORS) // 2
+
+
+@needs_kernel
+def test_the_c_settlement_reads_the_python_memos_as_they_clear() -> None:
+    """The templates are the Python path's dicts: cleared (as a full memo is), the C path
+    misses and answers None, and the Python path fills them again."""
+    rules = PRESETS["hunan"]
+    sc = scoring._scorer(rules)
+    wins = [p for p in corpus(300, 3) if settle(p, rules).win]
+    assert wins
+    p = wins[0]
+    want = settle(p, rules, 2)
+    assert sc.native(p, 2) == want
+    sc.won.clear()
+    assert sc.native(p, 2) is None
+    assert settle(p, rules, 2) == want and sc.native(p, 2) == want
+    sc.colours.clear()
+    assert sc.native(p, 2) is None
+    assert settle(p, rules, 2) == want and sc.native(p, 2) == want
+
+
+@needs_kernel
+def test_the_c_settlement_refuses_bad_input_and_changes_nothing() -> None:
+    rules = PRESETS["hunan"]
+    sc = scoring._scorer(rules)
+    p = next(p for p in corpus(200, 5) if settle(p, rules).win)
+    want = settle(p, rules)
+    memo = (dict(sc.won), dict(sc.colours), dict(sc.below))
+    with pytest.raises(AttributeError):
+        sc.native("not a position", 0)
+    with pytest.raises(TypeError, match="2 arguments"):
+        sc.native(p)
+    with pytest.raises(TypeError, match="unhashable"):
+        sc.native(p, [])  # 荒庄 is part of the memo's key, as in Python
+    with pytest.raises(TypeError):
+        KERNEL.Settler(sc.ev._kernel, rules, 10, {}, {}, {}, None, int, True, None, 100)
+    with pytest.raises(TypeError, match="duizihu"):
+        KERNEL.Settler(sc.ev._kernel, rules, 10, {}, {}, {}, None, scoring._Shared, True, 3, 100)
+    assert (dict(sc.won), dict(sc.colours), dict(sc.below)) == memo
+    assert sc.native(p, 0) == want
 
 
 # -- 局面 read straight in C (Position.from_dict's common form, issue 27) --------------

@@ -130,10 +130,12 @@ from strategies import positions as position_strategy  # noqa: E402
 ALL_PRESETS = ("hunan", "changde", "luzhou", "guilin", "hengyang", "loudi", "yongzhou")
 # Rules no preset combines, that take the memoised path too: 黄番 (R32) with the
 # most-胡息 split, and 常德's 名堂 (团圆, 行行息, 听胡 …) on it.
-VARIANTS = ("hunan+huangfan", "changde+huxi")
+VARIANTS = ("hunan+huangfan", "changde+huxi", "guilin+shuangxing")
 
 
 def _rules(name: str) -> Rules:
+    if name == "guilin+shuangxing":  # R42's 双醒: 醒数 × 2
+        return dataclasses.replace(preset("guilin"), xing_double=True)
     if name == "hunan+huangfan":
         return dataclasses.replace(preset("hunan"), huangzhuang=preset("changde").huangzhuang)
     if name == "changde+huxi":
@@ -166,17 +168,20 @@ def _same(fast: object, slow: object) -> None:
             "tinghu": st.booleans(),
         }
     ),
+    st.lists(st.integers(0, 19), max_size=2),
 )
 def test_memoised_settlement_is_the_stepwise_one(
-    p: Position, name: str, huang: int, flags: dict[str, bool]
+    p: Position, name: str, huang: int, flags: dict[str, bool], xing: list[int]
 ) -> None:
-    """R34–R37: settle's common path (memo on 胡息-free facts: flags, colour 名堂, the
-    名堂 that read the split) gives what the path asking every step gives — every
-    field, the groups, pickling — for any preset, 荒庄 count and flags (自摸, 海底,
-    天胡, 地胡, 听胡), asked twice (the second time from the memo), of the position
-    constructed and read straight."""
+    """R34–R37, R42, R46: settle's common path (memo on 胡息-free facts: flags, colour
+    名堂, the 名堂 that read the split, 醒数; for ``di`` rules with no such 名堂 the
+    most-胡息 split alone) gives what the path asking every step gives (every split
+    settled) — every field, the groups, pickling — for any preset, 荒庄 count, flags
+    (自摸, 海底, 天胡, 地胡, 听胡) and 醒牌, asked twice (the second time from the
+    memo), of the position constructed and read straight."""
     tinghu = flags.pop("tinghu")
-    q = Position(p.hand, p.table, p.win, extra=(("tinghu", True),) if tinghu else (), **flags)
+    extra = (("tinghu", True),) if tinghu else ()
+    q = Position(p.hand, p.table, p.win, extra=extra, xing=tuple(xing), **flags)
     assert q.card_bits == pack(q.all_cards())  # the packed table keys (绞 from cards)
     rules = _rules(name)
     r = Position.from_dict(q.to_dict())  # read straight: its counts made by the read
@@ -194,6 +199,39 @@ def test_memoised_settlement_on_the_corpus(positions: list[Position], name: str)
         for p in positions:
             for huang in (0, 1):
                 _same(settle(p, rules, huang), _settle(p, rules, huang))
+
+
+def test_di_claims_a_split_with_less_huxi_when_it_is_worth_more() -> None:
+    """R46 (娄底, best score): 三十卡 (exactly 30 胡息) makes a 30-胡息 split worth more
+    than the hand's 33-胡息 one, so rules with a 名堂 that reads the split settle every
+    split; rules with none (桂林, 衡阳, 永州) settle the most-胡息 split alone, the same
+    answer (the test above compares both with every split settled)."""
+    p = Position.from_dict(
+        {
+            "hand": "x5 x5 d5 d5",
+            "table": ["pao:x2", "ti:d8", "chouwei:x9", "chouwei:d1", "wei:x8"],
+            "win": "x5",
+            "self_drawn": True,
+        }
+    )
+    loudi = preset("loudi")
+    s = settle(p, loudi)
+    assert (s.huxi, s.di) == (30, 400) and "sanshika" in [m.id for m in s.mingtang]
+    most = settle(p, dataclasses.replace(loudi, decomposition=Decomposition.HUXI))
+    assert (most.huxi, most.di) == (33, 132)
+    assert s == _settle(p, loudi, 0)
+    from paohuzi.core.scoring import _scorer
+
+    fast = {name: _scorer(preset(name)).fast for name in ALL_PRESETS}
+    assert fast == {
+        "hunan": True,
+        "changde": False,
+        "luzhou": True,
+        "guilin": True,
+        "hengyang": True,
+        "loudi": False,
+        "yongzhou": True,
+    }
 
 
 def test_duizihu_from_the_plan_is_from_the_groups() -> None:

@@ -449,7 +449,7 @@ static PyObject *S_win, *S_packed, *S_table_keys, *S_up_key, *S_self_drawn, *S_s
 /* The fields Position derives once, read for best/plan_of: 1 with them read, 0 for a
    position without a winning card (mandatory 天胡, R28: the Python path), −1 on error. */
 static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, int *sh, int *up,
-                    int *win, int *sd) {
+                    int *win, int *sd, long *top) {
     PyObject *o = PyObject_GetAttr(pos, S_win);
     if (!o) return -1;
     if (o == Py_None) {
@@ -478,6 +478,7 @@ static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, in
         return -1;
     }
     *huxi = 0;
+    long most = -1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
         long key = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
         if (key < 0 || key >= NMELD) {
@@ -486,7 +487,9 @@ static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, in
             return -1;
         }
         *huxi += self->flat[key];
+        if (key > most) most = key;
     }
+    if (top) *top = most;
     Py_DECREF(o);
     if (!(o = PyObject_GetAttr(pos, S_up_key))) return -1;
     long uk = PyLong_AsLong(o);
@@ -504,7 +507,7 @@ static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, in
 static PyObject *kernel_best(Kernel *self, PyObject *pos) {
     int win, sd, sh[3], huxi, up;
     uint64_t packed;
-    int r = read_pos(self, pos, &packed, &huxi, sh, &up, &win, &sd);
+    int r = read_pos(self, pos, &packed, &huxi, sh, &up, &win, &sd, NULL);
     if (r < 0) return NULL;
     if (r == 0) return PyObject_CallOneArg(self->fallback, pos);
     long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, NULL);
@@ -544,14 +547,20 @@ static PyObject *kernel_core_py(Kernel *self, PyObject *const *args, Py_ssize_t 
 
 static PyObject *S_how[5];  /* plan's use of the winning card, interned */
 
+/* HandEvaluator.plan's plan: (fixed 胡息, rest, pair needed, use of the winning card). */
+static PyObject *plan_tuple(const long long *plan) {
+    return Py_BuildValue("(LKOO)", plan[0], (unsigned long long)plan[1],
+                         plan[2] ? Py_True : Py_False, S_how[plan[3]]);
+}
+
 static PyObject *plan_result(Kernel *self, uint64_t packed, int huxi, const int *sh, int up,
                              int win, int sd) {
     long long plan[4] = {0, 0, 0, 0};
     long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
     if (v == -2) return NULL;
     if (!plan[3]) return Py_BuildValue("(lO)", v, Py_None);
-    return Py_BuildValue("(l(LKOO))", v, plan[0], (unsigned long long)plan[1],
-                         plan[2] ? Py_True : Py_False, S_how[plan[3]]);
+    PyObject *t = plan_tuple(plan);
+    return t ? Py_BuildValue("(lN)", v, t) : NULL;
 }
 
 /* plan(…same as core): (best, (fixed, rest, pair, use) or None) — for analyse. */
@@ -566,7 +575,7 @@ static PyObject *kernel_plan(Kernel *self, PyObject *const *args, Py_ssize_t n) 
 static PyObject *kernel_plan_of(Kernel *self, PyObject *pos) {
     uint64_t packed;
     int huxi, sh[3], up, win, sd;
-    int r = read_pos(self, pos, &packed, &huxi, sh, &up, &win, &sd);
+    int r = read_pos(self, pos, &packed, &huxi, sh, &up, &win, &sd, NULL);
     if (r < 0) return NULL;
     if (r == 0) {
         PyErr_SetString(PyExc_ValueError, "plan_of: a position without a winning card");
@@ -960,6 +969,198 @@ static PyTypeObject ReaderType = {
 };
 
 
+/* ---- 算分 (suànfēn): the settlement's common path (core/scoring.py settle) ----
+ * For rules that score the most-胡息 split (R26) and whose only 名堂 reading the split
+ * is 对子胡, a position with a winning card and no 王 or 醒 settles here: the plan
+ * (kernel_core), the memo key settle makes (flags, colour 名堂, 对子胡) and the
+ * _Shared result. The templates (each a Settlement without its 门子) are the Python
+ * path's: the same dicts as its _Scorer. A key not in them yet, or a position this
+ * path does not take, answers None, and the caller runs settle's Python, which fills
+ * them — so every value a settlement shows is still made by the Python code, and
+ * tests/test_kernel.py compares the two on every preset. */
+typedef struct {
+    PyObject_HEAD
+    Kernel *kernel;
+    PyObject *rules;
+    PyObject *colours;     /* (red, big, small) packed → colour 名堂 set index */
+    PyObject *won, *below; /* (key, 胡息, 荒庄) → template; 胡息 → template below 起胡 */
+    PyObject *not_winning; /* the one settlement of every hand without a shape */
+    PyTypeObject *shared;  /* scoring._Shared */
+    PyObject *slot[4];     /* its member descriptors: _t, _rules, _p, _plan */
+    int min_huxi, colour;  /* 起胡; whether any colour 名堂 counts */
+    int dz, dz_fan;        /* 对子胡: preset index (−1: not counted) and its 番 */
+    long chi_keys;         /* Group.key of a table 吃 is at least this */
+} Settler;
+
+static void settler_dealloc(Settler *s) {
+    Py_XDECREF(s->kernel);
+    Py_XDECREF(s->rules);
+    Py_XDECREF(s->colours);
+    Py_XDECREF(s->won);
+    Py_XDECREF(s->below);
+    Py_XDECREF(s->not_winning);
+    Py_XDECREF(s->shared);
+    for (int i = 0; i < 4; i++) Py_XDECREF(s->slot[i]);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"kernel", "rules", "min_huxi", "colours", "won", "below",
+                         "not_winning", "shared", "colour", "duizihu", "chi_keys", NULL};
+    Kernel *kernel;
+    PyObject *rules, *colours, *won, *below, *nw, *dz;
+    PyTypeObject *shared;
+    int min_huxi, colour;
+    long chi_keys;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOl:Settler", kw, &KernelType,
+                                     &kernel, &rules, &min_huxi, &PyDict_Type, &colours,
+                                     &PyDict_Type, &won, &PyDict_Type, &below, &nw, &PyType_Type,
+                                     &shared, &colour, &dz, &chi_keys))
+        return NULL;
+    int dzi = -1, dzf = 0;
+    if (dz != Py_None && (!PyTuple_Check(dz) || !PyArg_ParseTuple(dz, "ii", &dzi, &dzf))) {
+        PyErr_SetString(PyExc_TypeError, "duizihu must be None or (index, fan)");
+        return NULL;
+    }
+    if (dz != Py_None && dzi < 0) {
+        PyErr_SetString(PyExc_ValueError, "duizihu: a preset index is not negative");
+        return NULL;
+    }
+    Settler *s = (Settler *)type->tp_alloc(type, 0);
+    if (!s) return NULL;
+    static const char *names[] = {"_t", "_rules", "_p", "_plan"};
+    for (int i = 0; i < 4; i++) {
+        PyObject *d = PyObject_GetAttrString((PyObject *)shared, names[i]);
+        s->slot[i] = d;
+        if (!d && PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
+        else if (!d) goto fail;
+        if (!d || !Py_TYPE(d)->tp_descr_set) {
+            PyErr_Format(PyExc_TypeError, "shared: %s is not a slot", names[i]);
+            goto fail;
+        }
+    }
+    Py_INCREF(kernel), Py_INCREF(rules), Py_INCREF(colours), Py_INCREF(won), Py_INCREF(below);
+    Py_INCREF(nw), Py_INCREF(shared);
+    s->kernel = kernel, s->rules = rules, s->colours = colours, s->won = won, s->below = below;
+    s->not_winning = nw, s->shared = shared;
+    s->min_huxi = min_huxi, s->colour = colour, s->dz = dzi, s->dz_fan = dzf;
+    s->chi_keys = chi_keys;
+    return (PyObject *)s;
+fail:
+    Py_DECREF(s);
+    return NULL;
+}
+
+/* A _Shared of template t, as its __init__ makes it but for the plan: None, asked
+   again if the 门子 are ever read (the plan tuple would cost a fifth of the path). */
+static PyObject *shared_new(Settler *s, PyObject *t, PyObject *pos) {
+    PyObject *o = s->shared->tp_alloc(s->shared, 0);
+    if (!o) return NULL;
+    PyObject *v[4] = {t, s->rules, pos, Py_None};
+    for (int i = 0; i < 4; i++)
+        if (Py_TYPE(s->slot[i])->tp_descr_set(s->slot[i], o, v[i]) < 0) {
+            Py_DECREF(o);
+            return NULL;
+        }
+    return o;
+}
+
+/* A field of the position that must be falsy for this path: 1 falsy, 0 not, −1 error. */
+static int absent(PyObject *pos, PyObject *name) {
+    PyObject *o = PyObject_GetAttr(pos, name);
+    if (!o) return -1;
+    int t = PyObject_IsTrue(o);
+    Py_DECREF(o);
+    return t < 0 ? -1 : !t;
+}
+
+/* dict[key] with a new reference, NULL with no error set when missing. */
+static PyObject *lookup(PyObject *d, PyObject *key) {
+    if (!key) return NULL;
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    Py_DECREF(key);
+    Py_XINCREF(v);
+    return v;
+}
+
+/* 对子胡 (DuiziHu.measure with the plan): no 吃 on the table, no lone concealed card
+ * but of the winning card's kind, and nothing left for 句/绞 but the 将 pair. */
+static int duizihu(const Settler *s, uint64_t packed, long top, int win, uint64_t rest) {
+    if (top >= s->chi_keys) return 0;
+    if (packed & ~(packed >> 1) & ~(packed >> 2) & LOW & ~BIT(win)) return 0;
+    return rest == 0 || (!(rest & (rest - 1)) && (63 - __builtin_clzll(rest)) % 3 == 1);
+}
+
+/* settle(position, huang): scoring.settle's common path, or None ("ask Python"). */
+static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n) {
+    if (n != 2) {
+        PyErr_SetString(PyExc_TypeError, "settle(position, huang) takes 2 arguments");
+        return NULL;
+    }
+    PyObject *pos = args[0], *huang = args[1];
+    int a;
+    if ((a = absent(pos, F_wang)) <= 0 || (a = absent(pos, F_win_wang)) <= 0 ||
+        (a = absent(pos, F_xing)) <= 0)
+        return a < 0 ? NULL : Py_NewRef(Py_None);
+    uint64_t packed;
+    int huxi, sh[3], up, win, sd;
+    long top;
+    int r = read_pos(s->kernel, pos, &packed, &huxi, sh, &up, &win, &sd, &top);
+    if (r <= 0) return r < 0 ? NULL : Py_NewRef(Py_None); /* a mandatory 天胡: Python */
+    long long plan[4] = {0, 0, 0, 0};
+    long v = kernel_core(s->kernel, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
+    if (v == -2) return NULL;
+    if (!plan[3]) return Py_NewRef(s->not_winning);
+    PyObject *t, *out = NULL, *key = NULL;
+    if (v < s->min_huxi) {
+        t = lookup(s->below, PyLong_FromLong(v));
+    } else {
+        PyObject *fo = PyObject_GetAttr(pos, F_facts);
+        if (!fo) goto done;
+        long long facts = PyLong_AsLongLong(fo);
+        Py_DECREF(fo);
+        if (facts == -1 && PyErr_Occurred()) goto done;
+        long long k = facts & 31;
+        if (s->colour) {
+            PyObject *cid = lookup(s->colours, PyLong_FromLongLong(facts >> 5));
+            if (!cid) goto done;
+            long c = PyLong_AsLong(cid);
+            Py_DECREF(cid);
+            if (c == -1 && PyErr_Occurred()) goto done;
+            k |= (long long)c << 6;
+        }
+        key = PyLong_FromLongLong(k);
+        if (key && s->dz >= 0 && s->dz_fan && duizihu(s, packed, top, win, (uint64_t)plan[1]))
+            key = Py_BuildValue("(Nii)", key, s->dz, s->dz_fan);
+        if (!key) goto done;
+        t = lookup(s->won, Py_BuildValue("(OlO)", key, v, huang));
+    }
+    if (t) {
+        out = shared_new(s, t, pos);
+        Py_DECREF(t);
+    }
+done:
+    Py_XDECREF(key);
+    if (!out && !PyErr_Occurred()) return Py_NewRef(Py_None); /* a memo miss */
+    return out;
+}
+
+static PyMethodDef settler_methods[] = {
+    {"settle", (PyCFunction)(void (*)(void))settler_settle, METH_FASTCALL,
+     "settle(position, huang) -> Settlement | None: scoring.settle's common path"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SettlerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "paohuzi.core._kernel.Settler",
+    .tp_basicsize = sizeof(Settler),
+    .tp_dealloc = (destructor)settler_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The settlement's common path for one rules object (core/scoring.py _Scorer).",
+    .tp_methods = settler_methods,
+    .tp_new = settler_new,
+};
+
 static struct PyModuleDef kernel_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "paohuzi.core._kernel",
@@ -1001,6 +1202,16 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     Py_INCREF(&ReaderType);
     if (PyModule_AddObject(m, "Reader", (PyObject *)&ReaderType) < 0) {
         Py_DECREF(&ReaderType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyType_Ready(&SettlerType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SettlerType);
+    if (PyModule_AddObject(m, "Settler", (PyObject *)&SettlerType) < 0) {
+        Py_DECREF(&SettlerType);
         Py_DECREF(m);
         return NULL;
     }

@@ -58,3 +58,22 @@ class Reader:
         four_rows: int,
     ) -> None: ...
     def __call__(self, d: Any, hand_size: Any) -> Any: ...
+
+class Settler:
+    """scoring.settle's common path for one rules object (core/scoring.py ``_settler``)."""
+
+    def __init__(
+        self,
+        kernel: Kernel,
+        rules: Any,
+        min_huxi: int,
+        colours: dict[int, int],
+        won: dict[Any, Any],
+        below: dict[int, Any],
+        not_winning: Any,
+        shared: type,
+        colour: bool,
+        duizihu: tuple[int, int] | None,
+        chi_keys: int,
+    ) -> None: ...
+    def settle(self, position: Any, huang: Any) -> Any: ...

@@ -172,8 +172,10 @@ class Mingtang:
     def fan(self, ctx: Context, rule: MingtangRule, combine: str = "add") -> int:
         """番 this hand earns from the pattern (0 when it does not apply)."""
         n = self.measure(ctx, rule)
-        if n is None:
-            return 0
+        return 0 if n is None else self.fan_of(n, rule, combine)
+
+    def fan_of(self, n: int, rule: MingtangRule, combine: str = "add") -> int:
+        """番 of the pattern present with measure ``n`` (what :meth:`measure` returned)."""
         if self.per_occurrence:
             if n <= 0:
                 return 0
@@ -271,7 +273,7 @@ class WuHu(Mingtang):
         return 0 if ctx.red == 0 else None
 
 
-_CHI_KEYS = MELD_ROWS.index("ju123") * 20  # Group.key of a 吃 (句/绞) is at least this
+CHI_KEYS = MELD_ROWS.index("ju123") * 20  # Group.key of a 吃 (句/绞) is at least this
 
 
 class DuiziHu(Mingtang):
@@ -303,7 +305,7 @@ class DuiziHu(Mingtang):
             return False
         # Cheap refusals, before the split is built. A 吃 on the table:
         keys = p.table_keys
-        if keys and max(keys) >= _CHI_KEYS:
+        if keys and max(keys) >= CHI_KEYS:
             return True
         # A lone concealed card not of the winning card's kind fits only a 句/绞.
         b = p.packed

@@ -14,6 +14,8 @@ Which split into 7 门子 is scored is a rules field. ``decomposition = "huxi"``
 ``"di"`` (常德, whose 行行息/假行行/对子胡 depend on the split): every split
 whose own 胡息 reaches ``min_huxi`` is settled and the one worth the most 底
 is claimed (ties: more 胡息) — what a careful player announces at the table.
+When no 名堂 in use reads the split, that is the most-胡息 split (everything else
+is the same for every split), which is then settled alone.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any
 
-from .cards import Card
-from .evaluator import evaluator_for
+from .cards import CARDS, Card
+from .evaluator import KERNEL, evaluator_for
 from .melds import Group, GroupKind
-from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
+from .mingtang import CHI_KEYS, PATTERNS, Context, DuiziHu, MingtangHit, compiled, find
 from .position import Position
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
 from .wang import wild_splits
@@ -43,12 +45,19 @@ class Split:
 
     __slots__ = ("plan", "position", "rules", "value")
 
-    def __init__(self, rules: Rules, position: Position, plan: tuple[int, int, bool, str]):
+    def __init__(
+        self,
+        rules: Rules,
+        position: Position,
+        plan: tuple[int, int, bool, str] | None,
+        value: tuple[tuple[Group, ...], tuple[int, ...]] | None = None,  # a split at hand
+    ):
         self.rules, self.position, self.plan = rules, position, plan
-        self.value: tuple[tuple[Group, ...], tuple[int, ...]] | None = None
+        self.value = value
 
     def get(self) -> tuple[tuple[Group, ...], tuple[int, ...]]:
         if self.value is None:
+            assert self.plan is not None
             groups = evaluator_for(self.rules).split(self.position, self.plan)
             self.value = (groups, tuple(g.huxi(self.rules) for g in groups))
         return self.value
@@ -138,6 +147,11 @@ class Settlement:
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, k) for k in _FIELDS)
 
+    def _with(self, groups: tuple[Group, ...], group_huxi: tuple[int, ...]) -> Settlement:
+        """These fields with other 门子 (a template of the memo made whole)."""
+        v = self._values()  # (_FIELDS: groups and group_huxi are the 8th and 9th)
+        return Settlement(*v[:7], groups, group_huxi, *v[9:])  # type: ignore[call-arg]
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Settlement):
             return NotImplemented
@@ -192,7 +206,7 @@ class _Shared(Settlement):
     __slots__ = ("_p", "_plan", "_rules", "_t")
 
     def __init__(
-        self, t: Settlement, rules: Rules, p: Position, plan: tuple[int, int, bool, str]
+        self, t: Settlement, rules: Rules, p: Position, plan: tuple[int, int, bool, str] | None
     ) -> None:
         self._t, self._rules, self._p, self._plan = t, rules, p, plan
 
@@ -200,7 +214,11 @@ class _Shared(Settlement):
         try:
             split = self._split
         except AttributeError:  # (set when a 名堂 of the memo's key built it first)
-            split = self._split = Split(self._rules, self._p, self._plan)
+            plan = self._plan
+            if plan is None:  # made by the C path, which leaves the plan to be asked again
+                plan = evaluator_for(self._rules).plan(self._p)[1]  # (groups are seldom read)
+                assert plan is not None  # (a settlement with a shape)
+            split = self._split = Split(self._rules, self._p, plan)
         assert split is not None
         return split.get()
 
@@ -221,14 +239,16 @@ for _k in _FIELDS:
 class _Scorer:
     """What the settlement's common path reads of one rules object, looked up once.
 
-    The common path: no 王 (R39–R41), a winning card (not a mandatory 天胡, R28),
-    no 醒 (R42) and the most-胡息 split (R26, ``decomposition = "huxi"``). There
+    The common path: no 王 (R39–R41), a winning card (not a mandatory 天胡, R28)
+    and the most-胡息 split scored (R26: ``decomposition = "huxi"``, or ``"di"`` with
+    no 名堂 in use that reads the split). There
     the 名堂/番 (R36) and what they add to 等 depend only on the cards' (red, big,
     small) counts — through the colour 名堂 they earn (``colours``) — on the
     position's flags (自摸, 海底, 天胡, 地胡, 听胡, one card left in hand: 耍猴)
     and on the 名堂 that read more (``residual``: 对子胡, 团圆 …, asked each
     time); ``memo`` keeps them per such key, ``won`` the fields of a settlement per
-    key, 胡息 (R34, R35) and 荒庄 count, ``below`` those of a hand below 起胡.
+    key, 胡息 (R34, R35), 荒庄 count and 醒数 (R42, when not 0), ``below`` those of a
+    hand below 起胡.
     """
 
     __slots__ = (
@@ -243,18 +263,26 @@ class _Scorer:
         "huang",
         "memo",
         "min_huxi",
+        "native",
         "residual",
         "rules",
+        "search",
         "sets",
         "tinghu",
         "unit",
         "won",
+        "xing",
     )
 
     def __init__(self, rules: Rules) -> None:
         c = compiled(rules)
         self.rules, self.ev = rules, evaluator_for(rules)
-        self.fast = rules.decomposition != Decomposition.DI
+        # The most-胡息 split is the one scored (R26), or — settling every split (``di``)
+        # — the one worth most whenever no 名堂 in use reads the split: the 名堂, 番 and
+        # 醒 are then the same for every split, and 等 grows with 胡息 (R34, 番 ≥ 0).
+        self.fast = rules.decomposition != Decomposition.DI or not _structural(rules)
+        self.search = not self.fast  # every split is settled (R46), each through the memo
+        self.xing = 2 if rules.xing_double else 1  # what one 醒 card adds (R42)
         self.min_huxi, self.unit, self.huang = rules.min_huxi, rules.unit, rules.huangzhuang
         self.colour, self.residual, self.combine = c.colour, c.residual, c.combine
         self.tinghu = any(e[1].id == "tinghu" for e in c.others)
@@ -268,8 +296,37 @@ class _Scorer:
         self.colours: dict[int, int] = {}
         self.memo: dict[Any, _Scored] = {}
         # The templates of _Shared: by (memo key, 胡息, 荒庄) for a win, by 胡息 below 起胡.
-        self.won: dict[tuple[Any, int, int], Settlement] = {}
+        self.won: dict[tuple[Any, ...], Settlement] = {}  # (key, 胡息, 荒庄[, 醒数])
         self.below: dict[int, Settlement] = {}
+        self.native = _settler(self)
+
+
+def _settler(sc: _Scorer) -> Any:
+    """The common path in C (``_kernel.Settler``, when the kernel is built): the plan,
+    the memo key and the result made as :func:`settle` makes them, the templates read
+    from ``sc``'s memos (the same dicts, only ever cleared, never rebound). Only for
+    rules whose one 名堂 reading the split is 对子胡 (its test is in C too)."""
+    kernel = sc.ev._kernel
+    if kernel is None or not sc.fast or sc.tinghu:
+        return None
+    if any(type(e[1]) is not DuiziHu for e in sc.residual) or len(sc.residual) > 1:
+        return None
+    dz = None
+    for i, pat, rule, _, _ in sc.residual:
+        dz = (i, pat.fan_of(0, rule, sc.combine))  # (DuiziHu.measure gives 0 or None)
+    return KERNEL.Settler(
+        kernel,
+        sc.rules,
+        sc.min_huxi,
+        sc.colours,
+        sc.won,
+        sc.below,
+        _NOT_WINNING,
+        _Shared,
+        bool(sc.colour),
+        dz,
+        CHI_KEYS,
+    ).settle
 
 
 # (doubled, doublings, 名堂, 底 set by a 名堂 or None, units added, 番): see _Scorer.
@@ -278,11 +335,33 @@ _scorer = per_rules(_Scorer)
 _NOT_WINNING = Settlement(False, 0, 0, 0, 0, 0, (), (), (), "not_winning")
 
 
+_last: tuple[Rules | None, Any] = (None, None)
+
+
+def _remember(rules: Rules) -> _Scorer:
+    global _last
+    sc = _scorer(rules)
+    _last = (rules, sc)  # one tuple: a thread reads a consistent pair
+    return sc
+
+
 def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settlement:
     """Score ``position``; ``huang`` is the number of 荒庄 just before (黄番)."""
     p = position
-    sc = _scorer(rules)
-    if not sc.fast or p.win is None or p.wang or p.win_wang or p.xing:
+    last = _last  # the rules of the call before (self-play and a batch score one preset)
+    sc = last[1] if last[0] is rules else _remember(rules)
+    if sc.native is not None:
+        s = sc.native(p, huang)
+        if s is not None:
+            return s
+    return _in_python(sc, p, huang)
+
+
+def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
+    """:func:`settle` in Python: every position, and what fills the memos the C path
+    reads (it answers None on a miss)."""
+    rules = sc.rules
+    if p.win is None or p.wang or p.win_wang:
         return _settle(p, rules, huang)
     huxi, plan = sc.ev.plan(p)
     if plan is None:
@@ -304,25 +383,47 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
         if cid is None:
             cid = _colours(sc, p, facts >> 5)
         key |= cid << 6
-    split = None
-    for i, pat, rule, _, _ in sc.residual:
-        if not pat.refuses(p):
-            split = split or Split(rules, p, plan)
-            f = pat.fan(Context(p, (), (), (), split), rule, sc.combine)
-            if f:  # (flags, then preset index and 番 of each such 名堂 earned)
-                key = (key, i, f) if type(key) is int else (*key, i, f)
-    t = sc.won.get((key, huxi, huang))
-    if t is None:
-        t = _won(sc, key, p, huxi, huang, split or Split(rules, p, plan))
-    s = _Shared(t, rules, p, plan)
-    if split is not None:
-        s._split = split  # built already, maybe
+    xing = 0
+    if p.xing:  # R42: 醒数 from the packed cards (no 王 here: a kind holds at most 4)
+        bits = p.card_bits
+        xing = sum(bits >> 3 * x & 7 for x in p.xing) * sc.xing
+    split = Split(rules, p, plan)
+    t = _template(sc, key, p, huxi, huang, xing, split)
+    s: Settlement = _Shared(t, rules, p, plan)
+    if split.value is not None:
+        s._split = split  # built for a 名堂 of the key (a _Shared's slot)
+    if sc.search:  # R46: a split with fewer 胡息 may be worth more (娄底's 三十卡 …)
+        for groups in decompositions(p):
+            gh = tuple([g.huxi(rules) for g in groups])
+            h = sum(gh)
+            if h >= sc.min_huxi:
+                u = _template(sc, key, p, h, huang, xing, Split(rules, p, None, (groups, gh)))
+                if (u.di, u.huxi) > (t.di, t.huxi):  # (ties: the split found first)
+                    t, s = u, u._with(groups, gh)
     return s
 
 
-def _won(sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, split: Split) -> Settlement:
-    """The template of a win under the memo's ``key`` with ``huxi`` (R34–R37): 等,
-    番, 底 and the 名堂 (memoised per key in ``sc.memo``)."""
+def _template(
+    sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, xing: int, split: Split
+) -> Settlement:
+    """The memo's template of one split: ``key`` (flags, colour 名堂) completed with the
+    名堂 that read the split (``sc.residual``: preset index and 番 of each earned)."""
+    for i, pat, rule, _, _ in sc.residual:
+        if not pat.refuses(p):
+            f = pat.fan(Context(p, (), (), (), split), rule, sc.combine)
+            if f:
+                key = (key, i, f) if type(key) is int else (*key, i, f)
+    wk = (key, huxi, huang, xing) if xing else (key, huxi, huang)
+    t = sc.won.get(wk)
+    return t if t is not None else _won(sc, key, p, huxi, huang, split, wk, xing)
+
+
+def _won(
+    sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, split: Split, wk: Any, xing: int
+) -> Settlement:
+    """The template of a win under the memo's ``key`` with ``huxi`` and 醒数 ``xing``
+    (R34–R37, R42): 等, 番, 底 and the 名堂 (memoised per key in ``sc.memo``), kept
+    in ``sc.won`` under ``wk``."""
     rules = sc.rules
     got = sc.memo.get(key)
     if got is None:
@@ -336,7 +437,7 @@ def _won(sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, split: Split
         sc.memo[key] = got
     doubled, n, hits, base, units, fan = got
     h2 = huxi << n
-    deng = (rules.deng_of(h2) if base is None else base) + units
+    deng = (rules.deng_of(h2) if base is None else base) + units + xing
     mult = sc.huang.multiplier(huang) if huang > 0 else 1
     zimo = p.self_drawn or p.tianhu
     t = Settlement(
@@ -353,13 +454,13 @@ def _won(sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, split: Split
         doubled,
         zimo,
         mult,
-        0,
+        xing,
         sc.unit,
         (),
     )
     if len(sc.won) >= 1 << 14:  # bounded: a few dozen keys × the 胡息 seen
         sc.won.clear()
-    sc.won[key, huxi, huang] = t
+    sc.won[wk] = t
     return t
 
 
@@ -596,6 +697,18 @@ def decompositions(position: Position) -> Iterator[tuple[Group, ...]]:
             yield tuple(fixed + split)
 
 
+_GROUPS: dict[tuple[GroupKind, tuple[int, ...]], Group] = {}  # < 200 句, 绞 and 将
+
+
+def _group(kind: GroupKind, cards: tuple[int, ...]) -> Group:
+    """The one :class:`Group` of these cards (immutable, so shared: its 胡息 is
+    memoised per object, and a split is made of a few dozen groups in all)."""
+    g = _GROUPS.get((kind, cards))
+    if g is None:
+        g = _GROUPS[kind, cards] = Group(kind, tuple([CARDS[x] for x in cards]))
+    return g
+
+
 def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
     """Splits of the counts ``r`` into 句/绞 and, if ``pair``, exactly one 将."""
     c = next((i for i in range(20) if r[i]), -1)
@@ -615,15 +728,14 @@ def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
         if all(r[x] >= cards.count(x) for x in set(cards)):
             for x in cards:
                 r[x] -= 1
-            kind = _K.JU if len(set(x % 10 for x in cards)) > 1 else _K.JIAO
-            g = Group(kind, tuple(Card(x) for x in cards))
+            g = _group(_K.JU if len(set(x % 10 for x in cards)) > 1 else _K.JIAO, cards)
             for more in _splits(r, pair):
                 yield [g, *more]
             for x in cards:
                 r[x] += 1
     if pair and r[c] >= 2:
         r[c] -= 2
-        g = Group(_K.JIANG, (Card(c), Card(c)))
+        g = _group(_K.JIANG, (c, c))
         for more in _splits(r, False):
             yield [g, *more]
         r[c] += 2
