@@ -238,8 +238,9 @@ def test_the_c_settlement_of_the_score_vectors(rules: Rules) -> None:
 
 @needs_kernel
 def test_the_c_settlement_reads_the_python_memos_as_they_clear() -> None:
-    """The templates are the Python path's dicts: cleared (as a full memo is), the C path
-    misses and answers None, and the Python path fills them again."""
+    """The templates and colour ids are the Python path's objects, cleared as a full memo
+    is: a template the C path misses it asks of the Python code; a colour count not
+    asked yet it leaves to the Python path (None), which asks it again."""
     rules = PRESETS["hunan"]
     sc = scoring._scorer(rules)
     wins = [p for p in corpus(300, 3) if settle(p, rules).win]
@@ -248,9 +249,9 @@ def test_the_c_settlement_reads_the_python_memos_as_they_clear() -> None:
     want = settle(p, rules, 2)
     assert sc.native(p, 2) == want
     sc.won.clear()
-    assert sc.native(p, 2) is None
-    assert settle(p, rules, 2) == want and sc.native(p, 2) == want
-    sc.colours.clear()
+    assert sc.native(p, 2) == want and sc.won  # the template made again (scoring._missed)
+    red = sc.ids[0][:]
+    sc.ids[0][:] = [-1] * len(red)  # the colour 名堂 of every red count forgotten
     assert sc.native(p, 2) is None
     assert settle(p, rules, 2) == want and sc.native(p, 2) == want
 
@@ -261,18 +262,38 @@ def test_the_c_settlement_refuses_bad_input_and_changes_nothing() -> None:
     sc = scoring._scorer(rules)
     p = next(p for p in corpus(200, 5) if settle(p, rules).win)
     want = settle(p, rules)
-    memo = (dict(sc.won), dict(sc.colours), dict(sc.below))
+    memo = (dict(sc.won), [ids[:] for ids in sc.ids], dict(sc.below))
     with pytest.raises(AttributeError):
         sc.native("not a position", 0)
     with pytest.raises(TypeError, match="2 arguments"):
         sc.native(p)
     with pytest.raises(TypeError, match="unhashable"):
         sc.native(p, [])  # 荒庄 is part of the memo's key, as in Python
-    with pytest.raises(TypeError):
-        KERNEL.Settler(sc.ev._kernel, rules, 10, {}, {}, {}, None, int, True, None, 100)
-    with pytest.raises(TypeError, match="duizihu"):
-        KERNEL.Settler(sc.ev._kernel, rules, 10, {}, {}, {}, None, scoring._Shared, True, 3, 100)
-    assert (dict(sc.won), dict(sc.colours), dict(sc.below)) == memo
+    made = {
+        "kernel": sc.ev._kernel,
+        "rules": rules,
+        "min_huxi": 10,
+        "ids": sc.ids,
+        "won": {},
+        "below": {},
+        "not_winning": None,
+        "shared": scoring._Shared,
+        "colour": True,
+        "duizihu": None,
+        "chi_keys": 100,
+        "miss": scoring._missed,
+    }
+    for change, error in (
+        ({"shared": int}, "_t is not a slot"),
+        ({"ids": ({}, [], [])}, "3 lists"),
+        ({"ids": ([], [])}, "3 lists"),
+        ({"duizihu": 3}, "duizihu"),
+        ({"miss": 3}, "callable"),
+        ({"won": []}, "dict"),
+    ):
+        with pytest.raises(TypeError, match=error):
+            KERNEL.Settler(**(made | change))
+    assert (dict(sc.won), [ids[:] for ids in sc.ids], dict(sc.below)) == memo
     assert sc.native(p, 0) == want
 
 
@@ -322,6 +343,28 @@ def test_the_c_reader_reads_as_python(p: Position, rng: random.Random, flags: li
         p2 = position._read_fast(d, 20)
         assert p2 == q and vars(p2)["facts"] == q.facts and vars(p2)["card_bits"] == q.card_bits
         _same_read(_spoilt(d, rng))
+
+
+# Tokens near the ASCII codes the C reader reads in place (x1…x10, d1…d10, upper-case
+# too) and separators str.split() splits on, for the hand of a line.
+_NEAR = ["x1", "X10", "d10", "D7", "x0", "x01", "x11", "d100", "y3", "x", "10", "一", "xx1"]
+_GAPS = [" ", "  ", "\t", "\n", "\x1c", "\x1f", "\x0b", "", "\xa0", "\u3000"]
+
+
+@needs_kernel
+@settings(max_examples=300, deadline=None)
+@given(
+    tokens=st.lists(st.sampled_from(_NEAR), min_size=1, max_size=16),
+    gaps=st.lists(st.sampled_from(_GAPS), min_size=17, max_size=17),
+)
+def test_the_c_reader_reads_ascii_codes_as_python(tokens: list[str], gaps: list[str]) -> None:
+    """The C reader's in-place read of ASCII codes between spaces gives what ``_read``
+    gives (a card count, None for the constructor's path, or an error) for hands of
+    codes, near-codes and any of the separators ``str.split`` knows, ASCII or not."""
+    hand = gaps[0] + "".join(t + g for t, g in zip(tokens, gaps[1:], strict=False))
+    d = {"hand": hand, "table": ["ti:x5", "peng:d6", "pao:d9"], "win": "x3"}
+    for size in (20, len(tokens) + 10):
+        _same_read(d, size)
 
 
 class _Str(str):

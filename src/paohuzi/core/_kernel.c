@@ -657,6 +657,7 @@ typedef struct {
     PyTypeObject *position;
     uint32_t colour[20];   /* a card's (red, big, small) counts, a byte each */
     uint32_t four_rows;    /* MELD_ROWS rows that are 跑/提, as bits */
+    int8_t code[4][11];    /* x/X/d/D + 1…10 → the card words maps it to, −1 none */
 } Reader;
 
 static PyObject *F_hand, *F_table, *F_last_card, *F_tianhu, *F_dihu, *F_extra, *F_hand_size,
@@ -707,6 +708,16 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
         r->colour[c] = (uint32_t)v;
     }
     Py_DECREF(seq);
+    static const char lead[4] = {'x', 'X', 'd', 'D'};
+    for (int a = 0; a < 4; a++)
+        for (int k = 1; k <= 10; k++) { /* the ASCII codes' cards, as words has them */
+            char w[4];
+            snprintf(w, sizeof w, "%c%d", lead[a], k);
+            PyObject *o = PyDict_GetItemString(words, w);
+            long v = o && PyLong_Check(o) ? PyLong_AsLong(o) : -1;
+            r->code[a][k] = (int8_t)(v >= 0 && v < 20 ? v : -1);
+        }
+    r->code[0][0] = r->code[1][0] = r->code[2][0] = r->code[3][0] = -1;
     Py_INCREF(words), Py_INCREF(melds), Py_INCREF(meld), Py_INCREF(shapes), Py_INCREF(sf);
     Py_INCREF(fields), Py_INCREF(position);
     r->words = words, r->melds = melds, r->meld = meld, r->shapes = shapes;
@@ -729,9 +740,44 @@ static int word_card(Reader *r, PyObject *w, PyObject **card, int *c) {
     return 1;
 }
 
+/* str.split()'s whitespace among ASCII characters. */
+static inline int ascii_space(unsigned char ch) {
+    return ch == ' ' || (ch >= 0x09 && ch <= 0x0D) || (ch >= 0x1C && ch <= 0x1F);
+}
+
+/* hand_counts for the usual ASCII codes between spaces (x7 d10 …), read in place; −2
+ * for anything else (hc untouched), which the general path reads. */
+static Py_ssize_t ascii_counts(const Reader *r, PyObject *hand, int *hc) {
+    if (!PyUnicode_IS_ASCII(hand)) return -2;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(hand);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(hand), i = 0, n = 0;
+    int got[20] = {0};
+    while (i < len) {
+        if (ascii_space(s[i])) {
+            i++;
+            continue;
+        }
+        Py_ssize_t j = i;
+        while (j < len && !ascii_space(s[j])) j++;
+        int a = s[i] == 'x' ? 0 : s[i] == 'X' ? 1 : s[i] == 'd' ? 2 : s[i] == 'D' ? 3 : -1, k;
+        if (a < 0 || j - i < 2 || j - i > 3 || s[i + 1] < '1' || s[i + 1] > '9') return -2;
+        k = s[i + 1] - '0';
+        if (j - i == 3 && (k != 1 || s[i + 2] != '0')) return -2;
+        k = j - i == 3 ? 10 : k;
+        int c = r->code[a][k];
+        if (c < 0) return -2;
+        got[c]++, n++;
+        i = j;
+    }
+    memcpy(hc, got, sizeof got);
+    return n;
+}
+
 /* Counts the hand's words into hc; the number of cards, or −2 for "not the common
  * form" (None), or −1 on error. One word that is no card is read as glyphs run together. */
 static Py_ssize_t hand_counts(Reader *r, PyObject *hand, int *hc) {
+    Py_ssize_t fast = ascii_counts(r, hand, hc);
+    if (fast != -2) return fast;
     PyObject *words = PyUnicode_Split(hand, NULL, -1);
     if (!words) return -1;
     Py_ssize_t n = PyList_GET_SIZE(words), out = n;
@@ -974,17 +1020,19 @@ static PyTypeObject ReaderType = {
  * is 对子胡, a position with a winning card and no 王 or 醒 settles here: the plan
  * (kernel_core), the memo key settle makes (flags, colour 名堂, 对子胡) and the
  * _Shared result. The templates (each a Settlement without its 门子) are the Python
- * path's: the same dicts as its _Scorer. A key not in them yet, or a position this
- * path does not take, answers None, and the caller runs settle's Python, which fills
- * them — so every value a settlement shows is still made by the Python code, and
+ * path's: the same objects as its _Scorer. A template not made yet for a key and 胡息
+ * is asked of ``miss`` (scoring._missed); a colour count not asked yet, or a position
+ * this path does not take, answers None, and the caller runs settle's Python — so
+ * every value a settlement shows is still made by the Python code, and
  * tests/test_kernel.py compares the two on every preset. */
 typedef struct {
     PyObject_HEAD
     Kernel *kernel;
     PyObject *rules;
-    PyObject *colours;     /* (red, big, small) packed → colour 名堂 set index */
+    PyObject *ids[3];      /* per count (red, big, small): its colour 名堂's id, −1 unknown */
     PyObject *won, *below; /* (key, 胡息, 荒庄) → template; 胡息 → template below 起胡 */
     PyObject *not_winning; /* the one settlement of every hand without a shape */
+    PyObject *miss;        /* (rules, position, key, 胡息, 荒庄, plan) → the won template */
     PyTypeObject *shared;  /* scoring._Shared */
     PyObject *slot[4];     /* its member descriptors: _t, _rules, _p, _plan */
     int min_huxi, colour;  /* 起胡; whether any colour 名堂 counts */
@@ -995,28 +1043,33 @@ typedef struct {
 static void settler_dealloc(Settler *s) {
     Py_XDECREF(s->kernel);
     Py_XDECREF(s->rules);
-    Py_XDECREF(s->colours);
+    for (int i = 0; i < 3; i++) Py_XDECREF(s->ids[i]);
     Py_XDECREF(s->won);
     Py_XDECREF(s->below);
     Py_XDECREF(s->not_winning);
+    Py_XDECREF(s->miss);
     Py_XDECREF(s->shared);
     for (int i = 0; i < 4; i++) Py_XDECREF(s->slot[i]);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
 static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kw[] = {"kernel", "rules", "min_huxi", "colours", "won", "below",
-                         "not_winning", "shared", "colour", "duizihu", "chi_keys", NULL};
+    static char *kw[] = {"kernel", "rules", "min_huxi", "ids", "won", "below",
+                         "not_winning", "shared", "colour", "duizihu", "chi_keys", "miss", NULL};
     Kernel *kernel;
-    PyObject *rules, *colours, *won, *below, *nw, *dz;
+    PyObject *rules, *ids, *won, *below, *nw, *dz, *miss;
     PyTypeObject *shared;
     int min_huxi, colour;
     long chi_keys;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOl:Settler", kw, &KernelType,
-                                     &kernel, &rules, &min_huxi, &PyDict_Type, &colours,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOlO:Settler", kw, &KernelType,
+                                     &kernel, &rules, &min_huxi, &PyTuple_Type, &ids,
                                      &PyDict_Type, &won, &PyDict_Type, &below, &nw, &PyType_Type,
-                                     &shared, &colour, &dz, &chi_keys))
+                                     &shared, &colour, &dz, &chi_keys, &miss))
         return NULL;
+    if (!PyCallable_Check(miss)) {
+        PyErr_SetString(PyExc_TypeError, "miss must be callable");
+        return NULL;
+    }
     int dzi = -1, dzf = 0;
     if (dz != Py_None && (!PyTuple_Check(dz) || !PyArg_ParseTuple(dz, "ii", &dzi, &dzf))) {
         PyErr_SetString(PyExc_TypeError, "duizihu must be None or (index, fan)");
@@ -1026,8 +1079,18 @@ static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "duizihu: a preset index is not negative");
         return NULL;
     }
+    if (PyTuple_GET_SIZE(ids) != 3) {
+        PyErr_SetString(PyExc_TypeError, "ids must be a tuple of 3 lists");
+        return NULL;
+    }
+    for (int i = 0; i < 3; i++)
+        if (!PyList_Check(PyTuple_GET_ITEM(ids, i))) {
+            PyErr_SetString(PyExc_TypeError, "ids must be a tuple of 3 lists");
+            return NULL;
+        }
     Settler *s = (Settler *)type->tp_alloc(type, 0);
     if (!s) return NULL;
+    for (int i = 0; i < 3; i++) s->ids[i] = Py_NewRef(PyTuple_GET_ITEM(ids, i));
     static const char *names[] = {"_t", "_rules", "_p", "_plan"};
     for (int i = 0; i < 4; i++) {
         PyObject *d = PyObject_GetAttrString((PyObject *)shared, names[i]);
@@ -1039,9 +1102,9 @@ static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             goto fail;
         }
     }
-    Py_INCREF(kernel), Py_INCREF(rules), Py_INCREF(colours), Py_INCREF(won), Py_INCREF(below);
-    Py_INCREF(nw), Py_INCREF(shared);
-    s->kernel = kernel, s->rules = rules, s->colours = colours, s->won = won, s->below = below;
+    Py_INCREF(kernel), Py_INCREF(rules), Py_INCREF(won), Py_INCREF(below);
+    Py_INCREF(nw), Py_INCREF(shared), Py_INCREF(miss);
+    s->miss = miss, s->kernel = kernel, s->rules = rules, s->won = won, s->below = below;
     s->not_winning = nw, s->shared = shared;
     s->min_huxi = min_huxi, s->colour = colour, s->dz = dzi, s->dz_fan = dzf;
     s->chi_keys = chi_keys;
@@ -1121,19 +1184,26 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
         Py_DECREF(fo);
         if (facts == -1 && PyErr_Occurred()) goto done;
         long long k = facts & 31;
-        if (s->colour) {
-            PyObject *cid = lookup(s->colours, PyLong_FromLongLong(facts >> 5));
-            if (!cid) goto done;
-            long c = PyLong_AsLong(cid);
-            Py_DECREF(cid);
-            if (c == -1 && PyErr_Occurred()) goto done;
-            k |= (long long)c << 6;
-        }
+        if (s->colour) /* scoring._colour_ids: a byte each above the flags */
+            for (int a = 0; a < 3; a++) {
+                static const int at[3] = {21, 13, 5}; /* Position.facts' counts */
+                Py_ssize_t c = (Py_ssize_t)(facts >> at[a] & 0xFF);
+                if (c >= PyList_GET_SIZE(s->ids[a])) goto done;
+                long id = PyLong_AsLong(PyList_GET_ITEM(s->ids[a], c));
+                if (id < 0) goto done; /* not asked yet (or an error, kept) */
+                k |= (long long)id << (6 + 8 * a);
+            }
         key = PyLong_FromLongLong(k);
         if (key && s->dz >= 0 && s->dz_fan && duizihu(s, packed, top, win, (uint64_t)plan[1]))
             key = Py_BuildValue("(Nii)", key, s->dz, s->dz_fan);
         if (!key) goto done;
         t = lookup(s->won, Py_BuildValue("(OlO)", key, v, huang));
+        if (!t && !PyErr_Occurred()) { /* a key not seen with this 胡息: Python makes it */
+            PyObject *pl = plan_tuple(plan), *h = PyLong_FromLong(v);
+            if (pl && h) t = PyObject_CallFunctionObjArgs(s->miss, s->rules, pos, key, h, huang, pl, NULL);
+            Py_XDECREF(pl);
+            Py_XDECREF(h);
+        }
     }
     if (t) {
         out = shared_new(s, t, pos);

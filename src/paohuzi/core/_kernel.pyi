@@ -67,7 +67,7 @@ class Settler:
         kernel: Kernel,
         rules: Any,
         min_huxi: int,
-        colours: dict[int, int],
+        ids: tuple[list[int], list[int], list[int]],
         won: dict[Any, Any],
         below: dict[int, Any],
         not_winning: Any,
@@ -75,5 +75,6 @@ class Settler:
         colour: bool,
         duizihu: tuple[int, int] | None,
         chi_keys: int,
+        miss: Callable[..., Any],
     ) -> None: ...
     def settle(self, position: Any, huang: Any) -> Any: ...

@@ -243,7 +243,7 @@ class _Scorer:
     and the most-胡息 split scored (R26: ``decomposition = "huxi"``, or ``"di"`` with
     no 名堂 in use that reads the split). There
     the 名堂/番 (R36) and what they add to 等 depend only on the cards' (red, big,
-    small) counts — through the colour 名堂 they earn (``colours``) — on the
+    small) counts — through the colour 名堂 each count earns (``ids``) — on the
     position's flags (自摸, 海底, 天胡, 地胡, 听胡, one card left in hand: 耍猴)
     and on the 名堂 that read more (``residual``: 对子胡, 团圆 …, asked each
     time); ``memo`` keeps them per such key, ``won`` the fields of a settlement per
@@ -254,22 +254,21 @@ class _Scorer:
     __slots__ = (
         "axes",
         "below",
-        "by_axis",
         "colour",
-        "colours",
         "combine",
         "ev",
         "fast",
         "huang",
+        "ids",
         "memo",
         "min_huxi",
         "native",
         "residual",
         "rules",
         "search",
-        "sets",
         "tinghu",
         "unit",
+        "verdicts",
         "won",
         "xing",
     )
@@ -286,14 +285,14 @@ class _Scorer:
         self.min_huxi, self.unit, self.huang = rules.min_huxi, rules.unit, rules.huangzhuang
         self.colour, self.residual, self.combine = c.colour, c.residual, c.combine
         self.tinghu = any(e[1].id == "tinghu" for e in c.others)
-        # The colour 名堂 by what they read (0 red, 1 big, 2 small), each memoised on
-        # that count; ``colours`` memoises their union on the packed cards (bounded).
+        # The colour 名堂 by the count they read (0 red, 1 big, 2 small). Per axis and
+        # count, ``ids`` holds an id of the (preset index, 番) of those the count earns
+        # (−1: not asked yet), ``verdicts`` the ids by those tuples.
         self.axes = tuple(tuple(e for e in c.colour if e[1].axis == a) for a in range(3))
         if sum(map(len, self.axes)) != len(c.colour):  # pragma: no cover - a developer's slip
             raise TypeError("a colour 名堂 without an axis (0 red, 1 big, 2 small)")
-        self.by_axis: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = ({}, {}, {})
-        self.sets: dict[tuple[tuple[int, int], ...], int] = {}
-        self.colours: dict[int, int] = {}
+        self.ids = ([-1] * 81, [-1] * 81, [-1] * 81)  # (a count is at most 80 cards)
+        self.verdicts: tuple[dict[tuple[tuple[int, int], ...], int], ...] = ({}, {}, {})
         self.memo: dict[Any, _Scored] = {}
         # The templates of _Shared: by (memo key, 胡息, 荒庄) for a win, by 胡息 below 起胡.
         self.won: dict[tuple[Any, ...], Settlement] = {}  # (key, 胡息, 荒庄[, 醒数])
@@ -304,7 +303,7 @@ class _Scorer:
 def _settler(sc: _Scorer) -> Any:
     """The common path in C (``_kernel.Settler``, when the kernel is built): the plan,
     the memo key and the result made as :func:`settle` makes them, the templates read
-    from ``sc``'s memos (the same dicts, only ever cleared, never rebound). Only for
+    from ``sc``'s memos (the same objects, never rebound). Only for
     rules whose one 名堂 reading the split is 对子胡 (its test is in C too)."""
     kernel = sc.ev._kernel
     if kernel is None or not sc.fast or sc.tinghu:
@@ -318,7 +317,7 @@ def _settler(sc: _Scorer) -> Any:
         kernel,
         sc.rules,
         sc.min_huxi,
-        sc.colours,
+        sc.ids,
         sc.won,
         sc.below,
         _NOT_WINNING,
@@ -326,7 +325,17 @@ def _settler(sc: _Scorer) -> Any:
         bool(sc.colour),
         dz,
         CHI_KEYS,
+        _missed,
     ).settle
+
+
+def _missed(
+    rules: Rules, p: Position, key: Any, huxi: int, huang: int, plan: tuple[int, int, bool, str]
+) -> Settlement:
+    """The C path's template miss: the template of ``key`` with ``huxi`` made (and kept)
+    as the Python path makes it. (Handed the rules, not the scorer: a scorer holding
+    the C object that held it would be a cycle the collector cannot see.)"""
+    return _won(_scorer(rules), key, p, huxi, huang, Split(rules, p, plan), (key, huxi, huang), 0)
 
 
 # (doubled, doublings, 名堂, 底 set by a 名堂 or None, units added, 番): see _Scorer.
@@ -379,10 +388,7 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
     if sc.tinghu and dict(p.extra).get("tinghu"):
         key |= 32
     if sc.colour:
-        cid = sc.colours.get(facts >> 5)
-        if cid is None:
-            cid = _colours(sc, p, facts >> 5)
-        key |= cid << 6
+        key |= _colour_ids(sc, p, facts)
     xing = 0
     if p.xing:  # R42: 醒数 from the packed cards (no 王 here: a kind holds at most 4)
         bits = p.card_bits
@@ -464,33 +470,28 @@ def _won(
     return t
 
 
-def _colours(sc: _Scorer, p: Position, ck: int) -> int:
-    """Which set of colour 名堂 (红胡, 点胡, 乌胡, 大字胡 …) ``p``'s cards earn — an
-    index of ``sc.sets`` — from ``ck``, their (red, big, small) counts packed a byte
-    each; memoised in ``sc.colours``. Each pattern's verdict is memoised on the one
-    count it reads (``sc.by_axis``)."""
-    counts = (ck >> 16, ck >> 8 & 0xFF, ck & 0xFF)  # (red, big, small)
-    out: list[tuple[int, int]] = []
+_COUNTS = (21, 13, 5)  # where Position.facts keeps the red, big and small counts
+
+
+def _colour_ids(sc: _Scorer, p: Position, facts: int) -> int:
+    """The colour 名堂 (红胡, 点胡, 乌胡, 大字胡 …) ``p``'s cards earn, as bits of the memo's
+    key: per count read (red, big, small), the id of what that axis's patterns give it
+    (``sc.ids``, asked once per count), a byte each above the flags."""
+    bits = 0
     ctx: Context | None = None
-    for axis, entries in enumerate(sc.axes):
-        if not entries:
-            continue
-        memo = sc.by_axis[axis]
-        got = memo.get(counts[axis])
-        if got is None:
+    for axis, ids in enumerate(sc.ids):
+        n = facts >> _COUNTS[axis] & 0xFF
+        v = ids[n]
+        if v < 0:
             ctx = ctx or Context(p)
-            got = memo[counts[axis]] = tuple(
-                (i, f) for i, pat, rule, _, _ in entries if (f := pat.fan(ctx, rule, sc.combine))
+            found = tuple(
+                (i, f)
+                for i, pat, rule, _, _ in sc.axes[axis]
+                if (f := pat.fan(ctx, rule, sc.combine))
             )
-        out += got
-    found = tuple(sorted(out))  # (preset index, 番) of each colour 名堂 earned
-    cid = sc.sets.get(found)
-    if cid is None:
-        cid = sc.sets[found] = len(sc.sets)
-    if len(sc.colours) >= 1 << 15:  # pragma: no cover - (red, big, small) < 2¹⁵ keys
-        sc.colours.clear()
-    sc.colours[ck] = cid
-    return cid
+            v = ids[n] = sc.verdicts[axis].setdefault(found, len(sc.verdicts[axis]))
+        bits |= v << 6 + 8 * axis
+    return bits
 
 
 def _doubled(position: Position, rules: Rules) -> tuple[str, ...]:
