@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from paohuzi._native import reason_for_no_kernel
-from paohuzi.core import position, scoring
+from paohuzi.core import position, scoring, wang
 from paohuzi.core.evaluator import KERNEL, HandEvaluator, _all_keys, _SizeTable, evaluator_for
 from paohuzi.core.position import Position, PositionError
 from paohuzi.core.rules import PRESETS, Rules
@@ -295,6 +295,86 @@ def test_the_c_settlement_refuses_bad_input_and_changes_nothing() -> None:
             KERNEL.Settler(**(made | change))
     assert (dict(sc.won), [ids[:] for ids in sc.ids], dict(sc.below)) == memo
     assert sc.native(p, 0) == want
+
+
+# -- 王 in C: the search's most 胡息 (core/wang.py most_huxi, issue 27) ------------------
+# Cards of 门子 a rest is made of: 句, 二七十, 绞, 将, three and four alike.
+_PIECES = [
+    *((s + i, s + i + 1, s + i + 2) for s in (0, 10) for i in range(8)),
+    (1, 6, 9),
+    (11, 16, 19),
+    *((p, p, p + 10) for p in range(10)),
+    *((p, p + 10, p + 10) for p in range(10)),
+    *((c, c) for c in range(20)),
+    *((c,) * 3 for c in range(20)),
+    *((c,) * 4 for c in range(20)),
+]
+
+
+@st.composite
+def _rests(draw: st.DrawFn) -> tuple[tuple[int, ...], int, int]:
+    """A rest made of ``need`` 门子 with up to four cards turned into 王 (counts ≤ 7),
+    or, one time in four, any counts."""
+    need = draw(st.integers(0, 7))
+    if draw(st.integers(0, 3)) == 0:
+        return tuple(draw(st.lists(st.integers(0, 3), min_size=20, max_size=20))), 0, need
+    cards = [c for _ in range(need) for c in draw(st.sampled_from(_PIECES))]
+    w = draw(st.integers(0, min(4, len(cards))))
+    for _ in range(w):
+        cards.pop(draw(st.integers(0, len(cards) - 1)))
+    r = [0] * 20
+    for c in cards:
+        r[c] += 1
+    assume(max(r) <= 7)
+    return tuple(r), w, need + draw(st.sampled_from([0, 0, 0, -1, 1]))
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", GRIDS, ids=lambda r: r.name)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rest=_rests(), pair_free=st.booleans())
+def test_the_c_wild_search_is_the_python_one(
+    rules: Rules, rest: tuple[tuple[int, ...], int, int], pair_free: bool
+) -> None:
+    """R40, R46: the most 胡息 per (将, four) of a rest — 门子 with some cards turned into
+    王, or any counts — into a number of 门子 equals the Python search's, under every
+    胡息 grid."""
+    r, w, need = rest
+    assume(0 <= need <= 7)
+    packed = sum(n << 3 * k for k, n in enumerate(r))
+    assert wang._wild_kernel(rules).most(packed, w, pair_free, need) == wang._most(
+        r, w, pair_free, need, rules
+    )
+
+
+@needs_kernel
+def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
+    rules = PRESETS["yongzhou"]
+    k = wang._wild_kernel(rules)
+    r = [0] * 20
+    r[0] = r[1] = r[2] = 1  # 一二三 and two 王 left: the 将 of any kind
+    packed = sum(n << 3 * c for c, n in enumerate(r))
+    got = k.most(packed, 2, True, 2)
+    assert got == wang._most(tuple(r), 2, True, 2, rules) and got[2] is not None
+    assert k.most(packed, 2, False, 2) == (None, None, None, None)  # no 将 allowed: none
+    for bad, error in (
+        ((-1, 0, True, 1), OverflowError),
+        ((1 << 61, 0, True, 1), ValueError),
+        ((packed, 8, True, 1), ValueError),
+        ((packed, 0, True, -1), ValueError),
+        (("x", 0, True, 1), TypeError),
+    ):
+        with pytest.raises(error):
+            k.most(*bad)
+    with pytest.raises(TypeError, match="4 arguments"):
+        k.most(packed, 0)
+    with pytest.raises(ValueError, match="20"):
+        KERNEL.Wild([[]] * 19, [[0] * 20] * 3)
+    with pytest.raises(ValueError, match=r"0\.\.19"):
+        KERNEL.Wild([[((20,), 0, 3)]] * 20, [[0] * 20] * 3)
+    with pytest.raises(ValueError):
+        KERNEL.Wild([[]] * 20, [[0] * 19] * 3)
+    assert k.most(packed, 2, True, 2) == got  # nothing changed
 
 
 # -- 局面 read straight in C (Position.from_dict's common form, issue 27) --------------

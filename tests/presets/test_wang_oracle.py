@@ -28,6 +28,7 @@ from paohuzi.core.rules import (
     Rules,
 )
 from paohuzi.core.scoring import settle
+from paohuzi.core.wang import most_huxi, wild_splits
 
 from .test_second_wave_oracle import positions
 
@@ -63,9 +64,15 @@ def wild_positions(draw: st.DrawFn, rules: Rules, most: int, least: int = 1) -> 
 
 
 def _agree(p: Position, rules: Rules) -> None:
+    """The settlement wins exactly when the oracle does, worth its best score; the
+    engine's win check (``most_huxi``: C on a compiled build) reaches 起胡 exactly then,
+    and is the most 胡息 of the splits listed."""
     s = settle(p, rules)
     want = best_score(p, rules)
     event(f"{p.wang + p.win_wang} 王, " + ("win" if want is not None else "no win"))
+    most = most_huxi(p, rules)
+    assert most == max((sum(g.huxi(rules) for g in w.groups) for w in wild_splits(p)), default=-1)
+    assert (most >= rules.min_huxi) == (want is not None), (str(p), most)
     if want is None:
         assert not s.win, (str(p), s.di, s.wang, [str(g) for g in s.groups])
     else:

@@ -144,6 +144,7 @@ typedef struct {
     int peng[20], wei[20], kan[20], pao[20], ti[20];
     int flat[NMELD], gain_pao[NMELD], gain_ti[NMELD];
     PyObject *fallback; /* callable(position) for what the kernel does not take: 天胡 */
+    PyTypeObject *position; /* Position: its fields read from the instance dict (or NULL) */
 } Kernel;
 
 static inline void entry2(const Kernel *k, uint64_t rest, const Entry **es, const Entry **eb,
@@ -376,6 +377,7 @@ static int read_shape(PyObject *o, int *sh) {
 static void kernel_dealloc(Kernel *self) {
     for (int s = 0; s < 2; s++) PyMem_Free(self->size[s].e);
     Py_XDECREF(self->fallback);
+    Py_XDECREF(self->position);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -403,10 +405,12 @@ static int fill_all(Size *t) {
 
 static PyObject *kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kw[] = {"small", "big", "jiao", "peng", "wei", "kan", "pao", "ti",
-                         "flat", "gain_pao", "gain_ti", "fallback", NULL};
+                         "flat", "gain_pao", "gain_ti", "fallback", "position", NULL};
     PyObject *sz[2], *jiao, *peng, *wei, *kan, *pao, *ti, *flat, *gp, *gt, *fb;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO:Kernel", kw, &sz[0], &sz[1], &jiao,
-                                     &peng, &wei, &kan, &pao, &ti, &flat, &gp, &gt, &fb))
+    PyTypeObject *pt = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|O!:Kernel", kw, &sz[0], &sz[1],
+                                     &jiao, &peng, &wei, &kan, &pao, &ti, &flat, &gp, &gt, &fb,
+                                     &PyType_Type, &pt))
         return NULL;
     if (!PyCallable_Check(fb)) {
         PyErr_SetString(PyExc_TypeError, "fallback must be callable");
@@ -438,6 +442,8 @@ static PyObject *kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
         }
     Py_INCREF(fb);
     self->fallback = fb;
+    Py_XINCREF(pt);
+    self->position = pt;
     return (PyObject *)self;
 fail:
     Py_DECREF(self);
@@ -446,11 +452,31 @@ fail:
 
 static PyObject *S_win, *S_packed, *S_table_keys, *S_up_key, *S_self_drawn, *S_shape;
 
+/* A field of ``pos``: from ``dd`` (its instance dict, or NULL) when there, else
+   through getattr. New reference. A Position keeps every field read here in its
+   dict and no descriptor of the same name (the kernel is told the exact type). */
+static PyObject *field(PyObject *dd, PyObject *pos, PyObject *name) {
+    if (dd) {
+        PyObject *o = PyDict_GetItemWithError(dd, name);
+        if (o) return Py_NewRef(o);
+        if (PyErr_Occurred()) return NULL;
+    }
+    return PyObject_GetAttr(pos, name);
+}
+
+/* The instance dict of an exact Position (new reference), else NULL (no error). */
+static PyObject *dict_of(const Kernel *self, PyObject *pos) {
+    if (!self->position || Py_TYPE(pos) != self->position) return NULL;
+    PyObject *dd = PyObject_GenericGetDict(pos, NULL);
+    if (!dd) PyErr_Clear(); /* (getattr then says what is wrong) */
+    return dd;
+}
+
 /* The fields Position derives once, read for best/plan_of: 1 with them read, 0 for a
    position without a winning card (mandatory 天胡, R28: the Python path), −1 on error. */
-static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, int *sh, int *up,
-                    int *win, int *sd, long *top) {
-    PyObject *o = PyObject_GetAttr(pos, S_win);
+static int read_fields(Kernel *self, PyObject *pos, PyObject *dd, uint64_t *packed, int *huxi,
+                       int *sh, int *up, int *win, int *sd, long *top) {
+    PyObject *o = field(dd, pos, S_win);
     if (!o) return -1;
     if (o == Py_None) {
         Py_DECREF(o);
@@ -459,19 +485,19 @@ static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, in
     int r = read_card(o, win, "win");
     Py_DECREF(o);
     if (r < 0) return -1;
-    if (!(o = PyObject_GetAttr(pos, S_packed))) return -1;
+    if (!(o = field(dd, pos, S_packed))) return -1;
     r = read_packed(o, packed);
     Py_DECREF(o);
     if (r < 0) return -1;
-    if (!(o = PyObject_GetAttr(pos, S_self_drawn))) return -1;
+    if (!(o = field(dd, pos, S_self_drawn))) return -1;
     *sd = PyObject_IsTrue(o);
     Py_DECREF(o);
     if (*sd < 0) return -1;
-    if (!(o = PyObject_GetAttr(pos, S_shape))) return -1;
+    if (!(o = field(dd, pos, S_shape))) return -1;
     r = read_shape(o, sh);
     Py_DECREF(o);
     if (r < 0) return -1;
-    if (!(o = PyObject_GetAttr(pos, S_table_keys))) return -1;
+    if (!(o = field(dd, pos, S_table_keys))) return -1;
     if (!PyTuple_Check(o)) {
         Py_DECREF(o);
         PyErr_SetString(PyExc_TypeError, "table_keys must be a tuple");
@@ -491,7 +517,7 @@ static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, in
     }
     if (top) *top = most;
     Py_DECREF(o);
-    if (!(o = PyObject_GetAttr(pos, S_up_key))) return -1;
+    if (!(o = field(dd, pos, S_up_key))) return -1;
     long uk = PyLong_AsLong(o);
     Py_DECREF(o);
     if (uk == -1 && PyErr_Occurred()) return -1;
@@ -501,6 +527,14 @@ static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, in
     }
     *up = uk >= 0 ? (*sd ? self->gain_ti : self->gain_pao)[uk] : -1;
     return 1;
+}
+
+static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, int *sh, int *up,
+                    int *win, int *sd, long *top) {
+    PyObject *dd = dict_of(self, pos);
+    int r = read_fields(self, pos, dd, packed, huxi, sh, up, win, sd, top);
+    Py_XDECREF(dd);
+    return r;
 }
 
 /* best(position): HandEvaluator.best. */
@@ -1129,8 +1163,8 @@ static PyObject *shared_new(Settler *s, PyObject *t, PyObject *pos) {
 }
 
 /* A field of the position that must be falsy for this path: 1 falsy, 0 not, −1 error. */
-static int absent(PyObject *pos, PyObject *name) {
-    PyObject *o = PyObject_GetAttr(pos, name);
+static int absent(PyObject *dd, PyObject *pos, PyObject *name) {
+    PyObject *o = field(dd, pos, name);
     if (!o) return -1;
     int t = PyObject_IsTrue(o);
     Py_DECREF(o);
@@ -1160,25 +1194,28 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
         PyErr_SetString(PyExc_TypeError, "settle(position, huang) takes 2 arguments");
         return NULL;
     }
-    PyObject *pos = args[0], *huang = args[1];
+    PyObject *pos = args[0], *huang = args[1], *dd = dict_of(s->kernel, pos);
+    PyObject *t, *out = NULL, *key = NULL;
     int a;
-    if ((a = absent(pos, F_wang)) <= 0 || (a = absent(pos, F_win_wang)) <= 0 ||
-        (a = absent(pos, F_xing)) <= 0)
-        return a < 0 ? NULL : Py_NewRef(Py_None);
+    if ((a = absent(dd, pos, F_wang)) <= 0 || (a = absent(dd, pos, F_win_wang)) <= 0 ||
+        (a = absent(dd, pos, F_xing)) <= 0)
+        goto done; /* 王 or 醒: the Python path (None), or an error */
     uint64_t packed;
     int huxi, sh[3], up, win, sd;
     long top;
-    int r = read_pos(s->kernel, pos, &packed, &huxi, sh, &up, &win, &sd, &top);
-    if (r <= 0) return r < 0 ? NULL : Py_NewRef(Py_None); /* a mandatory 天胡: Python */
+    int r = read_fields(s->kernel, pos, dd, &packed, &huxi, sh, &up, &win, &sd, &top);
+    if (r <= 0) goto done; /* a mandatory 天胡: the Python path */
     long long plan[4] = {0, 0, 0, 0};
     long v = kernel_core(s->kernel, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
-    if (v == -2) return NULL;
-    if (!plan[3]) return Py_NewRef(s->not_winning);
-    PyObject *t, *out = NULL, *key = NULL;
+    if (v == -2) goto done;
+    if (!plan[3]) {
+        out = Py_NewRef(s->not_winning);
+        goto done;
+    }
     if (v < s->min_huxi) {
         t = lookup(s->below, PyLong_FromLong(v));
     } else {
-        PyObject *fo = PyObject_GetAttr(pos, F_facts);
+        PyObject *fo = field(dd, pos, F_facts);
         if (!fo) goto done;
         long long facts = PyLong_AsLongLong(fo);
         Py_DECREF(fo);
@@ -1211,6 +1248,7 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
     }
 done:
     Py_XDECREF(key);
+    Py_XDECREF(dd);
     if (!out && !PyErr_Occurred()) return Py_NewRef(Py_None); /* a memo miss */
     return out;
 }
@@ -1229,6 +1267,236 @@ static PyTypeObject SettlerType = {
     .tp_doc = "The settlement's common path for one rules object (core/scoring.py _Scorer).",
     .tp_methods = settler_methods,
     .tp_new = settler_new,
+};
+
+/* ---- 王 (wáng): the most 胡息 of a rest with wild cards (core/wang.py _solve) ----
+ * The same search as _solve — the lowest natural card placed in every group shape
+ * that can hold it, its other members natural when there is one, else a 王; 王 left
+ * alone make one 将, triple or four of any kind (R40) — keeping only the most 胡息
+ * for each (将 among the groups, a four among them): what the engine's win check
+ * asks of a hand with 王 (state.py _wild_win). Memoised by (rest, 王, 将 allowed,
+ * 门子 needed), as _solve is; the prices come from the rules' 胡息 grid (Python). */
+typedef struct {
+    int8_t other[3], n, kind; /* the other members' kinds; kind 0 句, 1 绞, 2 将, 3 triple, 4 four */
+    int16_t huxi;
+} WShape;
+
+typedef struct {
+    uint64_t rest;
+    uint32_t tag; /* 1 | 王 << 1 | 将 allowed << 4 | need << 5; 0: empty */
+    int16_t v[4]; /* [将 in the groups][a four in them] → most 胡息, NEG for none */
+} WMemo;
+
+#define WCAP (1 << 15)
+
+typedef struct {
+    PyObject_HEAD
+    WShape shape[20][10];
+    int nshape[20];
+    int16_t alone[3][20]; /* 王 alone: a 将, a triple, a four of each kind */
+    WMemo *memo;
+    int used;
+} Wild;
+
+static void wild_dealloc(Wild *w) {
+    PyMem_Free(w->memo);
+    Py_TYPE(w)->tp_free((PyObject *)w);
+}
+
+/* Wild(shapes, alone): shapes[c] = [(other kinds, kind code, 胡息), …] in _SHAPES[c]'s
+   order; alone = (将, triple, four) × 20 prices. */
+static PyObject *wild_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"shapes", "alone", NULL};
+    PyObject *shapes, *alone;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO:Wild", kw, &shapes, &alone)) return NULL;
+    Wild *w = (Wild *)type->tp_alloc(type, 0);
+    if (!w) return NULL;
+    PyObject *sf = PySequence_Fast(shapes, "shapes must be a sequence of 20");
+    if (!sf) goto fail;
+    if (PySequence_Fast_GET_SIZE(sf) != 20) {
+        Py_DECREF(sf);
+        PyErr_SetString(PyExc_ValueError, "shapes must hold 20 lists (one per card kind)");
+        goto fail;
+    }
+    for (int c = 0; c < 20; c++) {
+        PyObject *lst = PySequence_Fast(PySequence_Fast_GET_ITEM(sf, c), "shapes[c] must be a list");
+        if (!lst) {
+            Py_DECREF(sf);
+            goto fail;
+        }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(lst);
+        if (n > 10) {
+            Py_DECREF(lst), Py_DECREF(sf);
+            PyErr_SetString(PyExc_ValueError, "at most 10 shapes a card");
+            goto fail;
+        }
+        w->nshape[c] = (int)n;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *others;
+            int kind, huxi;
+            WShape *sh = &w->shape[c][i];
+            if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(lst, i), "Oii", &others, &kind, &huxi)) {
+                Py_DECREF(lst), Py_DECREF(sf);
+                goto fail;
+            }
+            int ks[3];
+            Py_ssize_t m = PySequence_Length(others);
+            if (m < 0 || m > 3 || kind < 0 || kind > 4 || huxi < -1000 || huxi > 1000 ||
+                read_ints(others, ks, m, "a shape's other kinds") < 0) {
+                Py_DECREF(lst), Py_DECREF(sf);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a shape is (kinds, 0–4, 胡息)");
+                goto fail;
+            }
+            for (int j = 0; j < m; j++) {
+                if (ks[j] < 0 || ks[j] > 19) {
+                    Py_DECREF(lst), Py_DECREF(sf);
+                    PyErr_SetString(PyExc_ValueError, "a shape's kinds are 0..19");
+                    goto fail;
+                }
+                sh->other[j] = (int8_t)ks[j];
+            }
+            sh->n = (int8_t)m, sh->kind = (int8_t)kind, sh->huxi = (int16_t)huxi;
+        }
+        Py_DECREF(lst);
+    }
+    Py_DECREF(sf);
+    PyObject *af = PySequence_Fast(alone, "alone must be 3 sequences of 20");
+    if (!af) goto fail;
+    int bad = PySequence_Fast_GET_SIZE(af) != 3;
+    for (int t = 0; t < 3 && !bad; t++) {
+        int v[20];
+        bad = read_ints(PySequence_Fast_GET_ITEM(af, t), v, 20, "alone") < 0;
+        for (int k = 0; k < 20 && !bad; k++) w->alone[t][k] = (int16_t)v[k];
+    }
+    Py_DECREF(af);
+    if (bad) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "alone must be 3 sequences of 20");
+        goto fail;
+    }
+    if (!(w->memo = PyMem_Calloc(WCAP, sizeof(WMemo)))) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    return (PyObject *)w;
+fail:
+    Py_DECREF(w);
+    return NULL;
+}
+
+static inline int16_t max16(int16_t a, int v) { return v > a ? (int16_t)v : a; }
+
+static void wild_solve(Wild *W, uint64_t r, int w, int pf, int need, int16_t *out) {
+    uint32_t tag = 1u | (uint32_t)w << 1 | (uint32_t)pf << 4 | (uint32_t)need << 5;
+    uint64_t h = (r ^ (uint64_t)tag * 0x9E3779B97F4A7C15ULL) * 0xff51afd7ed558ccdULL;
+    size_t slot = (size_t)(h >> 49) & (WCAP - 1);
+    for (int probe = 0; probe < 8; probe++) {
+        WMemo *m = &W->memo[(slot + probe) & (WCAP - 1)];
+        if (m->tag == tag && m->rest == r) {
+            memcpy(out, m->v, sizeof m->v);
+            return;
+        }
+        if (!m->tag) break;
+    }
+    int16_t best[4] = {NEG, NEG, NEG, NEG};
+    int cards = w;
+    for (uint64_t x = r; x; x >>= 3) cards += (int)(x & 7);
+    if (!r) { /* only 王 left: two the 将, three a triple, four a four, of any kind */
+        if (w == 0 && need == 0) best[0] = 0;
+        else if (need == 1 && (w == 3 || w == 4 || (w == 2 && pf))) {
+            int16_t most = NEG;
+            for (int k = 0; k < 20; k++) most = max16(most, W->alone[w - 2][k]);
+            best[(w == 2) * 2 + (w == 4)] = most;
+        }
+    } else if (need > 0 && 3 * need - 1 <= cards && cards <= 4 * need) {
+        int c = __builtin_ctzll(r) / 3;
+        uint64_t r1 = r - BIT(c);
+        for (int i = 0; i < W->nshape[c]; i++) {
+            const WShape *s = &W->shape[c][i];
+            if (s->kind == 2 && !pf) continue;
+            uint64_t rr = r1;
+            int used = 0, ok = 1;
+            for (int j = 0; j < s->n; j++) {
+                int m = s->other[j];
+                if ((rr >> (3 * m)) & 7) rr -= BIT(m);
+                else if (used < w) used++;
+                else {
+                    ok = 0;
+                    break;
+                }
+            }
+            if (!ok || (!used && s->kind >= 3)) continue; /* a natural triple is a 坎, set aside */
+            int pair = s->kind == 2, four = s->kind == 4;
+            int16_t sub[4];
+            wild_solve(W, rr, w - used, pf && !pair, need - 1, sub);
+            for (int p = 0; p < 2; p++)
+                for (int f = 0; f < 2; f++)
+                    if (sub[p * 2 + f] > NEG / 2) {
+                        int q = (p | pair) * 2 + (f | four);
+                        best[q] = max16(best[q], sub[p * 2 + f] + s->huxi);
+                    }
+        }
+    }
+    if (W->used >= WCAP / 2) { /* bounded, as _solve's memo: start again */
+        memset(W->memo, 0, WCAP * sizeof(WMemo));
+        W->used = 0;
+    }
+    for (int probe = 0; probe < 8; probe++) {
+        WMemo *m = &W->memo[(slot + probe) & (WCAP - 1)];
+        if (!m->tag) {
+            m->rest = r, m->tag = tag;
+            memcpy(m->v, best, sizeof best);
+            W->used++;
+            break;
+        }
+    }
+    memcpy(out, best, sizeof best);
+}
+
+/* most(rest, wang, pair_free, need) -> ((no 将, no four), (no 将, four), (将, none), (将, four))
+   of the most 胡息, None for no split. */
+static PyObject *wild_most(Wild *W, PyObject *const *args, Py_ssize_t n) {
+    if (n != 4) {
+        PyErr_SetString(PyExc_TypeError, "most(rest, wang, pair_free, need) takes 4 arguments");
+        return NULL;
+    }
+    uint64_t r;
+    if (read_packed(args[0], &r) < 0) return NULL;
+    long w = PyLong_AsLong(args[1]), need = PyLong_AsLong(args[3]);
+    int pf = PyObject_IsTrue(args[2]);
+    if (PyErr_Occurred() || pf < 0) return NULL;
+    if (w < 0 || w > 7 || need < 0 || need > 7) {
+        PyErr_SetString(PyExc_ValueError, "most: 0–7 王 and 0–7 门子");
+        return NULL;
+    }
+    int16_t v[4];
+    wild_solve(W, r, (int)w, pf, (int)need, v);
+    PyObject *t = PyTuple_New(4);
+    if (!t) return NULL;
+    for (int i = 0; i < 4; i++) {
+        PyObject *o = v[i] > NEG / 2 ? PyLong_FromLong(v[i]) : Py_NewRef(Py_None);
+        if (!o) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, o);
+    }
+    return t;
+}
+
+static PyMethodDef wild_methods[] = {
+    {"most", (PyCFunction)(void (*)(void))wild_most, METH_FASTCALL,
+     "most(rest, wang, pair_free, need) -> the most 胡息 per (将, four), None for none"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject WildType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "paohuzi.core._kernel.Wild",
+    .tp_basicsize = sizeof(Wild),
+    .tp_dealloc = (destructor)wild_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The 王 search's most 胡息 for one 胡息 grid (core/wang.py).",
+    .tp_methods = wild_methods,
+    .tp_new = wild_new,
 };
 
 static struct PyModuleDef kernel_module = {
@@ -1282,6 +1550,16 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     Py_INCREF(&SettlerType);
     if (PyModule_AddObject(m, "Settler", (PyObject *)&SettlerType) < 0) {
         Py_DECREF(&SettlerType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyType_Ready(&WildType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&WildType);
+    if (PyModule_AddObject(m, "Wild", (PyObject *)&WildType) < 0) {
+        Py_DECREF(&WildType);
         Py_DECREF(m);
         return NULL;
     }

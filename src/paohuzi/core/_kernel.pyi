@@ -18,6 +18,7 @@ class Kernel:
         gain_pao: Sequence[int],
         gain_ti: Sequence[int],
         fallback: Callable[[Any], int],
+        position: type | None = None,
     ) -> None: ...
     def best(self, position: Any) -> int: ...
     def core(
@@ -78,3 +79,15 @@ class Settler:
         miss: Callable[..., Any],
     ) -> None: ...
     def settle(self, position: Any, huang: Any) -> Any: ...
+
+class Wild:
+    """The 王 search's most 胡息 for one 胡息 grid (core/wang.py ``_solve``)."""
+
+    def __init__(
+        self,
+        shapes: Sequence[Sequence[tuple[Sequence[int], int, int]]],
+        alone: Sequence[Sequence[int]],
+    ) -> None: ...
+    def most(
+        self, rest: int, wang: int, pair_free: bool, need: int
+    ) -> tuple[int | None, int | None, int | None, int | None]: ...

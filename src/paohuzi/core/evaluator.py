@@ -736,6 +736,7 @@ def _kernel_for(ev: HandEvaluator) -> Any:
             ev._gain_pao,
             ev._gain_ti,
             ev._at_deal,
+            position=Position,  # its fields read from the instance dict
         )
     return k
 

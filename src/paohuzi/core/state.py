@@ -47,6 +47,7 @@ from .result import HandResult
 from .rules import HUNAN, Dihu, ForcedWin, Rules, Xing
 from .scoring import huangzhuang_payments, payments, settle
 from .vocab import ActionType, Base, Fallback, Phase, Source
+from .wang import most_huxi
 
 CLAIM = Phase.CLAIM
 DISCARDING = Phase.DISCARD
@@ -627,7 +628,7 @@ class GameState:
             Action(HU, s, card, pattern=p)
             for p in _played_patterns(fans, c == WANG)
             if p.hand_wang <= wang
-            and settle(self._position(s, c, own, pattern=p), self.rules, self.huang).win
+            and most_huxi(self._position(s, c, own, pattern=p), self.rules) >= self.rules.min_huxi
         )
         if not acts:
             return
@@ -949,12 +950,11 @@ class GameState:
 
     def _wild_win(self, s: int, c: int, self_drawn: bool) -> int:
         """R40 with 王 in hand or drawn: only on his own turned-up card (自摸), and only
-        if some split and 王 assignment settles as a win (R46); the minimum when it
-        does, −1 otherwise (:meth:`_can_hu` compares with 起胡)."""
+        if some split and 王 assignment reaches 起胡 (R46, as the settlement finds): the
+        most 胡息 of any, −1 without one (:meth:`_can_hu` compares with 起胡)."""
         if not self_drawn:
             return -1
-        pos = self._position(s, c, True)
-        return self.rules.min_huxi if settle(pos, self.rules, huang=self.huang).win else -1
+        return most_huxi(self._position(s, c, True), self.rules)
 
     def _position(self, s: int, c: int, self_drawn: bool, **flags: Any) -> Position:
         """The Position of seat ``s`` winning on card ``c`` (a 王 when ``c`` is 20)."""

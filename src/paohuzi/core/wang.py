@@ -22,12 +22,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import mul
+from typing import Any
 
 from .cards import CARDS, MAX_WANG, WANG, Card
+from .evaluator import KERNEL
 from .melds import Group, GroupKind
 from .position import Position
+from .rules import Rules, per_rules
 
-__all__ = ["MAX_WANG", "WANG", "WildSplit", "wild_splits"]
+__all__ = ["MAX_WANG", "WANG", "WildSplit", "most_huxi", "wild_splits"]
 
 _K = GroupKind
 _TABLE_UP = (_K.PENG, _K.WEI, _K.CHOUWEI)
@@ -85,7 +89,7 @@ def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suff
         if w == 0 and need == 0:
             out.append(((), (), 0, 0))
         elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
-            kind = {2: _K.JIANG, 3: _K.KAN, 4: _K.TI}[w]
+            kind = _ALONE[w - 2][0]
             for k in range(20):
                 out.append(((_group(kind, (k,) * w),), (k,) * w, int(w == 4), int(w == 2)))
     elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
@@ -124,6 +128,72 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
     """Every legal split of a winning position holding 王 (R22, R25, R40), each
     distinct (groups, assignment) once. Empty when the hand cannot win. With a
     ``pattern`` (R41) its fixed group is seeded and the rest searched alike."""
+    seen: set[tuple[tuple[Group, ...], tuple[int, ...]]] = set()
+    for groups, r, w, need, fours, pairs, kinds in _candidates(position):
+        for gs, ws, f, p in _solve(r, w, not pairs, need):
+            # R22: a 将 exactly when there is a four
+            if p + pairs != (1 if fours + f else 0):
+                continue
+            whole = (*groups, *gs)
+            assigned = tuple(sorted((*kinds, *ws)))
+            key = (tuple(sorted(whole, key=_order)), assigned)
+            if key not in seen:
+                seen.add(key)
+                yield WildSplit(whole, tuple(CARDS[k] for k in assigned))
+
+
+def most_huxi(position: Position, rules: Rules) -> int:
+    """The most 胡息 of any split :func:`wild_splits` gives (−1: none) — whether the
+    hand wins at all (R40, R46: some split reaches 起胡), without listing the splits.
+    The C kernel's ``Wild`` searches the rest when it is built; else ``_solve``."""
+    search = _wild_kernel(rules)
+    best = -1
+    for groups, r, w, need, fours, pairs, _ in _candidates(position):
+        if need < 0:  # more fixed groups than the hand has 门子: no split
+            continue
+        fixed = sum([g.huxi(rules) for g in groups])
+        if search is not None:
+            most = search.most(sum(map(mul, r, _FIELD)), w, not pairs, need)
+        else:
+            most = _most(r, w, not pairs, need, rules)
+        for i, h in enumerate(most):  # (将 among the suffix's groups, a four among them)
+            if h is not None and (i >> 1) + pairs == (1 if fours + (i & 1) else 0):
+                best = max(best, fixed + h)
+    return best
+
+
+def _most(
+    r: tuple[int, ...], w: int, pair_free: bool, need: int, rules: Rules
+) -> tuple[int | None, ...]:
+    """``Wild.most`` in Python: the most 胡息 of ``_solve``'s completions, per (将, four)."""
+    key = (r, w, pair_free, need, rules.huxi_table)
+    got = _MOST.get(key)
+    if got is None:
+        out: list[int | None] = [None] * 4
+        for gs, _, f, p in _solve(r, w, pair_free, need):
+            i = 2 * p + (f > 0)
+            h = sum([g.huxi(rules) for g in gs])
+            if out[i] is None or h > out[i]:  # type: ignore[operator]
+                out[i] = h
+        if len(_MOST) >= 1 << 16:
+            _MOST.clear()
+        got = _MOST[key] = tuple(out)
+    return got
+
+
+_MOST: dict[tuple[Any, ...], tuple[int | None, ...]] = {}  # as _solve's memo, per 胡息 table
+_FIELD = tuple(1 << 3 * k for k in range(20))  # counts → packed, 3 bits a kind
+
+
+# A rest to search: (fixed groups, rest counts, free 王, 门子 still needed, fours and 将
+# among the fixed groups, 王 kinds already used).
+_Candidate = tuple[list[Group], tuple[int, ...], int, int, int, int, list[int]]
+
+
+def _candidates(position: Position) -> Iterator[_Candidate]:
+    """The fixed part of every reading of the hand (the winning card's use, R25; each
+    natural 坎 kept or made a 提 with a 王; a table 偎 lifted, R40), with what is left
+    for :func:`_solve`."""
     n_wang = position.wang + position.win_wang
     counts = [0] * 20
     for card in position.hand:
@@ -132,8 +202,10 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
     kans = [c for c in range(20) if counts[c] == 3]
     rest = [0 if counts[c] == 3 else counts[c] for c in range(20)]
     sd = position.self_drawn or position.win_wang
-    plans: list[tuple[list[Group], list[int], list[int], list[int]]] = []
-    # (fixed groups, rest counts, natural 坎 kinds still whole, 王 kinds already used)
+    k = position.four_count  # 跑/提 on the table
+    plans: list[tuple[list[Group], list[int], list[int], list[int], int, int]] = []
+    # (fixed groups, rest counts, natural 坎 kinds still whole, 王 kinds already used,
+    # fours and 将 among the fixed groups)
     pat = position.pattern
     if pat is not None:
         # R41: the incoming card (a drawn 王 in the _wang forms: any kind) and
@@ -141,63 +213,78 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
         kind = (_K.JIANG, _K.KAN, _K.TI)[pat.hand_wang - 1]
         size = pat.hand_wang + 1
         fixed_kinds = tuple(range(20)) if position.win is None else (int(position.win),)
+        is_four, pair = int(kind is _K.TI), int(kind is _K.JIANG)
         for c in fixed_kinds:
             used = [c] * (size if position.win is None else size - 1)
-            plans.append(([*table, _group(kind, (c,) * size)], rest, kans, used))
+            fixed = [*table, _group(kind, (c,) * size)]
+            plans.append((fixed, rest, kans, used, k + is_four, pair))
     elif position.win is None:  # the winning card is a 王 just drawn: it is one more wild
-        plans.append((table, rest, kans, []))
+        plans.append((table, rest, kans, [], k, 0))
         for i, g in enumerate(table):  # … or, self-drawn, it upgrades a 碰/偎 (R25)
             if g.kind in _TABLE_UP:
                 c = int(g.cards[0])
-                four = Group.of(_K.PAO if g.kind is _K.PENG else _K.TI, c)
-                plans.append(([*table[:i], four, *table[i + 1 :]], rest, kans, [c]))
+                four = _group(_K.PAO if g.kind is _K.PENG else _K.TI, (c,) * 4)
+                plans.append(([*table[:i], four, *table[i + 1 :]], rest, kans, [c], k + 1, 0))
     else:
         w: int = int(position.win)
         r = rest[:]
         r[w] += 1
-        plans.append((table, r, kans, []))  # the card joins the rest (破跑胡 keeps 坎)
+        plans.append((table, r, kans, [], k, 0))  # the card joins the rest (破跑胡 keeps 坎)
         if rest[w] == 2:  # pair + card → 碰 (偎 when self-drawn)
             r = rest[:]
             r[w] = 0
-            plans.append(([*table, Group.of(_K.WEI if sd else _K.PENG, w)], r, kans, []))
+            plans.append(([*table, _group(_K.WEI if sd else _K.PENG, (w,) * 3)], r, kans, [], k, 0))
         if w in kans:  # 坎 + card → 跑 / 提
-            four = Group.of(_K.TI if sd else _K.PAO, w)
-            plans.append(([*table, four], rest, [k for k in kans if k != w], []))
+            four = _group(_K.TI if sd else _K.PAO, (w,) * 4)
+            plans.append(([*table, four], rest, [c for c in kans if c != w], [], k + 1, 0))
         for i, g in enumerate(table):  # table 偎/碰 + card → 跑/提
             if g.cards[0] == w and g.kind in _TABLE_UP:
                 kind = _K.PAO if g.kind is _K.PENG or not sd else _K.TI
-                plans.append(([*table[:i], Group.of(kind, w), *table[i + 1 :]], rest, kans, []))
+                upgraded = [*table[:i], _group(kind, (w,) * 4), *table[i + 1 :]]
+                plans.append((upgraded, rest, kans, [], k + 1, 0))
                 break
-    if not any(g.kind.is_four for g in table):
+    if not k:
         # R40: with no 跑/提 yet, one 王 may turn a table 偎 into a 提 (with a four
         # already there the card count leaves no room for it anyway: one 将 only)
-        for fixed, r, ks, used in list(plans):
+        for fixed, r, ks, used, fours, pairs in list(plans):
             for i, g in enumerate(fixed):
                 if g.kind in (_K.WEI, _K.CHOUWEI) and i < len(table) and g is table[i]:
-                    lifted = [*fixed[:i], Group.of(_K.TI, g.cards[0]), *fixed[i + 1 :]]
-                    plans.append((lifted, r, ks, [*used, int(g.cards[0])]))
-    seen: set[tuple[tuple[Group, ...], tuple[int, ...]]] = set()
+                    c = int(g.cards[0])
+                    lifted = [*fixed[:i], _group(_K.TI, (c,) * 4), *fixed[i + 1 :]]
+                    plans.append((lifted, r, ks, [*used, c], fours + 1, pairs))
     target = position.melds_to_win
-    for fixed, r, ks, used in plans:
+    for fixed, r, ks, used, fours, pairs in plans:
+        t = tuple(r)
         for mask in range(1 << len(ks)):  # each natural 坎 stays, or takes a 王 → 提
-            up = [k for i, k in enumerate(ks) if mask >> i & 1]
+            up = [c for i, c in enumerate(ks) if mask >> i & 1]
             w = n_wang - len(used) - len(up)
             if w < 0:
                 continue
             groups = [*fixed]
-            groups += [Group.of(_K.TI if k in up else _K.KAN, k) for k in ks]
-            fours = sum(1 for g in groups if g.kind.is_four)
-            pairs = sum(1 for g in groups if g.kind is _K.JIANG)  # 王钓's fixed pair
-            for gs, ws, f, p in _solve(tuple(r), w, not pairs, target - len(groups)):
-                # R22: a 将 exactly when there is a four
-                if p + pairs != (1 if fours + f else 0):
-                    continue
-                whole = (*groups, *gs)
-                kinds = tuple(sorted((*used, *up, *ws)))
-                key = (tuple(sorted(whole, key=_order)), kinds)
-                if key not in seen:
-                    seen.add(key)
-                    yield WildSplit(whole, tuple(CARDS[k] for k in kinds))
+            groups += [_group(_K.TI, (c,) * 4) if c in up else _group(_K.KAN, (c,) * 3) for c in ks]
+            yield groups, t, w, target - len(groups), fours + len(up), pairs, [*used, *up]
+
+
+@per_rules
+def _wild_kernel(rules: Rules) -> Any:
+    """The C search for ``rules``' 胡息 grid (None without the kernel), one per grid."""
+    if KERNEL is None:
+        return None
+    table = rules.huxi_table
+    k = _WILD.get(table)
+    if k is None:
+        codes = {_K.JU: 0, _K.JIAO: 1, _K.JIANG: 2, _K.KAN: 3, _K.TI: 4}
+        shapes = [
+            [(others, codes[kind], _group(kind, (c, *others)).huxi(rules)) for kind, others in sh]
+            for c, sh in enumerate(_SHAPES)
+        ]
+        alone = [[_group(kind, (c,) * n).huxi(rules) for c in range(20)] for kind, n in _ALONE]
+        k = _WILD[table] = KERNEL.Wild(shapes, alone)
+    return k
+
+
+_ALONE = ((_K.JIANG, 2), (_K.KAN, 3), (_K.TI, 4))  # 王 left alone (R40), as in _solve
+_WILD: dict[object, Any] = {}
 
 
 def _order(g: Group) -> tuple[str, tuple[Card, ...]]:
