@@ -1,12 +1,16 @@
-"""王 (R40) settlement cost: the same winning hands with 0, 1, 2, 3 and 4 of their
-concealed cards turned into 王, settled under a best-score preset (issue 23's
-targets: 2 王 ≤ 5×, 4 王 ≤ 25× the cost of the hand without).
+"""王 (R40) cost: the same winning hands with 0, 1, 2, 3 and 4 of their concealed
+cards turned into 王, under a best-score preset (issue 23's targets: 2 王 ≤ 5×,
+4 王 ≤ 25× the cost of the hand without).
 
     python benchmarks/wang.py [--hands 300] [--rules hengyang] [--seed 1]
 
-Hands come from seeded greedy self-play (the winners' positions), so nobody
-picked them; each 王 replaces a random concealed card. Prints µs per settlement
-(median of rounds) and the ratios to 0 王.
+Two things are timed: the evaluator — the most 胡息 of the hand, what the engine's
+win check asks (``HandEvaluator.best`` without 王, ``wang.most_huxi`` with; the C
+kernel's when built) — and the settlement (``settle``: with 王 every split and
+assignment is scored, R46). Hands come from seeded greedy self-play (the
+winners' positions), so nobody picked them; each 王 replaces a random concealed
+card. Prints µs per hand (median of rounds) and the ratios to 0 王; "cold"
+empties the 王 search's memos before every round.
 """
 
 from __future__ import annotations
@@ -17,11 +21,13 @@ import statistics
 import time
 from dataclasses import replace
 
+import paohuzi
 from paohuzi.bots.greedy import GreedyBot
+from paohuzi.core.evaluator import evaluator_for
 from paohuzi.core.position import Position
 from paohuzi.core.rules import preset
 from paohuzi.core.scoring import settle
-from paohuzi.core.wang import _MEMO
+from paohuzi.core.wang import _MEMO, _MOST, _wild_kernel, most_huxi
 from paohuzi.table import Table
 
 
@@ -56,25 +62,40 @@ def main() -> None:
     base = winning_positions(a.rules, a.hands, a.seed)
     rng = random.Random(a.seed)
     sets = {k: [with_wang(p, k, rng) for p in base] for k in range(5)}
-    cost: dict[tuple[int, str], float] = {}
-    for cold in (True, False):  # cold: the split memo emptied before every round
-        for k, ps in sets.items():
-            times = []
-            for _ in range(a.rounds):
-                if cold:
-                    _MEMO.clear()
-                t0 = time.process_time()
-                for p in ps:
-                    settle(p, rules)
-                times.append((time.process_time() - t0) / len(ps) * 1e6)
-            cost[k, "cold" if cold else "warm"] = statistics.median(times)
-    print(f"王 settlement, {a.rules}, {len(base)} winning hands from greedy self-play")
-    for k in sets:
-        c, w = cost[k, "cold"], cost[k, "warm"]
-        print(
-            f"  {k} 王: cold {c:9.1f} µs ({c / cost[0, 'cold']:5.1f}×)   "
-            f"warm {w:9.1f} µs ({w / cost[0, 'warm']:5.1f}×)"
-        )
+    best = evaluator_for(rules).best
+    search = _wild_kernel(rules)
+
+    def most(p: Position) -> int:
+        return most_huxi(p, rules) if p.wild else best(p)
+
+    def settled(p: Position) -> object:
+        return settle(p, rules)
+
+    for label, f in (("evaluator (most 胡息)", most), ("settlement", settled)):
+        cost: dict[tuple[int, str], float] = {}
+        for cold in (True, False):
+            for k, ps in sets.items():
+                times = []
+                for _ in range(a.rounds):
+                    if cold:
+                        _MEMO.clear()
+                        _MOST.clear()
+                        if search is not None:
+                            search.clear()
+                    t0 = time.process_time()
+                    for p in ps:
+                        f(p)
+                    times.append((time.process_time() - t0) / len(ps) * 1e6)
+                cost[k, "cold" if cold else "warm"] = statistics.median(times)
+        engine = "compiled" if paohuzi.compiled() else "pure"
+        kernel = "C kernel" if search is not None else "no kernel"
+        print(f"王 {label}, {a.rules}, {len(base)} winning hands ({engine}, {kernel})")
+        for k in sets:
+            c, w = cost[k, "cold"], cost[k, "warm"]
+            print(
+                f"  {k} 王: cold {c:9.1f} µs ({c / cost[0, 'cold']:5.1f}×)   "
+                f"warm {w:9.1f} µs ({w / cost[0, 'warm']:5.1f}×)"
+            )
 
 
 if __name__ == "__main__":

@@ -22,10 +22,12 @@ from hypothesis import strategies as st
 
 from paohuzi._native import reason_for_no_kernel
 from paohuzi.core import position, scoring, wang
+from paohuzi.core.cards import CARDS
 from paohuzi.core.evaluator import KERNEL, HandEvaluator, _all_keys, _SizeTable, evaluator_for
 from paohuzi.core.position import Position, PositionError
 from paohuzi.core.rules import PRESETS, Rules
 from paohuzi.core.scoring import Settlement, settle
+from presets.test_wang_oracle import pattern_positions, wild_positions
 from strategies import positions
 from test_score_vectors import VECTORS, position_input
 from test_settle_fast import _forms, _spoilt, corpus
@@ -347,6 +349,68 @@ def test_the_c_wild_search_is_the_python_one(
     )
 
 
+_WILD_RULES = {
+    "hengyang": (PRESETS["hengyang"], 4),  # 5 门子 (R43)
+    "yongzhou": (PRESETS["yongzhou"], 3),
+    "guilin+patterns": (PRESETS["guilin"].replace(wang_fan=(4, 8, 8, 16, 16, 32)), 2),
+}
+
+
+@st.composite
+def _table_up(draw: st.DrawFn) -> Position:
+    """A hand of 碰/偎 on the table (none a four yet), 句 and a 将 in hand, some cards
+    turned into 王, winning often on a table meld's kind: the readings that upgrade
+    a table meld to 跑/提 (R25) and lift another 偎 with a 王 (R40)."""
+    from paohuzi.core.melds import Group, GroupKind
+
+    kinds = draw(st.lists(st.integers(0, 19), min_size=1, max_size=3, unique=True))
+    table = tuple(
+        Group.of(draw(st.sampled_from([GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI])), k)
+        for k in kinds
+    )
+    runs = [x for x in _PIECES if len(x) == 3]
+    hand = [c for _ in range(6 - len(kinds)) for c in draw(st.sampled_from(runs))]
+    hand += [draw(st.integers(0, 19))] * 2
+    n = draw(st.integers(0, min(3, len(hand) - 1)))
+    for _ in range(n):
+        hand.pop(draw(st.integers(0, len(hand) - 1)))
+    win = draw(st.sampled_from(kinds)) if draw(st.booleans()) else draw(st.integers(0, 19))
+    try:
+        return Position(
+            tuple(CARDS[c] for c in hand), table, CARDS[win], self_drawn=draw(st.booleans()), wang=n
+        )
+    except PositionError:
+        assume(False)
+        raise
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", GRIDS, ids=lambda r: r.name)
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(p=_table_up())
+def test_the_c_wild_readings_of_table_melds_are_the_python_ones(rules: Rules, p: Position) -> None:
+    """R25, R40: a table 碰/偎 made a 跑/提 by the winning card, another 偎 lifted to a 提
+    by a 王 (not the one just upgraded): the C readings' most 胡息 is Python's."""
+    assert wang.most_huxi(p, rules) == wang._most_huxi(p, rules)
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", _WILD_RULES)
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_the_c_wild_readings_are_the_python_ones(name: str, data: st.DataObject) -> None:
+    """R25, R40, R41: ``Wild.most_of`` — the readings of a hand with 王 (the winning card
+    joining the rest, a 碰/偎 or 坎 made a four, a 王 drawn lifting a 碰/偎, a 坎 taking a
+    王 to a 提, a table 偎 lifted, a pattern's fixed group) and their rests searched —
+    gives the Python readings' most 胡息, for hands with and without 王 patterns."""
+    rules, most = _WILD_RULES[name]
+    if rules.wang_fan and data.draw(st.booleans()):
+        p = data.draw(pattern_positions(rules))
+    else:
+        p = data.draw(wild_positions(rules, most))
+    assert wang.most_huxi(p, rules) == wang._most_huxi(p, rules)
+
+
 @needs_kernel
 def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
     rules = PRESETS["yongzhou"]
@@ -368,12 +432,23 @@ def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
             k.most(*bad)
     with pytest.raises(TypeError, match="4 arguments"):
         k.most(packed, 0)
+    p = Position.parse("一二三四五六七八九壹贰叁肆伍陆柒捌拾王王", "玖", [], self_drawn=True)
+    args = (p.packed, (), int(p.win), True, 2, False, 0, 7)
+    assert k.most_of(*args) == wang._most_huxi(p, rules) == wang.most_huxi(p, rules) >= 0
+    for i, v in ((0, 1 << 61), (1, (1,) * 8), (1, (180,)), (2, 20), (4, 8), (6, 4), (7, 0)):
+        with pytest.raises(ValueError if i != 1 or v == (180,) else TypeError):
+            k.most_of(*args[:i], v, *args[i + 1 :])
+    with pytest.raises(TypeError, match="8 arguments"):
+        k.most_of(*args[:7])
+    flat = [0] * 180
     with pytest.raises(ValueError, match="20"):
-        KERNEL.Wild([[]] * 19, [[0] * 20] * 3)
+        KERNEL.Wild([[]] * 19, [[0] * 20] * 3, flat)
     with pytest.raises(ValueError, match=r"0\.\.19"):
-        KERNEL.Wild([[((20,), 0, 3)]] * 20, [[0] * 20] * 3)
+        KERNEL.Wild([[((20,), 0, 3)]] * 20, [[0] * 20] * 3, flat)
     with pytest.raises(ValueError):
-        KERNEL.Wild([[]] * 20, [[0] * 19] * 3)
+        KERNEL.Wild([[]] * 20, [[0] * 19] * 3, flat)
+    with pytest.raises(ValueError, match="values expected"):
+        KERNEL.Wild([[]] * 20, [[0] * 20] * 3, [0] * 179)
     assert k.most(packed, 2, True, 2) == got  # nothing changed
 
 

@@ -1294,6 +1294,7 @@ typedef struct {
     WShape shape[20][10];
     int nshape[20];
     int16_t alone[3][20]; /* 王 alone: a 将, a triple, a four of each kind */
+    int16_t flat[NMELD];  /* a table meld's 胡息 by Group.key (rows of MELD_ROWS × kind) */
     WMemo *memo;
     int used;
 } Wild;
@@ -1306,11 +1307,15 @@ static void wild_dealloc(Wild *w) {
 /* Wild(shapes, alone): shapes[c] = [(other kinds, kind code, 胡息), …] in _SHAPES[c]'s
    order; alone = (将, triple, four) × 20 prices. */
 static PyObject *wild_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kw[] = {"shapes", "alone", NULL};
-    PyObject *shapes, *alone;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO:Wild", kw, &shapes, &alone)) return NULL;
+    static char *kw[] = {"shapes", "alone", "flat", NULL};
+    PyObject *shapes, *alone, *flat;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO:Wild", kw, &shapes, &alone, &flat))
+        return NULL;
     Wild *w = (Wild *)type->tp_alloc(type, 0);
     if (!w) return NULL;
+    int fl[NMELD];
+    if (read_ints(flat, fl, NMELD, "flat") < 0) goto fail;
+    for (int i = 0; i < NMELD; i++) w->flat[i] = (int16_t)fl[i];
     PyObject *sf = PySequence_Fast(shapes, "shapes must be a sequence of 20");
     if (!sf) goto fail;
     if (PySequence_Fast_GET_SIZE(sf) != 20) {
@@ -1483,9 +1488,145 @@ static PyObject *wild_most(Wild *W, PyObject *const *args, Py_ssize_t n) {
     return t;
 }
 
+/* The fixed part of one reading of a hand with 王 (wang.py _candidates' plans). */
+typedef struct {
+    uint64_t rest;
+    int huxi, groups, used, fours, pairs, kans, replaced; /* kans: bits over the 坎 list */
+} WPlan;
+
+#define ROW_PENG 0
+#define ROW_WEI 1
+#define ROW_CHOUWEI 2
+#define ROW_PAO 3
+#define ROW_TI 4
+
+/* most_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target): wang.py
+ * most_huxi of the hand (natural cards packed, table melds by Group.key, the winning
+ * card or −1 for a 王 drawn, 王 in hand, R41's pattern by its hand 王 or 0, 门子 to
+ * win) — the readings of _candidates, each rest searched: the most 胡息, −1 for none. */
+static PyObject *wild_most_of(Wild *W, PyObject *const *args, Py_ssize_t n) {
+    if (n != 8) {
+        PyErr_SetString(PyExc_TypeError, "most_of takes 8 arguments");
+        return NULL;
+    }
+    uint64_t packed;
+    if (read_packed(args[0], &packed) < 0) return NULL;
+    if (!PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) > 7) {
+        PyErr_SetString(PyExc_TypeError, "keys must be a tuple of at most 7 table melds");
+        return NULL;
+    }
+    int nt = (int)PyTuple_GET_SIZE(args[1]), key[7];
+    if (nt && read_ints(args[1], key, nt, "keys") < 0) return NULL;
+    long win = PyLong_AsLong(args[2]), wang = PyLong_AsLong(args[4]), hw = PyLong_AsLong(args[6]);
+    long target = PyLong_AsLong(args[7]);
+    int sd = PyObject_IsTrue(args[3]), ww = PyObject_IsTrue(args[5]);
+    if (PyErr_Occurred() || sd < 0 || ww < 0) return NULL;
+    int bad = win < -1 || win > 19 || wang < 0 || wang + ww > 7 || hw < 0 || hw > 3 || target < 1 ||
+              target > 7;
+    for (int i = 0; i < nt; i++) bad |= key[i] < 0 || key[i] >= NMELD;
+    if (bad || (packed & FOURS)) {
+        PyErr_SetString(PyExc_ValueError, "most_of: a card, 王, pattern, 门子 or meld out of range");
+        return NULL;
+    }
+    sd |= ww;
+    int nw = (int)(wang + ww), kan[7], nk = 0, table = 0, k4 = 0;
+    uint64_t rest = packed;
+    for (int c = 0; c < 20; c++)
+        if (((packed >> (3 * c)) & 7) == 3) {
+            kan[nk++] = c;
+            rest -= 3 * BIT(c);
+        }
+    for (int i = 0; i < nt; i++) {
+        table += W->flat[key[i]];
+        k4 += key[i] / 20 == ROW_PAO || key[i] / 20 == ROW_TI;
+    }
+    int all = (1 << nk) - 1;
+    WPlan plan[256];
+    int np = 0;
+#define PLAN(r, h, g, u, f, p, ks, rep) plan[np++] = (WPlan){(r), (h), (g), (u), (f), (p), (ks), (rep)}
+    if (hw) { /* R41: the incoming card and hand_wang 王 as one fixed 将 / 坎 / 提 */
+        int size = (int)hw + 1;
+        for (int c = 0; c < 20; c++) {
+            if (win >= 0 && c != win) continue;
+            PLAN(rest, table + W->alone[hw - 1][c], nt + 1, win < 0 ? size : size - 1,
+                 k4 + (hw == 3), hw == 1, all, -1);
+        }
+    } else if (win < 0) { /* a 王 drawn: one more wild, or (self-drawn) it lifts a 碰/偎 */
+        PLAN(rest, table, nt, 0, k4, 0, all, -1);
+        for (int i = 0; i < nt; i++) {
+            int row = key[i] / 20, c = key[i] % 20;
+            if (row > ROW_CHOUWEI) continue;
+            int up = (row == ROW_PENG ? ROW_PAO : ROW_TI) * 20 + c;
+            PLAN(rest, table - W->flat[key[i]] + W->flat[up], nt, 1, k4 + 1, 0, all, i);
+        }
+    } else {
+        int w = (int)win, in_kan = -1;
+        PLAN(rest + BIT(w), table, nt, 0, k4, 0, all, -1); /* the card joins the rest */
+        if (((rest >> (3 * w)) & 7) == 2) /* pair + card → 碰 (偎 when self-drawn) */
+            PLAN(rest - 2 * BIT(w), table + W->flat[(sd ? ROW_WEI : ROW_PENG) * 20 + w], nt + 1, 0,
+                 k4, 0, all, -1);
+        for (int j = 0; j < nk; j++)
+            if (kan[j] == w) in_kan = j;
+        if (in_kan >= 0) /* 坎 + card → 跑 / 提 */
+            PLAN(rest, table + W->flat[(sd ? ROW_TI : ROW_PAO) * 20 + w], nt + 1, 0, k4 + 1, 0,
+                 all & ~(1 << in_kan), -1);
+        for (int i = 0; i < nt; i++) { /* table 偎/碰 + card → 跑/提 */
+            int row = key[i] / 20;
+            if (key[i] % 20 != w || row > ROW_CHOUWEI) continue;
+            int up = (row == ROW_PENG || !sd ? ROW_PAO : ROW_TI) * 20 + w;
+            PLAN(rest, table - W->flat[key[i]] + W->flat[up], nt, 0, k4 + 1, 0, all, i);
+            break;
+        }
+    }
+    if (!k4) { /* R40: with no 跑/提 yet, one 王 may lift a table 偎 to a 提 */
+        int base = np;
+        for (int q = 0; q < base; q++)
+            for (int i = 0; i < nt; i++) {
+                int row = key[i] / 20, c = key[i] % 20;
+                if ((row != ROW_WEI && row != ROW_CHOUWEI) || i == plan[q].replaced) continue;
+                WPlan l = plan[q];
+                l.huxi += W->flat[ROW_TI * 20 + c] - W->flat[key[i]];
+                l.used++, l.fours++;
+                if (np < 256) plan[np++] = l;
+            }
+    }
+#undef PLAN
+    int best = -1;
+    for (int q = 0; q < np; q++) {
+        const WPlan *P = &plan[q];
+        for (int mask = 0; mask <= all; mask++) { /* each 坎 kept, or made a 提 with a 王 */
+            if (mask & ~P->kans) continue;
+            int ups = __builtin_popcount((unsigned)mask), free = nw - P->used - ups;
+            int need = (int)target - P->groups - __builtin_popcount((unsigned)P->kans);
+            if (free < 0 || need < 0) continue;
+            int fixed = P->huxi;
+            for (int j = 0; j < nk; j++)
+                if (P->kans >> j & 1) fixed += mask >> j & 1 ? W->alone[2][kan[j]] : W->alone[1][kan[j]];
+            int16_t sub[4];
+            wild_solve(W, P->rest, free, !P->pairs, need, sub);
+            for (int i = 0; i < 4; i++) /* R22: a 将 exactly when there is a four */
+                if (sub[i] > NEG / 2 && (i >> 1) + P->pairs == (P->fours + ups + (i & 1) ? 1 : 0) &&
+                    fixed + sub[i] > best)
+                    best = fixed + sub[i];
+        }
+    }
+    return PyLong_FromLong(best);
+}
+
+/* clear(): forget the memo (a benchmark's cold start; answers never change). */
+static PyObject *wild_clear(Wild *W, PyObject *unused) {
+    (void)unused;
+    memset(W->memo, 0, WCAP * sizeof(WMemo));
+    W->used = 0;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef wild_methods[] = {
     {"most", (PyCFunction)(void (*)(void))wild_most, METH_FASTCALL,
      "most(rest, wang, pair_free, need) -> the most 胡息 per (将, four), None for none"},
+    {"clear", (PyCFunction)wild_clear, METH_NOARGS, "clear(): forget the memo"},
+    {"most_of", (PyCFunction)(void (*)(void))wild_most_of, METH_FASTCALL,
+     "most_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target) -> 胡息 or -1"},
     {NULL, NULL, 0, NULL},
 };
 

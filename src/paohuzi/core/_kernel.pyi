@@ -87,7 +87,20 @@ class Wild:
         self,
         shapes: Sequence[Sequence[tuple[Sequence[int], int, int]]],
         alone: Sequence[Sequence[int]],
+        flat: Sequence[int],
     ) -> None: ...
     def most(
         self, rest: int, wang: int, pair_free: bool, need: int
     ) -> tuple[int | None, int | None, int | None, int | None]: ...
+    def clear(self) -> None: ...
+    def most_of(
+        self,
+        packed: int,
+        keys: tuple[int, ...],
+        win: int,
+        self_drawn: bool,
+        wang: int,
+        win_wang: bool,
+        hand_wang: int,
+        target: int,
+    ) -> int: ...

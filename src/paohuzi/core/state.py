@@ -47,7 +47,7 @@ from .result import HandResult
 from .rules import HUNAN, Dihu, ForcedWin, Rules, Xing
 from .scoring import huangzhuang_payments, payments, settle
 from .vocab import ActionType, Base, Fallback, Phase, Source
-from .wang import most_huxi
+from .wang import most_huxi_of
 
 CLAIM = Phase.CLAIM
 DISCARDING = Phase.DISCARD
@@ -627,8 +627,7 @@ class GameState:
         acts = tuple(
             Action(HU, s, card, pattern=p)
             for p in _played_patterns(fans, c == WANG)
-            if p.hand_wang <= wang
-            and most_huxi(self._position(s, c, own, pattern=p), self.rules) >= self.rules.min_huxi
+            if p.hand_wang <= wang and self._wild_most(s, c, own, p) >= self.rules.min_huxi
         )
         if not acts:
             return
@@ -954,7 +953,25 @@ class GameState:
         most 胡息 of any, −1 without one (:meth:`_can_hu` compares with 起胡)."""
         if not self_drawn:
             return -1
-        return most_huxi(self._position(s, c, True), self.rules)
+        return self._wild_most(s, c, True, None)
+
+    def _wild_most(self, s: int, c: int, self_drawn: bool, pattern: WangPattern | None) -> int:
+        """The most 胡息 of seat ``s``'s hand winning card ``c`` (20: a 王) with 王 (R40,
+        R41): :func:`~paohuzi.core.wang.most_huxi` of :meth:`_position`, from the fields."""
+        win = None if c == WANG else _CW[c]
+        wang, rules = self._wang[s], self.rules
+        table = self._tables[s]
+        return most_huxi_of(
+            rules,
+            self._packed[s],
+            table,
+            win,
+            self_drawn,
+            wang,
+            c == WANG,
+            pattern,
+            rules.hand_size,
+        )
 
     def _position(self, s: int, c: int, self_drawn: bool, **flags: Any) -> Position:
         """The Position of seat ``s`` winning on card ``c`` (a 王 when ``c`` is 20)."""

@@ -19,19 +19,18 @@ every kind and splits each resulting hand by brute force.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import mul
 from typing import Any
 
 from .cards import CARDS, MAX_WANG, WANG, Card
-from .evaluator import KERNEL
+from .evaluator import FOURS, KERNEL, evaluator_for, unpack
 from .melds import Group, GroupKind
-from .position import Position
+from .position import Position, WangPattern
 from .rules import Rules, per_rules
 
-__all__ = ["MAX_WANG", "WANG", "WildSplit", "most_huxi", "wild_splits"]
+__all__ = ["MAX_WANG", "WANG", "WildSplit", "most_huxi", "most_huxi_of", "wild_splits"]
 
 _K = GroupKind
 _TABLE_UP = (_K.PENG, _K.WEI, _K.CHOUWEI)
@@ -144,19 +143,64 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
 
 def most_huxi(position: Position, rules: Rules) -> int:
     """The most 胡息 of any split :func:`wild_splits` gives (−1: none) — whether the
-    hand wins at all (R40, R46: some split reaches 起胡), without listing the splits.
-    The C kernel's ``Wild`` searches the rest when it is built; else ``_solve``."""
+    hand wins at all (R40, R46: some split reaches 起胡), without listing the splits."""
+    p = position
+    return most_huxi_of(
+        rules, p.packed, p.table, p.win, p.self_drawn, p.wang, p.win_wang, p.pattern, p.hand_size
+    )
+
+
+def most_huxi_of(
+    rules: Rules,
+    packed: int,
+    table: Sequence[Group],
+    win: Card | None,
+    self_drawn: bool,
+    wang: int,
+    win_wang: bool,
+    pattern: WangPattern | None,
+    hand_size: int,
+) -> int:
+    """:func:`most_huxi` of a hand given by its fields (natural cards packed, as the
+    engine keeps them): the C kernel's ``Wild.most_of`` when it is built, else the
+    Python search on the :class:`Position`."""
     search = _wild_kernel(rules)
+    if search is not None and not packed & FOURS:  # (four alike in hand: Python's answer)
+        return int(
+            search.most_of(
+                packed,
+                tuple([g.key for g in table]),
+                -1 if win is None else int(win),
+                self_drawn or win_wang,
+                wang,
+                win_wang,
+                0 if pattern is None else pattern.hand_wang,
+                (hand_size + 1) // 3,
+            )
+        )
+    p = Position(
+        tuple(unpack(packed)),
+        tuple(table),
+        win,
+        self_drawn=self_drawn,
+        hand_size=hand_size,
+        wang=wang,
+        win_wang=win_wang,
+        pattern=pattern,
+    )
+    return _most_huxi(p, rules)
+
+
+def _most_huxi(position: Position, rules: Rules) -> int:
+    """:func:`most_huxi` in Python: every reading of :func:`_candidates`, each rest
+    searched by ``_solve`` (the reference the C kernel is tested against)."""
     best = -1
     for groups, r, w, need, fours, pairs, _ in _candidates(position):
         if need < 0:  # more fixed groups than the hand has 门子: no split
             continue
         fixed = sum([g.huxi(rules) for g in groups])
-        if search is not None:
-            most = search.most(sum(map(mul, r, _FIELD)), w, not pairs, need)
-        else:
-            most = _most(r, w, not pairs, need, rules)
-        for i, h in enumerate(most):  # (将 among the suffix's groups, a four among them)
+        for i, h in enumerate(_most(r, w, not pairs, need, rules)):
+            # (将 among the suffix's groups, a four among them); R22: a 将 iff a four
             if h is not None and (i >> 1) + pairs == (1 if fours + (i & 1) else 0):
                 best = max(best, fixed + h)
     return best
@@ -182,7 +226,6 @@ def _most(
 
 
 _MOST: dict[tuple[Any, ...], tuple[int | None, ...]] = {}  # as _solve's memo, per 胡息 table
-_FIELD = tuple(1 << 3 * k for k in range(20))  # counts → packed, 3 bits a kind
 
 
 # A rest to search: (fixed groups, rest counts, free 王, 门子 still needed, fours and 将
@@ -279,7 +322,7 @@ def _wild_kernel(rules: Rules) -> Any:
             for c, sh in enumerate(_SHAPES)
         ]
         alone = [[_group(kind, (c,) * n).huxi(rules) for c in range(20)] for kind, n in _ALONE]
-        k = _WILD[table] = KERNEL.Wild(shapes, alone)
+        k = _WILD[table] = KERNEL.Wild(shapes, alone, evaluator_for(rules)._flat)
     return k
 
 
