@@ -22,12 +22,13 @@ from paohuzi.core.rules import (
     GUILIN,
     HENGYANG,
     LOUDI,
+    PRESETS,
     YONGZHOU,
     YONGZHOU_HONGZHUAN,
     FanCombine,
     Rules,
 )
-from paohuzi.core.scoring import settle
+from paohuzi.core.scoring import _settle_groups, settle
 from paohuzi.core.wang import most_huxi, wild_splits
 
 from .test_second_wave_oracle import positions
@@ -190,6 +191,42 @@ def test_yongzhou_patterns_match_the_oracle(p: Position) -> None:
     """R41 under the preset's own 番 (4/8/8/16/16/32), no 自摸 ×2 on a pattern."""
     assert YONGZHOU.wang_fan == FAN
     _agree(p, YONGZHOU)
+
+
+# -- a 名堂 that counts each kind (归, 团圆) with 王: no preset has both; rules are data ----
+GUI_WANG = PRESETS["luzhou"].replace(wang=2, scoring_mode="mingtang")  # 归 counts
+
+
+def _every_split(p: Position, rules: Rules) -> int | None:
+    """The best 底 with every split and 王 assignment settled (R46), none skipped."""
+    best = None
+    for sp in wild_splits(p):
+        gh = tuple(g.huxi(rules) for g in sp.groups)
+        if sum(gh) >= rules.min_huxi:
+            s = _settle_groups(p, rules, 0, sum(gh), sp.groups, gh, sp.wang)
+            best = s.di if best is None else max(best, s.di)
+    return best
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(p=wild_positions(GUI_WANG, 2))
+def test_a_mingtang_counting_kinds_settles_every_wang_split(p: Position) -> None:
+    """R36, R40, R46: 归 reads which kinds the 王 became, so two splits alike in 胡息,
+    colours and 醒 may score apart: none may be skipped as "the same profile"."""
+    s = settle(p, GUI_WANG)
+    assert (s.di if s.win else None) == _every_split(p, GUI_WANG)
+
+
+def test_four_of_a_kind_through_a_wang_earns_gui() -> None:
+    """R40: 一一一 on the table (偎) and a 王 as the fourth 一 (提), a 碰拾 and a 王 as
+    the third 拾 of 捌玖拾: 归 twice (番 16, 底 32), which the profile of a split
+    without the second 归 (底 16) once hid."""
+    p = Position.parse(
+        "六六七七八贰贰陆陆柒捌玖王王", "柒", ["wei:一", "peng:拾"], self_drawn=True, tianhu=True
+    )
+    s = settle(p, GUI_WANG)
+    assert (s.di, s.fan) == (32, 16) and [m.id for m in s.mingtang].count("gui") == 1
+    assert s.di == _every_split(p, GUI_WANG)
 
 
 def test_eight_of_a_kind_with_four_wang_keeps_its_colours() -> None:

@@ -160,6 +160,9 @@ class Mingtang:
     # ``measure`` reads only the position's flags (自摸, 海底, 天胡, 地胡, 听胡) and whether
     # one card is left in hand: the settlement memoises its verdict on them (scoring.py).
     flag: ClassVar[bool] = False
+    # ``measure`` reads how many cards of each kind the hand holds (团圆, 归): with 王 it
+    # depends on the kinds they stand for, not only on their colours and sizes.
+    kinds: ClassVar[bool] = False
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         raise NotImplementedError
@@ -394,6 +397,7 @@ class TuanYuan(Mingtang):
 
     id, name = "tuanyuan", "团圆"
     per_occurrence = True
+    kinds = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         n = ctx.counts
@@ -407,6 +411,7 @@ class Gui(Mingtang):
 
     id, name = "gui", "归"
     per_occurrence = True
+    kinds = True
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         k = ctx.counts.count(4)

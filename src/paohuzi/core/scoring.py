@@ -560,10 +560,10 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
         return Settlement(False, 0, 0, 0, 0, 0, (), (), (), "pattern_not_played")
     best: Settlement | None = None
     most = -1  # most 胡息 of any split, for the error of a hand below the minimum
-    # Without a structural 名堂 (one that reads the split: 对子胡, 一块匾 …) a split's
-    # score depends only on its 胡息 and the cards' colours, sizes and 醒 count, so
-    # one split per such profile is settled.
-    profiles: set[tuple[int, ...]] | None = None if _structural(rules) else set()
+    # Without a 名堂 that reads the split (对子胡, 一块匾 …) or the count of each kind
+    # (团圆, 归: which kinds the 王 became), a split's score depends only on its 胡息
+    # and the cards' colours, sizes and 醒 count, so one split per such profile is settled.
+    profiles: set[tuple[int, ...]] | None = None if _by_split(rules) else set()
     xs = position.xing
     for split in wild_splits(position):
         gh = tuple(g.huxi(rules) for g in split.groups)
@@ -596,6 +596,14 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
 def _structural(rules: Rules) -> bool:
     """Whether any 名堂 in use reads how the hand splits (not only its cards)."""
     return any(PATTERNS[m.id].structural for m in rules.mingtang if rules.uses(m.id))
+
+
+@per_rules
+def _by_split(rules: Rules) -> bool:
+    """Whether a 王 split's score may read more than its profile (胡息, the 王's colours
+    and sizes, 醒, fours): a structural 名堂, or one counting each kind (R40)."""
+    used = [PATTERNS[m.id] for m in rules.mingtang if rules.uses(m.id)]
+    return any(p.structural or p.kinds for p in used)
 
 
 def _settle_groups(
