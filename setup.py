@@ -27,6 +27,7 @@ from paohuzi_backend import compile_mode  # noqa: E402 - found through the line 
 
 # The compiled modules, as paths in the package (paohuzi._native.HOT: the same list).
 HOT = (
+    "core/action_index",
     "core/chi",
     "core/evaluator",
     "core/state",

@@ -34,6 +34,7 @@ from typing import Any
 # The compiled modules, as paths in the package (one mypyc group: compiled code calls
 # the others directly, so all of them come from the same side).
 HOT = (
+    "core/action_index",  # the RL envs' action indices and masks (issue 27)
     "core/chi",
     "core/evaluator",
     "core/state",

@@ -152,8 +152,9 @@ class ObservedHand:
 
     @staticmethod
     def pass_mask(dtype: type = np.int8) -> np.ndarray:
-        """The mask of a seat asked in a claim window it has no option in: 过 only."""
-        return _mask((PASS_INDEX,), dtype)
+        """The mask of a seat asked in a claim window it has no option in: 过 only (a
+        copy of one made once: half the AEC env's observations are these)."""
+        return _PASS_MASK.copy() if dtype is np.int8 else _mask((PASS_INDEX,), dtype)
 
     def apply(self, action: Action) -> None:
         self.state.apply(action)
@@ -175,6 +176,11 @@ def _mask(indices: Iterable[int], dtype: type) -> np.ndarray:
     for i in indices:
         b[i] = 1
     return np.frombuffer(b, dtype=dtype)
+
+
+_PASS_MASK = np.frombuffer(
+    bytes(PASS_INDEX) + b"\x01" + bytes(ACTION_COUNT - PASS_INDEX - 1), np.int8
+)
 
 
 class Timeline:
