@@ -1649,7 +1649,6 @@ static struct PyModuleDef kernel_module = {
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     chunk_init();
-    if (PyType_Ready(&KernelType) < 0) return NULL;
     if (!(S_win = PyUnicode_InternFromString("win")) ||
         !(S_packed = PyUnicode_InternFromString("packed")) ||
         !(S_table_keys = PyUnicode_InternFromString("table_keys")) ||
@@ -1660,7 +1659,6 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     static const char *how[] = {"", "hand", "triple", "kan", "table"};
     for (int i = 0; i < 5; i++)
         if (!(S_how[i] = PyUnicode_InternFromString(how[i]))) return NULL;
-    if (PyType_Ready(&ReaderType) < 0) return NULL;
     PyObject **names[] = {&F_hand, &F_table, &F_last_card, &F_tianhu, &F_dihu, &F_extra,
                           &F_hand_size, &F_xing, &F_wang, &F_win_wang, &F_pattern, &F_fours,
                           &F_card_bits, &F_facts};
@@ -1672,37 +1670,19 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     if (!(EMPTY = PyTuple_New(0))) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
-    Py_INCREF(&KernelType);
-    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0) {
-        Py_DECREF(&KernelType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&ReaderType);
-    if (PyModule_AddObject(m, "Reader", (PyObject *)&ReaderType) < 0) {
-        Py_DECREF(&ReaderType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (PyType_Ready(&SettlerType) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&SettlerType);
-    if (PyModule_AddObject(m, "Settler", (PyObject *)&SettlerType) < 0) {
-        Py_DECREF(&SettlerType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    if (PyType_Ready(&WildType) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&WildType);
-    if (PyModule_AddObject(m, "Wild", (PyObject *)&WildType) < 0) {
-        Py_DECREF(&WildType);
-        Py_DECREF(m);
-        return NULL;
+    PyTypeObject *types[] = {&KernelType, &ReaderType, &SettlerType, &WildType};
+    for (int i = 0; i < 4; i++) {
+        if (PyType_Ready(types[i]) < 0) goto fail;
+        const char *dot = strrchr(types[i]->tp_name, '.'); /* "paohuzi.core._kernel.Kernel" */
+        Py_INCREF(types[i]);
+        if (PyModule_AddObject(m, dot + 1, (PyObject *)types[i]) < 0) {
+            Py_DECREF(types[i]);
+            goto fail;
+        }
     }
     return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
 }
+

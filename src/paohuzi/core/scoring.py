@@ -265,7 +265,6 @@ class _Scorer:
         "native",
         "residual",
         "rules",
-        "search",
         "tinghu",
         "unit",
         "verdicts",
@@ -280,7 +279,6 @@ class _Scorer:
         # — the one worth most whenever no 名堂 in use reads the split: the 名堂, 番 and
         # 醒 are then the same for every split, and 等 grows with 胡息 (R34, 番 ≥ 0).
         self.fast = rules.decomposition != Decomposition.DI or not _structural(rules)
-        self.search = not self.fast  # every split is settled (R46), each through the memo
         self.xing = 2 if rules.xing_double else 1  # what one 醒 card adds (R42)
         self.min_huxi, self.unit, self.huang = rules.min_huxi, rules.unit, rules.huangzhuang
         self.colour, self.residual, self.combine = c.colour, c.residual, c.combine
@@ -368,7 +366,7 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
 
 def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
     """:func:`settle` in Python: every position, and what fills the memos the C path
-    reads (it answers None on a miss)."""
+    reads (it answers None for a colour count not asked yet)."""
     rules = sc.rules
     if p.win is None or p.wang or p.win_wang:
         return _settle(p, rules, huang)
@@ -398,7 +396,7 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
     s: Settlement = _Shared(t, rules, p, plan)
     if split.value is not None:
         s._split = split  # built for a 名堂 of the key (a _Shared's slot)
-    if sc.search:  # R46: a split with fewer 胡息 may be worth more (娄底's 三十卡 …)
+    if not sc.fast:  # R46: a split with fewer 胡息 may be worth more (娄底's 三十卡 …)
         for groups in decompositions(p):
             gh = tuple([g.huxi(rules) for g in groups])
             h = sum(gh)

@@ -143,10 +143,14 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
 
 def most_huxi(position: Position, rules: Rules) -> int:
     """The most 胡息 of any split :func:`wild_splits` gives (−1: none) — whether the
-    hand wins at all (R40, R46: some split reaches 起胡), without listing the splits."""
+    hand wins at all (R40, R46: some split reaches 起胡), without listing the splits.
+    The C kernel's ``Wild.most_of`` when it is built, else :func:`_most_huxi`."""
     p = position
-    return most_huxi_of(
-        rules, p.packed, p.table, p.win, p.self_drawn, p.wang, p.win_wang, p.pattern, p.hand_size
+    search = _wild_kernel(rules)
+    if search is None or p.packed & FOURS:  # (four alike in hand: Python's answer)
+        return _most_huxi(p, rules)
+    return _most_of(
+        search, p.packed, p.table, p.win, p.self_drawn, p.wang, p.win_wang, p.pattern, p.hand_size
     )
 
 
@@ -162,22 +166,10 @@ def most_huxi_of(
     hand_size: int,
 ) -> int:
     """:func:`most_huxi` of a hand given by its fields (natural cards packed, as the
-    engine keeps them): the C kernel's ``Wild.most_of`` when it is built, else the
-    Python search on the :class:`Position`."""
+    engine keeps them): no :class:`Position` is made unless the Python search runs."""
     search = _wild_kernel(rules)
-    if search is not None and not packed & FOURS:  # (four alike in hand: Python's answer)
-        return int(
-            search.most_of(
-                packed,
-                tuple([g.key for g in table]),
-                -1 if win is None else int(win),
-                self_drawn or win_wang,
-                wang,
-                win_wang,
-                0 if pattern is None else pattern.hand_wang,
-                (hand_size + 1) // 3,
-            )
-        )
+    if search is not None and not packed & FOURS:
+        return _most_of(search, packed, table, win, self_drawn, wang, win_wang, pattern, hand_size)
     p = Position(
         tuple(unpack(packed)),
         tuple(table),
@@ -189,6 +181,31 @@ def most_huxi_of(
         pattern=pattern,
     )
     return _most_huxi(p, rules)
+
+
+def _most_of(
+    search: Any,
+    packed: int,
+    table: Sequence[Group],
+    win: Card | None,
+    self_drawn: bool,
+    wang: int,
+    win_wang: bool,
+    pattern: WangPattern | None,
+    hand_size: int,
+) -> int:
+    return int(
+        search.most_of(
+            packed,
+            tuple([g.key for g in table]),
+            -1 if win is None else int(win),
+            self_drawn or win_wang,
+            wang,
+            win_wang,
+            0 if pattern is None else pattern.hand_wang,
+            (hand_size + 1) // 3,
+        )
+    )
 
 
 def _most_huxi(position: Position, rules: Rules) -> int:
