@@ -5,8 +5,8 @@
 Each preset times ``HandEvaluator.best`` and ``settle`` on the same generated
 positions (``corpus``), the two alternating round by round after a warm-up pass
 (the memos filled), and prints the best round of each and their ratio (issue 27:
-settlement ≤ 2× ``best``). Best-score presets whose 名堂 read the split (常德, 娄底:
-R46) settle every split. The engine runs as installed (``PAOHUZI_PURE=1`` for the
+settlement ≤ 2× ``best``), and how many wins split one way only. Best-score presets
+whose 名堂 read the split (常德, 娄底: R46) settle every split of a hand that has two. The engine runs as installed (``PAOHUZI_PURE=1`` for the
 pure build). The figures of one line only compare with the same line's.
 """
 
@@ -24,7 +24,7 @@ import paohuzi
 from corpus import corpus
 from paohuzi.core.evaluator import evaluator_for
 from paohuzi.core.rules import PRESETS
-from paohuzi.core.scoring import decompositions, settle
+from paohuzi.core.scoring import settle, split_count
 
 
 def main() -> None:
@@ -53,8 +53,7 @@ def main() -> None:
                 settle(p, rules)
             ts = min(ts, time.perf_counter() - t0)
         gc.enable()
-        splits = [sum(1 for _ in decompositions(p)) for p in wins]
-        one = sum(n == 1 for n in splits) / max(1, len(splits))
+        one = sum(split_count(p) == 1 for p in wins) / max(1, len(wins))
         n = len(positions)
         print(
             f"  {name:>9}: best {tb / n * 1e6:6.2f}  settle {ts / n * 1e6:7.2f}  "

@@ -234,6 +234,36 @@ def test_di_claims_a_split_with_less_huxi_when_it_is_worth_more() -> None:
     }
 
 
+def _distinct_splits(p: Position) -> int:
+    from paohuzi.core.scoring import decompositions
+
+    return len({tuple(sorted(d, key=lambda g: (g.kind, g.cards))) for d in decompositions(p)})
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position_strategy())
+def test_split_count_counts_the_distinct_splits(p: Position) -> None:
+    """R22, R25, R46: ``split_count`` (per size and choice of 绞, no groups built) is the
+    number of distinct splits ``decompositions`` lists (0, 1, or 2 for more): a ``di``
+    settlement skips the search only where there is one."""
+    from paohuzi.core.scoring import split_count
+
+    assert split_count(p) == min(2, _distinct_splits(p))
+
+
+def test_split_count_on_the_corpus(positions: list[Position]) -> None:
+    """The same on the benchmark's corpus, where hands with two splits (二七十 or a 句
+    from the same 二, a 绞 or two 句 …) are few but there."""
+    from paohuzi.core.scoring import split_count
+
+    seen = [0, 0, 0]
+    for p in corpus(3000, 5):
+        n = split_count(p)
+        assert n == min(2, _distinct_splits(p))
+        seen[n] += 1
+    assert all(seen), seen
+
+
 def test_duizihu_from_the_plan_is_from_the_groups() -> None:
     """对子胡 (R36) read from the evaluator's plan (the split not built) agrees with
     reading the groups, on hands built to pass the early refusals."""

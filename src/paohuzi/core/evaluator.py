@@ -18,7 +18,7 @@ from typing import Any
 
 from . import tabledata
 from .cards import CARDS, Card
-from .melds import MELD_ROWS, Group, GroupKind
+from .melds import MELD_ROWS, Group, GroupKind, shared_group
 from .position import Position, shape_flags
 from .rules import HUNAN, Rules, per_rules
 
@@ -657,16 +657,21 @@ class HandEvaluator:
                 and m.kind in (GroupKind.PENG, GroupKind.WEI, GroupKind.CHOUWEI)
             ):
                 kind = GroupKind.PAO if m.kind is GroupKind.PENG else up
-                out.append(Group.of(kind, win))
+                out.append(shared_group(kind, (win,) * 4))
                 upgraded = True
             else:
                 out.append(m)
         mask = kan_mask(packed)
         for c in range(20):
             if mask >> (3 * c) & 1:
-                out.append(Group.of(up if how == "kan" and c == win else GroupKind.KAN, c))
+                four = how == "kan" and c == win
+                out.append(
+                    shared_group(up, (c,) * 4) if four else shared_group(GroupKind.KAN, (c,) * 3)
+                )
         if how == "triple":
-            out.append(Group.of(GroupKind.WEI if pos.self_drawn else GroupKind.PENG, win))
+            out.append(
+                shared_group(GroupKind.WEI if pos.self_drawn else GroupKind.PENG, (win,) * 3)
+            )
         out += self._rest_groups(rest, pair)
         return tuple(out)
 
@@ -677,8 +682,10 @@ class HandEvaluator:
             choice: list[tuple[int, int, int, int]] = []
             self._rest(rest, pair, choice)
             s, b, j2s, j2b = choice[0]
-        out = [Group(GroupKind.JIAO, _cards(p, p, p + 10)) for p in range(10) if j2s >> p & 1]
-        out += [Group(GroupKind.JIAO, _cards(p, p + 10, p + 10)) for p in range(10) if j2b >> p & 1]
+        out = [shared_group(GroupKind.JIAO, (p, p, p + 10)) for p in range(10) if j2s >> p & 1]
+        out += [
+            shared_group(GroupKind.JIAO, (p, p + 10, p + 10)) for p in range(10) if j2b >> p & 1
+        ]
         small, big = self.sizes
         es, eb = small.entry(s), big.entry(b)
         pair_small = pair and es[1] + eb[0] >= es[0] + eb[1]
@@ -688,7 +695,7 @@ class HandEvaluator:
         ):
             for pts in table.decompose(key, with_pair):
                 kind = GroupKind.JIANG if len(pts) == 2 else GroupKind.JU
-                out.append(Group(kind, _cards(*(base + p for p in pts))))
+                out.append(shared_group(kind, tuple([base + p for p in pts])))
         return out
 
     def _partial_groups(self, packed: int, table: tuple[Group, ...]) -> tuple[Group, ...]:

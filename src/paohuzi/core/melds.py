@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Card, CardError, format_cards, names_wang, parse_cards
+from .cards import CARDS, Card, CardError, format_cards, names_wang, parse_cards
 
 
 class GroupKind(StrEnum):
@@ -206,6 +206,19 @@ class Group:
 _PARSED: dict[str, Group] = {}
 _KEYS: dict[int, tuple[Group, int]] = {}
 _HUXI: dict[int, tuple[Group, object, int]] = {}
+_SHARED: dict[tuple[GroupKind, tuple[int, ...]], Group] = {}
+
+
+def shared_group(kind: GroupKind, cards: tuple[int, ...]) -> Group:
+    """The one :class:`Group` of ``kind`` with these card kinds (any order): groups are
+    immutable, so the evaluator's splits and the 王 search share them, and each one's
+    key and 胡息 are worked out once (their memos go by object). There are a few
+    hundred in all (every 门子 shape of 20 kinds), so the cache is not bounded."""
+    k = (kind, tuple(sorted(cards)))
+    g = _SHARED.get(k)
+    if g is None:
+        g = _SHARED[k] = Group(kind, tuple([CARDS[c] for c in k[1]]))
+    return g
 
 
 def _check(kind: GroupKind, cards: tuple[Card, ...]) -> None:

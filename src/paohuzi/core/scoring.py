@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
+from itertools import product
 from operator import attrgetter
 from typing import Any
 
 from .cards import CARDS, Card
 from .evaluator import KERNEL, evaluator_for
-from .melds import Group, GroupKind
+from .melds import Group, GroupKind, shared_group
 from .mingtang import CHI_KEYS, PATTERNS, Context, DuiziHu, MingtangHit, compiled, find
 from .position import Position
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
@@ -396,8 +398,8 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
     s: Settlement = _Shared(t, rules, p, plan)
     if split.value is not None:
         s._split = split  # built for a 名堂 of the key (a _Shared's slot)
-    if not sc.fast:  # R46: a split with fewer 胡息 may be worth more (娄底's 三十卡 …)
-        for groups in decompositions(p):
+    if not sc.fast and split_count(p) > 1:  # R46: another split may be worth more
+        for groups in decompositions(p):  # (娄底's 三十卡 …); most hands split one way
             gh = tuple([g.huxi(rules) for g in groups])
             h = sum(gh)
             if h >= sc.min_huxi:
@@ -666,54 +668,153 @@ def decompositions(position: Position) -> Iterator[tuple[Group, ...]]:
     Slow and simple (the evaluator's tables only keep the best 胡息); used to
     settle presets whose 名堂 depend on the split. May repeat a split.
     """
-    win = position.win
-    if win is None:
-        return
-    w, sd = int(win), position.self_drawn
-    counts = [0] * 20
-    for c in position.hand:
-        counts[c] += 1
-    table = list(position.table)
-    fours = sum(1 for g in table if g.kind.is_four)
-    kans = [c for c in range(20) if counts[c] == 3]
-    rest = [0 if counts[c] == 3 else counts[c] for c in range(20)]
-    kan_groups = [Group.of(_K.KAN, c) for c in kans]
-    plans: list[tuple[list[Group], list[int], bool]] = []
-    # The card joins the rest (a 坎 of its kind stays whole: 破跑胡, R27).
-    r = rest[:]
-    r[w] += 1
-    plans.append((table + kan_groups, r, fours > 0))
-    if rest[w] == 2:  # pair + card → 碰 (偎 when self-drawn)
-        r = rest[:]
-        r[w] = 0
-        plans.append((table + kan_groups + [Group.of(_K.WEI if sd else _K.PENG, w)], r, fours > 0))
-    if w in kans:  # 坎 + card → 跑 (提 when self-drawn): one more four, so a 将
-        up = Group.of(_K.TI if sd else _K.PAO, w)
-        plans.append((table + [g if g.cards[0] != w else up for g in kan_groups], rest, True))
-    for i, g in enumerate(table):  # table 偎/碰 + card → 跑/提 (碰 → 跑, R13b)
-        if g.cards[0] == w and g.kind in (_K.PENG, _K.WEI, _K.CHOUWEI):
-            kind = _K.PAO if g.kind is _K.PENG or not sd else _K.TI
-            t2 = [*table[:i], Group.of(kind, w), *table[i + 1 :]]
-            plans.append((t2 + kan_groups, rest, True))
-            break
-    for fixed, r, pair in plans:
-        n = sum(r)
-        if (n - 2 * pair) % 3 or len(fixed) + (n - 2 * pair) // 3 + pair != position.melds_to_win:
-            continue
+    for how, r, pair in _completions(position):
+        fixed = _fixed(position, how)
         for split in _splits(r, pair):
             yield tuple(fixed + split)
 
 
-_GROUPS: dict[tuple[GroupKind, tuple[int, ...]], Group] = {}  # < 200 句, 绞 and 将
+def split_count(position: Position) -> int:
+    """How many distinct splits :func:`decompositions` yields: 0, 1, or 2 for two or
+    more. A ``di`` settlement searches only when there are two (R46); most winning
+    hands split one way. Counted per size (句, 二七十, the 将) for each choice of 绞."""
+    total = 0
+    for _, r, pair in _completions(position):
+        total += _rest_count(r, pair)
+        if total >= 2:
+            return 2
+    return total
 
 
-def _group(kind: GroupKind, cards: tuple[int, ...]) -> Group:
-    """The one :class:`Group` of these cards (immutable, so shared: its 胡息 is
-    memoised per object, and a split is made of a few dozen groups in all)."""
-    g = _GROUPS.get((kind, cards))
-    if g is None:
-        g = _GROUPS[kind, cards] = Group(kind, tuple([CARDS[x] for x in cards]))
-    return g
+_HAND, _TRIPLE, _KAN = -1, -2, -3  # how the winning card is used; ≥ 0: that table meld
+
+
+def _completions(position: Position) -> list[tuple[int, list[int], bool]]:
+    """The uses of the winning card (R25, R27) that leave a rest of the right size:
+    (how: ``_HAND``, ``_TRIPLE``, ``_KAN`` or the table meld it upgrades; the counts
+    left for 句/绞/将; whether a 将 is needed)."""
+    win = position.win
+    if win is None:
+        return []
+    w = int(win)
+    counts = [0] * 20
+    for c in position.hand:
+        counts[c] += 1
+    rest = [0 if n == 3 else n for n in counts]
+    fixed = len(position.table) + counts.count(3)  # table melds and 坎
+    fours = position.four_count > 0
+    r = rest[:]
+    r[w] += 1  # the card joins the rest (a 坎 of its kind stays whole: 破跑胡, R27)
+    plans = [(_HAND, r, fours, fixed)]
+    if rest[w] == 2:  # pair + card → 碰 (偎 when self-drawn)
+        r = rest[:]
+        r[w] = 0
+        plans.append((_TRIPLE, r, fours, fixed + 1))
+    if counts[w] == 3:  # 坎 + card → 跑 (提 when self-drawn): one more four, so a 将
+        plans.append((_KAN, rest, True, fixed))
+    for i, g in enumerate(position.table):  # table 偎/碰 + card → 跑/提 (碰 → 跑, R13b)
+        if g.cards[0] == w and g.kind in (_K.PENG, _K.WEI, _K.CHOUWEI):
+            plans.append((i, rest, True, fixed))
+            break
+    out = []
+    for how, r, pair, n_fixed in plans:
+        n = sum(r)
+        if (n - 2 * pair) % 3 == 0 and n_fixed + (
+            n - 2 * pair
+        ) // 3 + pair == position.melds_to_win:
+            out.append((how, r, pair))
+    return out
+
+
+def _fixed(position: Position, how: int) -> list[Group]:
+    """The groups a completion fixes: the table (a meld upgraded), the 坎 (one made a
+    跑/提), the 碰/偎 of a pair and the card."""
+    win = position.win
+    assert win is not None
+    w, sd = int(win), position.self_drawn
+    table = list(position.table)
+    if how >= 0:  # table 偎/碰 + card → 跑/提
+        g = table[how]
+        table[how] = shared_group(_K.PAO if g.kind is _K.PENG or not sd else _K.TI, (w,) * 4)
+    hand = list(position.hand)
+    kans = [c for c in range(20) if hand.count(CARDS[c]) == 3]
+    four = _K.TI if sd else _K.PAO
+    fixed = table + [
+        shared_group(four, (c,) * 4) if how == _KAN and c == w else shared_group(_K.KAN, (c,) * 3)
+        for c in kans
+    ]
+    if how == _TRIPLE:
+        fixed.append(shared_group(_K.WEI if sd else _K.PENG, (w,) * 3))
+    return fixed
+
+
+def _rest_count(r: list[int], pair: bool) -> int:
+    """Distinct splits of the counts ``r`` into 句/绞 and, if ``pair``, one 将 (0, 1, 2+):
+    each choice of at most one 绞 per point (two of one size and one of the other),
+    then each size alone."""
+    points: list[int] = []  # where a 绞 can form, and per point the (small, big) it takes
+    options: list[list[tuple[int, int]]] = []
+    for p in range(10):
+        s, b = r[p], r[p + 10]
+        got = [(0, 0)]
+        if s >= 2 and b >= 1:
+            got.append((2, 1))
+        if s >= 1 and b >= 2:
+            got.append((1, 2))
+        if len(got) > 1:
+            points.append(p)
+            options.append(got)
+    total = 0
+    for choice in product(*options):
+        small, big = r[:10], r[10:]
+        for p, (x, y) in zip(points, choice, strict=True):
+            small[p] -= x
+            big[p] -= y
+        ks, kb = tuple(small), tuple(big)
+        if pair:
+            total += _size_count(ks, True) * _size_count(kb, False)
+            total += _size_count(ks, False) * _size_count(kb, True)
+        else:
+            total += _size_count(ks, False) * _size_count(kb, False)
+        if total >= 2:
+            return 2
+    return total
+
+
+@lru_cache(maxsize=1 << 16)
+def _size_count(key: tuple[int, ...], pair: bool, floor: int = 0) -> int:
+    """Splits of one size's counts into 句 (and 二七十) and, if ``pair``, one 将: 0, 1
+    or 2+. The lowest card starts a 句 (option 0), is 二 of 二七十 (1) or is in the
+    将 (2), as in ``_splits``; copies of it are placed in option order (from
+    ``floor``), so that a multiset of groups is counted once, not once per order."""
+    p = next((i for i, n in enumerate(key) if n), -1)
+    if p < 0:
+        return 0 if pair else 1
+    total = 0
+    for option, take in _TAKES[p]:
+        if option < floor or (option == 2 and not pair) or any(key[q] < n for q, n in take):
+            continue
+        k = list(key)
+        for q, n in take:
+            k[q] -= n
+        total += _size_count(tuple(k), pair and option != 2, option if k[p] else 0)
+        if total >= 2:
+            return 2
+    return total
+
+
+def _takes(p: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """The options of a lowest card at point ``p`` and the (point, count) each takes."""
+    out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    if p <= 7:
+        out.append((0, ((p, 1), (p + 1, 1), (p + 2, 1))))  # 句 from p
+    if p == 1:
+        out.append((1, ((1, 1), (6, 1), (9, 1))))  # 二七十
+    out.append((2, ((p, 2),)))  # the 将
+    return tuple(out)
+
+
+_TAKES = tuple(_takes(p) for p in range(10))
 
 
 def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
@@ -735,14 +836,14 @@ def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
         if all(r[x] >= cards.count(x) for x in set(cards)):
             for x in cards:
                 r[x] -= 1
-            g = _group(_K.JU if len(set(x % 10 for x in cards)) > 1 else _K.JIAO, cards)
+            g = shared_group(_K.JU if len(set(x % 10 for x in cards)) > 1 else _K.JIAO, cards)
             for more in _splits(r, pair):
                 yield [g, *more]
             for x in cards:
                 r[x] += 1
     if pair and r[c] >= 2:
         r[c] -= 2
-        g = _group(_K.JIANG, (c, c))
+        g = shared_group(_K.JIANG, (c, c))
         for more in _splits(r, False):
             yield [g, *more]
         r[c] += 2

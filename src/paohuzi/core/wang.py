@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from .cards import CARDS, MAX_WANG, WANG, Card
 from .evaluator import FOURS, KERNEL, evaluator_for, unpack
-from .melds import Group, GroupKind
+from .melds import Group, GroupKind, shared_group
 from .position import Position, WangPattern
 from .rules import Rules, per_rules
 
@@ -42,11 +41,6 @@ class WildSplit:
 
     groups: tuple[Group, ...]  # every 门子, a 王 shown as the card it stands for
     wang: tuple[Card, ...]  # the kinds the 王 stand for, sorted
-
-
-@lru_cache(maxsize=4096)
-def _group(kind: GroupKind, cards: tuple[int, ...]) -> Group:
-    return Group(kind, tuple(CARDS[c] for c in sorted(cards)))
 
 
 def _shapes(c: int) -> tuple[tuple[GroupKind, tuple[int, ...]], ...]:
@@ -90,7 +84,7 @@ def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suff
         elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
             kind = _ALONE[w - 2][0]
             for k in range(20):
-                out.append(((_group(kind, (k,) * w),), (k,) * w, int(w == 4), int(w == 2)))
+                out.append(((shared_group(kind, (k,) * w),), (k,) * w, int(w == 4), int(w == 2)))
     elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
         rl = list(r)
         rl[c] -= 1
@@ -110,7 +104,7 @@ def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suff
             else:
                 # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
                 if used or kind not in (_K.KAN, _K.TI):
-                    g = _group(kind, (c, *others))
+                    g = shared_group(kind, (c, *others))
                     four, pair = int(kind is _K.TI), int(kind is _K.JIANG)
                     rest = _solve(tuple(rl), w - len(used), pair_free and not pair, need - 1)
                     for gs, ws, f, p in rest:
@@ -276,14 +270,14 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
         is_four, pair = int(kind is _K.TI), int(kind is _K.JIANG)
         for c in fixed_kinds:
             used = [c] * (size if position.win is None else size - 1)
-            fixed = [*table, _group(kind, (c,) * size)]
+            fixed = [*table, shared_group(kind, (c,) * size)]
             plans.append((fixed, rest, kans, used, k + is_four, pair))
     elif position.win is None:  # the winning card is a 王 just drawn: it is one more wild
         plans.append((table, rest, kans, [], k, 0))
         for i, g in enumerate(table):  # … or, self-drawn, it upgrades a 碰/偎 (R25)
             if g.kind in _TABLE_UP:
                 c = int(g.cards[0])
-                four = _group(_K.PAO if g.kind is _K.PENG else _K.TI, (c,) * 4)
+                four = shared_group(_K.PAO if g.kind is _K.PENG else _K.TI, (c,) * 4)
                 plans.append(([*table[:i], four, *table[i + 1 :]], rest, kans, [c], k + 1, 0))
     else:
         w: int = int(position.win)
@@ -293,14 +287,16 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
         if rest[w] == 2:  # pair + card → 碰 (偎 when self-drawn)
             r = rest[:]
             r[w] = 0
-            plans.append(([*table, _group(_K.WEI if sd else _K.PENG, (w,) * 3)], r, kans, [], k, 0))
+            plans.append(
+                ([*table, shared_group(_K.WEI if sd else _K.PENG, (w,) * 3)], r, kans, [], k, 0)
+            )
         if w in kans:  # 坎 + card → 跑 / 提
-            four = _group(_K.TI if sd else _K.PAO, (w,) * 4)
+            four = shared_group(_K.TI if sd else _K.PAO, (w,) * 4)
             plans.append(([*table, four], rest, [c for c in kans if c != w], [], k + 1, 0))
         for i, g in enumerate(table):  # table 偎/碰 + card → 跑/提
             if g.cards[0] == w and g.kind in _TABLE_UP:
                 kind = _K.PAO if g.kind is _K.PENG or not sd else _K.TI
-                upgraded = [*table[:i], _group(kind, (w,) * 4), *table[i + 1 :]]
+                upgraded = [*table[:i], shared_group(kind, (w,) * 4), *table[i + 1 :]]
                 plans.append((upgraded, rest, kans, [], k + 1, 0))
                 break
     if not k:
@@ -310,7 +306,7 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
             for i, g in enumerate(fixed):
                 if g.kind in (_K.WEI, _K.CHOUWEI) and i < len(table) and g is table[i]:
                     c = int(g.cards[0])
-                    lifted = [*fixed[:i], _group(_K.TI, (c,) * 4), *fixed[i + 1 :]]
+                    lifted = [*fixed[:i], shared_group(_K.TI, (c,) * 4), *fixed[i + 1 :]]
                     plans.append((lifted, r, ks, [*used, c], fours + 1, pairs))
     target = position.melds_to_win
     for fixed, r, ks, used, fours, pairs in plans:
@@ -321,7 +317,10 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
             if w < 0:
                 continue
             groups = [*fixed]
-            groups += [_group(_K.TI, (c,) * 4) if c in up else _group(_K.KAN, (c,) * 3) for c in ks]
+            groups += [
+                shared_group(_K.TI, (c,) * 4) if c in up else shared_group(_K.KAN, (c,) * 3)
+                for c in ks
+            ]
             yield groups, t, w, target - len(groups), fours + len(up), pairs, [*used, *up]
 
 
@@ -335,10 +334,15 @@ def _wild_kernel(rules: Rules) -> Any:
     if k is None:
         codes = {_K.JU: 0, _K.JIAO: 1, _K.JIANG: 2, _K.KAN: 3, _K.TI: 4}
         shapes = [
-            [(others, codes[kind], _group(kind, (c, *others)).huxi(rules)) for kind, others in sh]
+            [
+                (others, codes[kind], shared_group(kind, (c, *others)).huxi(rules))
+                for kind, others in sh
+            ]
             for c, sh in enumerate(_SHAPES)
         ]
-        alone = [[_group(kind, (c,) * n).huxi(rules) for c in range(20)] for kind, n in _ALONE]
+        alone = [
+            [shared_group(kind, (c,) * n).huxi(rules) for c in range(20)] for kind, n in _ALONE
+        ]
         k = _WILD[table] = KERNEL.Wild(shapes, alone, evaluator_for(rules)._flat)
     return k
 
