@@ -246,7 +246,7 @@ def test_split_count_counts_the_distinct_splits(p: Position) -> None:
     """R22, R25, R46: ``split_count`` (per size and choice of 绞, no groups built) is the
     number of distinct splits ``decompositions`` lists (0, 1, or 2 for more): a ``di``
     settlement skips the search only where there is one."""
-    from paohuzi.core.scoring import split_count
+    from paohuzi.core.evaluator import split_count
 
     assert split_count(p) == min(2, _distinct_splits(p))
 
@@ -254,7 +254,7 @@ def test_split_count_counts_the_distinct_splits(p: Position) -> None:
 def test_split_count_on_the_corpus(positions: list[Position]) -> None:
     """The same on the benchmark's corpus, where hands with two splits (二七十 or a 句
     from the same 二, a 绞 or two 句 …) are few but there."""
-    from paohuzi.core.scoring import split_count
+    from paohuzi.core.evaluator import split_count
 
     seen = [0, 0, 0]
     for p in corpus(3000, 5):

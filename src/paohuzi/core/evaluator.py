@@ -69,6 +69,104 @@ def kan_mask(packed: int) -> int:
     return packed & (packed >> 1) & LOW & ~(packed >> 2)
 
 
+# -- how many ways a hand splits (R46: a best-score settlement searches only two) --------
+_LOW30 = LOW & MASK30
+
+
+def split_count(pos: Position) -> int:
+    """How many distinct splits into 门子 a winning position has, over every use of the
+    winning card (R25, R27): 0, 1, or 2 for two or more — as many as
+    ``scoring.decompositions`` lists, counted without building them (per choice of 绞,
+    each size split by its lowest card). The uses are those of :meth:`HandEvaluator._best`."""
+    win = pos.win
+    packed = pos.packed
+    if win is None or packed & FOURS:
+        return 0
+    pair, hand_ok, four_ok = pos.shape
+    mask = kan_mask(packed)
+    rest = packed - 3 * mask
+    w = int(win)
+    total = 0
+    if hand_ok:  # the card joins the rest; or a pair and the card are a 碰/偎
+        total += _rest_count(rest + BIT[w], pair)
+        if rest >> 3 * w & 7 == 2:
+            total += _rest_count(rest - 2 * BIT[w], pair)
+    if four_ok and (mask >> 3 * w & 1 or pos.up_key >= 0):  # a 坎 or table 碰/偎 made a four
+        total += _rest_count(rest, True)
+    return min(total, 2)
+
+
+def _rest_count(rest: int, pair: bool) -> int:
+    """Distinct splits of ``rest`` into 句/绞 (and, with ``pair``, one 将): 0, 1 or 2+.
+    At most one 绞 a point (two of one size, one of the other), then each size alone."""
+    s, b = rest & MASK30, rest >> 30
+    s1, b1 = (s | s >> 1 | s >> 2) & _LOW30, (b | b >> 1 | b >> 2) & _LOW30  # ≥ 1 card
+    s2, b2 = (s >> 1 | s >> 2) & _LOW30, (b >> 1 | b >> 2) & _LOW30  # ≥ 2 cards
+    choices = [(s, b)]
+    jiao = (s2 & b1) | (s1 & b2)
+    while jiao:
+        bit = jiao & -jiao
+        jiao ^= bit
+        more = []
+        for cs, cb in choices:
+            if s2 & bit and b1 & bit:
+                more.append((cs - 2 * bit, cb - bit))
+            if s1 & bit and b2 & bit:
+                more.append((cs - bit, cb - 2 * bit))
+        choices += more
+    total = 0
+    for cs, cb in choices:
+        if pair:
+            total += _size_count(cs, True, 0) * _size_count(cb, False, 0)
+            total += _size_count(cs, False, 0) * _size_count(cb, True, 0)
+        else:
+            total += _size_count(cs, False, 0) * _size_count(cb, False, 0)
+        if total >= 2:
+            return 2
+    return total
+
+
+_RUN3 = 1 | 1 << 3 | 1 << 6  # a 句 from the lowest point
+_TWO_SEVEN_TEN = 1 << 3 | 1 << 18 | 1 << 27  # 二七十
+_COUNTS: dict[int, int] = {}  # (key, pair, floor) → splits of one size, 0/1/2
+
+
+def _size_count(key: int, pair: bool, floor: int) -> int:
+    """Splits of one size (30 bits) into 句, 二七十 and, with ``pair``, one 将: 0, 1, 2+.
+    The lowest card starts a 句 (option 0), is 二 of 二七十 (1) or is in the 将 (2);
+    further copies of it take options from ``floor`` on, so that each multiset of
+    groups is counted once, not once per order."""
+    if not key:
+        return 0 if pair else 1
+    memo = key | int(pair) << 30 | floor << 31
+    got = _COUNTS.get(memo)
+    if got is not None:
+        return got
+    sh = ((key & -key).bit_length() - 1) // 3 * 3  # the lowest point's field
+    p = sh // 3
+    total = 0
+    for option in range(floor, 3):
+        if option == 0:
+            take = _RUN3 << sh
+            ok = p <= 7 and key >> sh + 3 & 7 > 0 and key >> sh + 6 & 7 > 0
+        elif option == 1:
+            take = _TWO_SEVEN_TEN
+            ok = p == 1 and key >> 18 & 7 > 0 and key >> 27 & 7 > 0
+        else:
+            take = 2 << sh
+            ok = pair and key >> sh & 7 >= 2
+        if ok:
+            nxt = key - take
+            total += _size_count(nxt, pair and option != 2, option if nxt >> sh & 7 else 0)
+            if total >= 2:
+                break
+    got = min(total, 2)
+    if len(_COUNTS) >= 1 << 16:  # bounded: a long run meets many keys
+        _COUNTS.clear()
+    _COUNTS[memo] = got
+    return got
+
+
 class _SizeTable:
     """Best decompositions of one size's cards (10 points, 3 bits each).
 

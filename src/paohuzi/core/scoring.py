@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from functools import lru_cache
-from itertools import product
 from operator import attrgetter
 from typing import Any
 
 from .cards import CARDS, Card
-from .evaluator import KERNEL, evaluator_for
+from .evaluator import KERNEL, evaluator_for, split_count
 from .melds import Group, GroupKind, shared_group
 from .mingtang import CHI_KEYS, PATTERNS, Context, DuiziHu, MingtangHit, compiled, find
 from .position import Position
@@ -674,23 +672,12 @@ def decompositions(position: Position) -> Iterator[tuple[Group, ...]]:
             yield tuple(fixed + split)
 
 
-def split_count(position: Position) -> int:
-    """How many distinct splits :func:`decompositions` yields: 0, 1, or 2 for two or
-    more. A ``di`` settlement searches only when there are two (R46); most winning
-    hands split one way. Counted per size (句, 二七十, the 将) for each choice of 绞."""
-    total = 0
-    for _, r, pair in _completions(position):
-        total += _rest_count(r, pair)
-        if total >= 2:
-            return 2
-    return total
-
-
 _HAND, _TRIPLE, _KAN = -1, -2, -3  # how the winning card is used; ≥ 0: that table meld
 
 
 def _completions(position: Position) -> list[tuple[int, list[int], bool]]:
-    """The uses of the winning card (R25, R27) that leave a rest of the right size:
+    """The uses of the winning card (R25, R27) that leave a rest of the right size (as
+    ``HandEvaluator._best`` makes them, and ``evaluator.split_count`` counts them):
     (how: ``_HAND``, ``_TRIPLE``, ``_KAN`` or the table meld it upgrades; the counts
     left for 句/绞/将; whether a 将 is needed)."""
     win = position.win
@@ -746,75 +733,6 @@ def _fixed(position: Position, how: int) -> list[Group]:
     if how == _TRIPLE:
         fixed.append(shared_group(_K.WEI if sd else _K.PENG, (w,) * 3))
     return fixed
-
-
-def _rest_count(r: list[int], pair: bool) -> int:
-    """Distinct splits of the counts ``r`` into 句/绞 and, if ``pair``, one 将 (0, 1, 2+):
-    each choice of at most one 绞 per point (two of one size and one of the other),
-    then each size alone."""
-    points: list[int] = []  # where a 绞 can form, and per point the (small, big) it takes
-    options: list[list[tuple[int, int]]] = []
-    for p in range(10):
-        s, b = r[p], r[p + 10]
-        got = [(0, 0)]
-        if s >= 2 and b >= 1:
-            got.append((2, 1))
-        if s >= 1 and b >= 2:
-            got.append((1, 2))
-        if len(got) > 1:
-            points.append(p)
-            options.append(got)
-    total = 0
-    for choice in product(*options):
-        small, big = r[:10], r[10:]
-        for p, (x, y) in zip(points, choice, strict=True):
-            small[p] -= x
-            big[p] -= y
-        ks, kb = tuple(small), tuple(big)
-        if pair:
-            total += _size_count(ks, True) * _size_count(kb, False)
-            total += _size_count(ks, False) * _size_count(kb, True)
-        else:
-            total += _size_count(ks, False) * _size_count(kb, False)
-        if total >= 2:
-            return 2
-    return total
-
-
-@lru_cache(maxsize=1 << 16)
-def _size_count(key: tuple[int, ...], pair: bool, floor: int = 0) -> int:
-    """Splits of one size's counts into 句 (and 二七十) and, if ``pair``, one 将: 0, 1
-    or 2+. The lowest card starts a 句 (option 0), is 二 of 二七十 (1) or is in the
-    将 (2), as in ``_splits``; copies of it are placed in option order (from
-    ``floor``), so that a multiset of groups is counted once, not once per order."""
-    p = next((i for i, n in enumerate(key) if n), -1)
-    if p < 0:
-        return 0 if pair else 1
-    total = 0
-    for option, take in _TAKES[p]:
-        if option < floor or (option == 2 and not pair) or any(key[q] < n for q, n in take):
-            continue
-        k = list(key)
-        for q, n in take:
-            k[q] -= n
-        total += _size_count(tuple(k), pair and option != 2, option if k[p] else 0)
-        if total >= 2:
-            return 2
-    return total
-
-
-def _takes(p: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
-    """The options of a lowest card at point ``p`` and the (point, count) each takes."""
-    out: list[tuple[int, tuple[tuple[int, int], ...]]] = []
-    if p <= 7:
-        out.append((0, ((p, 1), (p + 1, 1), (p + 2, 1))))  # 句 from p
-    if p == 1:
-        out.append((1, ((1, 1), (6, 1), (9, 1))))  # 二七十
-    out.append((2, ((p, 2),)))  # the 将
-    return tuple(out)
-
-
-_TAKES = tuple(_takes(p) for p in range(10))
 
 
 def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
