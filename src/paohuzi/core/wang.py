@@ -140,11 +140,10 @@ def most_huxi(position: Position, rules: Rules) -> int:
     hand wins at all (R40, R46: some split reaches 起胡), without listing the splits.
     The C kernel's ``Wild.most_of`` when it is built, else :func:`_most_huxi`."""
     p = position
-    search = _wild_kernel(rules)
-    if search is None or p.packed & FOURS:  # (four alike in hand: Python's answer)
+    if _wild_kernel(rules) is None or p.packed & FOURS:  # (four alike: Python's answer)
         return _most_huxi(p, rules)
-    return _most_of(
-        search, p.packed, p.table, p.win, p.self_drawn, p.wang, p.win_wang, p.pattern, p.hand_size
+    return most_huxi_of(
+        rules, p.packed, p.table, p.win, p.self_drawn, p.wang, p.win_wang, p.pattern, p.hand_size
     )
 
 
@@ -163,7 +162,15 @@ def most_huxi_of(
     engine keeps them): no :class:`Position` is made unless the Python search runs."""
     search = _wild_kernel(rules)
     if search is not None and not packed & FOURS:
-        return _most_of(search, packed, table, win, self_drawn, wang, win_wang, pattern, hand_size)
+        keys = tuple([g.key for g in table])
+        target = (hand_size + 1) // 3
+        hand_wang = 0 if pattern is None else pattern.hand_wang
+        w = -1 if win is None else int(win)
+        return int(
+            search.most_of(
+                packed, keys, w, self_drawn or win_wang, wang, win_wang, hand_wang, target
+            )
+        )
     p = Position(
         tuple(unpack(packed)),
         tuple(table),
@@ -175,31 +182,6 @@ def most_huxi_of(
         pattern=pattern,
     )
     return _most_huxi(p, rules)
-
-
-def _most_of(
-    search: Any,
-    packed: int,
-    table: Sequence[Group],
-    win: Card | None,
-    self_drawn: bool,
-    wang: int,
-    win_wang: bool,
-    pattern: WangPattern | None,
-    hand_size: int,
-) -> int:
-    return int(
-        search.most_of(
-            packed,
-            tuple([g.key for g in table]),
-            -1 if win is None else int(win),
-            self_drawn or win_wang,
-            wang,
-            win_wang,
-            0 if pattern is None else pattern.hand_wang,
-            (hand_size + 1) // 3,
-        )
-    )
 
 
 def _most_huxi(position: Position, rules: Rules) -> int:
