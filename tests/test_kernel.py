@@ -23,7 +23,14 @@ from hypothesis import strategies as st
 from paohuzi._native import reason_for_no_kernel
 from paohuzi.core import position, scoring, wang
 from paohuzi.core.cards import CARDS
-from paohuzi.core.evaluator import KERNEL, HandEvaluator, _all_keys, _SizeTable, evaluator_for
+from paohuzi.core.evaluator import (
+    KERNEL,
+    HandEvaluator,
+    _all_keys,
+    _SizeTable,
+    evaluator_for,
+    split_count,
+)
 from paohuzi.core.position import Position, PositionError
 from paohuzi.core.rules import PRESETS, Rules
 from paohuzi.core.scoring import Settlement, settle
@@ -165,8 +172,11 @@ def _python_settlement(rules: Rules, p: Position, huang: int) -> Settlement:
 
 
 def _flagged(p: Position, flags: list[bool], wang: int = 0) -> Position:
-    """``p`` with 海底, 地胡, 自摸 (and 王 / a 醒牌) as drawn: every flag the memo keys on."""
+    """``p`` with 海底, 地胡, 自摸 (and 王 / a 醒牌, 听胡) as drawn: every flag the memo
+    keys on."""
     extra: dict[str, Any] = {"last_card": flags[0], "dihu": flags[1], "self_drawn": flags[2]}
+    if len(flags) > 4 and flags[4]:  # 常德's 听胡, which only the engine knows (R36)
+        extra["extra"] = (("tinghu", True),)
     if wang:
         hand = list(p.hand)
         del hand[:wang]
@@ -180,11 +190,14 @@ C_SETTLED = [r for r in RULESETS if scoring._scorer(r.values[0]).native is not N
 
 
 @needs_kernel
-def test_the_c_settlement_serves_the_presets_it_can() -> None:
-    """The C path takes the rules that score the most-胡息 split (R26, or R46's best
-    score with no 名堂 reading the split) with no 听胡 and no split-reading 名堂 but
-    对子胡: all presets but 常德 and 娄底."""
-    assert [r.id for r in C_SETTLED] == ["hunan", "luzhou", "guilin", "hengyang", "yongzhou"]
+def test_the_c_settlement_serves_every_preset() -> None:
+    """The C path takes every preset: the 名堂 that read the split (对子胡, 行行息, 一块匾,
+    二十卡 …) through the profile the kernel adds up, 听胡 from the position's extra;
+    the best-score presets whose 名堂 read the split (常德, 娄底: R46) for hands that
+    split one way."""
+    assert [r.id for r in C_SETTLED] == list(PRESETS)
+    search = {r.id for r in C_SETTLED if not scoring._scorer(r.values[0]).fast}
+    assert search == {"changde", "loudi"}
 
 
 @needs_kernel
@@ -192,17 +205,18 @@ def test_the_c_settlement_serves_the_presets_it_can() -> None:
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     pos=positions(),
-    flags=st.lists(st.booleans(), min_size=4, max_size=4),
+    flags=st.lists(st.booleans(), min_size=5, max_size=5),
     wang=st.sampled_from([0, 0, 0, 1]),
     huang=st.integers(0, 3),
 )
 def test_the_c_settlement_is_the_python_one(
     rules: Rules, pos: Position, flags: list[bool], wang: int, huang: int
 ) -> None:
-    """R22–R37: where the C path answers, its settlement equals the Python path's field
-    for field (门子 and their 胡息 too, made later from the plan it leaves out); once the
-    Python path has filled the memos, the C path answers every position with a winning
-    card and no 王 or 醒, so the comparison is not empty."""
+    """R22–R37, R46: where the C path answers, its settlement equals the Python path's
+    field for field (门子 and their 胡息 too, made later from the plan it leaves out);
+    once the Python path has filled the memos, the C path answers every position with a
+    winning card and no 王 or 醒 (under rules that settle every split: that splits one
+    way), so the comparison is not empty."""
     try:
         p = _flagged(pos, flags, wang)
     except PositionError:
@@ -212,12 +226,57 @@ def test_the_c_settlement_is_the_python_one(
     want = _python_settlement(rules, p, huang)
     again = native(p, huang)
     ours = p.win is not None and not p.wang and not p.xing
+    if ours and not scoring._scorer(rules).fast and want.win and split_count(p) > 1:
+        # R46: answered unless another split is worth more than the best-胡息 one's
+        ours = (want.groups, want.group_huxi) == _plan_split(rules, p)
     assert (again is not None) == ours
     for got in (first, again):
         if got is not None:
             assert got == want and got.to_dict() == want.to_dict()
             assert (got.groups, got.group_huxi) == (want.groups, want.group_huxi)
     assert settle(p, rules, huang) == want
+
+
+def _plan_split(rules: Rules, p: Position) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+    """The 门子 of the evaluator's best-胡息 split and their 胡息."""
+    ev = evaluator_for(rules)
+    groups = ev.split(p, ev.plan(p)[1])
+    return groups, tuple(g.huxi(rules) for g in groups)
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", ["changde", "loudi"])
+def test_the_c_settlement_searches_hands_of_several_splits(name: str) -> None:
+    """R46 under 常德 and 娄底 (名堂 read the split): a hand of several splits settles in C
+    when its best-胡息 split stays the best, comparing every split's (胡息, profile)
+    through the memos; another split worth more goes to the Python path, which builds
+    it (娄底's 二十卡/三十卡: a split of fewer 胡息 may be worth more; no such 常德 hand on
+    the corpus). Each equal to the Python settlement."""
+    rules = PRESETS[name]
+    sc = scoring._scorer(rules)
+    seen = {"c": 0, "python": 0}
+    for p in corpus(4000, 23):
+        if split_count(p) < 2:
+            continue
+        want = _python_settlement(rules, p, 0)
+        got = sc.native(p, 0)
+        if got is None:
+            assert want.win and (want.groups, want.group_huxi) != _plan_split(rules, p)
+        else:
+            assert got == want and got.to_dict() == want.to_dict()
+        seen["python" if got is None else "c"] += 1
+    assert seen["c"] > 20 and (seen["python"] > 0 or name == "changde"), seen
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", GRIDS, ids=lambda r: r.name)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=positions())
+def test_the_c_outcomes_are_the_python_ones(rules: Rules, pos: Position) -> None:
+    """R25, R27, R46: every split's (胡息, profile) as the kernel finds them is the Python
+    evaluator's set (which tests/test_settle_fast.py checks against every split listed)."""
+    got = evaluator_for(rules)._kernel.outcomes_of(pos)
+    assert got == HandEvaluator(rules, native=False).outcomes(pos)
 
 
 @needs_kernel
@@ -281,22 +340,91 @@ def test_the_c_settlement_refuses_bad_input_and_changes_nothing() -> None:
         "not_winning": None,
         "shared": scoring._Shared,
         "colour": True,
-        "duizihu": None,
-        "chi_keys": 100,
         "miss": scoring._missed,
+        "rmask": sc.rmask,
+        "rids": {},
+        "tinghu": False,
+        "search": False,
     }
     for change, error in (
         ({"shared": int}, "_t is not a slot"),
         ({"ids": ({}, [], [])}, "3 lists"),
         ({"ids": ([], [])}, "3 lists"),
-        ({"duizihu": 3}, "duizihu"),
         ({"miss": 3}, "callable"),
         ({"won": []}, "dict"),
+        ({"rids": []}, "dict"),
     ):
         with pytest.raises(TypeError, match=error):
             KERNEL.Settler(**(made | change))
+    for change, error in (({"rmask": -1}, "rmask"), ({"rmask": 1 << 62}, "rmask")):
+        with pytest.raises(ValueError, match=error):
+            KERNEL.Settler(**(made | change))
+    bare = _bare_kernel()  # a kernel made without the profiles: no split-reading 名堂
+    with pytest.raises(ValueError, match="without profiles"):
+        KERNEL.Settler(**(made | {"kernel": bare, "rmask": 15 << 4}))
+    with pytest.raises(ValueError, match="without profiles"):
+        bare.profile_of(p)
+    assert KERNEL.Settler(**(made | {"kernel": bare, "rmask": 0}))  # (nothing to add up)
     assert (dict(sc.won), [ids[:] for ids in sc.ids], dict(sc.below)) == memo
     assert sc.native(p, 0) == want
+
+
+def _bare_kernel() -> Any:
+    """A kernel for the hunan grid made without profiles (the argument is optional)."""
+    ev = evaluator_for(PRESETS["hunan"])
+    small, big = ev.sizes
+    g = ev.grid
+    return KERNEL.Kernel(
+        (small.run_val, small.v2710, small.pair_val),
+        (big.run_val, big.v2710, big.pair_val),
+        ev.jiao_val,
+        *(g[k] for k in ("peng", "wei", "kan", "pao", "ti")),
+        ev._flat,
+        ev._gain_pao,
+        ev._gain_ti,
+        ev._at_deal,
+    )
+
+
+@needs_kernel
+@pytest.mark.parametrize("rules", GRIDS, ids=lambda r: r.name)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pos=positions())
+def test_the_c_profile_and_split_count_are_the_python_ones(rules: Rules, pos: Position) -> None:
+    """R26, R36, R46: the profile of the best split the kernel adds up (what the 名堂
+    reading the split see) is the Python evaluator's and the built split's; its count of
+    distinct splits is ``split_count``'s — under every 胡息 grid."""
+    from paohuzi.core.profile import of_split
+
+    k = evaluator_for(rules)._kernel
+    py = HandEvaluator(rules, native=False)
+    assert k.split_count_of(pos) == split_count(pos)
+    if pos.win is None:
+        with pytest.raises(ValueError, match="winning card"):
+            k.profile_of(pos)
+        return
+    _, plan = py.plan(pos)
+    got = k.profile_of(pos)
+    if plan is None:
+        assert got is None
+        return
+    groups = py.split(pos, plan)
+    assert got == py.profile(pos, plan) == of_split(groups, [g.huxi(rules) for g in groups])
+
+
+@needs_kernel
+def test_the_c_profile_on_the_corpus() -> None:
+    """The same on the benchmark's corpus, hands of two splits among them."""
+    seen = [0, 0, 0]
+    for rules in GRIDS:
+        k, py = evaluator_for(rules)._kernel, HandEvaluator(rules, native=False)
+        for pos in corpus(1500, 17):
+            n = k.split_count_of(pos)
+            assert n == split_count(pos)
+            seen[n] += 1
+            _, plan = py.plan(pos)
+            assert k.profile_of(pos) == (None if plan is None else py.profile(pos, plan))
+    assert all(seen), seen
 
 
 # -- 王 in C: the search's most 胡息 (core/wang.py most_huxi, issue 27) ------------------
@@ -440,15 +568,18 @@ def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
             k.most_of(*args[:i], v, *args[i + 1 :])
     with pytest.raises(TypeError, match="8 arguments"):
         k.most_of(*args[:7])
-    flat = [0] * 180
+    flat, loose = [0] * 180, [[0]] * 3
     with pytest.raises(ValueError, match="20"):
-        KERNEL.Wild([[]] * 19, [[0] * 20] * 3, flat)
+        KERNEL.Wild([[]] * 19, [[0] * 20] * 3, flat, loose)
     with pytest.raises(ValueError, match=r"0\.\.19"):
-        KERNEL.Wild([[((20,), 0, 3)]] * 20, [[0] * 20] * 3, flat)
+        KERNEL.Wild([[((20,), 0, 3)]] * 20, [[0] * 20] * 3, flat, loose)
     with pytest.raises(ValueError):
-        KERNEL.Wild([[]] * 20, [[0] * 19] * 3, flat)
+        KERNEL.Wild([[]] * 20, [[0] * 19] * 3, flat, loose)
     with pytest.raises(ValueError, match="values expected"):
-        KERNEL.Wild([[]] * 20, [[0] * 20] * 3, [0] * 179)
+        KERNEL.Wild([[]] * 20, [[0] * 20] * 3, [0] * 179, loose)
+    for bad in ([[0]] * 2, [[0], [], [0]], [[0], [0] * 65, [0]], [[0], [5000], [0]], [[0], 3, [0]]):
+        with pytest.raises((ValueError, TypeError)):
+            KERNEL.Wild([[]] * 20, [[0] * 20] * 3, flat, bad)
     assert k.most(packed, 2, True, 2) == got  # nothing changed
 
 

@@ -249,3 +249,24 @@ def test_eight_of_a_kind_with_four_wang_keeps_its_colours() -> None:
     assert (s.di, s.huxi) == best_score(p, HENGYANG) == (84, 21)
     assert s.wang == (Card.D1,) * 4 and s.xing == 8
     assert [m.id for m in s.mingtang] == ["dianhu", "zimo"]
+
+
+def test_three_wang_alone_may_be_a_run_of_any_kinds() -> None:
+    """R40, R46: three 王 left when no natural card remains are any group of three —
+    a 句 too, not only a 坎: 壹贰叁 brings one 醒 (壹) and one red (贰), worth more here
+    than any 坎 (壹壹壹: three 醒, 9 red; 贰贰贰: 12 red, no 醒). Found by the hypothesis
+    test above (the search had offered a 坎 alone)."""
+    p = Position(
+        (Card.X4, Card.X4),
+        tuple(Group.parse(t) for t in ("wei:d3", "chi:x2d2d2", "peng:x1", "peng:x2", "peng:x10")),
+        Card.D4,
+        dihu=True,
+        xing=(Card.D1,),
+        wang=3,
+    )
+    for rules in (YONGZHOU, YONGZHOU.replace(mingtang=YONGZHOU_HONGZHUAN)):
+        s = settle(p, rules)
+        assert (s.di, s.huxi) == best_score(p, rules) == (6, 15)
+        assert s.wang == (Card.D1, Card.D2, Card.D3) and "句壹贰叁" in [str(g) for g in s.groups]
+        assert (s.xing, [m.id for m in s.mingtang]) == (1, ["honghu"])  # 10 red: 红胡 ×2
+        assert most_huxi(p, rules) == 21  # (the win check: 提肆肆肆肆 with the 将 四四)

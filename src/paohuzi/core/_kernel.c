@@ -143,6 +143,11 @@ typedef struct {
     int jiao[10];
     int peng[20], wei[20], kan[20], pao[20], ti[20];
     int flat[NMELD], gain_pao[NMELD], gain_ti[NMELD];
+    /* core/profile.py's ints of each 门子 a split can hold (has_prof 0: not given):
+       per table meld key; per card a 坎, 碰, 偎, 跑, 提; per point a 绞; per size and
+       point a 句 (run), the 二七十, the 将 */
+    int has_prof;
+    long long pkey[NMELD], pcard[5][20], pjiao[10], prun[2][8], p2710[2], ppair[2][10];
     PyObject *fallback; /* callable(position) for what the kernel does not take: 天胡 */
     PyTypeObject *position; /* Position: its fields read from the instance dict (or NULL) */
 } Kernel;
@@ -305,6 +310,150 @@ static long kernel_core(const Kernel *k, uint64_t packed, int table_huxi, int pa
     return best;
 }
 
+/* -- the profile of a plan's split (core/profile.py), and how many splits ------ */
+
+/* The entry of a one-size key (counts ≤ 2 but one 3), or NULL. */
+static inline const Entry *entry_of(const Kernel *k, int s, uint32_t key) {
+    uint32_t g1, g2;
+    int i = key_index(key, &g1, &g2);
+    return i < 0 ? NULL : &k->size[s].e[i];
+}
+
+/* _SizeTable.profile: the profile of the split _SizeTable._walk follows back (at each
+   step the first of 句, 二七十, 将 whose value the table allows); −1 if none does. */
+static long long size_profile(const Kernel *k, int s, uint32_t key, int pair) {
+    const Size *t = &k->size[s];
+    long long prof = 0;
+    while (key) {
+        const Entry *e = entry_of(k, s, key);
+        if (!e) return -1;
+        int want = e->v[pair], p = __builtin_ctz(key) / 3, sh = 3 * p, found = 0;
+        const Entry *r;
+        if (p <= 7 && (key >> (sh + 3)) & 7 && (key >> (sh + 6)) & 7) {
+            uint32_t rest = key - (uint32_t)(BIT(p) + BIT(p + 1) + BIT(p + 2));
+            if ((r = entry_of(k, s, rest)) && t->run[p] + r->v[pair] == want)
+                prof += k->prun[s][p], key = rest, found = 1;
+        }
+        if (!found && p == 1 && (key >> 18) & 7 && (key >> 27) & 7) {
+            uint32_t rest = key - (uint32_t)(BIT(1) + BIT(6) + BIT(9));
+            if ((r = entry_of(k, s, rest)) && t->v2710 + r->v[pair] == want)
+                prof += k->p2710[s], key = rest, found = 1;
+        }
+        if (!found && pair && ((key >> sh) & 7) >= 2) {
+            uint32_t rest = key - (uint32_t)(2 * BIT(p));
+            if ((r = entry_of(k, s, rest)) && t->pair[p] + r->v[0] == want)
+                prof += k->ppair[s][p], key = rest, pair = 0, found = 1;
+        }
+        if (!found) return -1;
+    }
+    return prof;
+}
+
+/* profile.py's fields that need the rest's split followed (无息 门子, red 门子). */
+#define P_SPLIT (15LL << 12 | 15LL << 16 | 15LL << 20)
+
+/* HandEvaluator.profile: the profile of the plan's split, added up as Python adds it
+   (table melds, the winning card's use, 坎, then the rest's 绞 and sizes); −1: none.
+   With ``whole`` 0 only the counts of 门子, runs and 将 are right (the rest's cards
+   make (n − 2·将) / 3 runs, 句 or 绞, whatever the split: nothing to follow). */
+static long long plan_profile(const Kernel *k, uint64_t packed, long long tprof, long up_key,
+                              int win, int sd, const long long *plan, int whole) {
+    long long prof = tprof; /* the table melds' (read_fields adds them up) */
+    const long long *four = k->pcard[sd ? 4 : 3];
+    int how = (int)plan[3];
+    if (how == 4) prof += (up_key < 20 ? k->pcard[3] : four)[win] - k->pkey[up_key];
+    uint64_t mask = packed & (packed >> 1) & LOW;
+    for (uint64_t m = mask; m; m &= m - 1) prof += k->pcard[0][__builtin_ctzll(m) / 3];
+    if (how == 3) prof += four[win] - k->pcard[0][win];
+    if (how == 2) prof += k->pcard[sd ? 2 : 1][win];
+    int v, pair = (int)plan[2];
+    if (!whole) {
+        uint64_t r = (uint64_t)plan[1];
+        int n = __builtin_popcountll(r & LOW) + 2 * __builtin_popcountll(r >> 1 & LOW) +
+                4 * __builtin_popcountll(r >> 2 & LOW);
+        return prof + (n - 2 * pair) / 3 * (1LL | 1LL << 4) + pair * (1LL | 1LL << 8);
+    }
+    uint64_t choice[4];
+    if (rest_best(k, (uint64_t)plan[1], pair, &v, choice) <= 0) return -1;
+    for (uint64_t j = choice[2] | choice[3]; j; j &= j - 1) prof += k->pjiao[__builtin_ctzll(j)];
+    uint32_t s = (uint32_t)choice[0], b = (uint32_t)choice[1];
+    int small_pair = 0;
+    if (pair) {
+        const Entry *es = entry_of(k, 0, s), *eb = entry_of(k, 1, b);
+        if (!es || !eb) return -1;
+        small_pair = es->v[1] + eb->v[0] >= es->v[0] + eb->v[1];
+    }
+    long long ps = size_profile(k, 0, s, small_pair), pb = size_profile(k, 1, b, pair && !small_pair);
+    return ps < 0 || pb < 0 ? -1 : prof + ps + pb;
+}
+
+/* evaluator._size_count: splits of one size into 句, 二七十 and (pair) one 将: 0, 1, 2+;
+   copies of the lowest card take options from ``floor`` on (each multiset once). */
+static int size_count(uint32_t key, int pair, int floor) {
+    if (!key) return pair ? 0 : 1;
+    int sh = __builtin_ctz(key) / 3 * 3, p = sh / 3, total = 0;
+    for (int opt = floor; opt < 3 && total < 2; opt++) {
+        uint32_t take;
+        int ok;
+        if (opt == 0) {
+            take = (1u | 1u << 3 | 1u << 6) << sh;
+            ok = p <= 7 && (key >> (sh + 3)) & 7 && (key >> (sh + 6)) & 7;
+        } else if (opt == 1) {
+            take = 1u << 3 | 1u << 18 | 1u << 27;
+            ok = p == 1 && (key >> 18) & 7 && (key >> 27) & 7;
+        } else {
+            take = 2u << sh;
+            ok = pair && ((key >> sh) & 7) >= 2;
+        }
+        if (ok) {
+            uint32_t nxt = key - take;
+            total += size_count(nxt, pair && opt != 2, (nxt >> sh) & 7 ? opt : 0);
+        }
+    }
+    return total < 2 ? total : 2;
+}
+
+/* evaluator._rest_count: distinct splits of a rest (at most one 绞 a point): 0, 1, 2+. */
+static int rest_count(uint64_t rest, int pair) {
+    const uint32_t low = (uint32_t)(LOW & 0x3fffffff);
+    uint32_t s = (uint32_t)(rest & 0x3fffffff), b = (uint32_t)(rest >> 30);
+    uint32_t s1 = (s | s >> 1 | s >> 2) & low, b1 = (b | b >> 1 | b >> 2) & low;
+    uint32_t s2 = (s >> 1 | s >> 2) & low, b2 = (b >> 1 | b >> 2) & low;
+    uint32_t cs[1024], cb[1024]; /* ≤ 3 choices a point; points with 绞 are few */
+    int n = 1, total = 0;
+    cs[0] = s, cb[0] = b;
+    for (uint32_t jiao = (s2 & b1) | (s1 & b2); jiao; jiao &= jiao - 1) {
+        uint32_t bit = jiao & -jiao;
+        int old = n;
+        for (int i = 0; i < old; i++) {
+            if (n + 2 > 1024) return 2; /* (never in a real hand) */
+            if (s2 & bit && b1 & bit) cs[n] = cs[i] - 2 * bit, cb[n++] = cb[i] - bit;
+            if (s1 & bit && b2 & bit) cs[n] = cs[i] - bit, cb[n++] = cb[i] - 2 * bit;
+        }
+    }
+    for (int i = 0; i < n && total < 2; i++) {
+        if (pair) {
+            total += size_count(cs[i], 1, 0) * size_count(cb[i], 0, 0);
+            total += size_count(cs[i], 0, 0) * size_count(cb[i], 1, 0);
+        } else
+            total += size_count(cs[i], 0, 0) * size_count(cb[i], 0, 0);
+    }
+    return total < 2 ? total : 2;
+}
+
+/* evaluator.split_count: distinct splits over every use of the winning card: 0, 1, 2+. */
+static int count_splits(uint64_t packed, const int *sh, long up_key, int win) {
+    if (packed & FOURS) return 0;
+    uint64_t mask = packed & (packed >> 1) & LOW & ~(packed >> 2), rest = packed - 3 * mask;
+    int total = 0;
+    if (sh[1]) {
+        total += rest_count(rest + BIT(win), sh[0]);
+        if (((rest >> (3 * win)) & 7) == 2) total += rest_count(rest - 2 * BIT(win), sh[0]);
+    }
+    if (sh[2] && ((mask >> (3 * win)) & 1 || up_key >= 0)) total += rest_count(rest, 1);
+    return total < 2 ? total : 2;
+}
+
 /* -- arguments ------------------------------------------------------------- */
 
 static int read_ints(PyObject *seq, int *out, Py_ssize_t n, const char *what) {
@@ -374,6 +523,68 @@ static int read_shape(PyObject *o, int *sh) {
 
 /* -- the type --------------------------------------------------------------- */
 
+/* n ints of seq in [0, 2**30) into out: profile.py's ints. */
+static int read_profiles(PyObject *seq, long long *out, Py_ssize_t n, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd profiles expected, got %zd", what, n,
+                     PySequence_Fast_GET_SIZE(f));
+        Py_DECREF(f);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long long v = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(f);
+            return -1;
+        }
+        if (v < 0 || v >= 1LL << 30) {
+            PyErr_Format(PyExc_ValueError, "%s: profile %lld out of range", what, v);
+            Py_DECREF(f);
+            return -1;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(f);
+    return 0;
+}
+
+/* profiles = (per key[180], per card (坎, 碰, 偎, 跑, 提)[5][20], per 绞 point[10],
+   per size ((句)[8], 二七十, (将)[10])[2]): HandEvaluator._profiles' lists. */
+static int read_all_profiles(Kernel *k, PyObject *pr) {
+    PyObject *keys, *cards, *jiao, *sizes;
+    if (!PyArg_ParseTuple(pr, "OOOO:profiles", &keys, &cards, &jiao, &sizes)) return -1;
+    if (read_profiles(keys, k->pkey, NMELD, "key profiles") < 0 ||
+        read_profiles(jiao, k->pjiao, 10, "jiao profiles") < 0)
+        return -1;
+    PyObject *cf = PySequence_Fast(cards, "card profiles");
+    if (!cf) return -1;
+    int bad = PySequence_Fast_GET_SIZE(cf) != 5;
+    for (int i = 0; i < 5 && !bad; i++)
+        bad = read_profiles(PySequence_Fast_GET_ITEM(cf, i), k->pcard[i], 20, "card profiles") < 0;
+    Py_DECREF(cf);
+    PyObject *sf = bad ? NULL : PySequence_Fast(sizes, "size profiles");
+    if (sf) {
+        bad = PySequence_Fast_GET_SIZE(sf) != 2;
+        for (int i = 0; i < 2 && !bad; i++) {
+            PyObject *run, *one, *pair;
+            bad = !PyArg_ParseTuple(PySequence_Fast_GET_ITEM(sf, i), "OOO:size profiles", &run,
+                                    &one, &pair) ||
+                  read_profiles(run, k->prun[i], 8, "run profiles") < 0 ||
+                  read_profiles(pair, k->ppair[i], 10, "pair profiles") < 0;
+            PyObject *t = bad ? NULL : PyTuple_Pack(1, one);
+            bad = bad || !t || read_profiles(t, &k->p2710[i], 1, "二七十 profile") < 0;
+            Py_XDECREF(t);
+        }
+        Py_DECREF(sf);
+    } else bad = 1;
+    if (bad && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "profiles: 5 card rows of 20, 2 sizes");
+    k->has_prof = !bad;
+    return bad ? -1 : 0;
+}
+
 static void kernel_dealloc(Kernel *self) {
     for (int s = 0; s < 2; s++) PyMem_Free(self->size[s].e);
     Py_XDECREF(self->fallback);
@@ -405,12 +616,12 @@ static int fill_all(Size *t) {
 
 static PyObject *kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kw[] = {"small", "big", "jiao", "peng", "wei", "kan", "pao", "ti",
-                         "flat", "gain_pao", "gain_ti", "fallback", "position", NULL};
-    PyObject *sz[2], *jiao, *peng, *wei, *kan, *pao, *ti, *flat, *gp, *gt, *fb;
+                         "flat", "gain_pao", "gain_ti", "fallback", "position", "profiles", NULL};
+    PyObject *sz[2], *jiao, *peng, *wei, *kan, *pao, *ti, *flat, *gp, *gt, *fb, *pr = NULL;
     PyTypeObject *pt = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|O!:Kernel", kw, &sz[0], &sz[1],
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOO|O!O:Kernel", kw, &sz[0], &sz[1],
                                      &jiao, &peng, &wei, &kan, &pao, &ti, &flat, &gp, &gt, &fb,
-                                     &PyType_Type, &pt))
+                                     &PyType_Type, &pt, &pr))
         return NULL;
     if (!PyCallable_Check(fb)) {
         PyErr_SetString(PyExc_TypeError, "fallback must be callable");
@@ -435,6 +646,7 @@ static PyObject *kernel_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
         read_ints(gp, self->gain_pao, NMELD, "gain_pao") < 0 ||
         read_ints(gt, self->gain_ti, NMELD, "gain_ti") < 0)
         goto fail;
+    if (pr && pr != Py_None && read_all_profiles(self, pr) < 0) goto fail;
     for (int s = 0; s < 2; s++)
         if (fill_all(&self->size[s]) < 0) {
             PyErr_NoMemory();
@@ -475,7 +687,7 @@ static PyObject *dict_of(const Kernel *self, PyObject *pos) {
 /* The fields Position derives once, read for best/plan_of: 1 with them read, 0 for a
    position without a winning card (mandatory 天胡, R28: the Python path), −1 on error. */
 static int read_fields(Kernel *self, PyObject *pos, PyObject *dd, uint64_t *packed, int *huxi,
-                       int *sh, int *up, int *win, int *sd, long *top) {
+                       int *sh, int *up, int *win, int *sd, long *up_key, long long *tprof) {
     PyObject *o = field(dd, pos, S_win);
     if (!o) return -1;
     if (o == Py_None) {
@@ -504,7 +716,7 @@ static int read_fields(Kernel *self, PyObject *pos, PyObject *dd, uint64_t *pack
         return -1;
     }
     *huxi = 0;
-    long most = -1;
+    long long tp = 0; /* the table melds' profile (core/profile.py), when asked */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); i++) {
         long key = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
         if (key < 0 || key >= NMELD) {
@@ -513,9 +725,9 @@ static int read_fields(Kernel *self, PyObject *pos, PyObject *dd, uint64_t *pack
             return -1;
         }
         *huxi += self->flat[key];
-        if (key > most) most = key;
+        tp += self->pkey[key];
     }
-    if (top) *top = most;
+    if (tprof) *tprof = tp;
     Py_DECREF(o);
     if (!(o = field(dd, pos, S_up_key))) return -1;
     long uk = PyLong_AsLong(o);
@@ -526,13 +738,14 @@ static int read_fields(Kernel *self, PyObject *pos, PyObject *dd, uint64_t *pack
         return -1;
     }
     *up = uk >= 0 ? (*sd ? self->gain_ti : self->gain_pao)[uk] : -1;
+    if (up_key) *up_key = uk < 0 ? -1 : uk;
     return 1;
 }
 
 static int read_pos(Kernel *self, PyObject *pos, uint64_t *packed, int *huxi, int *sh, int *up,
-                    int *win, int *sd, long *top) {
+                    int *win, int *sd, long *up_key) {
     PyObject *dd = dict_of(self, pos);
-    int r = read_fields(self, pos, dd, packed, huxi, sh, up, win, sd, top);
+    int r = read_fields(self, pos, dd, packed, huxi, sh, up, win, sd, up_key, NULL);
     Py_XDECREF(dd);
     return r;
 }
@@ -635,6 +848,44 @@ static PyObject *kernel_rest(Kernel *self, PyObject *args) {
                          (unsigned long long)choice[3]);
 }
 
+static PyObject *kernel_outcomes_of(Kernel *self, PyObject *pos);
+
+/* profile_of(position): HandEvaluator.profile of its best split's plan (None: no shape). */
+static PyObject *kernel_profile_of(Kernel *self, PyObject *pos) {
+    uint64_t packed;
+    int huxi, sh[3], up, win, sd;
+    long uk;
+    if (!self->has_prof) {
+        PyErr_SetString(PyExc_ValueError, "profile_of: the kernel was made without profiles");
+        return NULL;
+    }
+    long long tprof;
+    PyObject *dd = dict_of(self, pos);
+    int r = read_fields(self, pos, dd, &packed, &huxi, sh, &up, &win, &sd, &uk, &tprof);
+    Py_XDECREF(dd);
+    if (r == 0) PyErr_SetString(PyExc_ValueError, "profile_of: a position without a winning card");
+    if (r <= 0) return NULL;
+    long long plan[4] = {0, 0, 0, 0};
+    if (kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan) == -2) return NULL;
+    if (!plan[3]) Py_RETURN_NONE;
+    long long prof = plan_profile(self, packed, tprof, uk, win, sd, plan, 1);
+    if (prof < 0) {
+        PyErr_SetString(PyExc_ValueError, "profile_of: inconsistent size table");
+        return NULL;
+    }
+    return PyLong_FromLongLong(prof);
+}
+
+/* split_count_of(position): evaluator.split_count (0, 1 or 2 for more). */
+static PyObject *kernel_split_count_of(Kernel *self, PyObject *pos) {
+    uint64_t packed;
+    int huxi, sh[3], up, win, sd;
+    long uk;
+    int r = read_pos(self, pos, &packed, &huxi, sh, &up, &win, &sd, &uk);
+    if (r < 0) return NULL;
+    return PyLong_FromLong(r == 0 ? 0 : count_splits(packed, sh, uk, win));
+}
+
 /* entry(size, key): (best without, with the 将) of a one-size key, −1 for none. */
 static PyObject *kernel_entry(Kernel *self, PyObject *args) {
     int s;
@@ -657,6 +908,12 @@ static PyMethodDef kernel_methods[] = {
      "core(packed, table_huxi, shape, gain_up, win, self_drawn) -> int: HandEvaluator._best"},
     {"plan", (PyCFunction)(void (*)(void))kernel_plan, METH_FASTCALL,
      "plan(...same as core) -> (best, (fixed, rest, pair, use) | None)"},
+    {"profile_of", (PyCFunction)kernel_profile_of, METH_O,
+     "profile_of(position) -> int | None: HandEvaluator.profile of its best split"},
+    {"outcomes_of", (PyCFunction)kernel_outcomes_of, METH_O,
+     "outcomes_of(position) -> set | None: HandEvaluator.outcomes (None: too many)"},
+    {"split_count_of", (PyCFunction)kernel_split_count_of, METH_O,
+     "split_count_of(position) -> int: evaluator.split_count"},
     {"plan_of", (PyCFunction)kernel_plan_of, METH_O,
      "plan_of(position) -> plan(...) of a position with a winning card"},
     {"rest", (PyCFunction)kernel_rest, METH_VARARGS,
@@ -1050,14 +1307,17 @@ static PyTypeObject ReaderType = {
 
 
 /* ---- 算分 (suànfēn): the settlement's common path (core/scoring.py settle) ----
- * For rules that score the most-胡息 split (R26) and whose only 名堂 reading the split
- * is 对子胡, a position with a winning card and no 王 or 醒 settles here: the plan
- * (kernel_core), the memo key settle makes (flags, colour 名堂, 对子胡) and the
- * _Shared result. The templates (each a Settlement without its 门子) are the Python
+ * A position with a winning card and no 王 or 醒 settles here: the plan (kernel_core),
+ * the memo key settle makes (flags, 听胡, colour 名堂, the id of what the 名堂 reading
+ * the split earn) and the _Shared result. Those 名堂 (对子胡, 行行息, 一块匾 …) are
+ * memoised by the Python path per what they read (scoring._read_key: the split's
+ * profile, 胡息, red count, kinds held four times), packed here the same way and looked
+ * up in its ``rids``. Rules that settle every split (``search``) take here only hands
+ * that split one way. The templates (each a Settlement without its 门子) are the Python
  * path's: the same objects as its _Scorer. A template not made yet for a key and 胡息
- * is asked of ``miss`` (scoring._missed); a colour count not asked yet, or a position
- * this path does not take, answers None, and the caller runs settle's Python — so
- * every value a settlement shows is still made by the Python code, and
+ * is asked of ``miss`` (scoring._missed); a colour count or a read key not asked yet,
+ * or a position this path does not take, answers None, and the caller runs settle's
+ * Python — so every value a settlement shows is still made by the Python code, and
  * tests/test_kernel.py compares the two on every preset. */
 typedef struct {
     PyObject_HEAD
@@ -1067,12 +1327,26 @@ typedef struct {
     PyObject *won, *below; /* (key, 胡息, 荒庄) → template; 胡息 → template below 起胡 */
     PyObject *not_winning; /* the one settlement of every hand without a shape */
     PyObject *miss;        /* (rules, position, key, 胡息, 荒庄, plan) → the won template */
+    PyObject *rids;        /* read key → id of the residual 名堂's verdicts */
     PyTypeObject *shared;  /* scoring._Shared */
     PyObject *slot[4];     /* its member descriptors: _t, _rules, _p, _plan */
     int min_huxi, colour;  /* 起胡; whether any colour 名堂 counts */
-    int dz, dz_fan;        /* 对子胡: preset index (−1: not counted) and its 番 */
-    long chi_keys;         /* Group.key of a table 吃 is at least this */
+    int tinghu, search;    /* 听胡 counts (read extra); every split settled (one-way only here) */
+    long long rmask;       /* what the residual 名堂 read (0: none counts) */
+    /* read key → id, as met in ``rids``: an id never changes (scoring._Scorer keeps the
+       verdicts' ids for good, clearing only ``rids``), so a hit here needs no dict */
+    struct {
+        long long rk;
+        long id;
+    } rcache[256];
 } Settler;
+
+/* scoring._read_key's layout: profile bits 0–23, 胡息 10 bits, red 8, kinds with 4: 20. */
+#define R_HUXI 24
+#define R_RED 34
+#define R_FOURS 42
+#define R_PROFILE ((1LL << 24) - 1)
+#define R_KINDS (((1LL << 20) - 1) << R_FOURS)
 
 static void settler_dealloc(Settler *s) {
     Py_XDECREF(s->kernel);
@@ -1082,35 +1356,36 @@ static void settler_dealloc(Settler *s) {
     Py_XDECREF(s->below);
     Py_XDECREF(s->not_winning);
     Py_XDECREF(s->miss);
+    Py_XDECREF(s->rids);
     Py_XDECREF(s->shared);
     for (int i = 0; i < 4; i++) Py_XDECREF(s->slot[i]);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
 static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kw[] = {"kernel", "rules", "min_huxi", "ids", "won", "below",
-                         "not_winning", "shared", "colour", "duizihu", "chi_keys", "miss", NULL};
+    static char *kw[] = {"kernel", "rules", "min_huxi", "ids", "won", "below", "not_winning",
+                         "shared", "colour", "miss", "rmask", "rids", "tinghu", "search", NULL};
     Kernel *kernel;
-    PyObject *rules, *ids, *won, *below, *nw, *dz, *miss;
+    PyObject *rules, *ids, *won, *below, *nw, *miss, *rids;
     PyTypeObject *shared;
-    int min_huxi, colour;
-    long chi_keys;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOlO:Settler", kw, &KernelType,
+    int min_huxi, colour, tinghu, search;
+    long long rmask;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOLO!pp:Settler", kw, &KernelType,
                                      &kernel, &rules, &min_huxi, &PyTuple_Type, &ids,
                                      &PyDict_Type, &won, &PyDict_Type, &below, &nw, &PyType_Type,
-                                     &shared, &colour, &dz, &chi_keys, &miss))
+                                     &shared, &colour, &miss, &rmask, &PyDict_Type, &rids,
+                                     &tinghu, &search))
         return NULL;
     if (!PyCallable_Check(miss)) {
         PyErr_SetString(PyExc_TypeError, "miss must be callable");
         return NULL;
     }
-    int dzi = -1, dzf = 0;
-    if (dz != Py_None && (!PyTuple_Check(dz) || !PyArg_ParseTuple(dz, "ii", &dzi, &dzf))) {
-        PyErr_SetString(PyExc_TypeError, "duizihu must be None or (index, fan)");
+    if (rmask < 0 || rmask >= 1LL << 62) {
+        PyErr_SetString(PyExc_ValueError, "rmask: a mask of scoring._read_key's 62 bits");
         return NULL;
     }
-    if (dz != Py_None && dzi < 0) {
-        PyErr_SetString(PyExc_ValueError, "duizihu: a preset index is not negative");
+    if ((rmask & R_PROFILE || search) && !kernel->has_prof) {
+        PyErr_SetString(PyExc_ValueError, "the kernel was made without profiles");
         return NULL;
     }
     if (PyTuple_GET_SIZE(ids) != 3) {
@@ -1137,11 +1412,12 @@ static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     }
     Py_INCREF(kernel), Py_INCREF(rules), Py_INCREF(won), Py_INCREF(below);
-    Py_INCREF(nw), Py_INCREF(shared), Py_INCREF(miss);
+    Py_INCREF(nw), Py_INCREF(shared), Py_INCREF(miss), Py_INCREF(rids);
     s->miss = miss, s->kernel = kernel, s->rules = rules, s->won = won, s->below = below;
-    s->not_winning = nw, s->shared = shared;
-    s->min_huxi = min_huxi, s->colour = colour, s->dz = dzi, s->dz_fan = dzf;
-    s->chi_keys = chi_keys;
+    s->not_winning = nw, s->shared = shared, s->rids = rids;
+    s->min_huxi = min_huxi, s->colour = colour, s->tinghu = tinghu, s->search = search;
+    s->rmask = rmask;
+    for (int i = 0; i < 256; i++) s->rcache[i].rk = -1;
     return (PyObject *)s;
 fail:
     Py_DECREF(s);
@@ -1180,12 +1456,260 @@ static PyObject *lookup(PyObject *d, PyObject *key) {
     return v;
 }
 
-/* 对子胡 (DuiziHu.measure with the plan): no 吃 on the table, no lone concealed card
- * but of the winning card's kind, and nothing left for 句/绞 but the 将 pair. */
-static int duizihu(const Settler *s, uint64_t packed, long top, int win, uint64_t rest) {
-    if (top >= s->chi_keys) return 0;
-    if (packed & ~(packed >> 1) & ~(packed >> 2) & LOW & ~BIT(win)) return 0;
-    return rest == 0 || (!(rest & (rest - 1)) && (63 - __builtin_clzll(rest)) % 3 == 1);
+static PyObject *S_tinghu;
+
+/* dict(position.extra).get("tinghu") as truth: 1, 0, −1 on error, −2 for an extra this
+   path does not read (not a tuple of pairs: the Python path answers). */
+static int tinghu_of(PyObject *dd, PyObject *pos) {
+    PyObject *ex = field(dd, pos, F_extra);
+    if (!ex) return -1;
+    int got = 0;
+    if (!PyTuple_Check(ex)) got = -2;
+    for (Py_ssize_t i = 0; got >= 0 && i < PyTuple_GET_SIZE(ex); i++) {
+        PyObject *kv = PyTuple_GET_ITEM(ex, i);
+        if (!PyTuple_Check(kv) || PyTuple_GET_SIZE(kv) != 2 ||
+            !PyUnicode_CheckExact(PyTuple_GET_ITEM(kv, 0)))
+            got = -2;
+        else if (PyUnicode_Compare(PyTuple_GET_ITEM(kv, 0), S_tinghu) == 0)
+            got = PyObject_IsTrue(PyTuple_GET_ITEM(kv, 1)); /* (the last one counts) */
+    }
+    Py_DECREF(ex);
+    return got;
+}
+
+/* scoring._read_key of a split with profile ``prof`` and 胡息 ``v``: −1 (error set),
+   −2 (ask Python). ``bits``: the position's card_bits, read once (0: not yet). */
+static long long read_key(Settler *s, PyObject *dd, PyObject *pos, long long prof, long v,
+                          long long facts, uint64_t *bits) {
+    if (v >= 1023) return -2; /* (the Python path keeps no memo there) */
+    long long r = prof | (long long)v << R_HUXI | (facts >> 21 & 0xFF) << R_RED;
+    if (s->rmask & R_KINDS) {
+        if (!*bits) {
+            PyObject *cb = field(dd, pos, F_card_bits);
+            if (!cb) return -1;
+            int bad = read_packed(cb, bits);
+            Py_DECREF(cb);
+            if (bad < 0) return -1;
+        }
+        for (uint64_t f = *bits >> 2 & LOW; f; f &= f - 1)
+            r |= 1LL << (R_FOURS + __builtin_ctzll(f) / 3);
+    }
+    return r & s->rmask;
+}
+
+/* The memo key of a split: ``k`` (flags, 听胡, colour 名堂) with the id scoring._residual
+   keeps for read key ``rk`` above the colour bytes: 1, 0 (not asked yet), −1 (error). */
+static int full_key(Settler *s, long long k, long long rk, long long *out) {
+    *out = k;
+    if (!s->rmask) return 1;
+    int slot = (int)((unsigned long long)rk * 0x9E3779B97F4A7C15ULL >> 56);
+    if (s->rcache[slot].rk != rk) {
+        PyObject *rid = lookup(s->rids, PyLong_FromLongLong(rk));
+        if (!rid) return PyErr_Occurred() ? -1 : 0;
+        long id = PyLong_AsLong(rid);
+        Py_DECREF(rid);
+        if (id < 0 || id >= 1L << 24) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rids: a bad id");
+            return -1;
+        }
+        s->rcache[slot].rk = rk, s->rcache[slot].id = id;
+    }
+    *out = k | (long long)s->rcache[slot].id << 30;
+    return 1;
+}
+
+/* The template of a split from the Python memos: new reference; NULL with no error when
+   not made yet (its read key not asked, or no template for its key and 胡息). */
+static PyObject *template_of(Settler *s, long long k, long long rk, long v, PyObject *huang) {
+    long long kk;
+    if (full_key(s, k, rk, &kk) <= 0) return NULL;
+    PyObject *key = PyLong_FromLongLong(kk);
+    return key ? lookup(s->won, Py_BuildValue("(NlO)", key, v, huang)) : NULL;
+}
+
+/* ---- R46: a hand of several splits, under rules whose 名堂 read the split ----
+ * Every split's (胡息, profile), each once (HandEvaluator.outcomes: the uses of the
+ * winning card count_splits counts, the 绞 of each point, each size's splits), no
+ * group made; scoring._search settles each from the memo and keeps the plan's unless
+ * another is worth more (then the Python path builds that split's groups). */
+typedef struct {
+    int h;
+    long long p;
+} Outcome;
+#define MAXOUT 256
+
+typedef struct {
+    Outcome o[MAXOUT];
+    int n, full;
+} Outcomes;
+
+static void add_outcome(Outcomes *out, int h, long long p) {
+    for (int i = 0; i < out->n; i++)
+        if (out->o[i].h == h && out->o[i].p == p) return;
+    if (out->n == MAXOUT) out->full = 1;
+    else out->o[out->n++] = (Outcome){h, p};
+}
+
+/* _SizeTable.outcomes: every split of one size (each multiset once, as size_count). */
+static void size_outcomes(const Kernel *k, int s, uint32_t key, int pair, int floor, int h,
+                          long long p, Outcomes *out) {
+    if (!key) {
+        if (!pair) add_outcome(out, h, p);
+        return;
+    }
+    const Size *t = &k->size[s];
+    int sh = __builtin_ctz(key) / 3 * 3, q = sh / 3;
+    for (int opt = floor; opt < 3; opt++) {
+        uint32_t nxt;
+        if (opt == 0 && q <= 7 && (key >> (sh + 3)) & 7 && (key >> (sh + 6)) & 7) {
+            nxt = key - ((1u | 1u << 3 | 1u << 6) << sh);
+            size_outcomes(k, s, nxt, pair, (nxt >> sh) & 7 ? opt : 0, h + t->run[q], p + k->prun[s][q], out);
+        } else if (opt == 1 && q == 1 && (key >> 18) & 7 && (key >> 27) & 7) {
+            nxt = key - (1u << 3 | 1u << 18 | 1u << 27);
+            size_outcomes(k, s, nxt, pair, (nxt >> sh) & 7 ? opt : 0, h + t->v2710, p + k->p2710[s], out);
+        } else if (opt == 2 && pair && ((key >> sh) & 7) >= 2) {
+            nxt = key - (2u << sh);
+            size_outcomes(k, s, nxt, 0, (nxt >> sh) & 7 ? opt : 0, h + t->pair[q], p + k->ppair[s][q], out);
+        }
+    }
+}
+
+/* HandEvaluator.rest_outcomes, each added to ``out`` with (h0, p0) more. */
+static void rest_outcomes(const Kernel *k, uint64_t rest, int pair, int h0, long long p0,
+                          Outcomes *out) {
+    uint32_t s = (uint32_t)(rest & 0x3fffffff), b = (uint32_t)(rest >> 30);
+    uint32_t cs[243], cb[243];
+    int ch[243], n = 1;
+    long long cp[243];
+    cs[0] = s, cb[0] = b, ch[0] = 0, cp[0] = 0;
+    for (int q = 0; q < 10; q++) { /* a 绞: 2 小 + 1 大 or 1 小 + 2 大 of one point */
+        uint32_t ns = s >> 3 * q & 7, nb = b >> 3 * q & 7, bit = 1u << 3 * q;
+        if (ns + nb < 3 || !ns || !nb) continue;
+        int old = n;
+        for (int i = 0; i < old; i++) {
+            if (n + 2 > 243) {
+                out->full = 1;
+                return;
+            }
+            if (ns >= 2) cs[n] = cs[i] - 2 * bit, cb[n] = cb[i] - bit, ch[n] = ch[i] + k->jiao[q],
+                         cp[n++] = cp[i] + k->pjiao[q];
+            if (nb >= 2) cs[n] = cs[i] - bit, cb[n] = cb[i] - 2 * bit, ch[n] = ch[i] + k->jiao[q],
+                         cp[n++] = cp[i] + k->pjiao[q];
+        }
+    }
+    Outcomes *sz = PyMem_Malloc(2 * sizeof(Outcomes)); /* (one size's, the other's) */
+    if (!sz) {
+        out->full = 1;
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        for (int side = 0; side < (pair ? 2 : 1); side++) {
+            sz[0].n = sz[0].full = sz[1].n = sz[1].full = 0;
+            size_outcomes(k, 0, cs[i], pair && side == 0, 0, 0, 0, &sz[0]);
+            size_outcomes(k, 1, cb[i], pair && side == 1, 0, 0, 0, &sz[1]);
+            if (sz[0].full || sz[1].full) out->full = 1;
+            for (int a = 0; a < sz[0].n; a++)
+                for (int c = 0; c < sz[1].n; c++)
+                    add_outcome(out, h0 + ch[i] + sz[0].o[a].h + sz[1].o[c].h,
+                                p0 + cp[i] + sz[0].o[a].p + sz[1].o[c].p);
+        }
+    PyMem_Free(sz);
+}
+
+/* HandEvaluator.outcomes (the caller has checked a shape: no four in hand). */
+static void split_outcomes(const Kernel *k, uint64_t packed, long long tprof, const int *sh,
+                           long up_key, int win, int sd, int table_huxi, Outcomes *out) {
+    uint64_t mask = packed & (packed >> 1) & LOW, rest = packed - 3 * mask;
+    int h0 = table_huxi;
+    long long p0 = tprof;
+    for (uint64_t m = mask; m; m &= m - 1) {
+        int c = __builtin_ctzll(m) / 3;
+        h0 += k->kan[c], p0 += k->pcard[0][c];
+    }
+    if (sh[1]) {
+        rest_outcomes(k, rest + BIT(win), sh[0], h0, p0, out);
+        if (((rest >> (3 * win)) & 7) == 2)
+            rest_outcomes(k, rest - 2 * BIT(win), sh[0], h0 + (sd ? k->wei : k->peng)[win],
+                          p0 + k->pcard[sd ? 2 : 1][win], out);
+    }
+    const long long *four = k->pcard[sd ? 4 : 3];
+    if (sh[2] && (mask >> (3 * win)) & 1)
+        rest_outcomes(k, rest, 1, h0 + (sd ? k->ti : k->pao)[win] - k->kan[win],
+                      p0 + four[win] - k->pcard[0][win], out);
+    else if (sh[2] && up_key >= 0)
+        rest_outcomes(k, rest, 1, h0 + (sd ? k->gain_ti : k->gain_pao)[up_key],
+                      p0 + (up_key < 20 ? k->pcard[3] : four)[win] - k->pkey[up_key], out);
+}
+
+/* outcomes_of(position): HandEvaluator.outcomes, a set of (胡息, profile); None when
+   there are more than MAXOUT (never in a real hand). */
+static PyObject *kernel_outcomes_of(Kernel *self, PyObject *pos) {
+    uint64_t packed;
+    int huxi, sh[3], up, win, sd;
+    long uk;
+    if (!self->has_prof) {
+        PyErr_SetString(PyExc_ValueError, "outcomes_of: the kernel was made without profiles");
+        return NULL;
+    }
+    long long tprof;
+    PyObject *dd = dict_of(self, pos);
+    int r = read_fields(self, pos, dd, &packed, &huxi, sh, &up, &win, &sd, &uk, &tprof);
+    Py_XDECREF(dd);
+    if (r < 0) return NULL;
+    PyObject *set = PySet_New(NULL);
+    if (!set || r == 0 || packed & FOURS) return set;
+    Outcomes *out = PyMem_Malloc(sizeof(Outcomes));
+    if (!out) {
+        Py_DECREF(set);
+        return PyErr_NoMemory();
+    }
+    out->n = out->full = 0;
+    split_outcomes(self, packed, tprof, sh, uk, win, sd, huxi, out);
+    for (int i = 0; i < out->n && set; i++) {
+        PyObject *o = Py_BuildValue("(iL)", out->o[i].h, out->o[i].p);
+        if (!o || PySet_Add(set, o) < 0) Py_CLEAR(set);
+        Py_XDECREF(o);
+    }
+    if (set && out->full) Py_SETREF(set, Py_NewRef(Py_None));
+    PyMem_Free(out);
+    return set;
+}
+
+static PyObject *S_di, *S_huxi;
+
+/* (di, 胡息) of a template: 1, or −1 on error. */
+static int worth(PyObject *t, long long *di, long *huxi) {
+    PyObject *a = PyObject_GetAttr(t, S_di), *b = a ? PyObject_GetAttr(t, S_huxi) : NULL;
+    *di = a ? PyLong_AsLongLong(a) : -1;
+    *huxi = b ? PyLong_AsLong(b) : -1;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return PyErr_Occurred() ? -1 : 1;
+}
+
+/* scoring._search where the plan's split stays the best: its template ``t`` (borrowed)
+   back as a new reference, or NULL (no error: ask Python — a template or read key not
+   made yet, or another split worth more). */
+static PyObject *search(Settler *s, PyObject *dd, PyObject *pos, PyObject *t, long long k,
+                        uint64_t packed, long long tprof, const int *sh, long uk, int win, int sd,
+                        int table_huxi, long long facts, PyObject *huang, uint64_t *bits) {
+    long long di, udi;
+    long huxi, uh;
+    if (worth(t, &di, &huxi) < 0) return NULL;
+    Outcomes *out = PyMem_Malloc(sizeof(Outcomes));
+    if (!out) return PyErr_NoMemory();
+    out->n = out->full = 0;
+    split_outcomes(s->kernel, packed, tprof, sh, uk, win, sd, table_huxi, out);
+    int best = !out->full;
+    for (int i = 0; best && i < out->n; i++) {
+        if (out->o[i].h < s->min_huxi) continue;
+        long long rk = read_key(s, dd, pos, out->o[i].p & R_PROFILE, out->o[i].h, facts, bits);
+        PyObject *u = rk < 0 ? NULL : template_of(s, k, rk, out->o[i].h, huang);
+        best = u && worth(u, &udi, &uh) > 0 && (udi < di || (udi == di && uh <= huxi));
+        Py_XDECREF(u);
+    }
+    PyMem_Free(out);
+    return best ? Py_NewRef(t) : NULL;
 }
 
 /* settle(position, huang): scoring.settle's common path, or None ("ask Python"). */
@@ -1195,15 +1719,16 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
         return NULL;
     }
     PyObject *pos = args[0], *huang = args[1], *dd = dict_of(s->kernel, pos);
-    PyObject *t, *out = NULL, *key = NULL;
+    PyObject *t = NULL, *out = NULL;
     int a;
     if ((a = absent(dd, pos, F_wang)) <= 0 || (a = absent(dd, pos, F_win_wang)) <= 0 ||
         (a = absent(dd, pos, F_xing)) <= 0)
         goto done; /* 王 or 醒: the Python path (None), or an error */
-    uint64_t packed;
+    uint64_t packed, bits = 0;
     int huxi, sh[3], up, win, sd;
-    long top;
-    int r = read_fields(s->kernel, pos, dd, &packed, &huxi, sh, &up, &win, &sd, &top);
+    long uk;
+    long long tprof;
+    int r = read_fields(s->kernel, pos, dd, &packed, &huxi, sh, &up, &win, &sd, &uk, &tprof);
     if (r <= 0) goto done; /* a mandatory 天胡: the Python path */
     long long plan[4] = {0, 0, 0, 0};
     long v = kernel_core(s->kernel, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
@@ -1215,12 +1740,18 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
     if (v < s->min_huxi) {
         t = lookup(s->below, PyLong_FromLong(v));
     } else {
+        int several = s->search && count_splits(packed, sh, uk, win) > 1; /* R46 */
         PyObject *fo = field(dd, pos, F_facts);
         if (!fo) goto done;
         long long facts = PyLong_AsLongLong(fo);
         Py_DECREF(fo);
         if (facts == -1 && PyErr_Occurred()) goto done;
         long long k = facts & 31;
+        if (s->tinghu) {
+            int th = tinghu_of(dd, pos);
+            if (th < 0) goto done; /* an error, or an extra for the Python path */
+            if (th) k |= 32;
+        }
         if (s->colour) /* scoring._colour_ids: a byte each above the flags */
             for (int a = 0; a < 3; a++) {
                 static const int at[3] = {21, 13, 5}; /* Position.facts' counts */
@@ -1230,9 +1761,20 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
                 if (id < 0) goto done; /* not asked yet (or an error, kept) */
                 k |= (long long)id << (6 + 8 * a);
             }
-        key = PyLong_FromLongLong(k);
-        if (key && s->dz >= 0 && s->dz_fan && duizihu(s, packed, top, win, (uint64_t)plan[1]))
-            key = Py_BuildValue("(Nii)", key, s->dz, s->dz_fan);
+        long long rk = 0;
+        if (s->rmask) { /* what the 名堂 reading the split read of the plan's split */
+            long long prof = 0;
+            if (s->rmask & R_PROFILE) {
+                prof = plan_profile(s->kernel, packed, tprof, uk, win, sd, plan,
+                                    (s->rmask & P_SPLIT) != 0);
+                if (prof < 0) goto done;
+            }
+            if ((rk = read_key(s, dd, pos, prof, v, facts, &bits)) < 0) goto done;
+        }
+        long long kk;
+        int got = full_key(s, k, rk, &kk);
+        if (got <= 0) goto done; /* a read key not asked yet: the Python path */
+        PyObject *key = PyLong_FromLongLong(kk);
         if (!key) goto done;
         t = lookup(s->won, Py_BuildValue("(OlO)", key, v, huang));
         if (!t && !PyErr_Occurred()) { /* a key not seen with this 胡息: Python makes it */
@@ -1241,13 +1783,19 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
             Py_XDECREF(pl);
             Py_XDECREF(h);
         }
+        Py_DECREF(key);
+        if (t && several) {
+            PyObject *kept = search(s, dd, pos, t, k, packed, tprof, sh, uk, win, sd, huxi, facts,
+                                    huang, &bits);
+            Py_DECREF(t);
+            t = kept;
+        }
     }
     if (t) {
         out = shared_new(s, t, pos);
         Py_DECREF(t);
     }
 done:
-    Py_XDECREF(key);
     Py_XDECREF(dd);
     if (!out && !PyErr_Occurred()) return Py_NewRef(Py_None); /* a memo miss */
     return out;
@@ -1293,7 +1841,8 @@ typedef struct {
     PyObject_HEAD
     WShape shape[20][10];
     int nshape[20];
-    int16_t alone[3][20]; /* 王 alone: a 将, a triple, a four of each kind */
+    int16_t alone[3][20]; /* a 将, a triple, a four of each kind (fixed groups' prices) */
+    int16_t loose[3];     /* 王 alone: the most 胡息 of a 将; a 坎, 句 or 绞; a 提 (any kinds) */
     int16_t flat[NMELD];  /* a table meld's 胡息 by Group.key (rows of MELD_ROWS × kind) */
     WMemo *memo;
     int used;
@@ -1304,12 +1853,13 @@ static void wild_dealloc(Wild *w) {
     Py_TYPE(w)->tp_free((PyObject *)w);
 }
 
-/* Wild(shapes, alone): shapes[c] = [(other kinds, kind code, 胡息), …] in _SHAPES[c]'s
-   order; alone = (将, triple, four) × 20 prices. */
+/* Wild(shapes, alone, flat, loose): shapes[c] = [(other kinds, kind code, 胡息), …] in
+   _SHAPES[c]'s order; alone = (将, triple, four) × 20 prices; loose = the prices of the
+   groups 2, 3 and 4 王 alone form (wang._ALONE). */
 static PyObject *wild_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kw[] = {"shapes", "alone", "flat", NULL};
-    PyObject *shapes, *alone, *flat;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO:Wild", kw, &shapes, &alone, &flat))
+    static char *kw[] = {"shapes", "alone", "flat", "loose", NULL};
+    PyObject *shapes, *alone, *flat, *loose;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO:Wild", kw, &shapes, &alone, &flat, &loose))
         return NULL;
     Wild *w = (Wild *)type->tp_alloc(type, 0);
     if (!w) return NULL;
@@ -1378,6 +1928,24 @@ static PyObject *wild_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "alone must be 3 sequences of 20");
         goto fail;
     }
+    PyObject *lf = PySequence_Fast(loose, "loose must be 3 sequences of prices");
+    if (!lf) goto fail;
+    bad = PySequence_Fast_GET_SIZE(lf) != 3;
+    for (int t = 0; t < 3 && !bad; t++) {
+        int v[64];
+        PyObject *row = PySequence_Fast_GET_ITEM(lf, t);
+        Py_ssize_t n = PySequence_Check(row) ? PySequence_Size(row) : -1;
+        bad = n < 1 || n > 64 || read_ints(row, v, n, "loose") < 0;
+        w->loose[t] = NEG;
+        for (Py_ssize_t k = 0; k < n && !bad; k++)
+            if (v[k] > w->loose[t]) w->loose[t] = (int16_t)v[k];
+    }
+    Py_DECREF(lf);
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "loose must be 3 sequences of 1 to 64 prices");
+        goto fail;
+    }
     if (!(w->memo = PyMem_Calloc(WCAP, sizeof(WMemo)))) {
         PyErr_NoMemory();
         goto fail;
@@ -1405,13 +1973,10 @@ static void wild_solve(Wild *W, uint64_t r, int w, int pf, int need, int16_t *ou
     int16_t best[4] = {NEG, NEG, NEG, NEG};
     int cards = w;
     for (uint64_t x = r; x; x >>= 3) cards += (int)(x & 7);
-    if (!r) { /* only 王 left: two the 将, three a triple, four a four, of any kind */
+    if (!r) { /* only 王 left: one group of them (wang._ALONE), of any kinds */
         if (w == 0 && need == 0) best[0] = 0;
-        else if (need == 1 && (w == 3 || w == 4 || (w == 2 && pf))) {
-            int16_t most = NEG;
-            for (int k = 0; k < 20; k++) most = max16(most, W->alone[w - 2][k]);
-            best[(w == 2) * 2 + (w == 4)] = most;
-        }
+        else if (need == 1 && (w == 3 || w == 4 || (w == 2 && pf)))
+            best[(w == 2) * 2 + (w == 4)] = W->loose[w - 2];
     } else if (need > 0 && 3 * need - 1 <= cards && cards <= 4 * need) {
         int c = __builtin_ctzll(r) / 3;
         uint64_t r1 = r - BIT(c);
@@ -1654,7 +2219,10 @@ PyMODINIT_FUNC PyInit__kernel(void) {
         !(S_table_keys = PyUnicode_InternFromString("table_keys")) ||
         !(S_up_key = PyUnicode_InternFromString("up_key")) ||
         !(S_self_drawn = PyUnicode_InternFromString("self_drawn")) ||
-        !(S_shape = PyUnicode_InternFromString("shape")))
+        !(S_shape = PyUnicode_InternFromString("shape")) ||
+        !(S_tinghu = PyUnicode_InternFromString("tinghu")) ||
+        !(S_di = PyUnicode_InternFromString("di")) ||
+        !(S_huxi = PyUnicode_InternFromString("huxi")))
         return NULL;
     static const char *how[] = {"", "hand", "triple", "kan", "table"};
     for (int i = 0; i < 5; i++)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from . import profile as prof
 from . import tabledata
 from .cards import CARDS, Card
 from .melds import MELD_ROWS, Group, GroupKind, shared_group
@@ -174,7 +175,17 @@ class _SizeTable:
     points with ≥2 cards). Pairs and 绞 never appear inside: 绞 span both sizes.
     """
 
-    __slots__ = ("decoded", "entries", "pair_val", "partial", "run_val", "runs", "v2710")
+    __slots__ = (
+        "decoded",
+        "entries",
+        "outcome_sets",
+        "pair_val",
+        "partial",
+        "profiles",
+        "run_val",
+        "runs",
+        "v2710",
+    )
 
     def __init__(self, run_val: tuple[int, ...], v2710: int, pair_val: tuple[int, ...]):
         self.run_val = run_val  # 胡息 of the 句 starting at point index p (0 → 一二三)
@@ -184,6 +195,8 @@ class _SizeTable:
         self.partial: dict[int, int] = {0: 0}
         self.runs = b""  # tabledata bytes once prefill() is called (see _shipped)
         self.decoded: list[tuple[int, int]] = []  # per byte: (best without, with the 将)
+        self.profiles: dict[int, int] = {0: 0, 1 << 30: 0}  # (key, 将) → profile.py's int
+        self.outcome_sets: dict[int, tuple[tuple[int, int], ...]] = {}  # (key, 将) → outcomes
 
     def choices(self, key: int, pair: bool) -> Iterator[tuple[int, int, bool, tuple[int, ...]]]:
         """Ways to place the lowest card: (胡息, remaining key, pair still needed, points)."""
@@ -278,17 +291,63 @@ class _SizeTable:
 
     def decompose(self, key: int, pair: bool) -> list[tuple[int, ...]]:
         """Point tuples of one best decomposition (follows the table back)."""
-        out: list[tuple[int, ...]] = []
+        return [pts for _, pts in self._walk(key, pair)]
+
+    def profile(self, key: int, pair: bool) -> int:
+        """The :mod:`~paohuzi.core.profile` of :meth:`decompose`'s split (句 and 将 by
+        their points: 二七十 are red in either size), memoised per key."""
+        memo = key | pair << 30
+        p = self.profiles.get(memo)
+        if p is None:
+            p = 0
+            for v, pts in self._walk(key, pair):
+                p += prof.of_meld(GroupKind.JIANG if len(pts) == 2 else GroupKind.JU, pts, v)
+            if len(self.profiles) >= 1 << 16:  # bounded: a long run meets many keys
+                self.profiles.clear()
+            self.profiles[memo] = p
+        return p
+
+    def outcomes(self, key: int, pair: bool) -> tuple[tuple[int, int], ...]:
+        """(胡息, profile) of every split of these cards into 句, 二七十 and (``pair``)
+        one 将, each value once (none: they do not split), memoised per key."""
+        if not key:
+            return () if pair else ((0, 0),)
+        memo = key | pair << 30
+        got = self.outcome_sets.get(memo)
+        if got is None:
+            found: dict[tuple[int, int], None] = {}
+            for v, rest, still, pts in self.choices(key, pair):
+                mp = prof.of_meld(GroupKind.JIANG if len(pts) == 2 else GroupKind.JU, pts, v)
+                for h, p in self.outcomes(rest, still):
+                    found[v + h, mp + p] = None
+            got = tuple(found)
+            if len(self.outcome_sets) >= 1 << 16:  # bounded: a long run meets many keys
+                self.outcome_sets.clear()
+            self.outcome_sets[memo] = got
+        return got
+
+    def meld_profiles(self) -> tuple[list[int], int, list[int]]:
+        """The profiles of this size's 句 by starting point, of 二七十 and of the 将 by
+        point: what :meth:`profile` adds up (the C kernel is handed these)."""
+        ju, jiang = GroupKind.JU, GroupKind.JIANG
+        return (
+            [prof.of_meld(ju, (p, p + 1, p + 2), self.run_val[p]) for p in range(8)],
+            prof.of_meld(ju, (1, 6, 9), self.v2710),
+            [prof.of_meld(jiang, (p, p), self.pair_val[p]) for p in range(10)],
+        )
+
+    def _walk(self, key: int, pair: bool) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """(胡息, points) of each group of one best decomposition, lowest card first: at
+        each step the first placement (:meth:`choices` order) the table's value allows."""
         while key:
             want = self.entry(key)[1 if pair else 0]
             for v, rest, still, pts in self.choices(key, pair):
                 if v + self.entry(rest)[1 if still else 0] == want:
-                    out.append(pts)
+                    yield v, pts
                     key, pair = rest, still
                     break
             else:  # pragma: no cover - the table says a decomposition exists
                 raise AssertionError("inconsistent size table")
-        return out
 
 
 def _point_masks(key: int) -> tuple[int, int]:
@@ -360,10 +419,11 @@ class TableSummary:
     # by another) / to 提 (self-drawn); −1 when there is no 碰/偎 of that kind.
     up_pao: tuple[int, ...]
     up_ti: tuple[int, ...]
+    profile: int = 0  # the melds' :mod:`~paohuzi.core.profile`
 
     def __reduce__(self) -> tuple[Any, ...]:
         # by its fields: mypyc's frozen dataclass cannot be unpickled attribute by attribute
-        t = (self.huxi, self.fours, self.melds, self.cards, self.up_pao, self.up_ti)
+        t = (self.huxi, self.fours, self.melds, self.cards, self.up_pao, self.up_ti, self.profile)
         return (TableSummary, t)
 
 
@@ -426,6 +486,7 @@ class HandEvaluator:
         ]
         self._summaries: dict[tuple[int, ...], TableSummary] = {}
         self._kan_huxi: dict[int, int] = {0: 0}
+        self._profiles(g)
         self._partial: dict[int, int] = {}  # partial_huxi memo (views ask it every step)
         self._jiao_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
         # The C kernel (None: pure Python): same results, each call in C.
@@ -469,7 +530,10 @@ class HandEvaluator:
                 cards += 3
             if self._gain_pao[k] >= 0:
                 up_pao[c], up_ti[c] = self._gain_pao[k], self._gain_ti[k]
-        t = TableSummary(huxi, fours, len(keys), cards, tuple(up_pao), tuple(up_ti))
+        kp = self.key_profile
+        t = TableSummary(
+            huxi, fours, len(keys), cards, tuple(up_pao), tuple(up_ti), sum(kp[k] for k in keys)
+        )
         if len(self._summaries) >= 1 << 14:  # bounded: a server's GC walks every entry
             self._summaries.clear()
         self._summaries[keys] = t
@@ -482,6 +546,143 @@ class HandEvaluator:
             v = sum(kan[c] for c in range(20) if mask >> (3 * c) & 1)
             self._kan_huxi[mask] = v
         return v
+
+    # -- the profile of a split (core/profile.py), looked up, not built -------------
+    def _profiles(self, g: dict[str, list[int]]) -> None:
+        """The profiles the evaluator adds up (:meth:`profile`; the C kernel reads the same
+        lists): per table meld key, per card of a 坎 / 碰 / 偎 / 跑 / 提, per point of a 绞."""
+        of = prof.of_meld
+        kinds = {"peng": GroupKind.PENG, "wei": GroupKind.WEI, "chouwei": GroupKind.CHOUWEI}
+        kinds |= {"pao": GroupKind.PAO, "ti": GroupKind.TI}
+        spans = {"ju123": (0, 1, 2), "ju2710": (0, 5, 8), "ju": (0, 1, 2), "jiao": (0, 10)}
+        self.key_profile = [
+            of(kinds.get(row, GroupKind.CHI), [c + d for d in spans.get(row, (0,))], self._flat[i])
+            for i, (row, c) in enumerate((r, c) for r in MELD_ROWS for c in range(20))
+        ]
+        self.card_profile = {
+            k: [of(kind, (c,), g[k][c]) for c in range(20)]
+            for k, kind in (
+                ("kan", GroupKind.KAN),
+                ("peng", GroupKind.PENG),
+                ("wei", GroupKind.WEI),
+                ("pao", GroupKind.PAO),
+                ("ti", GroupKind.TI),
+            )
+        }
+        self.jiao_profile = [of(GroupKind.JIAO, (p,), self.jiao_val[p]) for p in range(10)]
+        self._kan_profiles: dict[int, int] = {0: 0}
+
+    def profile(self, pos: Position, plan: tuple[int, int, bool, str]) -> int:
+        """The :mod:`~paohuzi.core.profile` of :meth:`split`'s 门子 for ``plan``, added up
+        from the table's, the 坎's, the winning card's group and the rest's (per size and
+        绞) without building a group."""
+        _, rest, pair, how = plan
+        win = pos.win
+        assert win is not None
+        cp = self.card_profile
+        four = cp["ti" if pos.self_drawn else "pao"]
+        p = self.summarize_keys(pos.table_keys).profile
+        if how == "table":  # the 碰/偎 of the winning card became a 跑/提
+            k = pos.up_key
+            p += (cp["pao"] if k < 20 else four)[win] - self.key_profile[k]
+        mask = kan_mask(pos.packed)
+        if mask:
+            kp = self._kan_profiles.get(mask)
+            if kp is None:
+                kp = self._kan_profiles[mask] = sum(
+                    cp["kan"][c] for c in range(20) if mask >> 3 * c & 1
+                )
+            p += kp
+            if how == "kan":
+                p += four[win] - cp["kan"][win]
+        if how == "triple":
+            p += cp["wei" if pos.self_drawn else "peng"][win]
+        return p + self.rest_profile(rest, pair)
+
+    def rest_profile(self, rest: int, pair: bool) -> int:
+        """The profile of the 句, 绞 and 将 :meth:`_rest_groups` makes of ``rest``."""
+        if self._kernel is not None:
+            s, b, j2s, j2b = self._kernel.rest(rest, pair)[1]
+        else:
+            choice: list[tuple[int, int, int, int]] = []
+            self._rest(rest, pair, choice)
+            s, b, j2s, j2b = choice[0]
+        p = 0
+        jiao = j2s | j2b
+        while jiao:
+            low = jiao & -jiao
+            p += self.jiao_profile[low.bit_length() - 1]
+            jiao ^= low
+        small, big = self.sizes
+        if pair:
+            es, eb = small.entry(s), big.entry(b)
+            pair_small = es[1] + eb[0] >= es[0] + eb[1]
+            return p + small.profile(s, pair_small) + big.profile(b, not pair_small)
+        return p + small.profile(s, False) + big.profile(b, False)
+
+    def outcomes(self, pos: Position) -> set[tuple[int, int]]:
+        """(胡息, profile) of every split of a winning position (R25, R27: each use of the
+        winning card :func:`split_count` counts; R46: what a best-score settlement compares
+        when a 名堂 reads the split), each once, no split built."""
+        win = pos.win
+        out: set[tuple[int, int]] = set()
+        packed = pos.packed
+        if win is None or packed & FOURS:
+            return out
+        pair, hand_ok, four_ok = pos.shape
+        t = self.summarize_keys(pos.table_keys)
+        mask = kan_mask(packed)
+        rest = packed - 3 * mask
+        cp = self.card_profile
+        h0 = t.huxi + self.kan_huxi(mask)
+        p0 = t.profile + sum(cp["kan"][c] for c in range(20) if mask >> 3 * c & 1)
+        sd = pos.self_drawn
+        uses = []
+        if hand_ok:  # the card joins the rest; or a pair and the card are a 碰/偎
+            uses.append((h0, p0, rest + BIT[win], pair))
+            if rest >> 3 * win & 7 == 2:
+                tri = "wei" if sd else "peng"
+                uses.append(
+                    (h0 + self.grid[tri][win], p0 + cp[tri][win], rest - 2 * BIT[win], pair)
+                )
+        four = "ti" if sd else "pao"
+        if four_ok and mask >> 3 * win & 1:  # a 坎 and the card: 跑/提
+            gain = self.grid[four][win] - self.grid["kan"][win]
+            uses.append((h0 + gain, p0 + cp[four][win] - cp["kan"][win], rest, True))
+        elif four_ok and pos.up_key >= 0:  # a table 碰/偎 and the card: 跑/提
+            k = pos.up_key
+            gain = (self._gain_ti if sd else self._gain_pao)[k]
+            made = cp["pao" if k < 20 else four][win]
+            uses.append((h0 + gain, p0 + made - self.key_profile[k], rest, True))
+        for h, p, r, pr in uses:
+            out.update((h + rh, p + rp) for rh, rp in self.rest_outcomes(r, pr))
+        return out
+
+    def rest_outcomes(self, rest: int, pair: bool) -> set[tuple[int, int]]:
+        """(胡息, profile) of every split of ``rest`` into 句, 绞 (at most one a point) and,
+        with ``pair``, one 将."""
+        small, big = self.sizes
+        s, b = rest & MASK30, rest >> 30
+        choices = [(s, b, 0, 0)]
+        for p in range(10):  # a 绞: 2 小 + 1 大 or 1 小 + 2 大 of one point
+            ns, nb = s >> 3 * p & 7, b >> 3 * p & 7
+            if ns + nb < 3 or not ns or not nb:
+                continue
+            v, vp, bit = self.jiao_val[p], self.jiao_profile[p], BIT[p]
+            more = []
+            for cs, cb, h, q in choices:
+                if ns >= 2:
+                    more.append((cs - 2 * bit, cb - bit, h + v, q + vp))
+                if nb >= 2:
+                    more.append((cs - bit, cb - 2 * bit, h + v, q + vp))
+            choices += more
+        out: set[tuple[int, int]] = set()
+        sides = ((True, False), (False, True)) if pair else ((False, False),)
+        for cs, cb, h, q in choices:
+            for ps, pb in sides:
+                for h1, p1 in small.outcomes(cs, ps):
+                    out.update((h + h1 + h2, q + p1 + p2) for h2, p2 in big.outcomes(cb, pb))
+        return out
 
     # -- the rest of the hand: 句, 绞 and at most one pair ---------------------
     def _rest(self, rest: int, pair: bool, choice: list | None = None) -> int:
@@ -842,6 +1043,12 @@ def _kernel_for(ev: HandEvaluator) -> Any:
             ev._gain_ti,
             ev._at_deal,
             position=Position,  # its fields read from the instance dict
+            profiles=(
+                ev.key_profile,
+                [ev.card_profile[k] for k in ("kan", "peng", "wei", "pao", "ti")],
+                ev.jiao_profile,
+                [table.meld_profiles() for table in ev.sizes],
+            ),
         )
     return k
 

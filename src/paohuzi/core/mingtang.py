@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 
 from .cards import Card
 from .evaluator import BIT, LOW, MASK30
-from .melds import MELD_ROWS, Group, GroupKind
+from .melds import MELD_ROWS, Group
 from .position import Position
+from .profile import BARE, BARE_JIANG, JIANG, MELDS, RED_MELDS, RUNS, get, of_split
 from .rules import LEVELS, MINGTANG_IDS, Effect, MingtangRule, Rules, per_rules
 
 RED_FIELDS = 7 * sum(BIT[c] for c in range(20) if Card(c).is_red)
@@ -30,7 +31,16 @@ class Context:
     both, so a hand whose 名堂 read only its cards never builds its 门子.
     """
 
-    __slots__ = ("_bits", "_split", "group_huxi_", "groups_", "position", "wang")
+    __slots__ = (
+        "_bits",
+        "_huxi",
+        "_profile",
+        "_split",
+        "group_huxi_",
+        "groups_",
+        "position",
+        "wang",
+    )
 
     def __init__(
         self,
@@ -39,12 +49,15 @@ class Context:
         group_huxi: tuple[int, ...] = (),
         wang: tuple[Card, ...] = (),  # what each 王 stands for in this split (R40)
         split: Any = None,
+        huxi: int = -1,  # the split's 胡息, when the caller knows it (else summed)
     ) -> None:
         self.position = position
         self.groups_, self.group_huxi_ = groups, group_huxi
         self.wang = wang
         self._split = split
         self._bits = -1
+        self._huxi = huxi
+        self._profile = -1
 
     @property
     def groups(self) -> tuple[Group, ...]:
@@ -58,14 +71,22 @@ class Context:
         return self.group_huxi_ if self._split is None else (self.groups, self.group_huxi_)[1]
 
     @property
-    def plan(self) -> tuple[int, int, bool, str] | None:
-        """The evaluator's plan of the split (``HandEvaluator.plan``: fixed 胡息, rest
-        packed, 将 needed, use of the winning card) when the split is still unbuilt and
-        carries one (``scoring.Split``; no 王), else None."""
-        if self._split is None or self.wang or self.position.wild:
-            return None
-        plan: tuple[int, int, bool, str] | None = getattr(self._split, "plan", None)
-        return plan
+    def huxi(self) -> int:
+        """胡息 of the split (before R35's doublings)."""
+        if self._huxi < 0:
+            self._huxi = sum(self.group_huxi)
+        return self._huxi
+
+    @property
+    def profile(self) -> int:
+        """The split's :mod:`~paohuzi.core.profile` (counts of its 门子 by kind, 胡息 and
+        colour): from the evaluator's plan while the split is unbuilt, else counted."""
+        if self._profile < 0:
+            sp = self._split
+            self._profile = (
+                sp.profile() if sp is not None else of_split(self.groups_, self.group_huxi_)
+            )
+        return self._profile
 
     @property
     def cards(self) -> list[Card]:
@@ -163,6 +184,11 @@ class Mingtang:
     # ``measure`` reads how many cards of each kind the hand holds (团圆, 归): with 王 it
     # depends on the kinds they stand for, not only on their colours and sizes.
     kinds: ClassVar[bool] = False
+    # What a pattern that is neither colour nor flag reads, when the hand has a winning
+    # card and no 王 (``at_deal`` False): fields of ``ctx.profile`` (profile.py's names,
+    # lower case), "huxi" (``ctx.huxi``), "red" (``ctx.red``) and "fours" (which kinds
+    # are held four times). The settlement memoises its verdict on exactly these.
+    reads: ClassVar[frozenset[str]] = frozenset()
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         raise NotImplementedError
@@ -229,12 +255,12 @@ class YiKuaiBian(Mingtang):
 
     id, name = "yikuaibian", "一块匾"
     structural = True
+    reads = frozenset({"red", "red_melds"})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         if ctx.position.at_deal or ctx.red < 2:
             return None
-        holders = [g for g in ctx.groups if any(c.is_red for c in g.cards)]
-        return 0 if len(holders) == 1 else None
+        return 0 if get(ctx.profile, RED_MELDS) == 1 else None
 
 
 class ErShiKa(Mingtang):
@@ -243,9 +269,10 @@ class ErShiKa(Mingtang):
     id, name = "ershika", "二十卡"
     structural = True
     exact = True
+    reads = frozenset({"huxi"})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        return 0 if not ctx.position.at_deal and sum(ctx.group_huxi) == rule.threshold else None
+        return 0 if not ctx.position.at_deal and ctx.huxi == rule.threshold else None
 
 
 class SanShiKa(ErShiKa):
@@ -284,20 +311,12 @@ class DuiziHu(Mingtang):
 
     id, name = "duizihu", "对子胡"
     structural = True
-    _runs = frozenset({GroupKind.CHI, GroupKind.JU, GroupKind.JIAO})
+    reads = frozenset({"runs"})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         if self.refuses(ctx.position):
             return None
-        plan = ctx.plan
-        if plan is not None:
-            # The evaluator's plan, before the split is built: with no 吃 on the table
-            # (refused above) its 句/绞 can only come from ``rest``, the cards left for
-            # 句, 绞 and the 将; no run iff nothing is left there but the 将 pair.
-            rest = plan[1]
-            pair_only = rest & (rest - 1) == 0 and (rest.bit_length() - 1) % 3 == 1
-            return 0 if rest == 0 or pair_only else None
-        return None if any(g.kind in self._runs for g in ctx.groups) else 0
+        return 0 if get(ctx.profile, RUNS) == 0 else None
 
     def refuses(self, position: Position) -> bool:
         p = position
@@ -398,6 +417,7 @@ class TuanYuan(Mingtang):
     id, name = "tuanyuan", "团圆"
     per_occurrence = True
     kinds = True
+    reads = frozenset({"fours"})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         n = ctx.counts
@@ -412,6 +432,7 @@ class Gui(Mingtang):
     id, name = "gui", "归"
     per_occurrence = True
     kinds = True
+    reads = frozenset({"fours"})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         k = ctx.counts.count(4)
@@ -434,11 +455,13 @@ class HangHangXi(Mingtang):
 
     id, name = "hanghangxi", "行行息"
     structural = True
+    reads = frozenset({"melds", "bare", "bare_jiang"})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
-        if ctx.position.at_deal or len(ctx.groups) != 7:
+        if ctx.position.at_deal:
             return None  # a mandatory 天胡 shows no 7 门子 (R28)
-        return 0 if all(h > 0 for h in ctx.group_huxi) else None
+        p = ctx.profile
+        return 0 if get(p, MELDS) == 7 and get(p, BARE) + get(p, BARE_JIANG) == 0 else None
 
 
 class JiaHangHang(Mingtang):
@@ -446,17 +469,14 @@ class JiaHangHang(Mingtang):
 
     id, name = "jiahanghang", "假行行"
     structural = True
+    reads = frozenset({"melds", "jiang", "bare"})
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         if ctx.position.at_deal:
             return None
-        scored = [
-            h
-            for g, h in zip(ctx.groups, ctx.group_huxi, strict=True)
-            if g.kind is not GroupKind.JIANG
-        ]
-        has_pair = any(g.kind is GroupKind.JIANG for g in ctx.groups)
-        return 0 if has_pair and len(scored) == 6 and all(h > 0 for h in scored) else None
+        p = ctx.profile
+        pairs = get(p, JIANG)
+        return 0 if pairs and get(p, MELDS) - pairs == 6 and get(p, BARE) == 0 else None
 
 
 class SiQiHong(Mingtang):

@@ -28,8 +28,9 @@ from typing import Any
 from .cards import CARDS, Card
 from .evaluator import KERNEL, evaluator_for, split_count
 from .melds import Group, GroupKind, shared_group
-from .mingtang import CHI_KEYS, PATTERNS, Context, DuiziHu, MingtangHit, compiled, find
+from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
 from .position import Position
+from .profile import BARE, BARE_JIANG, BITS, JIANG, MELDS, RED_MELDS, RUNS, of_split
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
 from .wang import wild_splits
 
@@ -37,13 +38,15 @@ _K = GroupKind
 
 
 class Split:
-    """The 门子 of the evaluator's best split (and their 胡息), built on first use.
+    """The 门子 of a split (and their 胡息), built on first use: the evaluator's best
+    split (its plan), or the first split :func:`decompositions` lists with a given
+    (胡息, profile) — what a best-score settlement compares (R46).
 
     Plain data (rules, position, the evaluator's plan), so a settlement holding
     one still pickles and compares.
     """
 
-    __slots__ = ("plan", "position", "rules", "value")
+    __slots__ = ("named", "plan", "position", "rules", "value")
 
     def __init__(
         self,
@@ -51,16 +54,40 @@ class Split:
         position: Position,
         plan: tuple[int, int, bool, str] | None,
         value: tuple[tuple[Group, ...], tuple[int, ...]] | None = None,  # a split at hand
+        named: tuple[int, int] | None = None,  # (胡息, profile) of the split meant
     ):
         self.rules, self.position, self.plan = rules, position, plan
-        self.value = value
+        self.value, self.named = value, named
 
     def get(self) -> tuple[tuple[Group, ...], tuple[int, ...]]:
         if self.value is None:
-            assert self.plan is not None
-            groups = evaluator_for(self.rules).split(self.position, self.plan)
-            self.value = (groups, tuple(g.huxi(self.rules) for g in groups))
+            if self.plan is not None:
+                groups = evaluator_for(self.rules).split(self.position, self.plan)
+                self.value = (groups, tuple(g.huxi(self.rules) for g in groups))
+            else:
+                self.value = _first_split(self.rules, self.position, self.named)
         return self.value
+
+    def profile(self) -> int:
+        """The split's :mod:`~paohuzi.core.profile`: looked up from the plan while the
+        groups are unbuilt, else counted from them."""
+        if self.value is None:
+            if self.named is not None:
+                return self.named[1]
+            assert self.plan is not None
+            return evaluator_for(self.rules).profile(self.position, self.plan)
+        return of_split(*self.value)
+
+
+def _first_split(
+    rules: Rules, p: Position, named: tuple[int, int] | None
+) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+    """The first split :func:`decompositions` lists with (胡息, profile) ``named``."""
+    for groups in decompositions(p):
+        gh = tuple([g.huxi(rules) for g in groups])
+        if (sum(gh), of_split(groups, gh)) == named:
+            return groups, gh
+    raise ValueError(f"no split of the position has (胡息, profile) {named}")
 
 
 _FIELDS = (
@@ -263,8 +290,12 @@ class _Scorer:
         "memo",
         "min_huxi",
         "native",
+        "refusals",
         "residual",
+        "rids",
+        "rmask",
         "rules",
+        "rverdicts",
         "tinghu",
         "unit",
         "verdicts",
@@ -291,6 +322,19 @@ class _Scorer:
             raise TypeError("a colour 名堂 without an axis (0 red, 1 big, 2 small)")
         self.ids = ([-1] * 81, [-1] * 81, [-1] * 81)  # (a count is at most 80 cards)
         self.verdicts: tuple[dict[tuple[tuple[int, int], ...], int], ...] = ({}, {}, {})
+        # The 名堂 that read the split or the kinds (``residual``: 对子胡, 行行息, 团圆 …):
+        # their verdicts by what they read (Mingtang.reads, packed by _read_key, masked
+        # by ``rmask``); ``rids`` gives the id of those verdicts (``rverdicts``; 0: none
+        # earned), set in the memo key above the colour bytes. ``rids`` is bounded and
+        # cleared; ``rverdicts`` (a few verdicts) never is: an id, once given, stands
+        # (the C path keeps ids it has read).
+        if any(not e[1].reads for e in c.residual):  # pragma: no cover - a developer's slip
+            raise TypeError("a 名堂 neither colour nor flag must say what it reads")
+        reads = {name for e in c.residual for name in e[1].reads}
+        self.rmask = sum(_READS[name] for name in reads)
+        self.refusals = tuple(e[1].refuses for e in c.residual)
+        self.rids: dict[int, int] = {}
+        self.rverdicts: dict[tuple[tuple[int, int], ...], int] = {(): 0}
         self.memo: dict[Any, _Scored] = {}
         # The templates of _Shared: by (memo key, 胡息, 荒庄) for a win, by 胡息 below 起胡.
         self.won: dict[tuple[Any, ...], Settlement] = {}  # (key, 胡息, 荒庄[, 醒数])
@@ -301,16 +345,10 @@ class _Scorer:
 def _settler(sc: _Scorer) -> Any:
     """The common path in C (``_kernel.Settler``, when the kernel is built): the plan,
     the memo key and the result made as :func:`settle` makes them, the templates read
-    from ``sc``'s memos (the same objects, never rebound). Only for
-    rules whose one 名堂 reading the split is 对子胡 (its test is in C too)."""
+    from ``sc``'s memos (the same objects, never rebound)."""
     kernel = sc.ev._kernel
-    if kernel is None or not sc.fast or sc.tinghu:
+    if kernel is None:
         return None
-    if any(type(e[1]) is not DuiziHu for e in sc.residual) or len(sc.residual) > 1:
-        return None
-    dz = None
-    for i, pat, rule, _, _ in sc.residual:
-        dz = (i, pat.fan_of(0, rule, sc.combine))  # (DuiziHu.measure gives 0 or None)
     return KERNEL.Settler(
         kernel,
         sc.rules,
@@ -321,9 +359,11 @@ def _settler(sc: _Scorer) -> Any:
         _NOT_WINNING,
         _Shared,
         bool(sc.colour),
-        dz,
-        CHI_KEYS,
         _missed,
+        sc.rmask,
+        sc.rids,
+        sc.tinghu,
+        not sc.fast,
     ).settle
 
 
@@ -397,29 +437,97 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
     if split.value is not None:
         s._split = split  # built for a 名堂 of the key (a _Shared's slot)
     if not sc.fast and split_count(p) > 1:  # R46: another split may be worth more
-        for groups in decompositions(p):  # (娄底's 三十卡 …); most hands split one way
-            gh = tuple([g.huxi(rules) for g in groups])
-            h = sum(gh)
-            if h >= sc.min_huxi:
-                u = _template(sc, key, p, h, huang, xing, Split(rules, p, None, (groups, gh)))
-                if (u.di, u.huxi) > (t.di, t.huxi):  # (ties: the split found first)
-                    t, s = u, u._with(groups, gh)
+        return _search(sc, key, p, huang, xing, t, s)  # (娄底's 三十卡 …)
     return s
+
+
+def _search(
+    sc: _Scorer, key: Any, p: Position, huang: int, xing: int, t: Settlement, s: Settlement
+) -> Settlement:
+    """R46: the best of every split (ties: the first :func:`decompositions` lists, the
+    plan's ``s`` before all), when the 名堂 read the split. A split's template depends
+    only on its (胡息, profile), so each of those is scored once and the groups are built
+    only for a split that beats the plan's."""
+    rules = sc.rules
+    most = (t.di, t.huxi)
+    for h, prof in sc.ev.outcomes(p):
+        if h >= sc.min_huxi:
+            u = _template(sc, key, p, h, huang, xing, Split(rules, p, None, named=(h, prof)))
+            most = max(most, (u.di, u.huxi))
+    if most == (t.di, t.huxi):
+        return s
+    for groups in decompositions(p):
+        gh = tuple([g.huxi(rules) for g in groups])
+        h = sum(gh)
+        if h >= sc.min_huxi:
+            u = _template(sc, key, p, h, huang, xing, Split(rules, p, None, (groups, gh)))
+            if (u.di, u.huxi) == most:
+                return u._with(groups, gh)
+    raise AssertionError("a split worth the most was not listed")  # pragma: no cover
 
 
 def _template(
     sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, xing: int, split: Split
 ) -> Settlement:
     """The memo's template of one split: ``key`` (flags, colour 名堂) completed with the
-    名堂 that read the split (``sc.residual``: preset index and 番 of each earned)."""
-    for i, pat, rule, _, _ in sc.residual:
-        if not pat.refuses(p):
-            f = pat.fan(Context(p, (), (), (), split), rule, sc.combine)
-            if f:
-                key = (key, i, f) if type(key) is int else (*key, i, f)
+    id of what the 名堂 that read the split earn (``sc.residual``, :func:`_residual`)."""
+    if sc.residual:
+        key |= _residual(sc, p, huxi, split) << _RID
     wk = (key, huxi, huang, xing) if xing else (key, huxi, huang)
     t = sc.won.get(wk)
     return t if t is not None else _won(sc, key, p, huxi, huang, split, wk, xing)
+
+
+# What a residual 名堂 reads (Mingtang.reads), packed as one int by _read_key: the
+# split's profile (core/profile.py, bits 0–23), its 胡息 (10 bits), the red count (8)
+# and the kinds held four times (20). core/_kernel.c packs the same.
+_HUXI_AT, _RED_AT, _FOURS_AT = BITS, BITS + 10, BITS + 18
+_READS = {
+    "melds": 15 << MELDS,
+    "runs": 15 << RUNS,
+    "jiang": 15 << JIANG,
+    "bare": 15 << BARE,
+    "bare_jiang": 15 << BARE_JIANG,
+    "red_melds": 15 << RED_MELDS,
+    "huxi": 1023 << _HUXI_AT,
+    "red": 255 << _RED_AT,
+    "fours": (1 << 20) - 1 << _FOURS_AT,
+}
+_PROFILE = (1 << BITS) - 1
+_RID = 30  # the residual id's place in the memo key (above the flags and colour bytes)
+_LOW = sum(1 << 3 * c for c in range(20))
+
+
+def _read_key(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
+    """What ``sc``'s residual 名堂 read of this split, as one int (see _READS)."""
+    m = sc.rmask
+    r = split.profile() if m & _PROFILE else 0
+    r |= min(huxi, 1023) << _HUXI_AT | (p.facts >> 21 & 0xFF) << _RED_AT
+    f = p.card_bits >> 2 & _LOW  # kinds held 4 times (no 王 here: a field is at most 4)
+    if f:
+        r |= sum(1 << c for c in range(20) if f >> 3 * c & 1) << _FOURS_AT
+    return r & m
+
+
+def _residual(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
+    """The id of what the residual 名堂 earn on this split (0: none), memoised on what
+    they read (:func:`_read_key`); a hand all of them refuse at sight needs no split (on a
+    pure install: the C path reads ``rids`` for every hand)."""
+    if sc.native is None and all(refuses(p) for refuses in sc.refusals):
+        return 0
+    r = _read_key(sc, p, huxi, split)
+    rid = sc.rids.get(r) if huxi < 1023 else None
+    if rid is None:
+        ctx = Context(p, (), (), (), split, huxi)
+        found = tuple(
+            (i, f) for i, pat, rule, _, _ in sc.residual if (f := pat.fan(ctx, rule, sc.combine))
+        )
+        rid = sc.rverdicts.setdefault(found, len(sc.rverdicts))
+        if len(sc.rids) >= 1 << 14:  # bounded (profiles × 胡息 met)
+            sc.rids.clear()
+        if huxi < 1023:
+            sc.rids[r] = rid
+    return rid
 
 
 def _won(
@@ -433,7 +541,7 @@ def _won(
     if got is None:
         doubled = _doubled(p, rules)
         zimo = p.self_drawn or p.tianhu
-        hits = find(Context(p, (), (), (), split), rules)
+        hits = find(Context(p, (), (), (), split, huxi), rules)
         base, units, fan = _tally(hits, rules)
         got = (doubled, len(doubled), hits, base, units + (rules.zimo_bonus if zimo else 0), fan)
         if len(sc.memo) >= 1 << 12:  # bounded (a few dozen keys per rules in practice)
@@ -538,6 +646,7 @@ def _settle(position: Position, rules: Rules, huang: int) -> Settlement:
     split = Split(rules, position, plan)
     if huxi < rules.min_huxi:
         return Settlement(False, huxi, huxi, 0, 0, 0, (), (), (), "below_min_huxi", split=split)
+    split.get()  # the reference reads the groups themselves (not the plan's profile)
     best = _settle_groups(position, rules, huang, huxi, (), split=split)
     if rules.decomposition == Decomposition.DI:
         for groups in decompositions(position):
@@ -621,7 +730,7 @@ def _settle_groups(
     doubled = _doubled(position, rules)
     h2 = huxi * 2 ** len(doubled)
     zimo = position.self_drawn or position.tianhu  # 天胡为自摸 (seeds)
-    hits = find(Context(position, groups, group_huxi, wang, split), rules)
+    hits = find(Context(position, groups, group_huxi, wang, split, huxi), rules)
     pat = position.pattern
     if pat is not None:  # R41: the pattern's 番 replaces 自摸's (no 自摸 ×2, no bonus)
         zimo = False

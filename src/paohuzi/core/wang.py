@@ -8,8 +8,9 @@ its kind when there is one, else with a 王. Filling from naturals first loses
 nothing: a split that spends a 王 where a natural card was free is the same
 multiset of (group, kind) as one that spends the natural card there and the
 王 where that card went, and the score reads only that multiset. 王 left when
-no natural card remains form groups of their own: two the 将, three a 坎 and
-four a 提 of any kind (R40). Natural 坎 before the win stay whole (R22) or
+no natural card remains form a group of their own: two the 将, three a 坎, a 句
+or a 绞 and four a 提, of any kinds (R40: three 王 as 壹贰叁 bring one red card
+and one 醒 where no 坎 brings both). Natural 坎 before the win stay whole (R22) or
 take one 王 to become a 提; a 王 may turn a table 偎 into a 提 when the winner
 has no 跑/提 yet (R40).
 
@@ -78,13 +79,12 @@ def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suff
     out: list[_Suffix] = []
     cards = sum(r) + w
     c = next((k for k in range(20) if r[k]), -1)
-    if c < 0:  # only 王 left: two the 将, three a 坎, four a 提, of any kind (R40)
+    if c < 0:  # only 王 left: one group of them (_ALONE), of any kinds (R40)
         if w == 0 and need == 0:
             out.append(((), (), 0, 0))
         elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
-            kind = _ALONE[w - 2][0]
-            for k in range(20):
-                out.append(((shared_group(kind, (k,) * w),), (k,) * w, int(w == 4), int(w == 2)))
+            for g in _ALONE[w]:
+                out.append(((g,), tuple(int(x) for x in g.cards), int(w == 4), int(w == 2)))
     elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
         rl = list(r)
         rl[c] -= 1
@@ -323,13 +323,31 @@ def _wild_kernel(rules: Rules) -> Any:
             for c, sh in enumerate(_SHAPES)
         ]
         alone = [
-            [shared_group(kind, (c,) * n).huxi(rules) for c in range(20)] for kind, n in _ALONE
+            [shared_group(kind, (c,) * n).huxi(rules) for c in range(20)]
+            for kind, n in ((_K.JIANG, 2), (_K.KAN, 3), (_K.TI, 4))
         ]
-        k = _WILD[table] = KERNEL.Wild(shapes, alone, evaluator_for(rules)._flat)
+        loose = [[g.huxi(rules) for g in _ALONE[w]] for w in (2, 3, 4)]
+        k = _WILD[table] = KERNEL.Wild(shapes, alone, evaluator_for(rules)._flat, loose)
     return k
 
 
-_ALONE = ((_K.JIANG, 2), (_K.KAN, 3), (_K.TI, 4))  # 王 left alone (R40), as in _solve
+def _alone_groups(w: int) -> tuple[Group, ...]:
+    """The groups ``w`` 王 alone can form (R40), of every kind: two a 将; three a 坎,
+    a 句 (二七十 too) or a 绞; four a 提."""
+    if w == 2:
+        return tuple(shared_group(_K.JIANG, (c, c)) for c in range(20))
+    if w == 4:
+        return tuple(shared_group(_K.TI, (c,) * 4) for c in range(20))
+    out = [shared_group(_K.KAN, (c,) * 3) for c in range(20)]
+    for base in (0, 10):
+        out += [shared_group(_K.JU, (base + p, base + p + 1, base + p + 2)) for p in range(8)]
+        out.append(shared_group(_K.JU, (base + 1, base + 6, base + 9)))
+    for p in range(10):
+        out += [shared_group(_K.JIAO, (p, p, p + 10)), shared_group(_K.JIAO, (p, p + 10, p + 10))]
+    return tuple(out)
+
+
+_ALONE = {w: _alone_groups(w) for w in (2, 3, 4)}
 _WILD: dict[object, Any] = {}
 
 
