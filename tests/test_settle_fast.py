@@ -268,7 +268,7 @@ def _profile_cases(p: Position, rules: Rules) -> list[tuple[str, int, int]]:
     """(use of the winning card, profile from the plan, profile of the built groups) for
     ``p``'s best split, on the Python evaluator and (when built) the C kernel's."""
     from paohuzi.core.evaluator import HandEvaluator
-    from paohuzi.core.profile import of_split
+    from paohuzi.core.profile import JIANG, MELDS, RUNS, of_split
 
     out = []
     for ev in (evaluator_for(rules), HandEvaluator(rules, native=False)):
@@ -279,6 +279,8 @@ def _profile_cases(p: Position, rules: Rules) -> list[tuple[str, int, int]]:
             continue
         groups = ev.split(p, plan)
         gh = tuple(g.huxi(rules) for g in groups)
+        counts = 15 << MELDS | 15 << RUNS | 15 << JIANG  # what a profile not followed has
+        assert ev.profile(p, plan, whole=False) & counts == of_split(groups, gh) & counts
         out.append((plan[3], ev.profile(p, plan), of_split(groups, gh)))
     return out
 

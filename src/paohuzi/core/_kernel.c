@@ -86,6 +86,7 @@ typedef struct {
 
 typedef struct {
     Entry *e;
+    uint8_t *cnt; /* splits of a key (size_count, floor 0): 将 or not, a nibble each; 0xFF unset */
     int run[8];   /* 胡息 of the 句 starting at point p (0: 一二三) */
     int v2710;    /* 二七十 */
     int pair[10]; /* the 将 */
@@ -245,11 +246,12 @@ static int rest_best(const Kernel *k, uint64_t rest, int pair, int *out, uint64_
 
 /* HandEvaluator._best: best 胡息 over every use of the winning card (R25–R27),
  * −1 without a shape; −2 (with an exception set) on an error. With ``plan``
- * given: (fixed 胡息, rest, pair needed, use: 1 hand, 2 triple, 3 kan, 4 table). */
+ * given (8 slots): (fixed 胡息, rest, pair needed, use: 1 hand, 2 triple, 3 kan,
+ * 4 table) and rest_best's choice for that rest (small key, big key, 绞 points). */
 static long kernel_core(const Kernel *k, uint64_t packed, int table_huxi, int pair, int hand_ok,
                         int four_ok, int gain_up, int win, int self_drawn, long long *plan) {
     if (packed & FOURS) return -1; /* four in hand: it must already be a 提 (R12) */
-    uint64_t mask = packed & (packed >> 1) & LOW, rest = packed;
+    uint64_t mask = packed & (packed >> 1) & LOW, rest = packed, ch[4];
     int fixed = table_huxi, best = -1, v, ok;
     if (mask) {
         rest = packed - 3 * mask;
@@ -257,7 +259,7 @@ static long kernel_core(const Kernel *k, uint64_t packed, int table_huxi, int pa
     }
 #define REST(r, pr)                                                                      \
     do {                                                                                 \
-        ok = rest_best(k, (r), (pr), &v, NULL);                                          \
+        ok = rest_best(k, (r), (pr), &v, plan ? ch : NULL);                              \
         if (ok <= 0) {                                                                   \
             if (!ok) PyErr_SetString(PyExc_ValueError, "paohuzi.core._kernel: key outside the tables"); \
             else PyErr_NoMemory();                                                       \
@@ -270,6 +272,7 @@ static long kernel_core(const Kernel *k, uint64_t packed, int table_huxi, int pa
         plan[1] = (long long)(r);                                                        \
         plan[2] = (pr);                                                                  \
         plan[3] = (how);                                                                 \
+        for (int c_ = 0; c_ < 4; c_++) plan[4 + c_] = (long long)ch[c_];                 \
     }
     if (hand_ok) {
         uint64_t r = rest + BIT(win);
@@ -366,17 +369,16 @@ static long long plan_profile(const Kernel *k, uint64_t packed, long long tprof,
     for (uint64_t m = mask; m; m &= m - 1) prof += k->pcard[0][__builtin_ctzll(m) / 3];
     if (how == 3) prof += four[win] - k->pcard[0][win];
     if (how == 2) prof += k->pcard[sd ? 2 : 1][win];
-    int v, pair = (int)plan[2];
+    int pair = (int)plan[2];
     if (!whole) {
         uint64_t r = (uint64_t)plan[1];
         int n = __builtin_popcountll(r & LOW) + 2 * __builtin_popcountll(r >> 1 & LOW) +
                 4 * __builtin_popcountll(r >> 2 & LOW);
         return prof + (n - 2 * pair) / 3 * (1LL | 1LL << 4) + pair * (1LL | 1LL << 8);
     }
-    uint64_t choice[4];
-    if (rest_best(k, (uint64_t)plan[1], pair, &v, choice) <= 0) return -1;
-    for (uint64_t j = choice[2] | choice[3]; j; j &= j - 1) prof += k->pjiao[__builtin_ctzll(j)];
-    uint32_t s = (uint32_t)choice[0], b = (uint32_t)choice[1];
+    /* the rest's split: the choice kernel_core kept with the plan */
+    for (uint64_t j = (uint64_t)(plan[6] | plan[7]); j; j &= j - 1) prof += k->pjiao[__builtin_ctzll(j)];
+    uint32_t s = (uint32_t)plan[4], b = (uint32_t)plan[5];
     int small_pair = 0;
     if (pair) {
         const Entry *es = entry_of(k, 0, s), *eb = entry_of(k, 1, b);
@@ -388,9 +390,14 @@ static long long plan_profile(const Kernel *k, uint64_t packed, long long tprof,
 }
 
 /* evaluator._size_count: splits of one size into 句, 二七十 and (pair) one 将: 0, 1, 2+;
-   copies of the lowest card take options from ``floor`` on (each multiset once). */
-static int size_count(uint32_t key, int pair, int floor) {
+   copies of the lowest card take options from ``floor`` on (each multiset once). Those
+   with ``floor`` 0 are kept per key in the size's ``cnt``, as Python keeps them. */
+static int size_count(Size *t, uint32_t key, int pair, int floor) {
     if (!key) return pair ? 0 : 1;
+    uint32_t g1, g2;
+    int i = floor ? -1 : key_index(key, &g1, &g2);
+    if (i >= 0 && t->cnt[i] != 0xFF && (t->cnt[i] >> 4 * pair & 15) != 15)
+        return t->cnt[i] >> 4 * pair & 15;
     int sh = __builtin_ctz(key) / 3 * 3, p = sh / 3, total = 0;
     for (int opt = floor; opt < 3 && total < 2; opt++) {
         uint32_t take;
@@ -407,14 +414,17 @@ static int size_count(uint32_t key, int pair, int floor) {
         }
         if (ok) {
             uint32_t nxt = key - take;
-            total += size_count(nxt, pair && opt != 2, (nxt >> sh) & 7 ? opt : 0);
+            total += size_count(t, nxt, pair && opt != 2, (nxt >> sh) & 7 ? opt : 0);
         }
     }
-    return total < 2 ? total : 2;
+    if (total > 2) total = 2;
+    if (i >= 0) t->cnt[i] = (uint8_t)((t->cnt[i] & ~(15 << 4 * pair)) | total << 4 * pair);
+    return total;
 }
 
 /* evaluator._rest_count: distinct splits of a rest (at most one 绞 a point): 0, 1, 2+. */
-static int rest_count(uint64_t rest, int pair) {
+static int rest_count(Kernel *k, uint64_t rest, int pair) {
+    Size *sm = &k->size[0], *bg = &k->size[1];
     const uint32_t low = (uint32_t)(LOW & 0x3fffffff);
     uint32_t s = (uint32_t)(rest & 0x3fffffff), b = (uint32_t)(rest >> 30);
     uint32_t s1 = (s | s >> 1 | s >> 2) & low, b1 = (b | b >> 1 | b >> 2) & low;
@@ -433,24 +443,24 @@ static int rest_count(uint64_t rest, int pair) {
     }
     for (int i = 0; i < n && total < 2; i++) {
         if (pair) {
-            total += size_count(cs[i], 1, 0) * size_count(cb[i], 0, 0);
-            total += size_count(cs[i], 0, 0) * size_count(cb[i], 1, 0);
+            total += size_count(sm, cs[i], 1, 0) * size_count(bg, cb[i], 0, 0);
+            total += size_count(sm, cs[i], 0, 0) * size_count(bg, cb[i], 1, 0);
         } else
-            total += size_count(cs[i], 0, 0) * size_count(cb[i], 0, 0);
+            total += size_count(sm, cs[i], 0, 0) * size_count(bg, cb[i], 0, 0);
     }
     return total < 2 ? total : 2;
 }
 
 /* evaluator.split_count: distinct splits over every use of the winning card: 0, 1, 2+. */
-static int count_splits(uint64_t packed, const int *sh, long up_key, int win) {
+static int count_splits(Kernel *k, uint64_t packed, const int *sh, long up_key, int win) {
     if (packed & FOURS) return 0;
     uint64_t mask = packed & (packed >> 1) & LOW & ~(packed >> 2), rest = packed - 3 * mask;
     int total = 0;
     if (sh[1]) {
-        total += rest_count(rest + BIT(win), sh[0]);
-        if (((rest >> (3 * win)) & 7) == 2) total += rest_count(rest - 2 * BIT(win), sh[0]);
+        total += rest_count(k, rest + BIT(win), sh[0]);
+        if (((rest >> (3 * win)) & 7) == 2) total += rest_count(k, rest - 2 * BIT(win), sh[0]);
     }
-    if (sh[2] && ((mask >> (3 * win)) & 1 || up_key >= 0)) total += rest_count(rest, 1);
+    if (sh[2] && ((mask >> (3 * win)) & 1 || up_key >= 0)) total += rest_count(k, rest, 1);
     return total < 2 ? total : 2;
 }
 
@@ -586,7 +596,7 @@ static int read_all_profiles(Kernel *k, PyObject *pr) {
 }
 
 static void kernel_dealloc(Kernel *self) {
-    for (int s = 0; s < 2; s++) PyMem_Free(self->size[s].e);
+    for (int s = 0; s < 2; s++) PyMem_Free(self->size[s].e), PyMem_Free(self->size[s].cnt);
     Py_XDECREF(self->fallback);
     Py_XDECREF(self->position);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -594,7 +604,9 @@ static void kernel_dealloc(Kernel *self) {
 
 static int fill_all(Size *t) {
     t->e = PyMem_Malloc(sizeof(Entry) * NKEYS);
-    if (!t->e) return -1;
+    t->cnt = PyMem_Malloc(NKEYS);
+    if (!t->e || !t->cnt) return -1;
+    memset(t->cnt, 0xFF, NKEYS);
     for (int i = 0; i < NKEYS; i++) t->e[i].v[0] = t->e[i].v[1] = UNSET;
     for (int i = 0; i < N3; i++) { /* the recursion reaches every key below these */
         uint32_t key = 0;
@@ -802,7 +814,7 @@ static PyObject *plan_tuple(const long long *plan) {
 
 static PyObject *plan_result(Kernel *self, uint64_t packed, int huxi, const int *sh, int up,
                              int win, int sd) {
-    long long plan[4] = {0, 0, 0, 0};
+    long long plan[8] = {0};
     long v = kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
     if (v == -2) return NULL;
     if (!plan[3]) return Py_BuildValue("(lO)", v, Py_None);
@@ -865,7 +877,7 @@ static PyObject *kernel_profile_of(Kernel *self, PyObject *pos) {
     Py_XDECREF(dd);
     if (r == 0) PyErr_SetString(PyExc_ValueError, "profile_of: a position without a winning card");
     if (r <= 0) return NULL;
-    long long plan[4] = {0, 0, 0, 0};
+    long long plan[8] = {0};
     if (kernel_core(self, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan) == -2) return NULL;
     if (!plan[3]) Py_RETURN_NONE;
     long long prof = plan_profile(self, packed, tprof, uk, win, sd, plan, 1);
@@ -883,7 +895,7 @@ static PyObject *kernel_split_count_of(Kernel *self, PyObject *pos) {
     long uk;
     int r = read_pos(self, pos, &packed, &huxi, sh, &up, &win, &sd, &uk);
     if (r < 0) return NULL;
-    return PyLong_FromLong(r == 0 ? 0 : count_splits(packed, sh, uk, win));
+    return PyLong_FromLong(r == 0 ? 0 : count_splits(self, packed, sh, uk, win));
 }
 
 /* entry(size, key): (best without, with the 将) of a one-size key, −1 for none. */
@@ -1319,6 +1331,8 @@ static PyTypeObject ReaderType = {
  * or a position this path does not take, answers None, and the caller runs settle's
  * Python — so every value a settlement shows is still made by the Python code, and
  * tests/test_kernel.py compares the two on every preset. */
+#define RCACHE 2048 /* read keys met: a few hundred per preset */
+
 typedef struct {
     PyObject_HEAD
     Kernel *kernel;
@@ -1338,7 +1352,7 @@ typedef struct {
     struct {
         long long rk;
         long id;
-    } rcache[256];
+    } rcache[RCACHE];
 } Settler;
 
 /* scoring._read_key's layout: profile bits 0–23, 胡息 10 bits, red 8, kinds with 4: 20. */
@@ -1417,7 +1431,7 @@ static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->not_winning = nw, s->shared = shared, s->rids = rids;
     s->min_huxi = min_huxi, s->colour = colour, s->tinghu = tinghu, s->search = search;
     s->rmask = rmask;
-    for (int i = 0; i < 256; i++) s->rcache[i].rk = -1;
+    for (int i = 0; i < RCACHE; i++) s->rcache[i].rk = -1;
     return (PyObject *)s;
 fail:
     Py_DECREF(s);
@@ -1502,7 +1516,7 @@ static long long read_key(Settler *s, PyObject *dd, PyObject *pos, long long pro
 static int full_key(Settler *s, long long k, long long rk, long long *out) {
     *out = k;
     if (!s->rmask) return 1;
-    int slot = (int)((unsigned long long)rk * 0x9E3779B97F4A7C15ULL >> 56);
+    int slot = (int)((unsigned long long)rk * 0x9E3779B97F4A7C15ULL >> 53); /* 11 bits */
     if (s->rcache[slot].rk != rk) {
         PyObject *rid = lookup(s->rids, PyLong_FromLongLong(rk));
         if (!rid) return PyErr_Occurred() ? -1 : 0;
@@ -1730,7 +1744,7 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
     long long tprof;
     int r = read_fields(s->kernel, pos, dd, &packed, &huxi, sh, &up, &win, &sd, &uk, &tprof);
     if (r <= 0) goto done; /* a mandatory 天胡: the Python path */
-    long long plan[4] = {0, 0, 0, 0};
+    long long plan[8] = {0};
     long v = kernel_core(s->kernel, packed, huxi, sh[0], sh[1], sh[2], up, win, sd, plan);
     if (v == -2) goto done;
     if (!plan[3]) {
@@ -1740,7 +1754,7 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
     if (v < s->min_huxi) {
         t = lookup(s->below, PyLong_FromLong(v));
     } else {
-        int several = s->search && count_splits(packed, sh, uk, win) > 1; /* R46 */
+        int several = s->search && count_splits(s->kernel, packed, sh, uk, win) > 1; /* R46 */
         PyObject *fo = field(dd, pos, F_facts);
         if (!fo) goto done;
         long long facts = PyLong_AsLongLong(fo);

@@ -74,6 +74,10 @@ def kan_mask(packed: int) -> int:
 _LOW30 = LOW & MASK30
 
 
+_RUN_MELD = 1 << prof.MELDS | 1 << prof.RUNS  # a 句 or 绞's profile, but for 胡息 and colour
+_PAIR_MELD = 1 << prof.MELDS | 1 << prof.JIANG  # the 将's
+
+
 def split_count(pos: Position) -> int:
     """How many distinct splits into 门子 a winning position has, over every use of the
     winning card (R25, R27): 0, 1, or 2 for two or more — as many as
@@ -572,10 +576,12 @@ class HandEvaluator:
         self.jiao_profile = [of(GroupKind.JIAO, (p,), self.jiao_val[p]) for p in range(10)]
         self._kan_profiles: dict[int, int] = {0: 0}
 
-    def profile(self, pos: Position, plan: tuple[int, int, bool, str]) -> int:
+    def profile(self, pos: Position, plan: tuple[int, int, bool, str], whole: bool = True) -> int:
         """The :mod:`~paohuzi.core.profile` of :meth:`split`'s 门子 for ``plan``, added up
         from the table's, the 坎's, the winning card's group and the rest's (per size and
-        绞) without building a group."""
+        绞) without building a group. With ``whole`` False only the counts of 门子, runs
+        and 将 are right: the rest's cards make (n − 2·将) / 3 runs whatever its split,
+        so nothing is followed (what 对子胡 reads)."""
         _, rest, pair, how = plan
         win = pos.win
         assert win is not None
@@ -597,6 +603,9 @@ class HandEvaluator:
                 p += four[win] - cp["kan"][win]
         if how == "triple":
             p += cp["wei" if pos.self_drawn else "peng"][win]
+        if not whole:
+            runs = (card_count(rest) - 2 * pair) // 3
+            return p + runs * _RUN_MELD + pair * _PAIR_MELD
         return p + self.rest_profile(rest, pair)
 
     def rest_profile(self, rest: int, pair: bool) -> int:

@@ -68,14 +68,15 @@ class Split:
                 self.value = _first_split(self.rules, self.position, self.named)
         return self.value
 
-    def profile(self) -> int:
+    def profile(self, whole: bool = True) -> int:
         """The split's :mod:`~paohuzi.core.profile`: looked up from the plan while the
-        groups are unbuilt, else counted from them."""
+        groups are unbuilt (``whole`` False: the counts of 门子, runs and 将 only, see
+        ``HandEvaluator.profile``), else counted from them."""
         if self.value is None:
             if self.named is not None:
                 return self.named[1]
             assert self.plan is not None
-            return evaluator_for(self.rules).profile(self.position, self.plan)
+            return evaluator_for(self.rules).profile(self.position, self.plan, whole)
         return of_split(*self.value)
 
 
@@ -494,6 +495,7 @@ _READS = {
     "fours": (1 << 20) - 1 << _FOURS_AT,
 }
 _PROFILE = (1 << BITS) - 1
+_SPLIT = _READS["bare"] | _READS["bare_jiang"] | _READS["red_melds"]  # need the split followed
 _RID = 30  # the residual id's place in the memo key (above the flags and colour bytes)
 _LOW = sum(1 << 3 * c for c in range(20))
 
@@ -501,7 +503,7 @@ _LOW = sum(1 << 3 * c for c in range(20))
 def _read_key(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
     """What ``sc``'s residual 名堂 read of this split, as one int (see _READS)."""
     m = sc.rmask
-    r = split.profile() if m & _PROFILE else 0
+    r = split.profile(bool(m & _SPLIT)) if m & _PROFILE else 0
     r |= min(huxi, 1023) << _HUXI_AT | (p.facts >> 21 & 0xFF) << _RED_AT
     f = p.card_bits >> 2 & _LOW  # kinds held 4 times (no 王 here: a field is at most 4)
     if f:
@@ -513,8 +515,12 @@ def _residual(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
     """The id of what the residual 名堂 earn on this split (0: none), memoised on what
     they read (:func:`_read_key`); a hand all of them refuse at sight needs no split (on a
     pure install: the C path reads ``rids`` for every hand)."""
-    if sc.native is None and all(refuses(p) for refuses in sc.refusals):
-        return 0
+    if sc.native is None:
+        for refuses in sc.refusals:
+            if not refuses(p):
+                break
+        else:
+            return 0
     r = _read_key(sc, p, huxi, split)
     rid = sc.rids.get(r) if huxi < 1023 else None
     if rid is None:
