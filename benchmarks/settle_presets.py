@@ -6,8 +6,10 @@ Each preset times ``HandEvaluator.best`` and ``settle`` on the same generated
 positions (``corpus``), the two alternating round by round after a warm-up pass
 (the memos filled), and prints the best round of each and their ratio (issue 27:
 settlement ≤ 2× ``best``), and how many wins split one way only. Best-score presets
-whose 名堂 read the split (常德, 娄底: R46) settle every split of a hand that has two. The engine runs as installed (``PAOHUZI_PURE=1`` for the
-pure build). The figures of one line only compare with the same line's.
+whose 名堂 read the split (常德, 娄底: R46) compare every split of a hand that has
+two, by each split's (胡息, profile) (``HandEvaluator.outcomes``). The engine runs as
+installed (``PAOHUZI_PURE=1`` for the pure build). The figures of one line only
+compare with the same line's.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from paohuzi.core.rules import (
     FanCombine,
     Rules,
 )
-from paohuzi.core.scoring import _settle_groups, settle
+from paohuzi.core.scoring import Settlement, _settle_groups, settle
 from paohuzi.core.wang import most_huxi, wild_splits
 
 from .test_second_wave_oracle import positions
@@ -270,3 +270,51 @@ def test_three_wang_alone_may_be_a_run_of_any_kinds() -> None:
         assert s.wang == (Card.D1, Card.D2, Card.D3) and "句壹贰叁" in [str(g) for g in s.groups]
         assert (s.xing, [m.id for m in s.mingtang]) == (1, ["honghu"])  # 10 red: 红胡 ×2
         assert most_huxi(p, rules) == 21  # (the win check: 提肆肆肆肆 with the 将 四四)
+
+
+def _settled_first(p: Position, rules: Rules) -> Settlement | None:
+    """The reference of a 王 settlement: every split settled, the best kept (ties: the
+    one listed first), none skipped."""
+    best = None
+    for sp in wild_splits(p):
+        gh = tuple(g.huxi(rules) for g in sp.groups)
+        if sum(gh) >= rules.min_huxi:
+            s = _settle_groups(p, rules, 0, sum(gh), sp.groups, gh, sp.wang)
+            if best is None or (s.di, s.huxi) > (best.di, best.huxi):
+                best = s
+    return best
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(p=wild_positions(HENGYANG, 3), xing=st.lists(st.sampled_from(list(Card)[:20]), max_size=3))
+def test_scored_splits_are_the_splits_listed_and_settle_alike(
+    p: Position, xing: list[Card]
+) -> None:
+    """R40, R42, R46: ``scored_splits`` gives the splits ``wild_splits`` lists, in its
+    order (repeats aside), each with its 胡息 and the red, big and 醒 count of what its 王
+    became (a 醒牌 turned twice counts twice: 连翻) and its fours; the settlement that
+    settles one split per such profile gives what settling every split gives — every
+    field, the 门子 and 王 of the first best split among them."""
+    from dataclasses import replace
+
+    from paohuzi.core.wang import scored_splits
+
+    p = replace(p, xing=tuple(xing))
+    listed = [(sp.groups, sp.wang) for sp in wild_splits(p)]
+    firsts: list[tuple[object, ...]] = []
+    for h, red, big, x, fours, groups, gs, kinds, ws in scored_splits(p, HENGYANG):
+        whole = (*groups, *gs)
+        wang = tuple(Card(k) for k in sorted((*kinds, *ws)))
+        assert h == sum(g.huxi(HENGYANG) for g in whole)
+        assert (red, big) == (sum(c.is_red for c in wang), sum(c.is_big for c in wang))
+        assert x == sum(wang.count(c) for c in p.xing)
+        assert fours == sum(g.kind.is_four for g in whole)
+        key = (tuple(sorted(whole, key=lambda g: (g.kind, g.cards))), wang)
+        if key not in firsts:
+            firsts.append(key)
+    assert firsts == [(tuple(sorted(g, key=lambda g: (g.kind, g.cards))), w) for g, w in listed]
+    s, want = settle(p, HENGYANG), _settled_first(p, HENGYANG)
+    if want is None:
+        assert not s.win
+    else:
+        assert s == want and (s.groups, s.wang, s.xing) == (want.groups, want.wang, want.xing)

@@ -32,7 +32,7 @@ from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
 from .position import Position
 from .profile import BARE, BARE_JIANG, BITS, JIANG, MELDS, RED_MELDS, RUNS, of_split
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
-from .wang import wild_splits
+from .wang import scored_splits, wild_splits
 
 _K = GroupKind
 
@@ -667,38 +667,42 @@ def _settle(position: Position, rules: Rules, huang: int) -> Settlement:
 
 def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
     """R40/R46 with 王: every split and assignment is settled; the best 底 counts
-    (ties: more 胡息), whatever ``decomposition`` says — a 王 is always played
-    for the score."""
+    (ties: more 胡息, then the split found first), whatever ``decomposition`` says —
+    a 王 is always played for the score."""
     if position.pattern is not None and not rules.wang_fan[position.pattern.slot]:
         return Settlement(False, 0, 0, 0, 0, 0, (), (), (), "pattern_not_played")
     best: Settlement | None = None
     most = -1  # most 胡息 of any split, for the error of a hand below the minimum
-    # Without a 名堂 that reads the split (对子胡, 一块匾 …) or the count of each kind
-    # (团圆, 归: which kinds the 王 became), a split's score depends only on its 胡息
-    # and the cards' colours, sizes and 醒 count, so one split per such profile is settled.
-    profiles: set[tuple[int, ...]] | None = None if _by_split(rules) else set()
-    xs = position.xing
-    for split in wild_splits(position):
-        gh = tuple(g.huxi(rules) for g in split.groups)
-        h = sum(gh)
-        most = max(most, h)
-        if h < rules.min_huxi:
-            continue
-        if profiles is not None:
-            w = split.wang
-            key = (
-                h,
-                sum(1 for c in w if c.is_red),
-                sum(1 for c in w if c.is_big),
-                sum(w.count(x) for x in xs),
-                sum(1 for g in split.groups if g.kind.is_four),
-            )
-            if key in profiles:
-                continue
-            profiles.add(key)
-        s = _settle_groups(position, rules, huang, h, split.groups, gh, split.wang)
-        if best is None or (s.di, s.huxi) > (best.di, best.huxi):
-            best = s
+    if _by_split(rules):  # a 名堂 reads the split or the kinds: each split settled
+        for split in wild_splits(position):
+            gh = tuple(g.huxi(rules) for g in split.groups)
+            h = sum(gh)
+            most = max(most, h)
+            if h >= rules.min_huxi:
+                s = _settle_groups(position, rules, huang, h, split.groups, gh, split.wang)
+                if best is None or (s.di, s.huxi) > (best.di, best.huxi):
+                    best = s
+    else:
+        # Else a split's score depends only on its 胡息 and on the colours, sizes and 醒
+        # of what its 王 became (and its fours), and never falls as 胡息 rises (R34, 番
+        # ≥ 0): per such class only the first split with the most 胡息 can be the best.
+        # Those are settled; ties go to the one listed first, as settling every split.
+        kept: dict[tuple[int, int, int, int], tuple[int, int, Any, Any, Any, Any]] = {}
+        for i, (h, red, big, xing, fours, groups, gs, kinds, ws) in enumerate(
+            scored_splits(position, rules)
+        ):
+            most = max(most, h)
+            got = kept.get((red, big, xing, fours))
+            if h >= rules.min_huxi and (got is None or h > got[0]):
+                kept[red, big, xing, fours] = (h, i, groups, gs, kinds, ws)
+        first = -1
+        for h, i, groups, gs, kinds, ws in kept.values():
+            whole = (*groups, *gs)
+            gh = tuple([g.huxi(rules) for g in whole])
+            wang = tuple([CARDS[k] for k in sorted((*kinds, *ws))])
+            s = _settle_groups(position, rules, huang, h, whole, gh, wang)
+            if best is None or (s.di, s.huxi, -i) > (best.di, best.huxi, -first):
+                best, first = s, i
     if best is not None:
         return best
     error = "below_min_huxi" if most >= 0 else "not_winning"

@@ -30,7 +30,15 @@ from .melds import Group, GroupKind, shared_group
 from .position import Position, WangPattern
 from .rules import Rules, per_rules
 
-__all__ = ["MAX_WANG", "WANG", "WildSplit", "most_huxi", "most_huxi_of", "wild_splits"]
+__all__ = [
+    "MAX_WANG",
+    "WANG",
+    "WildSplit",
+    "most_huxi",
+    "most_huxi_of",
+    "scored_splits",
+    "wild_splits",
+]
 
 _K = GroupKind
 _TABLE_UP = (_K.PENG, _K.WEI, _K.CHOUWEI)
@@ -133,6 +141,38 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
             if key not in seen:
                 seen.add(key)
                 yield WildSplit(whole, tuple(CARDS[k] for k in assigned))
+
+
+# One split as :func:`scored_splits` yields it: (胡息, 王 standing for red kinds, for big
+# kinds, for the 醒牌, fours among the 门子; the fixed groups and the rest's, the 王 kinds
+# of each part).
+_Scored = tuple[int, int, int, int, int, list[Group], tuple[Group, ...], list[int], tuple[int, ...]]
+
+
+def scored_splits(position: Position, rules: Rules) -> Iterator[_Scored]:
+    """Every split :func:`wild_splits` gives, in its order but with repeats, each with
+    what a settlement whose 名堂 read neither the split nor the kinds depends on (its
+    胡息, the colours and 醒 of what its 王 became, its fours: R40, R42, R46) —
+    worked out from the fixed part once per reading, without building the split."""
+    xing = [0] * 20  # what a 王 standing for each kind adds to 醒数 (a 醒牌 turned twice: 2)
+    for x in position.xing:
+        xing[x] += 1
+    red = [CARDS[c].is_red for c in range(20)]
+    big = [c >= 10 for c in range(20)]
+    for groups, r, w, need, fours, pairs, kinds in _candidates(position):
+        hf = sum([g.huxi(rules) for g in groups])
+        ff = sum([1 for g in groups if g.kind.is_four])
+        rf = sum([red[k] for k in kinds])
+        bf = sum([big[k] for k in kinds])
+        xf = sum([xing[k] for k in kinds])
+        for gs, ws, f, p in _solve(r, w, not pairs, need):
+            if p + pairs != (1 if fours + f else 0):  # R22: a 将 exactly when there is a four
+                continue
+            h = hf + sum([g.huxi(rules) for g in gs])
+            rw = rf + sum([red[k] for k in ws])
+            bw = bf + sum([big[k] for k in ws])
+            xw = xf + sum([xing[k] for k in ws])
+            yield h, rw, bw, xw, ff + f, groups, gs, kinds, ws
 
 
 def most_huxi(position: Position, rules: Rules) -> int:
