@@ -473,7 +473,13 @@ def _template(
     """The memo's template of one split: ``key`` (flags, colour 名堂) completed with the
     id of what the 名堂 that read the split earn (``sc.residual``, :func:`_residual`)."""
     if sc.residual:
-        key |= _residual(sc, p, huxi, split) << _RID
+        if sc.native is None:  # a hand all of them refuse at sight needs no split (the C
+            for refuses in sc.refusals:  # path reads ``rids`` for every hand: not there)
+                if not refuses(p):
+                    key |= _residual(sc, p, huxi, split) << _RID
+                    break
+        else:
+            key |= _residual(sc, p, huxi, split) << _RID
     wk = (key, huxi, huang, xing) if xing else (key, huxi, huang)
     t = sc.won.get(wk)
     return t if t is not None else _won(sc, key, p, huxi, huang, split, wk, xing)
@@ -513,14 +519,7 @@ def _read_key(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
 
 def _residual(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
     """The id of what the residual 名堂 earn on this split (0: none), memoised on what
-    they read (:func:`_read_key`); a hand all of them refuse at sight needs no split (on a
-    pure install: the C path reads ``rids`` for every hand)."""
-    if sc.native is None:
-        for refuses in sc.refusals:
-            if not refuses(p):
-                break
-        else:
-            return 0
+    they read (:func:`_read_key`)."""
     r = _read_key(sc, p, huxi, split)
     rid = sc.rids.get(r) if huxi < 1023 else None
     if rid is None:
