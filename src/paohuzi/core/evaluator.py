@@ -593,12 +593,7 @@ class HandEvaluator:
             p += (cp["pao"] if k < 20 else four)[win] - self.key_profile[k]
         mask = kan_mask(pos.packed)
         if mask:
-            kp = self._kan_profiles.get(mask)
-            if kp is None:
-                kp = self._kan_profiles[mask] = sum(
-                    cp["kan"][c] for c in range(20) if mask >> 3 * c & 1
-                )
-            p += kp
+            p += self.kan_profile(mask)
             if how == "kan":
                 p += four[win] - cp["kan"][win]
         if how == "triple":
@@ -607,6 +602,14 @@ class HandEvaluator:
             runs = (card_count(rest) - 2 * pair) // 3
             return p + runs * _RUN_MELD + pair * _PAIR_MELD
         return p + self.rest_profile(rest, pair)
+
+    def kan_profile(self, mask: int) -> int:
+        """The profile of the 坎 of ``kan_mask``'s bits (memoised, as :meth:`kan_huxi`)."""
+        p = self._kan_profiles.get(mask)
+        if p is None:
+            kan = self.card_profile["kan"]
+            p = self._kan_profiles[mask] = sum(kan[c] for c in range(20) if mask >> 3 * c & 1)
+        return p
 
     def rest_profile(self, rest: int, pair: bool) -> int:
         """The profile of the 句, 绞 and 将 :meth:`_rest_groups` makes of ``rest``."""
@@ -644,7 +647,7 @@ class HandEvaluator:
         rest = packed - 3 * mask
         cp = self.card_profile
         h0 = t.huxi + self.kan_huxi(mask)
-        p0 = t.profile + sum(cp["kan"][c] for c in range(20) if mask >> 3 * c & 1)
+        p0 = t.profile + self.kan_profile(mask)
         sd = pos.self_drawn
         uses = []
         if hand_ok:  # the card joins the rest; or a pair and the card are a 碰/偎
