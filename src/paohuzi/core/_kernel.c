@@ -862,19 +862,28 @@ static PyObject *kernel_rest(Kernel *self, PyObject *args) {
 
 static PyObject *kernel_outcomes_of(Kernel *self, PyObject *pos);
 
+/* read_pos with the table's profile, for a kernel made with profiles (``what``: the
+   method's name in the error otherwise). */
+static int read_profiled(Kernel *self, PyObject *pos, const char *what, uint64_t *packed,
+                         int *huxi, int *sh, int *up, int *win, int *sd, long *uk,
+                         long long *tprof) {
+    if (!self->has_prof) {
+        PyErr_Format(PyExc_ValueError, "%s: the kernel was made without profiles", what);
+        return -1;
+    }
+    PyObject *dd = dict_of(self, pos);
+    int r = read_fields(self, pos, dd, packed, huxi, sh, up, win, sd, uk, tprof);
+    Py_XDECREF(dd);
+    return r;
+}
+
 /* profile_of(position): HandEvaluator.profile of its best split's plan (None: no shape). */
 static PyObject *kernel_profile_of(Kernel *self, PyObject *pos) {
     uint64_t packed;
     int huxi, sh[3], up, win, sd;
     long uk;
-    if (!self->has_prof) {
-        PyErr_SetString(PyExc_ValueError, "profile_of: the kernel was made without profiles");
-        return NULL;
-    }
     long long tprof;
-    PyObject *dd = dict_of(self, pos);
-    int r = read_fields(self, pos, dd, &packed, &huxi, sh, &up, &win, &sd, &uk, &tprof);
-    Py_XDECREF(dd);
+    int r = read_profiled(self, pos, "profile_of", &packed, &huxi, sh, &up, &win, &sd, &uk, &tprof);
     if (r == 0) PyErr_SetString(PyExc_ValueError, "profile_of: a position without a winning card");
     if (r <= 0) return NULL;
     long long plan[8] = {0};
@@ -1661,14 +1670,8 @@ static PyObject *kernel_outcomes_of(Kernel *self, PyObject *pos) {
     uint64_t packed;
     int huxi, sh[3], up, win, sd;
     long uk;
-    if (!self->has_prof) {
-        PyErr_SetString(PyExc_ValueError, "outcomes_of: the kernel was made without profiles");
-        return NULL;
-    }
     long long tprof;
-    PyObject *dd = dict_of(self, pos);
-    int r = read_fields(self, pos, dd, &packed, &huxi, sh, &up, &win, &sd, &uk, &tprof);
-    Py_XDECREF(dd);
+    int r = read_profiled(self, pos, "outcomes_of", &packed, &huxi, sh, &up, &win, &sd, &uk, &tprof);
     if (r < 0) return NULL;
     PyObject *set = PySet_New(NULL);
     if (!set || r == 0 || packed & FOURS) return set;

@@ -613,12 +613,7 @@ class HandEvaluator:
 
     def rest_profile(self, rest: int, pair: bool) -> int:
         """The profile of the 句, 绞 and 将 :meth:`_rest_groups` makes of ``rest``."""
-        if self._kernel is not None:
-            s, b, j2s, j2b = self._kernel.rest(rest, pair)[1]
-        else:
-            choice: list[tuple[int, int, int, int]] = []
-            self._rest(rest, pair, choice)
-            s, b, j2s, j2b = choice[0]
+        s, b, j2s, j2b = self._rest_choice(rest, pair)
         p = 0
         jiao = j2s | j2b
         while jiao:
@@ -986,13 +981,18 @@ class HandEvaluator:
         out += self._rest_groups(rest, pair)
         return tuple(out)
 
-    def _rest_groups(self, rest: int, pair: bool) -> list[Group]:
+    def _rest_choice(self, rest: int, pair: bool) -> tuple[int, int, int, int]:
+        """The best split's choice for ``rest``: (small key, big key, points of the 绞
+        with 2 小, with 2 大) — the kernel's when built, else :meth:`_rest`'s."""
         if self._kernel is not None:
-            s, b, j2s, j2b = self._kernel.rest(rest, pair)[1]
-        else:
-            choice: list[tuple[int, int, int, int]] = []
-            self._rest(rest, pair, choice)
-            s, b, j2s, j2b = choice[0]
+            got: tuple[int, int, int, int] = self._kernel.rest(rest, pair)[1]
+            return got
+        choice: list[tuple[int, int, int, int]] = []
+        self._rest(rest, pair, choice)
+        return choice[0]
+
+    def _rest_groups(self, rest: int, pair: bool) -> list[Group]:
+        s, b, j2s, j2b = self._rest_choice(rest, pair)
         out = [shared_group(GroupKind.JIAO, (p, p, p + 10)) for p in range(10) if j2s >> p & 1]
         out += [
             shared_group(GroupKind.JIAO, (p, p + 10, p + 10)) for p in range(10) if j2b >> p & 1
