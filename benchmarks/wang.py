@@ -27,7 +27,7 @@ from paohuzi.core.evaluator import evaluator_for
 from paohuzi.core.position import Position
 from paohuzi.core.rules import preset
 from paohuzi.core.scoring import settle
-from paohuzi.core.wang import _MEMO, _MOST, _wild_kernel, most_huxi
+from paohuzi.core.wang import _CLASSES, _MEMO, _MOST, _wild_kernel, most_huxi
 from paohuzi.table import Table
 
 
@@ -80,6 +80,7 @@ def main() -> None:
                     if cold:
                         _MEMO.clear()
                         _MOST.clear()
+                        _CLASSES.clear()
                         if search is not None:
                             search.clear()
                     t0 = time.process_time()

@@ -24,6 +24,7 @@ from paohuzi._native import reason_for_no_kernel
 from paohuzi.core import position, scoring, wang
 from paohuzi.core.cards import CARDS
 from paohuzi.core.evaluator import (
+    FOURS,
     KERNEL,
     HandEvaluator,
     _all_keys,
@@ -539,6 +540,38 @@ def test_the_c_wild_readings_are_the_python_ones(name: str, data: st.DataObject)
     assert wang.most_huxi(p, rules) == wang._most_huxi(p, rules)
 
 
+def _classes_both(p: Position, rules: Rules, xing: tuple[int, ...]) -> None:
+    """``Wild.classes_of`` gives ``wang._split_classes``' answer: the most 胡息 and, per
+    class, the same first best split (胡息, reading, path, 王 kinds)."""
+    px = dataclasses.replace(p, xing=tuple(CARDS[c] for c in xing))
+    most, found = wang.split_classes(px, rules)  # the kernel's (no four alike in hand)
+    want_most, want = wang._split_classes(px, rules, tuple(xing.count(c) for c in range(20)))
+    assert most == want_most
+    assert sorted(found) == sorted(want)
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", _WILD_RULES)
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_the_c_wild_classes_are_the_python_ones(name: str, data: st.DataObject) -> None:
+    """R40, R42, R46: ``Wild.classes_of`` — every reading's rest walked in ``_solve``'s
+    order, the splits kept per red, big and 醒 count of what their 王 became — keeps
+    the Python classes' splits, with and without 王 patterns and 醒牌 (one turned twice
+    too), and table melds upgraded or lifted."""
+    rules, most = _WILD_RULES[name]
+    pick = data.draw(st.integers(0, 2))
+    if pick == 0 and rules.wang_fan:
+        p = data.draw(pattern_positions(rules))
+    elif pick == 1:
+        p = data.draw(_table_up())
+    else:
+        p = data.draw(wild_positions(rules, most))
+    assume(not p.packed & FOURS)
+    xing = tuple(data.draw(st.lists(st.integers(0, 19), max_size=3)))
+    _classes_both(p, rules, xing)
+
+
 @needs_kernel
 def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
     rules = PRESETS["yongzhou"]
@@ -581,6 +614,18 @@ def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
         with pytest.raises((ValueError, TypeError)):
             KERNEL.Wild([[]] * 20, [[0] * 20] * 3, flat, bad)
     assert k.most(packed, 2, True, 2) == got  # nothing changed
+    with pytest.raises(TypeError, match="9 arguments"):
+        k.classes_of(*args)
+    with pytest.raises(ValueError, match="packed"):
+        k.classes_of(*args, 1 << 61)
+    bare = KERNEL.Wild([[]] * 20, [[0] * 20] * 3, flat, [[0] * 20, [0] * 58, [0] * 20])
+    with pytest.raises(ValueError, match="loose_kinds"):
+        bare.classes_of(*args, 0)  # made without the loose groups' kinds
+    for bad in ([[(0, 0)]] * 3, [[(0, 0)] * 20, [(0, 0, 20)] * 58, [(0,) * 4] * 20]):
+        with pytest.raises(ValueError, match="loose_kinds"):
+            KERNEL.Wild([[]] * 20, [[0] * 20] * 3, flat, [[0] * 20, [0] * 58, [0] * 20], bad)
+    most, found = k.classes_of(*args, 0)
+    assert most == k.most_of(*args) and max(c[3] for c in found) == most
 
 
 # -- 局面 read straight in C (Position.from_dict's common form, issue 27) --------------

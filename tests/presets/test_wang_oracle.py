@@ -287,32 +287,43 @@ def _settled_first(p: Position, rules: Rules) -> Settlement | None:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(p=wild_positions(HENGYANG, 3), xing=st.lists(st.sampled_from(list(Card)[:20]), max_size=3))
-def test_scored_splits_are_the_splits_listed_and_settle_alike(
+def test_split_classes_keep_the_first_best_split_of_each_class_and_settle_alike(
     p: Position, xing: list[Card]
 ) -> None:
-    """R40, R42, R46: ``scored_splits`` gives the splits ``wild_splits`` lists, in its
-    order (repeats aside), each with its 胡息 and the red, big and 醒 count of what its 王
-    became (a 醒牌 turned twice counts twice: 连翻) and its fours; the settlement that
-    settles one split per such profile gives what settling every split gives — every
-    field, the 门子 and 王 of the first best split among them."""
+    """R40, R42, R46: ``split_classes`` keeps, per class of the red, big and 醒 count of
+    what the 王 became (a 醒牌 turned twice counts twice: 连翻), the first split
+    ``wild_splits`` lists with the class's most 胡息 — its 胡息, 门子 and 王 — and the most
+    胡息 of any split; the settlement that settles one split per class gives what
+    settling every split gives — every field, the 门子 and 王 of the first best split."""
     from dataclasses import replace
 
-    from paohuzi.core.wang import scored_splits
+    from paohuzi.core.wang import class_split, split_classes
 
     p = replace(p, xing=tuple(xing))
-    listed = [(sp.groups, sp.wang) for sp in wild_splits(p)]
-    firsts: list[tuple[object, ...]] = []
-    for h, red, big, x, fours, groups, gs, kinds, ws in scored_splits(p, HENGYANG):
-        whole = (*groups, *gs)
-        wang = tuple(Card(k) for k in sorted((*kinds, *ws)))
+    want: dict[tuple[int, int, int], tuple[int, object, object]] = {}
+    most = -1
+    for sp in wild_splits(p):
+        h = sum(g.huxi(HENGYANG) for g in sp.groups)
+        most = max(most, h)
+        cls = (
+            sum(c.is_red for c in sp.wang),
+            sum(c.is_big for c in sp.wang),
+            sum(sp.wang.count(c) for c in p.xing),
+        )
+        if cls not in want or h > want[cls][0]:
+            want[cls] = (h, sorted(sp.groups, key=lambda g: (g.kind, g.cards)), sp.wang)
+    got_most, classes = split_classes(p, HENGYANG)
+    assert got_most == most
+    got = {}
+    for red, big, x, h, reading, path, kinds in classes:
+        whole = class_split(p, reading, path)
         assert h == sum(g.huxi(HENGYANG) for g in whole)
-        assert (red, big) == (sum(c.is_red for c in wang), sum(c.is_big for c in wang))
-        assert x == sum(wang.count(c) for c in p.xing)
-        assert fours == sum(g.kind.is_four for g in whole)
-        key = (tuple(sorted(whole, key=lambda g: (g.kind, g.cards))), wang)
-        if key not in firsts:
-            firsts.append(key)
-    assert firsts == [(tuple(sorted(g, key=lambda g: (g.kind, g.cards))), w) for g, w in listed]
+        got[red, big, x] = (
+            h,
+            sorted(whole, key=lambda g: (g.kind, g.cards)),
+            tuple(map(Card, kinds)),
+        )
+    assert got == want
     s, want = settle(p, HENGYANG), _settled_first(p, HENGYANG)
     if want is None:
         assert not s.win

@@ -1860,6 +1860,9 @@ typedef struct {
     int nshape[20];
     int16_t alone[3][20]; /* a 将, a triple, a four of each kind (fixed groups' prices) */
     int16_t loose[3];     /* 王 alone: the most 胡息 of a 将; a 坎, 句 or 绞; a 提 (any kinds) */
+    int16_t lprice[3][64];  /* … each such group's 胡息, in wang._ALONE's order */
+    int8_t lkind[3][64][4]; /* … and its kinds (loose_kinds; nl[t] = 0 when not given) */
+    int nloose[3], nl[3];
     int16_t flat[NMELD];  /* a table meld's 胡息 by Group.key (rows of MELD_ROWS × kind) */
     WMemo *memo;
     int used;
@@ -1870,13 +1873,50 @@ static void wild_dealloc(Wild *w) {
     Py_TYPE(w)->tp_free((PyObject *)w);
 }
 
+/* loose_kinds: for 2, 3 and 4 王 alone, the kinds of each group of ``loose`` (same order,
+   same length): what Wild.classes_of needs to count their colours and 醒. */
+static int read_loose_kinds(Wild *w, PyObject *lk) {
+    PyObject *f = PySequence_Fast(lk, "loose_kinds must be 3 sequences");
+    if (!f) return -1;
+    int bad = PySequence_Fast_GET_SIZE(f) != 3;
+    for (int t = 0; t < 3 && !bad; t++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(f, t), "loose_kinds[t]");
+        if (!row) {
+            Py_DECREF(f);
+            return -1;
+        }
+        bad = PySequence_Fast_GET_SIZE(row) != w->nloose[t];
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(row) && !bad; k++) {
+            int ks[4];
+            PyObject *g = PySequence_Fast_GET_ITEM(row, k);
+            bad = !PySequence_Check(g) || PySequence_Size(g) != t + 2 ||
+                  read_ints(g, ks, t + 2, "a loose group's kinds") < 0;
+            for (int j = 0; j < t + 2 && !bad; j++) {
+                bad = ks[j] < 0 || ks[j] > 19;
+                w->lkind[t][k][j] = (int8_t)ks[j];
+            }
+        }
+        Py_DECREF(row);
+        if (!bad) w->nl[t] = w->nloose[t];
+    }
+    Py_DECREF(f);
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError,
+                            "loose_kinds: per 2, 3, 4 王, the kinds (0..19) of each loose group");
+        return -1;
+    }
+    return 0;
+}
+
 /* Wild(shapes, alone, flat, loose): shapes[c] = [(other kinds, kind code, 胡息), …] in
    _SHAPES[c]'s order; alone = (将, triple, four) × 20 prices; loose = the prices of the
    groups 2, 3 and 4 王 alone form (wang._ALONE). */
 static PyObject *wild_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kw[] = {"shapes", "alone", "flat", "loose", NULL};
-    PyObject *shapes, *alone, *flat, *loose;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO:Wild", kw, &shapes, &alone, &flat, &loose))
+    static char *kw[] = {"shapes", "alone", "flat", "loose", "loose_kinds", NULL};
+    PyObject *shapes, *alone, *flat, *loose, *lkinds = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|O:Wild", kw, &shapes, &alone, &flat, &loose,
+                                     &lkinds))
         return NULL;
     Wild *w = (Wild *)type->tp_alloc(type, 0);
     if (!w) return NULL;
@@ -1954,8 +1994,11 @@ static PyObject *wild_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         Py_ssize_t n = PySequence_Check(row) ? PySequence_Size(row) : -1;
         bad = n < 1 || n > 64 || read_ints(row, v, n, "loose") < 0;
         w->loose[t] = NEG;
-        for (Py_ssize_t k = 0; k < n && !bad; k++)
+        w->nloose[t] = bad ? 0 : (int)n;
+        for (Py_ssize_t k = 0; k < n && !bad; k++) {
+            w->lprice[t][k] = (int16_t)v[k];
             if (v[k] > w->loose[t]) w->loose[t] = (int16_t)v[k];
+        }
     }
     Py_DECREF(lf);
     if (bad) {
@@ -1963,6 +2006,7 @@ static PyObject *wild_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
             PyErr_SetString(PyExc_ValueError, "loose must be 3 sequences of 1 to 64 prices");
         goto fail;
     }
+    if (lkinds && read_loose_kinds(w, lkinds) < 0) goto fail;
     if (!(w->memo = PyMem_Calloc(WCAP, sizeof(WMemo)))) {
         PyErr_NoMemory();
         goto fail;
@@ -2074,6 +2118,7 @@ static PyObject *wild_most(Wild *W, PyObject *const *args, Py_ssize_t n) {
 typedef struct {
     uint64_t rest;
     int huxi, groups, used, fours, pairs, kans, replaced; /* kans: bits over the 坎 list */
+    int8_t kind[8];                                      /* the kinds of the ``used`` 王 */
 } WPlan;
 
 #define ROW_PENG 0
@@ -2081,6 +2126,110 @@ typedef struct {
 #define ROW_CHOUWEI 2
 #define ROW_PAO 3
 #define ROW_TI 4
+
+/* A hand with 王 as most_of and classes_of take it, and its readings. */
+typedef struct {
+    uint64_t packed;
+    int key[7], nt, win, sd, nw, hw, target;
+    int kan[7], nk, np;
+    WPlan plan[256];
+} WHand;
+
+/* Reads the first 8 arguments (see most_of) and lists the readings of _candidates, in
+   its order: -1 with an exception set on bad input. */
+static int wild_hand(Wild *W, PyObject *const *args, WHand *H) {
+    if (read_packed(args[0], &H->packed) < 0) return -1;
+    if (!PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) > 7) {
+        PyErr_SetString(PyExc_TypeError, "keys must be a tuple of at most 7 table melds");
+        return -1;
+    }
+    int nt = (int)PyTuple_GET_SIZE(args[1]), *key = H->key;
+    if (nt && read_ints(args[1], key, nt, "keys") < 0) return -1;
+    long win = PyLong_AsLong(args[2]), wang = PyLong_AsLong(args[4]), hw = PyLong_AsLong(args[6]);
+    long target = PyLong_AsLong(args[7]);
+    int sd = PyObject_IsTrue(args[3]), ww = PyObject_IsTrue(args[5]);
+    if (PyErr_Occurred() || sd < 0 || ww < 0) return -1;
+    int bad = win < -1 || win > 19 || wang < 0 || wang + ww > 7 || hw < 0 || hw > 3 || target < 1 ||
+              target > 7;
+    for (int i = 0; i < nt; i++) bad |= key[i] < 0 || key[i] >= NMELD;
+    if (bad || (H->packed & FOURS)) {
+        PyErr_SetString(PyExc_ValueError, "most_of: a card, 王, pattern, 门子 or meld out of range");
+        return -1;
+    }
+    sd |= ww;
+    H->nt = nt, H->win = (int)win, H->sd = sd, H->nw = (int)(wang + ww), H->hw = (int)hw;
+    H->target = (int)target;
+    int *kan = H->kan, nk = 0, table = 0, k4 = 0;
+    uint64_t packed = H->packed, rest = packed;
+    for (int c = 0; c < 20; c++)
+        if (((packed >> (3 * c)) & 7) == 3) {
+            kan[nk++] = c;
+            rest -= 3 * BIT(c);
+        }
+    H->nk = nk;
+    for (int i = 0; i < nt; i++) {
+        table += W->flat[key[i]];
+        k4 += key[i] / 20 == ROW_PAO || key[i] / 20 == ROW_TI;
+    }
+    int all = (1 << nk) - 1, np = 0;
+    WPlan *plan = H->plan;
+#define PLAN(r, h, g, u, f, p, ks, rep, c)                                                       \
+    do {                                                                                         \
+        plan[np] = (WPlan){(r), (h), (g), (u), (f), (p), (ks), (rep), {0}};                     \
+        for (int u_ = 0; u_ < (u); u_++) plan[np].kind[u_] = (int8_t)(c);                        \
+        np++;                                                                                    \
+    } while (0)
+    if (hw) { /* R41: the incoming card and hand_wang 王 as one fixed 将 / 坎 / 提 */
+        int size = (int)hw + 1;
+        for (int c = 0; c < 20; c++) {
+            if (win >= 0 && c != win) continue;
+            PLAN(rest, table + W->alone[hw - 1][c], nt + 1, win < 0 ? size : size - 1,
+                 k4 + (hw == 3), hw == 1, all, -1, c);
+        }
+    } else if (win < 0) { /* a 王 drawn: one more wild, or (self-drawn) it lifts a 碰/偎 */
+        PLAN(rest, table, nt, 0, k4, 0, all, -1, 0);
+        for (int i = 0; i < nt; i++) {
+            int row = key[i] / 20, c = key[i] % 20;
+            if (row > ROW_CHOUWEI) continue;
+            int up = (row == ROW_PENG ? ROW_PAO : ROW_TI) * 20 + c;
+            PLAN(rest, table - W->flat[key[i]] + W->flat[up], nt, 1, k4 + 1, 0, all, i, c);
+        }
+    } else {
+        int w = (int)win, in_kan = -1;
+        PLAN(rest + BIT(w), table, nt, 0, k4, 0, all, -1, 0); /* the card joins the rest */
+        if (((rest >> (3 * w)) & 7) == 2) /* pair + card → 碰 (偎 when self-drawn) */
+            PLAN(rest - 2 * BIT(w), table + W->flat[(sd ? ROW_WEI : ROW_PENG) * 20 + w], nt + 1, 0,
+                 k4, 0, all, -1, 0);
+        for (int j = 0; j < nk; j++)
+            if (kan[j] == w) in_kan = j;
+        if (in_kan >= 0) /* 坎 + card → 跑 / 提 */
+            PLAN(rest, table + W->flat[(sd ? ROW_TI : ROW_PAO) * 20 + w], nt + 1, 0, k4 + 1, 0,
+                 all & ~(1 << in_kan), -1, 0);
+        for (int i = 0; i < nt; i++) { /* table 偎/碰 + card → 跑/提 */
+            int row = key[i] / 20;
+            if (key[i] % 20 != w || row > ROW_CHOUWEI) continue;
+            int up = (row == ROW_PENG || !sd ? ROW_PAO : ROW_TI) * 20 + w;
+            PLAN(rest, table - W->flat[key[i]] + W->flat[up], nt, 0, k4 + 1, 0, all, i, 0);
+            break;
+        }
+    }
+#undef PLAN
+    if (!k4) { /* R40: with no 跑/提 yet, one 王 may lift a table 偎 to a 提 */
+        int base = np;
+        for (int q = 0; q < base; q++)
+            for (int i = 0; i < nt; i++) {
+                int row = key[i] / 20, c = key[i] % 20;
+                if ((row != ROW_WEI && row != ROW_CHOUWEI) || i == plan[q].replaced) continue;
+                WPlan l = plan[q];
+                l.huxi += W->flat[ROW_TI * 20 + c] - W->flat[key[i]];
+                if (l.used < 8) l.kind[l.used] = (int8_t)c;
+                l.used++, l.fours++;
+                if (np < 256) plan[np++] = l;
+            }
+    }
+    H->np = np;
+    return 0;
+}
 
 /* most_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target): wang.py
  * most_huxi of the hand (natural cards packed, table melds by Group.key, the winning
@@ -2091,99 +2240,20 @@ static PyObject *wild_most_of(Wild *W, PyObject *const *args, Py_ssize_t n) {
         PyErr_SetString(PyExc_TypeError, "most_of takes 8 arguments");
         return NULL;
     }
-    uint64_t packed;
-    if (read_packed(args[0], &packed) < 0) return NULL;
-    if (!PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) > 7) {
-        PyErr_SetString(PyExc_TypeError, "keys must be a tuple of at most 7 table melds");
-        return NULL;
-    }
-    int nt = (int)PyTuple_GET_SIZE(args[1]), key[7];
-    if (nt && read_ints(args[1], key, nt, "keys") < 0) return NULL;
-    long win = PyLong_AsLong(args[2]), wang = PyLong_AsLong(args[4]), hw = PyLong_AsLong(args[6]);
-    long target = PyLong_AsLong(args[7]);
-    int sd = PyObject_IsTrue(args[3]), ww = PyObject_IsTrue(args[5]);
-    if (PyErr_Occurred() || sd < 0 || ww < 0) return NULL;
-    int bad = win < -1 || win > 19 || wang < 0 || wang + ww > 7 || hw < 0 || hw > 3 || target < 1 ||
-              target > 7;
-    for (int i = 0; i < nt; i++) bad |= key[i] < 0 || key[i] >= NMELD;
-    if (bad || (packed & FOURS)) {
-        PyErr_SetString(PyExc_ValueError, "most_of: a card, 王, pattern, 门子 or meld out of range");
-        return NULL;
-    }
-    sd |= ww;
-    int nw = (int)(wang + ww), kan[7], nk = 0, table = 0, k4 = 0;
-    uint64_t rest = packed;
-    for (int c = 0; c < 20; c++)
-        if (((packed >> (3 * c)) & 7) == 3) {
-            kan[nk++] = c;
-            rest -= 3 * BIT(c);
-        }
-    for (int i = 0; i < nt; i++) {
-        table += W->flat[key[i]];
-        k4 += key[i] / 20 == ROW_PAO || key[i] / 20 == ROW_TI;
-    }
-    int all = (1 << nk) - 1;
-    WPlan plan[256];
-    int np = 0;
-#define PLAN(r, h, g, u, f, p, ks, rep) plan[np++] = (WPlan){(r), (h), (g), (u), (f), (p), (ks), (rep)}
-    if (hw) { /* R41: the incoming card and hand_wang 王 as one fixed 将 / 坎 / 提 */
-        int size = (int)hw + 1;
-        for (int c = 0; c < 20; c++) {
-            if (win >= 0 && c != win) continue;
-            PLAN(rest, table + W->alone[hw - 1][c], nt + 1, win < 0 ? size : size - 1,
-                 k4 + (hw == 3), hw == 1, all, -1);
-        }
-    } else if (win < 0) { /* a 王 drawn: one more wild, or (self-drawn) it lifts a 碰/偎 */
-        PLAN(rest, table, nt, 0, k4, 0, all, -1);
-        for (int i = 0; i < nt; i++) {
-            int row = key[i] / 20, c = key[i] % 20;
-            if (row > ROW_CHOUWEI) continue;
-            int up = (row == ROW_PENG ? ROW_PAO : ROW_TI) * 20 + c;
-            PLAN(rest, table - W->flat[key[i]] + W->flat[up], nt, 1, k4 + 1, 0, all, i);
-        }
-    } else {
-        int w = (int)win, in_kan = -1;
-        PLAN(rest + BIT(w), table, nt, 0, k4, 0, all, -1); /* the card joins the rest */
-        if (((rest >> (3 * w)) & 7) == 2) /* pair + card → 碰 (偎 when self-drawn) */
-            PLAN(rest - 2 * BIT(w), table + W->flat[(sd ? ROW_WEI : ROW_PENG) * 20 + w], nt + 1, 0,
-                 k4, 0, all, -1);
-        for (int j = 0; j < nk; j++)
-            if (kan[j] == w) in_kan = j;
-        if (in_kan >= 0) /* 坎 + card → 跑 / 提 */
-            PLAN(rest, table + W->flat[(sd ? ROW_TI : ROW_PAO) * 20 + w], nt + 1, 0, k4 + 1, 0,
-                 all & ~(1 << in_kan), -1);
-        for (int i = 0; i < nt; i++) { /* table 偎/碰 + card → 跑/提 */
-            int row = key[i] / 20;
-            if (key[i] % 20 != w || row > ROW_CHOUWEI) continue;
-            int up = (row == ROW_PENG || !sd ? ROW_PAO : ROW_TI) * 20 + w;
-            PLAN(rest, table - W->flat[key[i]] + W->flat[up], nt, 0, k4 + 1, 0, all, i);
-            break;
-        }
-    }
-    if (!k4) { /* R40: with no 跑/提 yet, one 王 may lift a table 偎 to a 提 */
-        int base = np;
-        for (int q = 0; q < base; q++)
-            for (int i = 0; i < nt; i++) {
-                int row = key[i] / 20, c = key[i] % 20;
-                if ((row != ROW_WEI && row != ROW_CHOUWEI) || i == plan[q].replaced) continue;
-                WPlan l = plan[q];
-                l.huxi += W->flat[ROW_TI * 20 + c] - W->flat[key[i]];
-                l.used++, l.fours++;
-                if (np < 256) plan[np++] = l;
-            }
-    }
-#undef PLAN
-    int best = -1;
-    for (int q = 0; q < np; q++) {
-        const WPlan *P = &plan[q];
+    WHand H;
+    if (wild_hand(W, args, &H) < 0) return NULL;
+    int best = -1, all = (1 << H.nk) - 1;
+    for (int q = 0; q < H.np; q++) {
+        const WPlan *P = &H.plan[q];
         for (int mask = 0; mask <= all; mask++) { /* each 坎 kept, or made a 提 with a 王 */
             if (mask & ~P->kans) continue;
-            int ups = __builtin_popcount((unsigned)mask), free = nw - P->used - ups;
-            int need = (int)target - P->groups - __builtin_popcount((unsigned)P->kans);
+            int ups = __builtin_popcount((unsigned)mask), free = H.nw - P->used - ups;
+            int need = H.target - P->groups - __builtin_popcount((unsigned)P->kans);
             if (free < 0 || need < 0) continue;
             int fixed = P->huxi;
-            for (int j = 0; j < nk; j++)
-                if (P->kans >> j & 1) fixed += mask >> j & 1 ? W->alone[2][kan[j]] : W->alone[1][kan[j]];
+            for (int j = 0; j < H.nk; j++)
+                if (P->kans >> j & 1)
+                    fixed += mask >> j & 1 ? W->alone[2][H.kan[j]] : W->alone[1][H.kan[j]];
             int16_t sub[4];
             wild_solve(W, P->rest, free, !P->pairs, need, sub);
             for (int i = 0; i < 4; i++) /* R22: a 将 exactly when there is a four */
@@ -2193,6 +2263,190 @@ static PyObject *wild_most_of(Wild *W, PyObject *const *args, Py_ssize_t n) {
         }
     }
     return PyLong_FromLong(best);
+}
+
+/* classes_of: the splits of a hand by the red, big and 醒 count of what their 王 became
+ * (wang.py split_classes): per class the first split (in wild_splits' order) with the
+ * class's most 胡息. A depth-first walk of each reading's rest in _solve's order that
+ * enters a branch only when wild_solve's memo says it completes. */
+#define WCLASSES 256
+
+typedef struct {
+    int red, big, xing, huxi, ci, nk;
+    uint64_t path; /* the rest's choices, 6 bits each, first the highest: a shape's index
+                      in _SHAPES[c], or the loose group's in _ALONE[w] */
+    int8_t kind[8];
+} WClass;
+
+typedef struct {
+    Wild *W;
+    int red[20], big[20], xing[20];
+    int ci, pairs, fours, hf, rf, bf, xf, nkf, nkr, most, n;
+    int8_t kf[8], kr[8];
+    WClass cls[WCLASSES];
+} WWalk;
+
+static void wild_leaf(WWalk *X, int h, int rw, int bw, int xw, int f, int p, uint64_t path) {
+    if (p + X->pairs != (X->fours + f ? 1 : 0)) return; /* R22: a 将 exactly when a four */
+    h += X->hf;
+    if (h > X->most) X->most = h;
+    int red = X->rf + rw, big = X->bf + bw, xing = X->xf + xw;
+    WClass *c = NULL;
+    for (int i = 0; i < X->n; i++)
+        if (X->cls[i].red == red && X->cls[i].big == big && X->cls[i].xing == xing) {
+            c = &X->cls[i];
+            break;
+        }
+    if (c && h <= c->huxi) return; /* the first with the most stays */
+    if (!c) {
+        if (X->n >= WCLASSES) return; /* (red ≤ 8, big ≤ 8, 醒 small: never) */
+        c = &X->cls[X->n++];
+    }
+    c->red = red, c->big = big, c->xing = xing, c->huxi = h, c->ci = X->ci, c->path = path;
+    int k = 0;
+    for (int i = 0; i < X->nkf; i++) c->kind[k++] = X->kf[i];
+    for (int i = 0; i < X->nkr && k < 8; i++) c->kind[k++] = X->kr[i];
+    for (int i = 1; i < k; i++) /* sorted, as Settlement.wang */
+        for (int j = i; j > 0 && c->kind[j - 1] > c->kind[j]; j--) {
+            int8_t t = c->kind[j];
+            c->kind[j] = c->kind[j - 1], c->kind[j - 1] = t;
+        }
+    c->nk = k;
+}
+
+static void wild_walk(WWalk *X, uint64_t r, int w, int pf, int need, int h, int rw, int bw, int xw,
+                      int f, int p, uint64_t path) {
+    Wild *W = X->W;
+    if (!r) { /* only 王 left: one group of them, of any kinds (wang._ALONE) */
+        if (w == 0 && need == 0) wild_leaf(X, h, rw, bw, xw, f, p, path);
+        else if (need == 1 && (w == 3 || w == 4 || (w == 2 && pf)))
+            for (int g = 0; g < W->nl[w - 2]; g++) {
+                const int8_t *k = W->lkind[w - 2][g];
+                int dr = 0, db = 0, dx = 0;
+                for (int j = 0; j < w; j++) {
+                    dr += X->red[k[j]], db += X->big[k[j]], dx += X->xing[k[j]];
+                    X->kr[X->nkr + j] = k[j];
+                }
+                X->nkr += w;
+                wild_leaf(X, h + W->lprice[w - 2][g], rw + dr, bw + db, xw + dx, f | (w == 4),
+                          p | (w == 2), path << 6 | (uint64_t)g);
+                X->nkr -= w;
+            }
+        return;
+    }
+    int cards = w;
+    for (uint64_t x = r; x; x >>= 3) cards += (int)(x & 7);
+    if (need <= 0 || 3 * need - 1 > cards || cards > 4 * need) return;
+    int c = __builtin_ctzll(r) / 3;
+    uint64_t r1 = r - BIT(c);
+    for (int i = 0; i < W->nshape[c]; i++) {
+        const WShape *s = &W->shape[c][i];
+        if (s->kind == 2 && !pf) continue;
+        uint64_t rr = r1;
+        int used = 0, ok = 1, dr = 0, db = 0, dx = 0;
+        for (int j = 0; j < s->n; j++) {
+            int m = s->other[j];
+            if ((rr >> (3 * m)) & 7) rr -= BIT(m);
+            else if (used < w) {
+                X->kr[X->nkr + used++] = (int8_t)m;
+                dr += X->red[m], db += X->big[m], dx += X->xing[m];
+            } else {
+                ok = 0;
+                break;
+            }
+        }
+        if (!ok || (!used && s->kind >= 3)) continue; /* a natural triple is a 坎, set aside */
+        int pair = s->kind == 2, four = s->kind == 4;
+        int16_t sub[4];
+        wild_solve(W, rr, w - used, pf && !pair, need - 1, sub); /* does it complete at all? */
+        if (sub[0] <= NEG / 2 && sub[1] <= NEG / 2 && sub[2] <= NEG / 2 && sub[3] <= NEG / 2)
+            continue;
+        X->nkr += used;
+        wild_walk(X, rr, w - used, pf && !pair, need - 1, h + s->huxi, rw + dr, bw + db, xw + dx,
+                  f | four, p | pair, path << 6 | (uint64_t)i);
+        X->nkr -= used;
+    }
+}
+
+/* classes_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target, xing):
+ * most_of's hand and the 醒 a 王 standing for each kind adds (packed 3 bits a kind) ->
+ * (the most 胡息 of any split or −1, ((red, big, 醒, 胡息, reading, path, 王 kinds), …)):
+ * the reading's index in _candidates' order, the path as WClass says. */
+static PyObject *wild_classes_of(Wild *W, PyObject *const *args, Py_ssize_t n) {
+    if (n != 9) {
+        PyErr_SetString(PyExc_TypeError, "classes_of takes 9 arguments");
+        return NULL;
+    }
+    if (!W->nl[0] || !W->nl[1] || !W->nl[2]) {
+        PyErr_SetString(PyExc_ValueError, "classes_of needs the loose groups' kinds (loose_kinds)");
+        return NULL;
+    }
+    WHand H;
+    uint64_t xp;
+    if (wild_hand(W, args, &H) < 0 || read_packed(args[8], &xp) < 0) return NULL;
+    WWalk *X = PyMem_Malloc(sizeof(WWalk));
+    if (!X) return PyErr_NoMemory();
+    X->W = W, X->most = -1, X->n = 0, X->ci = -1;
+    for (int c = 0; c < 20; c++) {
+        X->red[c] = c % 10 == 1 || c % 10 == 6 || c % 10 == 9; /* 二七十 / 贰柒拾 */
+        X->big[c] = c >= 10;
+        X->xing[c] = (int)(xp >> (3 * c) & 7);
+    }
+    int all = (1 << H.nk) - 1;
+    for (int q = 0; q < H.np; q++) {
+        const WPlan *P = &H.plan[q];
+        for (int mask = 0; mask <= all; mask++) {
+            if (mask & ~P->kans) continue;
+            int ups = __builtin_popcount((unsigned)mask), free = H.nw - P->used - ups;
+            if (free < 0) continue; /* (_candidates yields no such reading) */
+            X->ci++;
+            int need = H.target - P->groups - __builtin_popcount((unsigned)P->kans);
+            if (need < 0) continue;
+            int fixed = P->huxi;
+            X->nkf = 0;
+            for (int u = 0; u < P->used && u < 8; u++) X->kf[X->nkf++] = P->kind[u];
+            for (int j = 0; j < H.nk; j++)
+                if (P->kans >> j & 1) {
+                    int up = mask >> j & 1;
+                    fixed += up ? W->alone[2][H.kan[j]] : W->alone[1][H.kan[j]];
+                    if (up && X->nkf < 8) X->kf[X->nkf++] = (int8_t)H.kan[j];
+                }
+            X->hf = fixed, X->pairs = P->pairs, X->fours = P->fours + ups, X->nkr = 0;
+            X->rf = X->bf = X->xf = 0;
+            for (int i = 0; i < X->nkf; i++)
+                X->rf += X->red[X->kf[i]], X->bf += X->big[X->kf[i]], X->xf += X->xing[X->kf[i]];
+            int16_t sub[4];
+            wild_solve(W, P->rest, free, !P->pairs, need, sub);
+            int any = 0;
+            for (int i = 0; i < 4; i++)
+                any |= sub[i] > NEG / 2 && (i >> 1) + P->pairs == (X->fours + (i & 1) ? 1 : 0);
+            if (any) wild_walk(X, P->rest, free, !P->pairs, need, 0, 0, 0, 0, 0, 0, 0);
+        }
+    }
+    PyObject *list = PyTuple_New(X->n), *out = NULL;
+    if (!list) goto done;
+    for (int i = 0; i < X->n; i++) {
+        const WClass *c = &X->cls[i];
+        PyObject *kinds = PyTuple_New(c->nk);
+        if (!kinds) goto done;
+        for (int j = 0; j < c->nk; j++) {
+            PyObject *v = PyLong_FromLong(c->kind[j]);
+            if (!v) {
+                Py_DECREF(kinds);
+                goto done;
+            }
+            PyTuple_SET_ITEM(kinds, j, v);
+        }
+        PyObject *t = Py_BuildValue("(iiiiiKN)", c->red, c->big, c->xing, c->huxi, c->ci,
+                                    (unsigned long long)c->path, kinds);
+        if (!t) goto done;
+        PyTuple_SET_ITEM(list, i, t);
+    }
+    out = Py_BuildValue("(iO)", X->most, list);
+done:
+    Py_XDECREF(list);
+    PyMem_Free(X);
+    return out;
 }
 
 /* clear(): forget the memo (a benchmark's cold start; answers never change). */
@@ -2209,6 +2463,9 @@ static PyMethodDef wild_methods[] = {
     {"clear", (PyCFunction)wild_clear, METH_NOARGS, "clear(): forget the memo"},
     {"most_of", (PyCFunction)(void (*)(void))wild_most_of, METH_FASTCALL,
      "most_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target) -> 胡息 or -1"},
+    {"classes_of", (PyCFunction)(void (*)(void))wild_classes_of, METH_FASTCALL,
+     "classes_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target, xing) -> "
+     "(most 胡息, ((red, big, 醒, 胡息, reading, path, 王 kinds), …))"},
     {NULL, NULL, 0, NULL},
 };
 

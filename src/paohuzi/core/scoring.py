@@ -32,7 +32,7 @@ from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
 from .position import Position
 from .profile import BARE, BARE_JIANG, BITS, JIANG, MELDS, RED_MELDS, RUNS, of_split
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
-from .wang import scored_splits, wild_splits
+from .wang import class_split, split_classes, wild_splits
 
 _K = GroupKind
 
@@ -154,7 +154,7 @@ class Settlement:
         xing: int = 0,
         unit: str = "等",
         wang: tuple[Card, ...] = (),
-        split: Split | None = None,
+        split: Split | _ClassSplit | None = None,
     ) -> None:
         # Private slots behind read-only properties: as cheap to build as a plain
         # object (a frozen dataclass's object.__setattr__ per field costs ~5×).
@@ -300,6 +300,7 @@ class _Scorer:
         "tinghu",
         "unit",
         "verdicts",
+        "wild",
         "won",
         "xing",
     )
@@ -340,6 +341,8 @@ class _Scorer:
         # The templates of _Shared: by (memo key, 胡息, 荒庄) for a win, by 胡息 below 起胡.
         self.won: dict[tuple[Any, ...], Settlement] = {}  # (key, 胡息, 荒庄[, 醒数])
         self.below: dict[int, Settlement] = {}
+        # 王 settlements by what a class of splits reads (_settle_classes).
+        self.wild: dict[tuple[Any, ...], Settlement] = {}
         self.native = _settler(self)
 
 
@@ -682,30 +685,91 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
                 if best is None or (s.di, s.huxi) > (best.di, best.huxi):
                     best = s
     else:
-        # Else a split's score depends only on its 胡息 and on the colours, sizes and 醒
-        # of what its 王 became (and its fours), and never falls as 胡息 rises (R34, 番
-        # ≥ 0): per such class only the first split with the most 胡息 can be the best.
-        # Those are settled; ties go to the one listed first, as settling every split.
-        kept: dict[tuple[int, int, int, int], tuple[int, int, Any, Any, Any, Any]] = {}
-        for i, (h, red, big, xing, fours, groups, gs, kinds, ws) in enumerate(
-            scored_splits(position, rules)
-        ):
-            most = max(most, h)
-            got = kept.get((red, big, xing, fours))
-            if h >= rules.min_huxi and (got is None or h > got[0]):
-                kept[red, big, xing, fours] = (h, i, groups, gs, kinds, ws)
-        first = -1
-        for h, i, groups, gs, kinds, ws in kept.values():
-            whole = (*groups, *gs)
-            gh = tuple([g.huxi(rules) for g in whole])
-            wang = tuple([CARDS[k] for k in sorted((*kinds, *ws))])
-            s = _settle_groups(position, rules, huang, h, whole, gh, wang)
-            if best is None or (s.di, s.huxi, -i) > (best.di, best.huxi, -first):
-                best, first = s, i
+        best, most = _settle_classes(_scorer(rules), position, huang)
     if best is not None:
         return best
     error = "below_min_huxi" if most >= 0 else "not_winning"
     return Settlement(False, max(most, 0), max(most, 0), 0, 0, 0, (), (), (), error)
+
+
+def _settle_classes(sc: _Scorer, p: Position, huang: int) -> tuple[Settlement | None, int]:
+    """R40/R46 when no 名堂 reads the split or the kinds: a split's score then depends
+    only on its 胡息 and on the colours, sizes and 醒 of what its 王 became, and never
+    falls as 胡息 rises (R34, 番 ≥ 0). Per such class only the first split with the most
+    胡息 is asked (:func:`wang.split_classes`); its settlement is a template memoised on
+    what it reads (``sc.wild``: the position's flags, the colour counts, 胡息, 荒庄, 醒数),
+    the best split's 王 put in and its 门子 built when read. Ties go to the split listed
+    first."""
+    rules = sc.rules
+    most, classes = split_classes(p, rules)
+    facts = p.facts  # (the natural cards' counts: the 王 are not in the hand)
+    red, big = facts >> 21 & 0xFF, facts >> 13 & 0xFF
+    small = (facts >> 5 & 0xFF) + p.wang + p.win_wang
+    single = not p.at_deal and len(p.hand) + p.wang == 1  # 耍猴
+    tinghu = sc.tinghu and bool(dict(p.extra).get("tinghu"))
+    flags = (facts & 15, single, tinghu, p.pattern, huang)
+    xing0 = p.xing_count() if p.xing else 0
+    best: Settlement | None = None
+    first: Any = None
+    for c in classes:
+        rw, bw, xw, h = c[0], c[1], c[2], c[3]
+        if h < sc.min_huxi:
+            continue
+        key = (flags, red + rw, big + bw, small - bw, h, (xing0 + xw) * sc.xing)
+        t = sc.wild.get(key)
+        if t is None:
+            whole = class_split(p, c[4], c[5])
+            gh = tuple([g.huxi(rules) for g in whole])
+            t = _settle_groups(p, rules, huang, h, whole, gh, tuple([CARDS[k] for k in c[6]]))
+            if len(sc.wild) >= 1 << 14:
+                sc.wild.clear()
+            sc.wild[key] = t
+        if (
+            best is None
+            or (t.di, t.huxi) > (best.di, best.huxi)
+            or ((t.di, t.huxi) == (best.di, best.huxi) and (c[4], c[5]) < (first[4], first[5]))
+        ):
+            best, first = t, c
+    if best is None:
+        return None, most
+    t, wang = best, tuple([CARDS[k] for k in first[6]])
+    split = _ClassSplit(rules, p, first[4], first[5])
+    return Settlement(
+        True,
+        t._huxi,
+        t._scored_huxi,
+        t._deng,
+        t._fan,
+        t._di,
+        t._mingtang,
+        (),
+        (),
+        None,
+        t._doubled,
+        t._zimo,
+        t._huang_multiplier,
+        t._xing,
+        t._unit,
+        wang,
+        split,
+    ), most
+
+
+class _ClassSplit:
+    """The 门子 of a 王 split named by its reading and path (:func:`wang.class_split`),
+    built when first read."""
+
+    __slots__ = ("path", "position", "reading", "rules", "value")
+
+    def __init__(self, rules: Rules, position: Position, reading: int, path: int) -> None:
+        self.rules, self.position, self.reading, self.path = rules, position, reading, path
+        self.value: tuple[tuple[Group, ...], tuple[int, ...]] | None = None
+
+    def get(self) -> tuple[tuple[Group, ...], tuple[int, ...]]:
+        if self.value is None:
+            groups = class_split(self.position, self.reading, self.path)
+            self.value = (groups, tuple(g.huxi(self.rules) for g in groups))
+        return self.value
 
 
 @per_rules  # every 王 settlement asks; hashing a Rules costs more than the answer

@@ -36,7 +36,7 @@ __all__ = [
     "WildSplit",
     "most_huxi",
     "most_huxi_of",
-    "scored_splits",
+    "split_classes",
     "wild_splits",
 ]
 
@@ -71,8 +71,10 @@ def _shapes(c: int) -> tuple[tuple[GroupKind, tuple[int, ...]], ...]:
 
 
 _SHAPES = tuple(_shapes(c) for c in range(20))
-# A completion of a rest: (groups, 王 kinds, fours among them, 将 among them).
-_Suffix = tuple[tuple[Group, ...], tuple[int, ...], int, int]
+# A completion of a rest: (groups, 王 kinds, fours among them, 将 among them, path). The
+# path names the choices, 6 bits each, the first highest: a shape's index in _SHAPES[c]
+# (c the lowest card left), or the group's in _ALONE[w] — so paths in _solve's order rise.
+_Suffix = tuple[tuple[Group, ...], tuple[int, ...], int, int, int]
 # Completions by (rest counts, free 王, 将 still allowed, 门子 still needed): pure, so
 # kept across positions (bounded: a long self-play run meets many rests).
 _MEMO: dict[tuple[tuple[int, ...], int, bool, int], list[_Suffix]] = {}
@@ -89,14 +91,15 @@ def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suff
     c = next((k for k in range(20) if r[k]), -1)
     if c < 0:  # only 王 left: one group of them (_ALONE), of any kinds (R40)
         if w == 0 and need == 0:
-            out.append(((), (), 0, 0))
+            out.append(((), (), 0, 0, 0))
         elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
-            for g in _ALONE[w]:
-                out.append(((g,), tuple(int(x) for x in g.cards), int(w == 4), int(w == 2)))
+            for i, g in enumerate(_ALONE[w]):
+                out.append(((g,), tuple(int(x) for x in g.cards), int(w == 4), int(w == 2), i))
     elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
         rl = list(r)
         rl[c] -= 1
-        for kind, others in _SHAPES[c]:
+        step = 6 * (need - 1)
+        for i, (kind, others) in enumerate(_SHAPES[c]):
             if kind is _K.JIANG and not pair_free:
                 continue
             used: list[int] = []  # kinds filled by 王
@@ -115,8 +118,8 @@ def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suff
                     g = shared_group(kind, (c, *others))
                     four, pair = int(kind is _K.TI), int(kind is _K.JIANG)
                     rest = _solve(tuple(rl), w - len(used), pair_free and not pair, need - 1)
-                    for gs, ws, f, p in rest:
-                        out.append(((g, *gs), (*used, *ws), f + four, p + pair))
+                    for gs, ws, f, p, path in rest:
+                        out.append(((g, *gs), (*used, *ws), f + four, p + pair, i << step | path))
             for m in taken:
                 rl[m] += 1
     if len(_MEMO) >= 1 << 16:
@@ -131,7 +134,7 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
     ``pattern`` (R41) its fixed group is seeded and the rest searched alike."""
     seen: set[tuple[tuple[Group, ...], tuple[int, ...]]] = set()
     for groups, r, w, need, fours, pairs, kinds in _candidates(position):
-        for gs, ws, f, p in _solve(r, w, not pairs, need):
+        for gs, ws, f, p, _ in _solve(r, w, not pairs, need):
             # R22: a 将 exactly when there is a four
             if p + pairs != (1 if fours + f else 0):
                 continue
@@ -143,36 +146,124 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
                 yield WildSplit(whole, tuple(CARDS[k] for k in assigned))
 
 
-# One split as :func:`scored_splits` yields it: (胡息, 王 standing for red kinds, for big
-# kinds, for the 醒牌, fours among the 门子; the fixed groups and the rest's, the 王 kinds
-# of each part).
-_Scored = tuple[int, int, int, int, int, list[Group], tuple[Group, ...], list[int], tuple[int, ...]]
+# A class of a rest's completions: the red, big and 醒 count of what their 王 became, a
+# four among them, a 将 among them; the most 胡息 of the class, the path (see _Suffix) and
+# the 王 kinds of the first completion with it.
+_RestClass = tuple[int, int, int, int, int, int, int, tuple[int, ...]]
+# By (rest counts, free 王, 将 allowed, 门子 needed, 胡息 table, 醒 per kind): as _solve's.
+_CLASSES: dict[tuple[Any, ...], tuple[_RestClass, ...]] = {}
+_RED = tuple(CARDS[c].is_red for c in range(20))
+# One class of splits of a hand (split_classes): (red, big, 醒, 胡息, reading, path, 王 kinds).
+_Class = tuple[int, int, int, int, int, int, tuple[int, ...]]
 
 
-def scored_splits(position: Position, rules: Rules) -> Iterator[_Scored]:
-    """Every split :func:`wild_splits` gives, in its order but with repeats, each with
-    what a settlement whose 名堂 read neither the split nor the kinds depends on (its
-    胡息, the colours and 醒 of what its 王 became, its fours: R40, R42, R46) —
-    worked out from the fixed part once per reading, without building the split."""
-    xing = [0] * 20  # what a 王 standing for each kind adds to 醒数 (a 醒牌 turned twice: 2)
+def rest_classes(
+    r: tuple[int, ...], w: int, pair_free: bool, need: int, rules: Rules, xing: tuple[int, ...]
+) -> tuple[_RestClass, ...]:
+    """``_solve``'s completions of a rest by class (see ``_RestClass``), the first with the
+    most 胡息 of each (``xing``: what a 王 standing for each kind adds to 醒数)."""
+    key = (r, w, pair_free, need, rules.huxi_table, xing)
+    got = _CLASSES.get(key)
+    if got is None:
+        best: dict[tuple[int, int, int, int, int], tuple[int, int, tuple[int, ...]]] = {}
+        red = _RED
+        for gs, ws, f, p, path in _solve(r, w, pair_free, need):
+            h = sum([g.huxi(rules) for g in gs])
+            k = (
+                sum([red[x] for x in ws]),
+                sum([x >= 10 for x in ws]),
+                sum([xing[x] for x in ws]),
+                int(f > 0),
+                p,
+            )
+            b = best.get(k)
+            if b is None or h > b[0]:
+                best[k] = (h, path, ws)
+        got = tuple([(*k, *v) for k, v in best.items()])
+        if len(_CLASSES) >= 1 << 16:
+            _CLASSES.clear()
+        _CLASSES[key] = got
+    return got
+
+
+def split_classes(position: Position, rules: Rules) -> tuple[int, tuple[_Class, ...]]:
+    """The splits :func:`wild_splits` lists, by the red, big and 醒 count of what their
+    王 became (a 醒牌 turned twice counts twice): the most 胡息 of any split (−1: none)
+    and, per class, the first split with the class's most 胡息, as (red, big, 醒, 胡息,
+    its reading's index in ``_candidates``, the rest's path (see ``_Suffix``), the kinds
+    its 王 stand for, sorted) — :func:`class_split` builds it. With no 名堂 reading the
+    split or the kinds, a split's score reads only its class and 胡息 and never falls as
+    胡息 rises (R34, R40, R42, R46): only these can be the best. The C kernel's
+    ``Wild.classes_of`` when it is built (the same answer; tests/test_kernel.py)."""
+    xing = [0] * 20
     for x in position.xing:
         xing[x] += 1
-    red = [CARDS[c].is_red for c in range(20)]
-    big = [c >= 10 for c in range(20)]
-    for groups, r, w, need, fours, pairs, kinds in _candidates(position):
+    p = position
+    search = _wild_kernel(rules)
+    if search is not None and not p.packed & FOURS and max(xing) < 8:
+        keys = tuple([g.key for g in p.table])
+        hand_wang = 0 if p.pattern is None else p.pattern.hand_wang
+        w = -1 if p.win is None else int(p.win)
+        xp = sum([n << 3 * k for k, n in enumerate(xing)])
+        sd = p.self_drawn or p.win_wang
+        target = (p.hand_size + 1) // 3
+        most, found = search.classes_of(
+            p.packed, keys, w, sd, p.wang, p.win_wang, hand_wang, target, xp
+        )
+        return int(most), found
+    return _split_classes(p, rules, tuple(xing))
+
+
+def _split_classes(
+    position: Position, rules: Rules, xt: tuple[int, ...]
+) -> tuple[int, tuple[_Class, ...]]:
+    """:func:`split_classes` in Python: each reading's rest by class (``rest_classes``)."""
+    red = _RED
+    kept: dict[tuple[int, int, int], _Class] = {}
+    most = -1
+    for ci, (groups, r, w, need, fours, pairs, kinds) in enumerate(_candidates(position)):
+        if need < 0:
+            continue
         hf = sum([g.huxi(rules) for g in groups])
-        ff = sum([1 for g in groups if g.kind.is_four])
         rf = sum([red[k] for k in kinds])
-        bf = sum([big[k] for k in kinds])
-        xf = sum([xing[k] for k in kinds])
-        for gs, ws, f, p in _solve(r, w, not pairs, need):
+        bf = sum([k >= 10 for k in kinds])
+        xf = sum([xt[k] for k in kinds])
+        for rw, bw, xw, f, p, h, path, ws in rest_classes(r, w, not pairs, need, rules, xt):
             if p + pairs != (1 if fours + f else 0):  # R22: a 将 exactly when there is a four
                 continue
-            h = hf + sum([g.huxi(rules) for g in gs])
-            rw = rf + sum([red[k] for k in ws])
-            bw = bf + sum([big[k] for k in ws])
-            xw = xf + sum([xing[k] for k in ws])
-            yield h, rw, bw, xw, ff + f, groups, gs, kinds, ws
+            h += hf
+            if h > most:
+                most = h
+            k = (rf + rw, bf + bw, xf + xw)
+            got = kept.get(k)
+            # the first in wild_splits' order: readings in turn, then paths (see _Suffix)
+            if got is None or h > got[3] or (h == got[3] and ci == got[4] and path < got[5]):
+                kept[k] = (*k, h, ci, path, tuple(sorted((*kinds, *ws))))
+    return most, tuple(kept.values())
+
+
+def class_split(position: Position, reading: int, path: int) -> tuple[Group, ...]:
+    """The 门子 of the split :func:`split_classes` names by its reading and path."""
+    for ci, (groups, r, w, need, _, _, _) in enumerate(_candidates(position)):
+        if ci == reading:
+            out = list(groups)
+            rl = list(r)
+            for n in range(need - 1, -1, -1):  # the path's steps, the first highest
+                i = path >> 6 * n & 63
+                c = next((k for k in range(20) if rl[k]), -1)
+                if c < 0:  # only 王 left: one group of them
+                    out.append(_ALONE[w][i])
+                    break
+                kind, others = _SHAPES[c][i]
+                rl[c] -= 1
+                for m in others:
+                    if rl[m]:
+                        rl[m] -= 1
+                    else:
+                        w -= 1
+                out.append(shared_group(kind, (c, *others)))
+            return tuple(out)
+    raise ValueError(f"the hand has no reading {reading}")
 
 
 def most_huxi(position: Position, rules: Rules) -> int:
@@ -247,7 +338,7 @@ def _most(
     got = _MOST.get(key)
     if got is None:
         out: list[int | None] = [None] * 4
-        for gs, _, f, p in _solve(r, w, pair_free, need):
+        for gs, _, f, p, _ in _solve(r, w, pair_free, need):
             i = 2 * p + (f > 0)
             h = sum([g.huxi(rules) for g in gs])
             if out[i] is None or h > out[i]:  # type: ignore[operator]
@@ -367,7 +458,9 @@ def _wild_kernel(rules: Rules) -> Any:
             for kind, n in ((_K.JIANG, 2), (_K.KAN, 3), (_K.TI, 4))
         ]
         loose = [[g.huxi(rules) for g in _ALONE[w]] for w in (2, 3, 4)]
-        k = _WILD[table] = KERNEL.Wild(shapes, alone, evaluator_for(rules)._flat, loose)
+        kinds = [[tuple(int(c) for c in g.cards) for g in _ALONE[w]] for w in (2, 3, 4)]
+        flat = evaluator_for(rules)._flat
+        k = _WILD[table] = KERNEL.Wild(shapes, alone, flat, loose, loose_kinds=kinds)
     return k
 
 
