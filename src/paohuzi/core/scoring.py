@@ -282,6 +282,7 @@ class _Scorer:
     __slots__ = (
         "axes",
         "below",
+        "by_class",
         "colour",
         "combine",
         "ev",
@@ -343,6 +344,7 @@ class _Scorer:
         self.below: dict[int, Settlement] = {}
         # 王 settlements by what a class of splits reads (_settle_classes).
         self.wild: dict[tuple[Any, ...], Settlement] = {}
+        self.by_class = not _by_split(rules)
         self.native = _settler(self)
 
 
@@ -412,7 +414,9 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
     """:func:`settle` in Python: every position, and what fills the memos the C path
     reads (it answers None for a colour count not asked yet)."""
     rules = sc.rules
-    if p.win is None or p.wang or p.win_wang:
+    if p.wang or p.win_wang:
+        return _settle_wild(p, rules, huang, sc)
+    if p.win is None:
         return _settle(p, rules, huang)
     huxi, plan = sc.ev.plan(p)
     if plan is None:
@@ -667,7 +671,9 @@ def _settle(position: Position, rules: Rules, huang: int) -> Settlement:
     return best
 
 
-def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
+def _settle_wild(
+    position: Position, rules: Rules, huang: int, sc: _Scorer | None = None
+) -> Settlement:
     """R40/R46 with 王: every split and assignment is settled; the best 底 counts
     (ties: more 胡息, then the split found first), whatever ``decomposition`` says —
     a 王 is always played for the score."""
@@ -675,7 +681,8 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
         return Settlement(False, 0, 0, 0, 0, 0, (), (), (), "pattern_not_played")
     best: Settlement | None = None
     most = -1  # most 胡息 of any split, for the error of a hand below the minimum
-    if _by_split(rules):  # a 名堂 reads the split or the kinds: each split settled
+    sc = sc or _scorer(rules)
+    if not sc.by_class:  # a 名堂 reads the split or the kinds: each split settled
         for split in wild_splits(position):
             gh = tuple(g.huxi(rules) for g in split.groups)
             h = sum(gh)
@@ -685,7 +692,7 @@ def _settle_wild(position: Position, rules: Rules, huang: int) -> Settlement:
                 if best is None or (s.di, s.huxi) > (best.di, best.huxi):
                     best = s
     else:
-        best, most = _settle_classes(_scorer(rules), position, huang)
+        best, most = _settle_classes(sc, position, huang)
     if best is not None:
         return best
     error = "below_min_huxi" if most >= 0 else "not_winning"
@@ -708,7 +715,10 @@ def _settle_classes(sc: _Scorer, p: Position, huang: int) -> tuple[Settlement | 
     single = not p.at_deal and len(p.hand) + p.wang == 1  # 耍猴
     tinghu = sc.tinghu and bool(dict(p.extra).get("tinghu"))
     flags = (facts & 15, single, tinghu, p.pattern, huang)
-    xing0 = p.xing_count() if p.xing else 0
+    xing0 = 0
+    if p.xing:  # R42: 醒数 of the natural cards (a kind holds at most 4: packed)
+        bits = p.card_bits
+        xing0 = sum([bits >> 3 * x & 7 for x in p.xing])
     best: Settlement | None = None
     first: Any = None
     for c in classes:

@@ -161,28 +161,73 @@ def rest_classes(
     r: tuple[int, ...], w: int, pair_free: bool, need: int, rules: Rules, xing: tuple[int, ...]
 ) -> tuple[_RestClass, ...]:
     """``_solve``'s completions of a rest by class (see ``_RestClass``), the first with the
-    most 胡息 of each (``xing``: what a 王 standing for each kind adds to 醒数)."""
+    most 胡息 of each (``xing``: what a 王 standing for each kind adds to 醒数) — made as
+    ``_solve`` makes its list, but keeping per class only that first (the path orders the
+    completions), so the completions themselves are never listed."""
     key = (r, w, pair_free, need, rules.huxi_table, xing)
     got = _CLASSES.get(key)
-    if got is None:
-        best: dict[tuple[int, int, int, int, int], tuple[int, int, tuple[int, ...]]] = {}
-        red = _RED
-        for gs, ws, f, p, path in _solve(r, w, pair_free, need):
-            h = sum([g.huxi(rules) for g in gs])
-            k = (
-                sum([red[x] for x in ws]),
-                sum([x >= 10 for x in ws]),
-                sum([xing[x] for x in ws]),
-                int(f > 0),
-                p,
-            )
-            b = best.get(k)
-            if b is None or h > b[0]:
-                best[k] = (h, path, ws)
-        got = tuple([(*k, *v) for k, v in best.items()])
-        if len(_CLASSES) >= 1 << 16:
-            _CLASSES.clear()
-        _CLASSES[key] = got
+    if got is not None:
+        return got
+    best: dict[tuple[int, int, int, int, int], tuple[int, int, tuple[int, ...]]] = {}
+    red = _RED
+
+    def put(k: tuple[int, int, int, int, int], h: int, path: int, ws: tuple[int, ...]) -> None:
+        b = best.get(k)
+        if b is None or h > b[0] or (h == b[0] and path < b[1]):
+            best[k] = (h, path, ws)
+
+    cards = sum(r) + w
+    c = next((k for k in range(20) if r[k]), -1)
+    if c < 0:  # only 王 left: one group of them (_ALONE), of any kinds (R40)
+        if w == 0 and need == 0:
+            put((0, 0, 0, 0, 0), 0, 0, ())
+        elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
+            for i, g in enumerate(_ALONE[w]):
+                ws = tuple([int(x) for x in g.cards])
+                k = (
+                    sum([red[x] for x in ws]),
+                    sum([x >= 10 for x in ws]),
+                    sum([xing[x] for x in ws]),
+                    int(w == 4),
+                    int(w == 2),
+                )
+                put(k, g.huxi(rules), i, ws)
+    elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
+        rl = list(r)
+        rl[c] -= 1
+        step = 6 * (need - 1)
+        for i, (kind, others) in enumerate(_SHAPES[c]):
+            if kind is _K.JIANG and not pair_free:
+                continue
+            used: list[int] = []  # kinds filled by 王
+            taken: list[int] = []  # natural cards taken
+            for m in others:
+                if rl[m]:
+                    rl[m] -= 1
+                    taken.append(m)
+                elif len(used) < w:
+                    used.append(m)
+                else:
+                    break
+            else:
+                if used or kind not in (_K.KAN, _K.TI):  # (natural 坎 were set aside, R22)
+                    gh = shared_group(kind, (c, *others)).huxi(rules)
+                    dr = sum([red[x] for x in used])
+                    db = sum([x >= 10 for x in used])
+                    dx = sum([xing[x] for x in used])
+                    four, pair = int(kind is _K.TI), int(kind is _K.JIANG)
+                    sub = rest_classes(
+                        tuple(rl), w - len(used), pair_free and not pair, need - 1, rules, xing
+                    )
+                    for rw, bw, xw, f, p, h, path, ws in sub:
+                        k = (rw + dr, bw + db, xw + dx, f | four, p | pair)
+                        put(k, h + gh, i << step | path, (*used, *ws))
+            for m in taken:
+                rl[m] += 1
+    got = tuple([(*k, *v) for k, v in best.items()])
+    if len(_CLASSES) >= 1 << 16:
+        _CLASSES.clear()
+    _CLASSES[key] = got
     return got
 
 
@@ -204,7 +249,7 @@ def split_classes(position: Position, rules: Rules) -> tuple[int, tuple[_Class, 
         keys = tuple([g.key for g in p.table])
         hand_wang = 0 if p.pattern is None else p.pattern.hand_wang
         w = -1 if p.win is None else int(p.win)
-        xp = sum([n << 3 * k for k, n in enumerate(xing)])
+        xp = sum([n << 3 * k for k, n in enumerate(xing)]) if p.xing else 0
         sd = p.self_drawn or p.win_wang
         target = (p.hand_size + 1) // 3
         most, found = search.classes_of(
