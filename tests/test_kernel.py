@@ -815,3 +815,41 @@ def test_compile_switch(monkeypatch: pytest.MonkeyPatch, value: str, mode: str, 
     assert backend.compile_mode() == mode
     assert backend.compile_requested() == bool(mode)
     assert (backend.MYPYC in backend._extra()) == mypy
+
+
+# -- settle's front door (scoring.settle through _kernel.Front, issue 27) -------------
+@needs_kernel
+def test_the_settle_front_door_reads_as_the_function_and_settles_alike() -> None:
+    """R34–R37: ``scoring.settle`` on a kernel build is the C front door — a call with
+    the rules of the call before goes straight to their Settler — and gives what the
+    unmemoised reference settles, for every preset in turn, positionally and with
+    keywords, with 荒庄, for 王 hands (handed back to Python) and hands that do not win;
+    it reads as the Python function (name, doc, signature) and pickles by name."""
+    import inspect
+    import pickle
+
+    front = scoring.settle
+    assert isinstance(front, KERNEL.Front)
+    assert front.__name__ == "settle" and front.__doc__ == scoring._settle_slow.__doc__
+    assert inspect.signature(front) == inspect.signature(scoring._settle_slow)
+    assert pickle.loads(pickle.dumps(front)) is front
+    ps = corpus(120, 11)
+    wilds = [dataclasses.replace(p, hand=p.hand[1:], wang=1) for p in ps[:30]]
+    for name in ("hunan", "changde", "loudi", "yongzhou", "hunan"):
+        rules = PRESETS[name]
+        for p in [*ps, *wilds]:
+            want = scoring._settle(p, rules, 0)
+            assert front(p, rules) == want
+            assert front(p, rules=rules) == front(p, rules, 0) == want
+            assert front(p, rules, 2) == scoring._settle(p, rules, 2)
+    assert any(scoring._settle(p, PRESETS["yongzhou"], 0).win for p in wilds)
+    assert front(ps[0]) == scoring._settle(ps[0], PRESETS["hunan"], 0)  # the default rules
+    with pytest.raises(TypeError):
+        front()
+    with pytest.raises(TypeError):
+        front(ps[0], PRESETS["hunan"], 0, 1)
+    with pytest.raises(TypeError, match="3 arguments"):
+        front.remember(PRESETS["hunan"])
+    with pytest.raises(TypeError, match="callable"):
+        front.remember(PRESETS["hunan"], 3, None)
+    assert front(ps[0], PRESETS["hunan"]) == scoring._settle(ps[0], PRESETS["hunan"], 0)

@@ -20,6 +20,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 
 #define NEG (-16000) /* "no split"; a sum of a few stays negative and fits int16 */
@@ -2479,6 +2480,143 @@ static PyTypeObject WildType = {
     .tp_new = wild_new,
 };
 
+/* ---- settle's front door (core/scoring.py settle) ----
+ * Front(slow)(position, rules=HUNAN, huang=0): a call with the rules of the call
+ * before (self-play, a batch, a search score one preset) goes straight to that rules'
+ * Settler; anything else — other rules, keywords, a hand the Settler hands back — to
+ * ``slow``, the Python settle, which tells the front the rules it last used
+ * (``remember``). Carries functools.update_wrapper's attributes in its __dict__, so
+ * that it reads as the Python function (signature, doc, name). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *dict;   /* __wrapped__, __doc__, __name__ … */
+    PyObject *slow;   /* the Python settle */
+    PyObject *rules;  /* the rules the front settles straight (NULL: none yet) */
+    PyObject *native; /* their Settler.settle */
+    PyObject *after;  /* (position, huang): their Python path, for a hand native hands back */
+    PyObject *fallback_rules; /* settle's default rules (a call with the position alone) */
+    vectorcallfunc vectorcall;
+} Front;
+
+static PyObject *ZERO;
+
+static PyObject *front_vectorcall(Front *f, PyObject *const *args, size_t nargsf, PyObject *kw) {
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (!kw && n >= 1 && n <= 3 && f->native) {
+        PyObject *rules = n >= 2 ? args[1] : f->fallback_rules;
+        if (rules == f->rules) {
+            PyObject *a[2] = {args[0], n == 3 ? args[2] : ZERO};
+            PyObject *r = PyObject_Vectorcall(f->native, a, 2, NULL);
+            if (r != Py_None) return r; /* a settlement, or NULL: the error */
+            Py_DECREF(r);
+            return PyObject_Vectorcall(f->after, a, 2, NULL);
+        }
+    }
+    return PyObject_Vectorcall(f->slow, args, nargsf, kw);
+}
+
+static PyObject *front_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"slow", "default", NULL};
+    PyObject *slow, *dflt;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO:Front", kw, &slow, &dflt)) return NULL;
+    if (!PyCallable_Check(slow)) {
+        PyErr_SetString(PyExc_TypeError, "Front(slow, default): slow must be callable");
+        return NULL;
+    }
+    Front *f = (Front *)type->tp_alloc(type, 0);
+    if (!f) return NULL;
+    f->slow = Py_NewRef(slow);
+    f->fallback_rules = Py_NewRef(dflt);
+    f->vectorcall = (vectorcallfunc)front_vectorcall;
+    return (PyObject *)f;
+}
+
+static int front_traverse(Front *f, visitproc visit, void *arg) {
+    Py_VISIT(f->dict);
+    Py_VISIT(f->slow);
+    Py_VISIT(f->rules);
+    Py_VISIT(f->native);
+    Py_VISIT(f->after);
+    Py_VISIT(f->fallback_rules);
+    return 0;
+}
+
+static int front_clear(Front *f) {
+    Py_CLEAR(f->dict);
+    Py_CLEAR(f->slow);
+    Py_CLEAR(f->rules);
+    Py_CLEAR(f->native);
+    Py_CLEAR(f->after);
+    Py_CLEAR(f->fallback_rules);
+    return 0;
+}
+
+static void front_dealloc(Front *f) {
+    PyObject_GC_UnTrack(f);
+    front_clear(f);
+    Py_TYPE(f)->tp_free((PyObject *)f);
+}
+
+/* remember(rules, native, after): settle calls with ``rules`` go to ``native``, and a
+   hand it hands back (None) to ``after``; native None: every call to slow. */
+static PyObject *front_remember(Front *f, PyObject *const *args, Py_ssize_t n) {
+    if (n != 3) {
+        PyErr_SetString(PyExc_TypeError, "remember(rules, native, after) takes 3 arguments");
+        return NULL;
+    }
+    int off = args[1] == Py_None;
+    if (!off && (!PyCallable_Check(args[1]) || !PyCallable_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "remember: native and after must be callable");
+        return NULL;
+    }
+    PyObject *old[3] = {f->rules, f->native, f->after};
+    f->rules = Py_NewRef(args[0]);
+    f->native = off ? NULL : Py_NewRef(args[1]);
+    f->after = off ? NULL : Py_NewRef(args[2]);
+    for (int i = 0; i < 3; i++) Py_XDECREF(old[i]);
+    Py_RETURN_NONE;
+}
+
+/* Pickled by name, as the function it stands for (its __module__ and __name__). */
+static PyObject *front_reduce(Front *f, PyObject *unused) {
+    (void)unused;
+    return PyObject_GetAttrString((PyObject *)f, "__name__");
+}
+
+static PyObject *front_get(PyObject *f, PyObject *obj, PyObject *type) {
+    (void)obj, (void)type;
+    return Py_NewRef(f); /* a class attribute stays a plain function, not a method */
+}
+
+static PyMethodDef front_methods[] = {
+    {"remember", (PyCFunction)(void (*)(void))front_remember, METH_FASTCALL,
+     "remember(rules, native, after): settle ``rules`` through ``native``, then ``after``"},
+    {"__reduce__", (PyCFunction)front_reduce, METH_NOARGS, "pickled by name"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef front_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject FrontType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "paohuzi.core._kernel.Front",
+    .tp_basicsize = sizeof(Front),
+    .tp_dealloc = (destructor)front_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "settle's front door: the rules of the call before straight to their Settler.",
+    .tp_traverse = (traverseproc)front_traverse,
+    .tp_clear = (inquiry)front_clear,
+    .tp_methods = front_methods,
+    .tp_getset = front_getset,
+    .tp_dictoffset = offsetof(Front, dict),
+    .tp_vectorcall_offset = offsetof(Front, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = front_get,
+    .tp_new = front_new,
+};
+
 static struct PyModuleDef kernel_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "paohuzi.core._kernel",
@@ -2509,11 +2647,11 @@ PyMODINIT_FUNC PyInit__kernel(void) {
                                  "card_bits", "facts"};
     for (int i = 0; i < 14; i++)
         if (!(*names[i] = PyUnicode_InternFromString(text[i]))) return NULL;
-    if (!(EMPTY = PyTuple_New(0))) return NULL;
+    if (!(EMPTY = PyTuple_New(0)) || !(ZERO = PyLong_FromLong(0))) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
-    PyTypeObject *types[] = {&KernelType, &ReaderType, &SettlerType, &WildType};
-    for (int i = 0; i < 4; i++) {
+    PyTypeObject *types[] = {&KernelType, &ReaderType, &SettlerType, &WildType, &FrontType};
+    for (int i = 0; i < 5; i++) {
         if (PyType_Ready(types[i]) < 0) goto fail;
         const char *dot = strrchr(types[i]->tp_name, '.'); /* "paohuzi.core._kernel.Kernel" */
         Py_INCREF(types[i]);

@@ -88,6 +88,8 @@ class Wild:
         shapes: Sequence[Sequence[tuple[Sequence[int], int, int]]],
         alone: Sequence[Sequence[int]],
         flat: Sequence[int],
+        loose: Sequence[Sequence[int]],
+        loose_kinds: Sequence[Sequence[Sequence[int]]] | None = None,
     ) -> None: ...
     def most(
         self, rest: int, wang: int, pair_free: bool, need: int
@@ -104,3 +106,24 @@ class Wild:
         hand_wang: int,
         target: int,
     ) -> int: ...
+    def classes_of(
+        self,
+        packed: int,
+        keys: tuple[int, ...],
+        win: int,
+        self_drawn: bool,
+        wang: int,
+        win_wang: bool,
+        hand_wang: int,
+        target: int,
+        xing: int,
+    ) -> tuple[int, tuple[tuple[int, int, int, int, int, int, tuple[int, ...]], ...]]: ...
+
+class Front:
+    """scoring.settle's front door: the rules of the call before straight to their Settler."""
+
+    def __init__(self, slow: Callable[..., Any], default: Any) -> None: ...
+    def __call__(self, position: Any, rules: Any = ..., huang: Any = ...) -> Any: ...
+    def remember(
+        self, rules: Any, native: Callable[..., Any] | None, after: Callable[..., Any] | None
+    ) -> None: ...

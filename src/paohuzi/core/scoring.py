@@ -21,7 +21,8 @@ is the same for every split), which is then settled alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial, update_wrapper
 from operator import attrgetter
 from typing import Any
 
@@ -395,10 +396,12 @@ def _remember(rules: Rules) -> _Scorer:
     global _last
     sc = _scorer(rules)
     _last = (rules, sc)  # one tuple: a thread reads a consistent pair
+    if _FRONT is not None:  # the C front settles these rules straight from now on
+        _FRONT.remember(rules, sc.native, partial(_in_python, sc) if sc.native else None)
     return sc
 
 
-def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settlement:
+def _settle_slow(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settlement:
     """Score ``position``; ``huang`` is the number of 荒庄 just before (黄番)."""
     p = position
     last = _last  # the rules of the call before (self-play and a batch score one preset)
@@ -408,6 +411,22 @@ def settle(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settleme
         if s is not None:
             return s
     return _in_python(sc, p, huang)
+
+
+def _front() -> Any:
+    """The C front door of :func:`settle` (``_kernel.Front``, with the kernel): a call
+    with the rules of the call before goes straight to their ``Settler``, the rest to
+    the Python :func:`settle`; it reads as that function (name, doc, signature)."""
+    if KERNEL is None:
+        return None
+    f = KERNEL.Front(_settle_slow, HUNAN)
+    update_wrapper(f, _settle_slow)
+    return f
+
+
+_settle_slow.__name__ = _settle_slow.__qualname__ = "settle"  # (what it stands for)
+_FRONT = _front()
+settle: Callable[..., Settlement] = _FRONT or _settle_slow
 
 
 def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
