@@ -12,7 +12,7 @@ import pytest
 from paohuzi.core.cards import CARDS
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import GameState
-from paohuzi.core.views import View, view
+from paohuzi.core.views import OpenCard, View, view
 from paohuzi.core.vocab import EventType
 
 from .helpers import random_play
@@ -84,6 +84,13 @@ def test_every_field_reads_the_state(name: str) -> None:
                 assert v.piles == tuple(s.pile(t) for t in range(s.n))
                 assert v.wall == s.wall_left
                 assert v.huxi == s.current_huxi(seat) and v.need == s.need(seat)
+                oc = s.open_card
+                if oc is None:
+                    assert v.open is None
+                else:  # the card only where shown or its own (R18: a drawn card seen by all)
+                    shown = s._window.shown  # type: ignore[union-attr]
+                    seen = oc[0] if shown or oc[1] == seat else None
+                    assert v.open == OpenCard(seen, oc[1], oc[2], shown)
                 assert v.legal == tuple(s.legal_actions(seat))
                 assert v.log == _log(s, seat)
                 kinds = [

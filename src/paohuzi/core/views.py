@@ -353,7 +353,12 @@ def view(state: GameState, seat: int) -> View:
     w = s._window
     if phase is CLAIM and w is not None:
         visible = w.shown or w.owner == seat
-        open_card = OpenCard(_CARD[w.card] if visible else None, w.owner, w.source, w.shown)
+        # (the source by identity: an Enum member hashes in Python)
+        key = (w.card if visible else -1, w.owner, id(w.source), w.shown)
+        open_card = _OPEN.get(key)
+        if open_card is None:  # (a frozen dataclass's __init__ runs in Python)
+            card = _CARD[w.card] if visible else None
+            open_card = _OPEN[key] = OpenCard(card, w.owner, w.source, w.shown)
     # a 王 亮张 is shown to all (R39)
     lz_visible = rules.show_liangzhang or seat == s.dealer or over or s._liangzhang == WANG
     pending = s.to_act()
@@ -400,6 +405,10 @@ def view(state: GameState, seat: int) -> View:
 
 
 _make = View._make  # positional, and checks the length
+
+# OpenCard by (card or −1 when hidden, owner, id of the source, shown): immutable, so shared
+# (a few hundred at most: 21 cards × seats × sources × shown).
+_OPEN: dict[tuple[int, int, int, bool], OpenCard] = {}
 _CARD: tuple[Card, ...] = tuple(Card)  # deck int → Card (王 at 20) without an Enum call
 
 
