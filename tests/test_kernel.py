@@ -853,3 +853,30 @@ def test_the_settle_front_door_reads_as_the_function_and_settles_alike() -> None
     with pytest.raises(TypeError, match="callable"):
         front.remember(PRESETS["hunan"], 3, None)
     assert front(ps[0], PRESETS["hunan"]) == scoring._settle(ps[0], PRESETS["hunan"], 0)
+
+
+@needs_kernel
+def test_the_settle_front_door_settles_alike_from_threads_with_other_rules() -> None:
+    """Threads that score different presets at once: each call settles under its own
+    rules (the front holds the Settler and Python path it picked for the whole call,
+    whatever the other threads make it remember meanwhile)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ps = corpus(150, 13)
+    wilds = [dataclasses.replace(p, hand=p.hand[1:], wang=1) for p in ps[:40]]
+    names = ("hunan", "changde", "loudi", "yongzhou")
+    want = {n: [scoring._settle(p, PRESETS[n], 0) for p in [*ps, *wilds]] for n in names}
+
+    def run(name: str) -> bool:
+        rules = PRESETS[name]
+        return all(
+            [scoring.settle(p, rules) for p in [*ps, *wilds]] == want[name] for _ in range(3)
+        )
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            assert all(pool.map(run, names * 2))
+    finally:
+        sys.setswitchinterval(switch)

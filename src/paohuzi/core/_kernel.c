@@ -2505,11 +2505,17 @@ static PyObject *front_vectorcall(Front *f, PyObject *const *args, size_t nargsf
     if (!kw && n >= 1 && n <= 3 && f->native) {
         PyObject *rules = n >= 2 ? args[1] : f->fallback_rules;
         if (rules == f->rules) {
+            /* held for the call: another thread may remember other rules meanwhile */
+            PyObject *native = Py_NewRef(f->native), *after = Py_NewRef(f->after);
             PyObject *a[2] = {args[0], n == 3 ? args[2] : ZERO};
-            PyObject *r = PyObject_Vectorcall(f->native, a, 2, NULL);
-            if (r != Py_None) return r; /* a settlement, or NULL: the error */
-            Py_DECREF(r);
-            return PyObject_Vectorcall(f->after, a, 2, NULL);
+            PyObject *r = PyObject_Vectorcall(native, a, 2, NULL);
+            if (r == Py_None) { /* handed back: that rules' Python path */
+                Py_DECREF(r);
+                r = PyObject_Vectorcall(after, a, 2, NULL);
+            }
+            Py_DECREF(native);
+            Py_DECREF(after);
+            return r; /* a settlement, or NULL: the error */
         }
     }
     return PyObject_Vectorcall(f->slow, args, nargsf, kw);
