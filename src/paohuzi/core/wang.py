@@ -80,25 +80,23 @@ _Suffix = tuple[tuple[Group, ...], tuple[int, ...], int, int, int]
 _MEMO: dict[tuple[tuple[int, ...], int, bool, int], list[_Suffix]] = {}
 
 
-def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suffix]:
-    """Every way to split the rest ``r`` and ``w`` free 王 into ``need`` 门子."""
-    key = (r, w, pair_free, need)
-    hit = _MEMO.get(key)
-    if hit is not None:
-        return hit
-    out: list[_Suffix] = []
+def _moves(
+    r: tuple[int, ...], w: int, pair_free: bool, need: int
+) -> Iterator[tuple[int, Group, list[int], tuple[int, ...], int, bool]]:
+    """The first 门子 of every completion of the rest ``r`` with ``w`` free 王 into
+    ``need`` 门子, in order: (the path's step — its index in ``_SHAPES[c]``, c the lowest
+    card left, or in ``_ALONE[w]`` —, the group, the kinds its 王 stand for, the rest
+    left, 王 left, 将 still allowed). The one walk of ``_solve``, ``rest_classes`` and
+    ``class_split``."""
     cards = sum(r) + w
     c = next((k for k in range(20) if r[k]), -1)
     if c < 0:  # only 王 left: one group of them (_ALONE), of any kinds (R40)
-        if w == 0 and need == 0:
-            out.append(((), (), 0, 0, 0))
-        elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
+        if need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
             for i, g in enumerate(_ALONE[w]):
-                out.append(((g,), tuple(int(x) for x in g.cards), int(w == 4), int(w == 2), i))
+                yield i, g, [int(x) for x in g.cards], r, 0, False
     elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
         rl = list(r)
         rl[c] -= 1
-        step = 6 * (need - 1)
         for i, (kind, others) in enumerate(_SHAPES[c]):
             if kind is _K.JIANG and not pair_free:
                 continue
@@ -116,12 +114,26 @@ def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suff
                 # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
                 if used or kind not in (_K.KAN, _K.TI):
                     g = shared_group(kind, (c, *others))
-                    four, pair = int(kind is _K.TI), int(kind is _K.JIANG)
-                    rest = _solve(tuple(rl), w - len(used), pair_free and not pair, need - 1)
-                    for gs, ws, f, p, path in rest:
-                        out.append(((g, *gs), (*used, *ws), f + four, p + pair, i << step | path))
+                    pf = pair_free and kind is not _K.JIANG
+                    yield i, g, used, tuple(rl), w - len(used), pf
             for m in taken:
                 rl[m] += 1
+
+
+def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suffix]:
+    """Every way to split the rest ``r`` and ``w`` free 王 into ``need`` 门子."""
+    key = (r, w, pair_free, need)
+    hit = _MEMO.get(key)
+    if hit is not None:
+        return hit
+    out: list[_Suffix] = []
+    if w == 0 and need == 0 and not any(r):
+        out.append(((), (), 0, 0, 0))
+    step = 6 * (need - 1)
+    for i, g, used, rest, left, pf in _moves(r, w, pair_free, need):
+        four, pair = int(g.kind is _K.TI), int(g.kind is _K.JIANG)
+        for gs, ws, f, p, path in _solve(rest, left, pf, need - 1):
+            out.append(((g, *gs), (*used, *ws), f + four, p + pair, i << step | path))
     if len(_MEMO) >= 1 << 16:
         _MEMO.clear()
     _MEMO[key] = out
@@ -176,54 +188,18 @@ def rest_classes(
         if b is None or h > b[0] or (h == b[0] and path < b[1]):
             best[k] = (h, path, ws)
 
-    cards = sum(r) + w
-    c = next((k for k in range(20) if r[k]), -1)
-    if c < 0:  # only 王 left: one group of them (_ALONE), of any kinds (R40)
-        if w == 0 and need == 0:
-            put((0, 0, 0, 0, 0), 0, 0, ())
-        elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
-            for i, g in enumerate(_ALONE[w]):
-                ws = tuple([int(x) for x in g.cards])
-                k = (
-                    sum([red[x] for x in ws]),
-                    sum([x >= 10 for x in ws]),
-                    sum([xing[x] for x in ws]),
-                    int(w == 4),
-                    int(w == 2),
-                )
-                put(k, g.huxi(rules), i, ws)
-    elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
-        rl = list(r)
-        rl[c] -= 1
-        step = 6 * (need - 1)
-        for i, (kind, others) in enumerate(_SHAPES[c]):
-            if kind is _K.JIANG and not pair_free:
-                continue
-            used: list[int] = []  # kinds filled by 王
-            taken: list[int] = []  # natural cards taken
-            for m in others:
-                if rl[m]:
-                    rl[m] -= 1
-                    taken.append(m)
-                elif len(used) < w:
-                    used.append(m)
-                else:
-                    break
-            else:
-                if used or kind not in (_K.KAN, _K.TI):  # (natural 坎 were set aside, R22)
-                    gh = shared_group(kind, (c, *others)).huxi(rules)
-                    dr = sum([red[x] for x in used])
-                    db = sum([x >= 10 for x in used])
-                    dx = sum([xing[x] for x in used])
-                    four, pair = int(kind is _K.TI), int(kind is _K.JIANG)
-                    sub = rest_classes(
-                        tuple(rl), w - len(used), pair_free and not pair, need - 1, rules, xing
-                    )
-                    for rw, bw, xw, f, p, h, path, ws in sub:
-                        k = (rw + dr, bw + db, xw + dx, f | four, p | pair)
-                        put(k, h + gh, i << step | path, (*used, *ws))
-            for m in taken:
-                rl[m] += 1
+    if w == 0 and need == 0 and not any(r):
+        put((0, 0, 0, 0, 0), 0, 0, ())
+    step = 6 * (need - 1)
+    for i, g, used, rest, left, pf in _moves(r, w, pair_free, need):
+        gh = g.huxi(rules)
+        dr = sum([red[x] for x in used])
+        db = sum([x >= 10 for x in used])
+        dx = sum([xing[x] for x in used])
+        four, pair = int(g.kind is _K.TI), int(g.kind is _K.JIANG)
+        for rw, bw, xw, f, p, h, path, ws in rest_classes(rest, left, pf, need - 1, rules, xing):
+            k = (rw + dr, bw + db, xw + dx, f | four, p | pair)
+            put(k, h + gh, i << step | path, (*used, *ws))
     got = tuple([(*k, *v) for k, v in best.items()])
     if len(_CLASSES) >= 1 << 16:
         _CLASSES.clear()
@@ -289,24 +265,14 @@ def _split_classes(
 
 def class_split(position: Position, reading: int, path: int) -> tuple[Group, ...]:
     """The 门子 of the split :func:`split_classes` names by its reading and path."""
-    for ci, (groups, r, w, need, _, _, _) in enumerate(_candidates(position)):
+    for ci, (groups, r, w, need, _, pairs, _) in enumerate(_candidates(position)):
         if ci == reading:
             out = list(groups)
-            rl = list(r)
+            pf = not pairs
             for n in range(need - 1, -1, -1):  # the path's steps, the first highest
                 i = path >> 6 * n & 63
-                c = next((k for k in range(20) if rl[k]), -1)
-                if c < 0:  # only 王 left: one group of them
-                    out.append(_ALONE[w][i])
-                    break
-                kind, others = _SHAPES[c][i]
-                rl[c] -= 1
-                for m in others:
-                    if rl[m]:
-                        rl[m] -= 1
-                    else:
-                        w -= 1
-                out.append(shared_group(kind, (c, *others)))
+                _, g, _, r, w, pf = next(m for m in _moves(r, w, pf, n + 1) if m[0] == i)
+                out.append(g)
             return tuple(out)
     raise ValueError(f"the hand has no reading {reading}")
 
