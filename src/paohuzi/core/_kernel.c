@@ -2020,6 +2020,24 @@ fail:
 
 static inline int16_t max16(int16_t a, int v) { return v > a ? (int16_t)v : a; }
 
+/* Shape s of the lowest card (taken: r1 is the rest without it) with at most w 王: the
+   王 it uses (their kinds in kinds), the rest left in *rr; −1 when it does not fit, or
+   is a natural triple or four (a 坎 is set aside before the search, R22), or a 将 where
+   none is allowed. The one fit of wild_solve and wild_walk (wang.py _moves). */
+static int shape_fit(const WShape *s, uint64_t r1, int w, int pf, uint64_t *rr, int8_t *kinds) {
+    if (s->kind == 2 && !pf) return -1;
+    int used = 0;
+    for (int j = 0; j < s->n; j++) {
+        int m = s->other[j];
+        if ((r1 >> (3 * m)) & 7) r1 -= BIT(m);
+        else if (used < w) kinds[used++] = (int8_t)m;
+        else return -1;
+    }
+    if (!used && s->kind >= 3) return -1;
+    *rr = r1;
+    return used;
+}
+
 static void wild_solve(Wild *W, uint64_t r, int w, int pf, int need, int16_t *out) {
     uint32_t tag = 1u | (uint32_t)w << 1 | (uint32_t)pf << 4 | (uint32_t)need << 5;
     uint64_t h = (r ^ (uint64_t)tag * 0x9E3779B97F4A7C15ULL) * 0xff51afd7ed558ccdULL;
@@ -2044,19 +2062,10 @@ static void wild_solve(Wild *W, uint64_t r, int w, int pf, int need, int16_t *ou
         uint64_t r1 = r - BIT(c);
         for (int i = 0; i < W->nshape[c]; i++) {
             const WShape *s = &W->shape[c][i];
-            if (s->kind == 2 && !pf) continue;
-            uint64_t rr = r1;
-            int used = 0, ok = 1;
-            for (int j = 0; j < s->n; j++) {
-                int m = s->other[j];
-                if ((rr >> (3 * m)) & 7) rr -= BIT(m);
-                else if (used < w) used++;
-                else {
-                    ok = 0;
-                    break;
-                }
-            }
-            if (!ok || (!used && s->kind >= 3)) continue; /* a natural triple is a 坎, set aside */
+            uint64_t rr;
+            int8_t kinds[3];
+            int used = shape_fit(s, r1, w, pf, &rr, kinds);
+            if (used < 0) continue;
             int pair = s->kind == 2, four = s->kind == 4;
             int16_t sub[4];
             wild_solve(W, rr, w - used, pf && !pair, need - 1, sub);
@@ -2342,21 +2351,13 @@ static void wild_walk(WWalk *X, uint64_t r, int w, int pf, int need, int h, int 
     uint64_t r1 = r - BIT(c);
     for (int i = 0; i < W->nshape[c]; i++) {
         const WShape *s = &W->shape[c][i];
-        if (s->kind == 2 && !pf) continue;
-        uint64_t rr = r1;
-        int used = 0, ok = 1, dr = 0, db = 0, dx = 0;
-        for (int j = 0; j < s->n; j++) {
-            int m = s->other[j];
-            if ((rr >> (3 * m)) & 7) rr -= BIT(m);
-            else if (used < w) {
-                X->kr[X->nkr + used++] = (int8_t)m;
-                dr += X->red[m], db += X->big[m], dx += X->xing[m];
-            } else {
-                ok = 0;
-                break;
-            }
+        uint64_t rr;
+        int used = shape_fit(s, r1, w, pf, &rr, X->kr + X->nkr), dr = 0, db = 0, dx = 0;
+        if (used < 0) continue;
+        for (int j = 0; j < used; j++) {
+            int m = X->kr[X->nkr + j];
+            dr += X->red[m], db += X->big[m], dx += X->xing[m];
         }
-        if (!ok || (!used && s->kind >= 3)) continue; /* a natural triple is a 坎, set aside */
         int pair = s->kind == 2, four = s->kind == 4;
         int16_t sub[4];
         wild_solve(W, rr, w - used, pf && !pair, need - 1, sub); /* does it complete at all? */
