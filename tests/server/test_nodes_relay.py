@@ -76,6 +76,48 @@ def _meters(node: Node) -> dict[str, dict[str, Any]]:
     return {n["node"]: n for n in got}
 
 
+def _waiting_mid_hand(nodes: list[Node], first: bool) -> tuple[str, list[Seen]]:
+    """A room owned by node 0 with human A on node 1 and B on node 2, played until the
+    12th event and then left where node 0 waits for a human (nothing moves until one
+    acts, so it is still mid-hand when it is killed); no humans if the hand ended."""
+    body = {"rules": "hunan", "bots": 1, "bot": "easy", "hands": 1, "name": "甲"}
+    r = httpx.post(f"http://{nodes[0].base}/api/rooms", json=body, timeout=10).json()
+    room = r["room"]
+    # HTTP too: the join reaches node 1, which passes it to the owner and its answer back
+    j = httpx.post(f"http://{nodes[1].base}/api/rooms/{room}/join", json={"name": "乙"})
+    assert j.status_code == 200, j.text
+    info = httpx.get(f"http://{nodes[2].base}/api/rooms/{room}", timeout=10)
+    assert info.status_code == 200 and info.json()["free_seats"] == []
+    tokens = [r["token"], j.json()["token"]]
+    if first:  # a wrong token is refused by the owner, through the relay
+        bad = Seen(nodes[1], room, "x" * 22)
+        bad.poll(3.0)
+        assert bad.errors == ["bad_token"] and bad.state is None
+        bad.close()
+    humans = [Seen(nodes[1], room, tokens[0]), Seen(nodes[2], room, tokens[1])]
+    rng = random.Random(2424)
+    _play(
+        humans,
+        rng,
+        lambda: any(
+            h.state and (h.state["phase"] != "playing" or len(h.state["view"]["log"]) >= 12)
+            for h in humans
+        ),
+        60,
+    )
+    deadline = time.monotonic() + 30
+    while True:  # drain without acting until the owner waits for a human, or it ended
+        for h in humans:
+            h.poll(0.3)
+        if any(h.state and h.state["phase"] != "playing" for h in humans):
+            for h in humans:
+                h.close()
+            return room, []
+        if any(h.state and h.state["legal_actions"] for h in humans):
+            return room, humans
+        assert time.monotonic() < deadline, "the owner neither waited for a human nor ended"
+
+
 def test_relayed_players_play_on_when_the_owner_node_is_killed(pg: str, tmp_path: Path) -> None:  # noqa: F811
     nodes = [Node(pg, f"r{i}") for i in range(3)]
     try:
@@ -86,33 +128,16 @@ def test_relayed_players_play_on_when_the_owner_node_is_killed(pg: str, tmp_path
         for n in nodes[1:]:
             n.wait_up()
         owner = nodes[0]
-        body = {"rules": "hunan", "bots": 1, "bot": "easy", "hands": 1, "name": "甲"}
-        r = httpx.post(f"http://{owner.base}/api/rooms", json=body, timeout=10).json()
-        room = r["room"]
-        # HTTP too: the join reaches node 1, which passes it to the owner and its answer back
-        j = httpx.post(f"http://{nodes[1].base}/api/rooms/{room}/join", json={"name": "乙"})
-        assert j.status_code == 200, j.text
-        info = httpx.get(f"http://{nodes[2].base}/api/rooms/{room}", timeout=10)
-        assert info.status_code == 200 and info.json()["free_seats"] == []
-        tokens = [r["token"], j.json()["token"]]
-        # a wrong token is refused by the owner, through the relay
-        bad = Seen(nodes[1], room, "x" * 22)
-        bad.poll(3.0)
-        assert bad.errors == ["bad_token"] and bad.state is None
-        bad.close()
-
-        a, b = Seen(nodes[1], room, tokens[0]), Seen(nodes[2], room, tokens[1])
-        humans = [a, b]
-        rng = random.Random(2424)
-        _play(
-            humans,
-            rng,
-            lambda: any(
-                h.state and h.state["phase"] == "playing" and len(h.state["view"]["log"]) >= 12
-                for h in humans
-            ),
-            60,
-        )
+        # the kill must land mid-hand; a hand may end by itself before it (a bot's or a
+        # human's early 胡), and then it is dealt again in a new room
+        for _attempt in range(5):
+            room, humans = _waiting_mid_hand(nodes, first=_attempt == 0)
+            if humans:
+                break
+        else:
+            pytest.fail("five hands in a row ended before the 12th event")
+        a = humans[0]
+        rng = random.Random(2525)
         lease = redis.Redis.from_url(REDIS)
         assert lease.get(f"room:{room}:owner") == b"r0"  # played by node 0 all along
         before = _meters(nodes[1])
