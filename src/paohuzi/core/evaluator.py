@@ -105,30 +105,51 @@ def _rest_count(rest: int, pair: bool) -> int:
     """Distinct splits of ``rest`` into 句/绞 (and, with ``pair``, one 将): 0, 1 or 2+.
     At most one 绞 a point (two of one size, one of the other), then each size alone."""
     s, b = rest & MASK30, rest >> 30
-    s1, b1 = (s | s >> 1 | s >> 2) & _LOW30, (b | b >> 1 | b >> 2) & _LOW30  # ≥ 1 card
-    s2, b2 = (s >> 1 | s >> 2) & _LOW30, (b >> 1 | b >> 2) & _LOW30  # ≥ 2 cards
+    fs = _SIZE_INFO.get(s) or _size_info(s)
+    fb = _SIZE_INFO.get(b) or _size_info(b)
+    if not (fs[3] & fb[2]) | (fs[2] & fb[3]):  # no 绞 can form (most rests): each size alone
+        total = fs[1] * fb[0] + fs[0] * fb[1] if pair else fs[0] * fb[0]
+        return total if total < 2 else 2
     choices = [(s, b)]
-    jiao = (s2 & b1) | (s1 & b2)
+    jiao = (fs[3] & fb[2]) | (fs[2] & fb[3])  # points where a 绞 can form
     while jiao:
-        bit = jiao & -jiao
-        jiao ^= bit
+        m = jiao & -jiao
+        jiao ^= m
+        bit = BIT[m.bit_length() - 1]
+        two_small, two_big = fs[3] & fb[2] & m, fs[2] & fb[3] & m
         more = []
         for cs, cb in choices:
-            if s2 & bit and b1 & bit:
+            if two_small:
                 more.append((cs - 2 * bit, cb - bit))
-            if s1 & bit and b2 & bit:
+            if two_big:
                 more.append((cs - bit, cb - 2 * bit))
         choices += more
     total = 0
     for cs, cb in choices:
-        if pair:
-            total += _size_count(cs, True, 0) * _size_count(cb, False, 0)
-            total += _size_count(cs, False, 0) * _size_count(cb, True, 0)
-        else:
-            total += _size_count(cs, False, 0) * _size_count(cb, False, 0)
+        fs = _SIZE_INFO.get(cs) or _size_info(cs)
+        fb = _SIZE_INFO.get(cb) or _size_info(cb)
+        total += fs[1] * fb[0] + fs[0] * fb[1] if pair else fs[0] * fb[0]
         if total >= 2:
             return 2
     return total
+
+
+_SIZE_INFO: dict[int, tuple[int, int, int, int]] = {}  # one size's key → _size_info
+
+
+def _size_info(key: int) -> tuple[int, int, int, int]:
+    """Splits of one size with no 将 and with one (0, 1, 2+), and the points it holds
+    at least once and at least twice (10 bits each: where a 绞 could take cards)."""
+    one = two = 0
+    for p in range(10):
+        n = key >> 3 * p & 7
+        one |= (n > 0) << p
+        two |= (n > 1) << p
+    got = (_size_count(key, False, 0), _size_count(key, True, 0), one, two)
+    if len(_SIZE_INFO) >= 1 << 16:  # bounded, as _COUNTS
+        _SIZE_INFO.clear()
+    _SIZE_INFO[key] = got
+    return got
 
 
 _RUN3 = 1 | 1 << 3 | 1 << 6  # a 句 from the lowest point

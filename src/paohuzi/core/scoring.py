@@ -477,12 +477,22 @@ def _search(
     only for a split that beats the plan's."""
     rules = sc.rules
     most = (t.di, t.huxi)
+    tops: list[tuple[Settlement, Split]] = []  # the outcomes worth ``most``, above the plan's
     for h, prof in sc.ev.outcomes(p):
         if h >= sc.min_huxi:
-            u = _template(sc, key, p, h, huang, xing, Split(rules, p, None, named=(h, prof)))
-            most = max(most, (u.di, u.huxi))
-    if most == (t.di, t.huxi):
+            named = Split(rules, p, None, named=(h, prof))
+            u = _template(sc, key, p, h, huang, xing, named)
+            if (u.di, u.huxi) > most:
+                most, tops = (u.di, u.huxi), [(u, named)]
+            elif (u.di, u.huxi) == most and tops:
+                tops.append((u, named))
+    if not tops:
         return s
+    if len(tops) == 1:  # one (胡息, profile) is worth the most: its first split, built when read
+        u, named = tops[0]
+        won = _Shared(u, rules, p, None)
+        won._split = named
+        return won
     for groups in decompositions(p):
         gh = tuple([g.huxi(rules) for g in groups])
         h = sum(gh)
@@ -538,9 +548,18 @@ def _read_key(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
     r = split.profile(bool(m & _SPLIT)) if m & _PROFILE else 0
     r |= min(huxi, 1023) << _HUXI_AT | (p.facts >> 21 & 0xFF) << _RED_AT
     f = p.card_bits >> 2 & _LOW  # kinds held 4 times (no 王 here: a field is at most 4)
-    if f:
-        r |= sum(1 << c for c in range(20) if f >> 3 * c & 1) << _FOURS_AT
+    if f and m & _FOURS_READ:
+        kinds = _KINDS.get(f)
+        if kinds is None:
+            if len(_KINDS) >= 1 << 14:  # bounded (the sets of fours met)
+                _KINDS.clear()
+            kinds = _KINDS[f] = sum(1 << c for c in range(20) if f >> 3 * c & 1)
+        r |= kinds << _FOURS_AT
     return r & m
+
+
+_FOURS_READ = _READS["fours"]
+_KINDS: dict[int, int] = {}  # a packed field of kinds held 4 times → one bit per kind
 
 
 def _residual(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
