@@ -143,3 +143,33 @@ def test_the_mask_alone_encodes_nothing() -> None:
     obs = env.observe(env.agent_selection)
     assert obs["action_mask"].any()
     assert obs.unread  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_first_state_dealt_again_is_the_hand_dealt(name: str) -> None:
+    """The timeline keeps a hand just dealt as its deck, dealer and 荒庄 count, and deals
+    it again when an old observation is read: the same state as a copy would be — every
+    event, every seat's view and legal actions — and it plays on the same."""
+    from paohuzi.rl._hand import ObservedHand, Timeline, deal
+
+    rules = PRESETS[name]
+    rng = random.Random(name)
+    for _ in range(4):
+        state = deal(rules, rng)
+        copied = state.clone()
+        again = Timeline(ObservedHand(rules, state)).first()
+        assert again is not state
+        pick = random.Random(7)
+        while True:
+            assert again.events == copied.events
+            for seat in copied.seats:
+                assert view(again, seat) == view(copied, seat)
+            if copied.is_terminal():
+                assert again.is_terminal() and again.returns() == copied.returns()
+                break
+            seat = copied.current_player
+            legal = copied.legal_actions(seat)
+            assert again.legal_actions(seat) == legal
+            act = pick.choice(legal)
+            copied.apply(act)
+            again.apply(act)

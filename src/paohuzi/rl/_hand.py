@@ -198,10 +198,26 @@ class Timeline:
 
     def __init__(self, live: ObservedHand) -> None:
         self.live = live
-        self._first = live.state.clone()  # one copy per hand
+        state = live.state
+        # The first state: a hand just dealt is dealt again from its deck when an old
+        # observation is read (seldom), not copied for every hand (a copy costs more
+        # than a deal, about a twentieth of the AEC env's time); else a copy.
+        self._first: GameState | tuple[Any, ...] = (
+            (state.rules, state.seed, state.deck, state.dealer, state.huang)
+            if not state.actions
+            else state.clone()
+        )
         self.actions: list[Action] = []
         self._past: ObservedHand | None = None  # the last state made again
         self._past_at = 0
+
+    def first(self) -> GameState:
+        """A new copy of the hand's first state."""
+        first = self._first
+        if isinstance(first, GameState):
+            return first.clone()
+        rules, seed, deck, dealer, huang = first
+        return GameState(rules, seed=seed, deck=deck, dealer=dealer, huang=huang)
 
     @property
     def version(self) -> int:
@@ -219,7 +235,7 @@ class Timeline:
         past = self._past
         if past is None or self._past_at > version:
             live = self.live
-            past = ObservedHand(live.rules, self._first.clone(), live.reward, live.history)
+            past = ObservedHand(live.rules, self.first(), live.reward, live.history)
             self._past, self._past_at = past, 0
         if self._past_at < version:
             for _ in play_on(past.state, self.actions[self._past_at : version]):
