@@ -7,6 +7,7 @@ import pickle
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -138,3 +139,27 @@ def test_a_pickled_state_plays_on_like_the_original(seed: int, name: str, cut: i
         a = random_play(s, rng, 0.7)
         assert [e.to_dict() for e in copy.apply(a)] == [e.to_dict() for e in s.apply(a)]
     assert record(copy) == record(s)
+
+
+def test_clone_deals_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``clone`` copies the fields into a blank state: no shuffle, no RNG made (on the
+    compiled build a class's ``__new__`` runs ``__init__``, which would deal a whole hand
+    from fresh entropy first), and the copy plays on as the original."""
+    s = GameState(PRESETS["hunan"], 5)
+    made: list[object] = []
+
+    class Counted(random.Random):
+        def __init__(self, *a: object) -> None:
+            made.append(a)
+            super().__init__(*a)
+
+    rng = random.Random(1)
+    monkeypatch.setattr(random, "Random", Counted)
+    twin = s.clone()
+    assert made == []
+    GameState(PRESETS["hunan"], 6)  # (the patch is seen by the constructor)
+    assert len(made) == 1
+    while not s.is_terminal():
+        a = random_play(s, rng, 0.5)
+        assert [e.to_dict() for e in s.apply(a)] == [e.to_dict() for e in twin.apply(a)]
+    assert record(twin) == record(s)

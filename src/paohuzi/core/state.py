@@ -191,6 +191,8 @@ class GameState:
         dealer: int | None = None,
         huang: int = 0,
     ) -> None:
+        if deck is _NO_DEAL:  # clone's blank object, its fields set by the copy
+            return
         n = rules.players
         rng = random.Random(seed)
         if deck is None:
@@ -428,7 +430,8 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy; applying to it leaves this state untouched."""
-        new = GameState.__new__(GameState)
+        # (not GameState.__new__: a compiled class's __new__ runs __init__, a whole deal)
+        new = GameState(self.rules, deck=_NO_DEAL)
         for name in _FIELDS:
             v = getattr(self, name)
             if name in _CACHES:
@@ -1141,6 +1144,7 @@ _SHARED = frozenset(
         "_wall_pos",
     }
 )
+_NO_DEAL: tuple[str, ...] = ("no deal",)  # GameState(deck=_NO_DEAL): a blank, for clone
 _CACHES = frozenset({"_hucache"})  # per-seat caches: a clone starts them afresh
 assert set(_FIELDS) >= _SHARED | _CACHES
 
