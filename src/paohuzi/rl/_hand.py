@@ -151,6 +151,11 @@ class ObservedHand:
         return _mask(self.legal(seat), dtype)
 
     @staticmethod
+    def mask_of(legal: dict[int, Action]) -> np.ndarray:
+        """:meth:`mask` of a seat's :meth:`legal` already at hand."""
+        return _mask(legal, np.int8)
+
+    @staticmethod
     def pass_mask(dtype: type = np.int8) -> np.ndarray:
         """The mask of a seat asked in a claim window it has no option in: 过 only (a
         copy of one made once: half the AEC env's observations are these)."""
@@ -267,7 +272,7 @@ class Observation(dict[str, np.ndarray]):
     __slots__ = ("_seat", "_timeline", "_version")
 
     def __init__(self, timeline: Timeline, seat: int, mask: np.ndarray) -> None:
-        dict.__init__(self, action_mask=mask)
+        dict.__setitem__(self, "action_mask", mask)
         self._timeline: Timeline | None = timeline
         self._version = timeline.version
         self._seat = seat

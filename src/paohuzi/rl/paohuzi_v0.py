@@ -169,14 +169,30 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         seat = self._ask[0] if self._ask else state.current_player
         self.agent_selection = self.possible_agents[seat]
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last, read straight (it runs once or twice a decision)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The seat's observation; its vector is encoded when first read."""
         seat = self._seat[agent]
         obs = self._seen.get(seat)
         if obs is None:  # once per seat and step: last() and a learner may both ask
-            t = self.hand
+            t = self._hand
+            if t is None:
+                raise RuntimeError("call reset() before using the environment")
+            legal = t.legal(seat)
             # asked in a window it has no option in: 过 only
-            mask = t.pass_mask() if self._ask and not t.legal(seat) else t.mask(seat)
+            mask = t.pass_mask() if self._ask and not legal else t.mask_of(legal)
             assert self._timeline is not None
             obs = self._seen[seat] = Observation(self._timeline, seat, mask)
         return obs
@@ -186,7 +202,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        t = self.hand
+        t = self._hand
+        if t is None:
+            raise RuntimeError("call reset() before using the environment")
         i = int(action)
         if not 0 <= i < ACTION_COUNT:
             raise ValueError(f"action {action!r} is outside the action space")
