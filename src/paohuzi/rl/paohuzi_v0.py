@@ -158,7 +158,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
 
     def _select(self) -> None:
         """The next agent: the discarder, or the next seat asked in a claim window."""
-        state = self.hand.state
+        state = (self._hand or self.hand).state  # (the property raises before reset)
         if state.phase == CLAIM and not self._ask:  # a new window: ask every seat
             open_card = state.open_card
             assert open_card is not None
@@ -187,9 +187,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         seat = self._seat[agent]
         obs = self._seen.get(seat)
         if obs is None:  # once per seat and step: last() and a learner may both ask
-            t = self._hand
-            if t is None:
-                raise RuntimeError("call reset() before using the environment")
+            t = self._hand or self.hand  # (the property raises before reset)
             legal = t.legal(seat)
             # asked in a window it has no option in: 过 only
             mask = t.pass_mask() if self._ask and not legal else t.mask_of(legal)
@@ -202,9 +200,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        t = self._hand
-        if t is None:
-            raise RuntimeError("call reset() before using the environment")
+        t = self._hand or self.hand  # (the property raises before reset)
         i = int(action)
         if not 0 <= i < ACTION_COUNT:
             raise ValueError(f"action {action!r} is outside the action space")
