@@ -251,6 +251,36 @@ def test_split_count_counts_the_distinct_splits(p: Position) -> None:
     assert split_count(p) == min(2, _distinct_splits(p))
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    position_strategy(), st.sampled_from(("hunan", "changde", "luzhou", "loudi", "losing_fours"))
+)
+def test_the_plans_split_count_is_split_count(p: Position, name: str) -> None:
+    """R25, R46: ``plan_splits`` — the count a settlement asks right after the plan, from
+    the uses of the winning card the plan found splitting and the plan's rest — is
+    ``split_count``; also under a house table where a four made with the winning card is
+    worth less than the 碰/坎 it replaces (the plan leaves that use untried: counted the
+    long way), and for a position other than the one just planned."""
+    from paohuzi.core.evaluator import HandEvaluator, split_count
+    from paohuzi.core.rules import HuxiTable
+
+    if name == "losing_fours":
+        table = preset("hunan").huxi_table.to_dict() | {"pao": [0, 0, 0, 0], "ti": [0, 0, 0, 0]}
+        rules = preset("hunan").replace(huxi_table=HuxiTable.from_dict(table))
+    else:
+        rules = preset(name)
+    ev = HandEvaluator(rules, native=False)
+    assert ev._four_loses == (name == "losing_fours")
+    if p.win is None:
+        return
+    _, plan = ev.plan(p)
+    if plan is None:
+        return
+    assert ev.plan_splits(p, plan) == split_count(p)
+    other = Position(p.hand, p.table, p.win, self_drawn=not p.self_drawn)
+    assert ev.plan_splits(other, plan) == split_count(other)  # (not the position planned)
+
+
 def test_split_count_on_the_corpus(positions: list[Position]) -> None:
     """The same on the benchmark's corpus, where hands with two splits (二七十 or a 句
     from the same 二, a 绞 or two 句 …) are few but there."""

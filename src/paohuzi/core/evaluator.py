@@ -88,17 +88,17 @@ def split_count(pos: Position) -> int:
     if win is None or packed & FOURS:
         return 0
     pair, hand_ok, four_ok = pos.shape
-    mask = kan_mask(packed)
+    mask = packed & packed >> 1 & LOW  # kan_mask (no four in hand here)
     rest = packed - 3 * mask
-    w = int(win)
+    at = 3 * win
     total = 0
     if hand_ok:  # the card joins the rest; or a pair and the card are a 碰/偎
-        total += _rest_count(rest + BIT[w], pair)
-        if rest >> 3 * w & 7 == 2:
-            total += _rest_count(rest - 2 * BIT[w], pair)
-    if four_ok and (mask >> 3 * w & 1 or pos.up_key >= 0):  # a 坎 or table 碰/偎 made a four
+        total = _rest_count(rest + (1 << at), pair)
+        if rest >> at & 7 == 2:
+            total += _rest_count(rest - (2 << at), pair)
+    if four_ok and (mask >> at & 1 or pos.up_key >= 0):  # a 坎 or table 碰/偎 made a four
         total += _rest_count(rest, True)
-    return min(total, 2)
+    return total if total < 2 else 2
 
 
 def _rest_count(rest: int, pair: bool) -> int:
@@ -514,6 +514,23 @@ class HandEvaluator:
         self._profiles(g)
         self._partial: dict[int, int] = {}  # partial_huxi memo (views ask it every step)
         self._jiao_cache: dict[int, list[tuple[int, int, int, int, int]]] = {}
+        # (position, rest, pair, choice of split, uses of the card that split) of the last
+        # plan made in Python: the settlement asks right after for its split (profile,
+        # groups: _rest_choice) and whether the hand splits another way (plan_splits)
+        self._last_plan: tuple[Any, int, bool, tuple[int, int, int, int], int] = (
+            None,
+            -1,
+            False,
+            (0, 0, 0, 0),
+            0,
+        )
+        # A 胡息 table where a four made with the winning card is worth less than what it
+        # replaces: _best leaves that use untried, so its uses are not split_count's
+        self._four_loses = any(
+            min(pao - g["peng"][c], pao - g["wei"][c], ti - g["wei"][c], min(pao, ti) - g["kan"][c])
+            < 0
+            for c, pao, ti in zip(range(20), g["pao"], g["ti"], strict=False)
+        )
         # The C kernel (None: pure Python): same results, each call in C.
         self._kernel: Any = _kernel_for(self) if native and KERNEL is not None else None
         self._core: Any = None if self._kernel is None else self._kernel.core
@@ -781,6 +798,7 @@ class HandEvaluator:
         win: int,
         self_drawn: bool,
         plans: list | None = None,
+        info: list | None = None,
     ) -> int:
         """Best 胡息 over every use of the winning card (R25–R27), −1 without a shape.
 
@@ -789,7 +807,8 @@ class HandEvaluator:
         none). The uses tried: "hand" (the card joins the rest; a 坎 of its kind
         stays whole: 破跑胡), "triple" (pair + card → 碰/偎 value), "kan" (坎 +
         card → 跑/提) and "table" (偎/碰 + card → 跑/提). With ``plans`` given,
-        the best (fixed 胡息, rest, pair needed, use) is appended to it.
+        the best (fixed 胡息, rest, pair needed, use) is appended to it, and with ``info``
+        its split's choice (:meth:`_rest`) and how many uses of the card split at all.
         """
         if self._core is not None and plans is None:
             return self._core(packed, table_huxi, shape, gain_up, win, self_drawn)
@@ -805,34 +824,46 @@ class HandEvaluator:
         pair, hand_ok, four_ok = shape
         best = -1
         plan = None
+        # with ``plans``: each completion's choice of split too (the plan's is kept)
+        choices: list[tuple[int, int, int, int]] | None = None if info is None else []
+        at = -1  # the plan's in ``choices``
+        uses = 0  # of the card that split (R25)
         if hand_ok:
             r = rest + BIT[win]
-            v = self._rest(r, pair)
+            v = self._rest(r, pair, choices)
             if v >= 0:
                 best = fixed + v
+                uses = 1
                 if plans is not None:
-                    plan = (fixed, r, pair, "hand")
+                    plan, at = (fixed, r, pair, "hand"), 0
             if (rest >> (3 * win)) & 7 == 2:
                 f2 = fixed + (self._wei if self_drawn else self._peng)[win]
                 r = rest - 2 * BIT[win]
-                v = self._rest(r, pair)
+                v = self._rest(r, pair, choices)
+                if v >= 0:
+                    uses += 1
                 if v >= 0 and f2 + v > best:
                     best = f2 + v
                     if plans is not None:
-                        plan = (f2, r, pair, "triple")
+                        plan, at = (f2, r, pair, "triple"), 1
         if four_ok:
             if mask >> (3 * win) & 1:
                 gain, how = (self._ti if self_drawn else self._pao)[win] - self._kan[win], "kan"
             else:  # a table 偎/碰 of the card (never both: only four copies)
                 gain, how = gain_up, "table"
             if gain >= 0:
-                v = self._rest(rest, True)
+                v = self._rest(rest, True, choices)
+                if v >= 0:
+                    uses += 1
                 if v >= 0 and fixed + gain + v > best:
                     best = fixed + gain + v
                     if plans is not None:
-                        plan = (fixed + gain, rest, True, how)
+                        plan, at = (fixed + gain, rest, True, how), -1
         if plan is not None:
             plans.append(plan)  # type: ignore[union-attr]
+            if info is not None and choices is not None:
+                info.append(choices[at])
+                info.append(uses)
         return best
 
     def best_huxi(
@@ -959,8 +990,21 @@ class HandEvaluator:
         )
         huxi = sum(map(self._flat_get, pos.table_keys))
         plans: list[tuple[int, int, bool, str]] = []
-        best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans)
-        return best, (plans[0] if plans else None)
+        info: list[Any] = []
+        best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans, info)
+        if not plans:
+            return best, None
+        plan = plans[0]
+        self._last_plan = (pos, plan[1], plan[2], info[0], info[1])  # (one assignment: threads)
+        return best, plan
+
+    def plan_splits(self, pos: Position, plan: tuple[int, int, bool, str]) -> int:
+        """:func:`split_count` of a position :meth:`plan` just planned (0, 1 or 2+): with
+        one use of the winning card that splits, only the plan's rest is counted."""
+        last = self._last_plan  # (read once: another thread may plan meanwhile)
+        if last[0] is pos and last[1] == plan[1] and last[2] == plan[2] and not self._four_loses:
+            return 2 if last[4] > 1 else _rest_count(plan[1], plan[2])
+        return split_count(pos)
 
     def split(self, pos: Position, plan: tuple[int, int, bool, str]) -> tuple[Group, ...]:
         """The 门子 of :meth:`plan`'s best split."""
@@ -1008,6 +1052,9 @@ class HandEvaluator:
         if self._kernel is not None:
             got: tuple[int, int, int, int] = self._kernel.rest(rest, pair)[1]
             return got
+        last = self._last_plan  # (read once: another thread may plan meanwhile)
+        if last[1] == rest and last[2] == pair:
+            return last[3]
         choice: list[tuple[int, int, int, int]] = []
         self._rest(rest, pair, choice)
         return choice[0]
