@@ -660,10 +660,19 @@ class HandEvaluator:
             jiao ^= low
         small, big = self.sizes
         if pair:
-            es, eb = small.entry(s), big.entry(b)
+            es = self._small.get(s) or small.entry(s)
+            eb = self._big.get(b) or big.entry(b)
             pair_small = es[1] + eb[0] >= es[0] + eb[1]
-            return p + small.profile(s, pair_small) + big.profile(b, not pair_small)
-        return p + small.profile(s, False) + big.profile(b, False)
+        else:
+            pair_small = False
+        # the size tables' profile memos read straight (SizeTable.profile fills them)
+        ks, kb = s | pair_small << 30, b | (pair and not pair_small) << 30
+        ps, pb = small.profiles.get(ks), big.profiles.get(kb)
+        if ps is None:
+            ps = small.profile(s, pair_small)
+        if pb is None:
+            pb = big.profile(b, pair and not pair_small)
+        return p + ps + pb
 
     def outcomes(self, pos: Position) -> set[tuple[int, int]]:
         """(胡息, profile) of every split of a winning position (R25, R27: each use of the

@@ -450,7 +450,7 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
     # The memo key (see _Scorer): flags, colour 名堂 earned, residual 名堂 earned.
     facts = p.facts  # (red, big, small) counts above the flags
     key: Any = facts & 31
-    if sc.tinghu and dict(p.extra).get("tinghu"):
+    if sc.tinghu and p.extra and dict(p.extra).get("tinghu"):
         key |= 32
     if sc.colour:
         key |= _colour_ids(sc, p, facts)
@@ -545,7 +545,12 @@ _LOW = sum(1 << 3 * c for c in range(20))
 def _read_key(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
     """What ``sc``'s residual 名堂 read of this split, as one int (see _READS)."""
     m = sc.rmask
-    r = split.profile(bool(m & _SPLIT)) if m & _PROFILE else 0
+    if not m & _PROFILE:
+        r = 0
+    elif split.value is None and split.plan is not None:  # the plan's split, unbuilt
+        r = sc.ev.profile(p, split.plan, bool(m & _SPLIT))
+    else:
+        r = split.profile(bool(m & _SPLIT))
     r |= min(huxi, 1023) << _HUXI_AT | (p.facts >> 21 & 0xFF) << _RED_AT
     f = p.card_bits >> 2 & _LOW  # kinds held 4 times (no 王 here: a field is at most 4)
     if f and m & _FOURS_READ:
