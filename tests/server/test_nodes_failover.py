@@ -189,6 +189,46 @@ def check_stored_hand(pg: str, base: str, hand_id: str, tmp_path: Path) -> None:
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+def _owned_room_mid_hand(nodes: list[Node], first: bool) -> tuple[str, list[str], list[Human]]:
+    """A room of node 0 (no relay) with both humans on it, played until the 12th event
+    and then left where node 0 waits for a human (nothing moves until one acts: still
+    mid-hand when it is killed); no humans if the hand ended before."""
+    owner = nodes[0]
+    body = {"rules": "hunan", "bots": 1, "bot": "easy", "hands": 1, "name": "甲"}
+    r = httpx.post(f"http://{owner.base}/api/rooms", json=body, timeout=10).json()
+    room = r["room"]
+    # the second human joins through another node: the seat token is stored in PostgreSQL
+    j = httpx.post(f"http://{nodes[1].base}/api/rooms/{room}/join", json={"name": "乙"})
+    assert j.status_code == 503 and j.json()["error"] == "room_elsewhere"  # one owner
+    j = httpx.post(f"http://{owner.base}/api/rooms/{room}/join", json={"name": "乙"})
+    assert j.status_code == 200, j.text
+    tokens = [r["token"], j.json()["token"]]
+    if first:
+        for other in nodes[1:]:  # while the owner lives, nobody else plays the room
+            assert _refused(other, room, tokens[1]) == "room_elsewhere"
+    humans = [Human(owner, room, t) for t in tokens]
+    _play(
+        humans,
+        random.Random(24),
+        lambda: any(
+            h.state and (h.state["phase"] != "playing" or len(h.state["view"]["log"]) >= 12)
+            for h in humans
+        ),
+        60,
+    )
+    deadline = time.monotonic() + 30
+    while True:  # drain without acting until the owner waits for a human, or it ended
+        for h in humans:
+            h.poll(0.3)
+        if any(h.state and h.state["phase"] != "playing" for h in humans):
+            for h in humans:
+                h.close()
+            return room, tokens, []
+        if any(h.state and h.state["legal_actions"] for h in humans):
+            return room, tokens, humans
+        assert time.monotonic() < deadline, "the owner neither waited for a human nor ended"
+
+
 def test_a_killed_owner_nodes_hand_goes_on_elsewhere(pg: str, tmp_path: Path) -> None:
     nodes = [Node(pg, f"n{i}", "--no-relay") for i in range(3)]  # the fallback: no relay
     try:
@@ -199,31 +239,15 @@ def test_a_killed_owner_nodes_hand_goes_on_elsewhere(pg: str, tmp_path: Path) ->
         for n in nodes[1:]:
             n.wait_up()
         owner = nodes[0]
-        body = {"rules": "hunan", "bots": 1, "bot": "easy", "hands": 1, "name": "甲"}
-        r = httpx.post(f"http://{owner.base}/api/rooms", json=body, timeout=10).json()
-        room = r["room"]
-        # the second human joins through another node: the seat token is stored in PostgreSQL
-        j = httpx.post(f"http://{nodes[1].base}/api/rooms/{room}/join", json={"name": "乙"})
-        assert j.status_code == 503 and j.json()["error"] == "room_elsewhere"  # one owner
-        j = httpx.post(f"http://{owner.base}/api/rooms/{room}/join", json={"name": "乙"})
-        assert j.status_code == 200, j.text
-        tokens = [r["token"], j.json()["token"]]
-        for other in nodes[1:]:  # while the owner lives, nobody else plays the room
-            assert _refused(other, room, tokens[1]) == "room_elsewhere"
-
-        humans = [Human(owner, room, t) for t in tokens]
+        # the kill must land mid-hand; a hand may end by itself before it (a bot's or a
+        # human's early 胡), and then it is dealt again in a new room
+        for attempt in range(5):
+            room, tokens, humans = _owned_room_mid_hand(nodes, first=attempt == 0)
+            if humans:
+                break
+        else:
+            pytest.fail("five hands in a row ended before the 12th event")
         rng = random.Random(24)
-        _play(
-            humans,
-            rng,
-            lambda: any(
-                h.state and h.state["phase"] == "playing" and len(h.state["view"]["log"]) >= 12
-                for h in humans
-            ),
-            60,
-        )
-        for h in humans:
-            h.poll(0.3)
         seen = [h.state or h.first for h in humans]
         owner.kill()  # SIGKILL mid-hand
         for h in humans:
