@@ -133,6 +133,9 @@ def test_claim_windows_reveal_nothing_through_the_order_of_agents(rules: str) ->
             else:
                 assert mask == {PASS_INDEX}
                 forced += 1
+            # the env's legal map (filled at the window's opening for the seats not
+            # deciding) is the engine's
+            assert set(env.unwrapped.hand.legal(seat)) == window_legal[seat]
             # claim whenever possible, so that claims compete
             choice = min(mask - {PASS_INDEX}, default=PASS_INDEX, key=lambda i: (i == 40, i))
             decided[seat] = choice
