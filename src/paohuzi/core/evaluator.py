@@ -984,9 +984,13 @@ class HandEvaluator:
             return Analysis(False, best, "below_min_huxi", groups)
         return Analysis(True, best, None, groups)
 
-    def plan(self, pos: Position) -> tuple[int, tuple[int, int, bool, str] | None]:
+    def plan(
+        self, pos: Position, record: bool = True
+    ) -> tuple[int, tuple[int, int, bool, str] | None]:
         """Best 胡息 and how the winning card is used, without building groups
-        (``plan`` None: no shape); :meth:`split` turns the plan into the 门子."""
+        (``plan`` None: no shape); :meth:`split` turns the plan into the 门子. With
+        ``record`` (Python path), what :meth:`_rest_choice` and :meth:`plan_splits`
+        then read is kept (a settlement that reads neither asks without)."""
         kernel = getattr(self, "_kernel", None)  # the C kernel (issue 27), when built
         if kernel is not None:  # (it reads the position's fields itself, as best does)
             return kernel.plan_of(pos)
@@ -999,10 +1003,10 @@ class HandEvaluator:
         )
         huxi = sum(map(self._flat_get, pos.table_keys))
         plans: list[tuple[int, int, bool, str]] = []
-        info: list[Any] = []
+        info: list[Any] | None = [] if record else None
         best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans, info)
-        if not plans:
-            return best, None
+        if not plans or info is None:
+            return best, (plans[0] if plans else None)
         plan = plans[0]
         self._last_plan = (pos, plan[1], plan[2], info[0], info[1])  # (one assignment: threads)
         return best, plan

@@ -293,6 +293,7 @@ class _Scorer:
         "memo",
         "min_huxi",
         "native",
+        "record",
         "refusals",
         "residual",
         "rids",
@@ -337,6 +338,8 @@ class _Scorer:
         reads = {name for e in c.residual for name in e[1].reads}
         self.rmask = sum(_READS[name] for name in reads)
         self.refusals = tuple(e[1].refuses for e in c.residual)
+        # the plan's split read after it (its profile, the R46 count): the plan keeps it
+        self.record = not self.fast or bool(self.rmask & _PROFILE)
         self.rids: dict[int, int] = {}
         self.rverdicts: dict[tuple[tuple[int, int], ...], int] = {(): 0}
         self.memo: dict[Any, _Scored] = {}
@@ -437,7 +440,7 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
         return _settle_wild(p, rules, huang, sc)
     if p.win is None:
         return _settle(p, rules, huang)
-    huxi, plan = sc.ev.plan(p)
+    huxi, plan = sc.ev.plan(p, sc.record)
     if plan is None:
         return _NOT_WINNING  # immutable: one object serves every hand without a shape
     if huxi < sc.min_huxi:
