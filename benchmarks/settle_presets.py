@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import paohuzi
 from corpus import corpus
-from paohuzi.core.evaluator import evaluator_for
+from paohuzi.core.evaluator import evaluator_for, split_count
 from paohuzi.core.rules import PRESETS
-from paohuzi.core.scoring import settle, split_count
+from paohuzi.core.scoring import settle
 
 
 def main() -> None:

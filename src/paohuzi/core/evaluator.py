@@ -107,16 +107,15 @@ def _rest_count(rest: int, pair: bool) -> int:
     s, b = rest & MASK30, rest >> 30
     fs = _SIZE_INFO.get(s) or _size_info(s)
     fb = _SIZE_INFO.get(b) or _size_info(b)
-    if not (fs[3] & fb[2]) | (fs[2] & fb[3]):  # no 绞 can form (most rests): each size alone
+    jiao = (fs[3] & fb[2]) | (fs[2] & fb[3])  # points where a 绞 can form (a field's low bit)
+    if not jiao:  # (most rests): each size alone
         total = fs[1] * fb[0] + fs[0] * fb[1] if pair else fs[0] * fb[0]
         return total if total < 2 else 2
     choices = [(s, b)]
-    jiao = (fs[3] & fb[2]) | (fs[2] & fb[3])  # points where a 绞 can form
     while jiao:
-        m = jiao & -jiao
-        jiao ^= m
-        bit = BIT[m.bit_length() - 1]
-        two_small, two_big = fs[3] & fb[2] & m, fs[2] & fb[3] & m
+        bit = jiao & -jiao
+        jiao ^= bit
+        two_small, two_big = fs[3] & fb[2] & bit, fs[2] & fb[3] & bit
         more = []
         for cs, cb in choices:
             if two_small:
@@ -139,12 +138,10 @@ _SIZE_INFO: dict[int, tuple[int, int, int, int]] = {}  # one size's key → _siz
 
 def _size_info(key: int) -> tuple[int, int, int, int]:
     """Splits of one size with no 将 and with one (0, 1, 2+), and the points it holds
-    at least once and at least twice (10 bits each: where a 绞 could take cards)."""
-    one = two = 0
-    for p in range(10):
-        n = key >> 3 * p & 7
-        one |= (n > 0) << p
-        two |= (n > 1) << p
+    at least once and at least twice (each point's field's low bit: where a 绞 could
+    take cards)."""
+    one = (key | key >> 1 | key >> 2) & _LOW30
+    two = (key >> 1 | key >> 2) & _LOW30
     got = (_size_count(key, False, 0), _size_count(key, True, 0), one, two)
     if len(_SIZE_INFO) >= 1 << 16:  # bounded, as _COUNTS
         _SIZE_INFO.clear()
@@ -851,10 +848,10 @@ class HandEvaluator:
                 v = self._rest(r, pair, choices)
                 if v >= 0:
                     uses += 1
-                if v >= 0 and f2 + v > best:
-                    best = f2 + v
-                    if plans is not None:
-                        plan, at = (f2, r, pair, "triple"), 1
+                    if f2 + v > best:
+                        best = f2 + v
+                        if plans is not None:
+                            plan, at = (f2, r, pair, "triple"), 1
         if four_ok:
             if mask >> (3 * win) & 1:
                 gain, how = (self._ti if self_drawn else self._pao)[win] - self._kan[win], "kan"
@@ -864,10 +861,10 @@ class HandEvaluator:
                 v = self._rest(rest, True, choices)
                 if v >= 0:
                     uses += 1
-                if v >= 0 and fixed + gain + v > best:
-                    best = fixed + gain + v
-                    if plans is not None:
-                        plan, at = (fixed + gain, rest, True, how), -1
+                    if fixed + gain + v > best:
+                        best = fixed + gain + v
+                        if plans is not None:
+                            plan, at = (fixed + gain, rest, True, how), -1
         if plan is not None:
             plans.append(plan)  # type: ignore[union-attr]
             if info is not None and choices is not None:

@@ -27,7 +27,7 @@ from operator import attrgetter
 from typing import Any
 
 from .cards import CARDS, Card
-from .evaluator import KERNEL, evaluator_for, split_count  # noqa: F401 (the benchmarks' name)
+from .evaluator import KERNEL, evaluator_for
 from .melds import Group, GroupKind, shared_group
 from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
 from .position import Position
@@ -548,12 +548,7 @@ _LOW = sum(1 << 3 * c for c in range(20))
 def _read_key(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
     """What ``sc``'s residual 名堂 read of this split, as one int (see _READS)."""
     m = sc.rmask
-    if not m & _PROFILE:
-        r = 0
-    elif split.value is None and split.plan is not None:  # the plan's split, unbuilt
-        r = sc.ev.profile(p, split.plan, bool(m & _SPLIT))
-    else:
-        r = split.profile(bool(m & _SPLIT))
+    r = split.profile(bool(m & _SPLIT)) if m & _PROFILE else 0
     r |= min(huxi, 1023) << _HUXI_AT | (p.facts >> 21 & 0xFF) << _RED_AT
     f = p.card_bits >> 2 & _LOW  # kinds held 4 times (no 王 here: a field is at most 4)
     if f and m & _FOURS_READ:

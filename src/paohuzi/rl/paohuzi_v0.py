@@ -169,19 +169,6 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         seat = self._ask[0] if self._ask else state.current_player
         self.agent_selection = self.possible_agents[seat]
 
-    def last(
-        self, observe: bool = True
-    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        """AECEnv.last, read straight (it runs once or twice a decision)."""
-        agent = self.agent_selection
-        return (
-            self.observe(agent) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The seat's observation; its vector is encoded when first read."""
         seat = self._seat[agent]
