@@ -207,9 +207,16 @@ def _owned_room_mid_hand(nodes: list[Node], first: bool) -> tuple[str, list[str]
         for other in nodes[1:]:  # while the owner lives, nobody else plays the room
             assert _refused(other, room, tokens[1]) == "room_elsewhere"
     humans = [Human(owner, room, t) for t in tokens]
+    return room, tokens, humans if played_to_a_wait(humans, random.Random(24)) else []
+
+
+def played_to_a_wait(humans: list[Any], rng: random.Random) -> bool:
+    """Random play to the 12th event, then no more: drained until the owner waits for a
+    human (nothing moves until one acts, so a kill now lands mid-hand). False — every
+    socket closed — if the hand ended on its own first (a bot's or a human's early 胡)."""
     _play(
         humans,
-        random.Random(24),
+        rng,
         lambda: any(
             h.state and (h.state["phase"] != "playing" or len(h.state["view"]["log"]) >= 12)
             for h in humans
@@ -217,15 +224,15 @@ def _owned_room_mid_hand(nodes: list[Node], first: bool) -> tuple[str, list[str]
         60,
     )
     deadline = time.monotonic() + 30
-    while True:  # drain without acting until the owner waits for a human, or it ended
+    while True:
         for h in humans:
             h.poll(0.3)
         if any(h.state and h.state["phase"] != "playing" for h in humans):
             for h in humans:
                 h.close()
-            return room, tokens, []
+            return False
         if any(h.state and h.state["legal_actions"] for h in humans):
-            return room, tokens, humans
+            return True
         assert time.monotonic() < deadline, "the owner neither waited for a human nor ended"
 
 

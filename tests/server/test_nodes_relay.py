@@ -25,7 +25,15 @@ from typing import Any
 import httpx
 import pytest
 
-from .test_nodes_failover import REDIS, Human, Node, _play, check_stored_hand, pg  # noqa: F401 (a fixture)
+from .test_nodes_failover import (  # noqa: F401 (pg: a fixture)
+    REDIS,
+    Human,
+    Node,
+    _play,
+    check_stored_hand,
+    pg,
+    played_to_a_wait,
+)
 
 redis = pytest.importorskip("redis")
 pytestmark = pytest.mark.slow
@@ -95,27 +103,7 @@ def _waiting_mid_hand(nodes: list[Node], first: bool) -> tuple[str, list[Seen]]:
         assert bad.errors == ["bad_token"] and bad.state is None
         bad.close()
     humans = [Seen(nodes[1], room, tokens[0]), Seen(nodes[2], room, tokens[1])]
-    rng = random.Random(2424)
-    _play(
-        humans,
-        rng,
-        lambda: any(
-            h.state and (h.state["phase"] != "playing" or len(h.state["view"]["log"]) >= 12)
-            for h in humans
-        ),
-        60,
-    )
-    deadline = time.monotonic() + 30
-    while True:  # drain without acting until the owner waits for a human, or it ended
-        for h in humans:
-            h.poll(0.3)
-        if any(h.state and h.state["phase"] != "playing" for h in humans):
-            for h in humans:
-                h.close()
-            return room, []
-        if any(h.state and h.state["legal_actions"] for h in humans):
-            return room, humans
-        assert time.monotonic() < deadline, "the owner neither waited for a human nor ended"
+    return room, humans if played_to_a_wait(humans, random.Random(2424)) else []
 
 
 def test_relayed_players_play_on_when_the_owner_node_is_killed(pg: str, tmp_path: Path) -> None:  # noqa: F811
