@@ -24,7 +24,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -158,7 +158,7 @@ def pg() -> Iterator[str]:
         yield url
 
 
-def _play(humans: list[Human], rng: random.Random, until: Any, limit: float) -> None:
+def _play(humans: Sequence[Human], rng: random.Random, until: Any, limit: float) -> None:
     deadline = time.monotonic() + limit
     while not until():
         assert time.monotonic() < deadline, [h.state and h.state["phase"] for h in humans]
