@@ -106,7 +106,9 @@ def aec(make: Callable[..., object], rules_name: str, seeds: range, read: bool =
                 env.step(PASS_INDEX)  # type: ignore[attr-defined]  # a forced pass
                 continue
             steps += 1
-            env.step(pick.choice(np.flatnonzero(obs["action_mask"])))  # type: ignore[attr-defined]
+            # mask.nonzero()[0], not np.flatnonzero(mask) (the same indices for a 1-D
+            # mask, without numpy's function dispatch: about 1 µs a decision, 5%).
+            env.step(pick.choice(obs["action_mask"].nonzero()[0]))  # type: ignore[attr-defined]
     return steps
 
 

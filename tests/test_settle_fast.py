@@ -190,6 +190,65 @@ def test_memoised_settlement_is_the_stepwise_one(
         _same(settle(r, rules, huang), _settle(q, rules, huang))
 
 
+# Every (rules, 名堂 rule) whose pattern refuses at sight (Mingtang.refusal): each preset's
+# 胡息 table (which 句, 绞 and 将 are worth nothing) with each rule a preset gives it.
+_RULES_OF = {r.id: r for name in ALL_PRESETS for r in preset(name).mingtang}
+REFUSALS = [
+    (name, mid)
+    for name in ALL_PRESETS
+    for mid, r in sorted(_RULES_OF.items())
+    if PATTERNS[mid].refusal(preset(name), r) is not None
+]
+
+
+def _refusal_is_sound(p: Position, name: str, mid: str) -> bool | None:
+    """Whether the refusal refused ``p`` (None: no split to ask), after checking that a
+    refused pattern is absent from every split :func:`decompositions` lists."""
+    from paohuzi.core.scoring import decompositions
+
+    if p.win is None or p.wang:
+        return None
+    rules, rule = preset(name), _RULES_OF[mid]
+    splits = [(g, tuple(x.huxi(rules) for x in g)) for g in decompositions(p)]
+    if not splits:
+        return None
+    most = max(sum(gh) for _, gh in splits)
+    refused = PATTERNS[mid].refusal(rules, rule)(p, most)  # type: ignore[misc]
+    if refused:
+        for groups, gh in splits:
+            assert PATTERNS[mid].measure(Context(p, groups, gh), rule) is None, (mid, groups)
+    return refused
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position_strategy(), st.sampled_from(REFUSALS), st.booleans())
+def test_a_refusal_at_sight_holds_for_every_split(
+    p: Position, which: tuple[str, str], self_drawn: bool
+) -> None:
+    """R36, R46: a 名堂 refused before any split (对子胡, 团圆, 行行息, 假行行, 一块匾,
+    二十卡/三十卡: the settlement then reads no split for it, and compares no other split
+    when all are refused) is absent from every split of the position."""
+    q = dataclasses.replace(p, self_drawn=self_drawn) if p.win is not None else p
+    _refusal_is_sound(q, *which)
+
+
+def test_refusals_at_sight_refuse_most_hands_and_not_all(positions: list[Position]) -> None:
+    """Each refusal decides on the corpus both ways (not a test that never fires), and
+    is sound there too; 常德's four refuse together most of its wins."""
+    for name, mid in REFUSALS:
+        seen = [_refusal_is_sound(p, name, mid) for p in positions]
+        assert seen.count(True) and seen.count(False), (name, mid)
+    rules = preset("changde")
+    wins = [p for p in positions if settle(p, rules).win]
+    tests = [PATTERNS[r.id].refusal(rules, r) for r in rules.mingtang if r.id in _CHANGDE_SPLIT]
+    best = evaluator_for(rules).best
+    every = sum(all(t(p, best(p)) for t in tests) for p in wins)  # type: ignore[misc]
+    assert len(tests) == 4 and every > len(wins) // 2, (every, len(wins))
+
+
+_CHANGDE_SPLIT = {"duizihu", "tuanyuan", "hanghangxi", "jiahanghang"}
+
+
 @pytest.mark.parametrize("name", ALL_PRESETS + VARIANTS)
 def test_memoised_settlement_on_the_corpus(positions: list[Position], name: str) -> None:
     """The same on the benchmark's corpus (400 positions; 40 % win under hunan), the

@@ -7,13 +7,14 @@ per-extra step, cap). The preset decides which patterns exist at all.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
 from .cards import Card
 from .evaluator import BIT, LOW, MASK30
-from .melds import MELD_ROWS, Group
+from .melds import MELD_ROWS, Group, GroupKind, huxi_row
 from .position import Position
 from .profile import BARE, BARE_JIANG, JIANG, MELDS, RED_MELDS, RUNS, get, of_split
 from .rules import LEVELS, MINGTANG_IDS, Effect, MingtangRule, Rules, per_rules
@@ -159,6 +160,11 @@ FIELD_SUM = bytes(
 )
 
 
+# A test of (position, the most 胡息 any split of it has): True when no split has the
+# pattern (Mingtang.refusal).
+Refusal = Callable[[Position, int], bool]
+
+
 class Mingtang:
     """A pattern: ``measure`` returns the count it is judged by, or None if absent.
 
@@ -197,6 +203,13 @@ class Mingtang:
         """True when the position alone shows the pattern absent (no :class:`Context`
         needed); False means "ask :meth:`measure`"."""
         return False
+
+    def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal | None:
+        """What shows, under ``rules``, the pattern absent from every split of a position
+        with a winning card and no 王 before any split is made (R46 compares them all):
+        a test of (position, the most 胡息 a split of it has), True for "absent". None:
+        nothing does; ask :meth:`measure` of each split. (The settlement's Python path.)"""
+        return None
 
     def fan(self, ctx: Context, rule: MingtangRule, combine: str = "add") -> int:
         """番 this hand earns from the pattern (0 when it does not apply)."""
@@ -262,6 +275,12 @@ class YiKuaiBian(Mingtang):
             return None
         return 0 if get(ctx.profile, RED_MELDS) == 1 else None
 
+    def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
+        def refuses(p: Position, most: int) -> bool:  # one 门子 holds at most 4 cards
+            return not p.wang and not p.win_wang and not 2 <= (p.facts >> 21 & 0xFF) <= 4
+
+        return refuses
+
 
 class ErShiKa(Mingtang):
     """二十卡 (娄底): the scored split has exactly ``threshold`` (20) 胡息."""
@@ -273,6 +292,14 @@ class ErShiKa(Mingtang):
 
     def measure(self, ctx: Context, rule: MingtangRule) -> int | None:
         return 0 if not ctx.position.at_deal and ctx.huxi == rule.threshold else None
+
+    def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
+        threshold = rule.threshold
+
+        def refuses(p: Position, most: int) -> bool:  # no split reaches it
+            return most < threshold
+
+        return refuses
 
 
 class SanShiKa(ErShiKa):
@@ -332,6 +359,9 @@ class DuiziHu(Mingtang):
         # A lone concealed card not of the winning card's kind fits only a 句/绞.
         b = p.packed
         return b & ~(b >> 1) & ~(b >> 2) & LOW & ~(1 << 3 * win) != 0
+
+    def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
+        return lambda p, _most: self.refuses(p)
 
 
 class DaziHu(Mingtang):
@@ -424,6 +454,13 @@ class TuanYuan(Mingtang):
         k = sum(1 for p in range(10) if n[p] == 4 and n[p + 10] == 4)
         return k or None
 
+    def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
+        def refuses(p: Position, most: int) -> bool:  # no point whose 8 cards are all held
+            f = p.card_bits >> 2 & LOW  # kinds held four times
+            return not p.wang and not p.win_wang and not f & MASK30 & f >> 30
+
+        return refuses
+
 
 class Gui(Mingtang):
     """归 (泸州 大二名堂): all four copies of a card held (as 招/垅 or spread over
@@ -463,6 +500,9 @@ class HangHangXi(Mingtang):
         p = ctx.profile
         return 0 if get(p, MELDS) == 7 and get(p, BARE) + get(p, BARE_JIANG) == 0 else None
 
+    def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
+        return _bare_refusal(rules, pair_allowed=False)
+
 
 class JiaHangHang(Mingtang):
     """假行行 (常德): six 门子 with 胡息 plus the 将 pair."""
@@ -477,6 +517,50 @@ class JiaHangHang(Mingtang):
         p = ctx.profile
         pairs = get(p, JIANG)
         return 0 if pairs and get(p, MELDS) - pairs == 6 and get(p, BARE) == 0 else None
+
+    def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
+        return _bare_refusal(rules, pair_allowed=True)
+
+
+def _bare_refusal(rules: Rules, pair_allowed: bool) -> Refusal:
+    """行行息 / 假行行 absent from every split at sight: a 门子 without 胡息 on the table,
+    or concealed cards that only a 门子 without 胡息 can take — a kind held once or twice
+    (not the winning card's: it may go to a 坎, a pair or the table) whose every 句, 绞
+    and 将 is worth nothing under the rules' table (小 四五六八九 in most). 假行行 lets one
+    such kind held twice be the 将 (a 将 is not counted bare there)."""
+    table = rules.huxi_table
+    grid = table.grid()
+    bare_keys = frozenset(
+        k
+        for k in range(len(MELD_ROWS) * 20)
+        if grid["wei" if MELD_ROWS[k // 20] == "chouwei" else MELD_ROWS[k // 20]][k % 20] == 0
+    )
+    loose = 0  # the low bit of each bare-only kind's field
+    for k in range(20):
+        size, pt = divmod(k, 10)
+        runs = [
+            tuple(range(size * 10 + a, size * 10 + a + 3))
+            for a in range(max(0, pt - 2), min(pt, 7) + 1)
+        ]
+        if pt in (1, 6, 9):
+            runs.append((size * 10 + 1, size * 10 + 6, size * 10 + 9))
+        values = [grid[huxi_row(GroupKind.JU, r)][r[0]] for r in runs]
+        if not any(values) and grid["jiao"][pt] == 0 and grid["pair"][k] == 0:
+            loose |= 1 << 3 * k
+
+    def refuses(p: Position, most: int) -> bool:
+        win = p.win
+        if win is None or p.wang or p.win_wang:
+            return False
+        if not bare_keys.isdisjoint(p.table_keys):
+            return True
+        b = p.packed & ~(7 << 3 * win)
+        if b & ~(b >> 1) & ~(b >> 2) & loose:  # held once: a 句 or 绞 takes it
+            return True
+        twice = b >> 1 & ~b & ~(b >> 2) & loose
+        return twice & (twice - 1) != 0 if pair_allowed else twice != 0
+
+    return refuses
 
 
 class SiQiHong(Mingtang):

@@ -287,9 +287,11 @@ class _Scorer:
         "colour",
         "combine",
         "ev",
+        "every",
         "fast",
         "huang",
         "ids",
+        "masks",
         "memo",
         "min_huxi",
         "native",
@@ -337,7 +339,19 @@ class _Scorer:
             raise TypeError("a 名堂 neither colour nor flag must say what it reads")
         reads = {name for e in c.residual for name in e[1].reads}
         self.rmask = sum(_READS[name] for name in reads)
-        self.refusals = tuple(e[1].refuses for e in c.residual)
+        # Per residual 名堂 (a bit each, in order), the refusal at sight of the Python path
+        # (Mingtang.refusal); ``masks`` the reads of each set of those not refused.
+        self.every = (1 << len(c.residual)) - 1
+        self.refusals = tuple(
+            (1 << j, f) for j, e in enumerate(c.residual) if (f := e[1].refusal(rules, e[2]))
+        )
+        self.masks = [
+            sum(
+                _READS[n]
+                for n in {n for j, e in enumerate(c.residual) if live >> j & 1 for n in e[1].reads}
+            )
+            for live in range(self.every + 1)
+        ]
         # the plan's split read after it (its profile, the R46 count): the plan keeps it
         self.record = not self.fast or bool(self.rmask & _PROFILE)
         self.rids: dict[int, int] = {}
@@ -462,17 +476,38 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
         bits = p.card_bits
         xing = sum(bits >> 3 * x & 7 for x in p.xing) * sc.xing
     split = Split(rules, p, plan)
-    t = _template(sc, key, p, huxi, huang, xing, split)
+    live = _live(sc, p, huxi)
+    t = _template(sc, key, p, huxi, huang, xing, split, live)
     s: Settlement = _Shared(t, rules, p, plan)
     if split.value is not None:
         s._split = split  # built for a 名堂 of the key (a _Shared's slot)
-    if not sc.fast and sc.ev.plan_splits(p, plan) > 1:  # R46: another split may be worth more
-        return _search(sc, key, p, huang, xing, t, s)  # (娄底's 三十卡 …)
+    # R46: another split may be worth more (娄底's 三十卡 …) — unless every 名堂 that reads
+    # the split is absent from all of them: then they differ in 胡息 alone, the plan's most.
+    if live and not sc.fast and sc.ev.plan_splits(p, plan) > 1:
+        return _search(sc, key, p, huang, xing, t, s, live)
     return s
 
 
+def _live(sc: _Scorer, p: Position, most: int) -> int:
+    """The residual 名堂 (a bit each) not refused at sight for a position whose splits have
+    at most ``most`` 胡息 — every one for the C path, whose memo keys read them all."""
+    live = sc.every
+    if sc.native is None:
+        for bit, refuses in sc.refusals:
+            if refuses(p, most):
+                live &= ~bit
+    return live
+
+
 def _search(
-    sc: _Scorer, key: Any, p: Position, huang: int, xing: int, t: Settlement, s: Settlement
+    sc: _Scorer,
+    key: Any,
+    p: Position,
+    huang: int,
+    xing: int,
+    t: Settlement,
+    s: Settlement,
+    live: int,
 ) -> Settlement:
     """R46: the best of every split (ties: the first :func:`decompositions` lists, the
     plan's ``s`` before all), when the 名堂 read the split. A split's template depends
@@ -484,7 +519,7 @@ def _search(
     for h, prof in sc.ev.outcomes(p):
         if h >= sc.min_huxi:
             named = Split(rules, p, None, named=(h, prof))
-            u = _template(sc, key, p, h, huang, xing, named)
+            u = _template(sc, key, p, h, huang, xing, named, live)
             if (u.di, u.huxi) > most:
                 most, tops = (u.di, u.huxi), [(u, named)]
             elif (u.di, u.huxi) == most and tops:
@@ -500,25 +535,28 @@ def _search(
         gh = tuple([g.huxi(rules) for g in groups])
         h = sum(gh)
         if h >= sc.min_huxi:
-            u = _template(sc, key, p, h, huang, xing, Split(rules, p, None, (groups, gh)))
+            split = Split(rules, p, None, (groups, gh))
+            u = _template(sc, key, p, h, huang, xing, split, live)
             if (u.di, u.huxi) == most:
                 return u._with(groups, gh)
     raise AssertionError("a split worth the most was not listed")  # pragma: no cover
 
 
 def _template(
-    sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, xing: int, split: Split
+    sc: _Scorer,
+    key: Any,
+    p: Position,
+    huxi: int,
+    huang: int,
+    xing: int,
+    split: Split,
+    live: int,
 ) -> Settlement:
     """The memo's template of one split: ``key`` (flags, colour 名堂) completed with the
-    id of what the 名堂 that read the split earn (``sc.residual``, :func:`_residual`)."""
-    if sc.residual:
-        if sc.native is None:  # a hand all of them refuse at sight needs no split (the C
-            for refuses in sc.refusals:  # path reads ``rids`` for every hand: not there)
-                if not refuses(p):
-                    key |= _residual(sc, p, huxi, split) << _RID
-                    break
-        else:
-            key |= _residual(sc, p, huxi, split) << _RID
+    id of what the ``live`` 名堂 that read the split earn (``sc.residual``, :func:`_residual`;
+    none live: the split is not read)."""
+    if live:
+        key |= _residual(sc, p, huxi, split, live) << _RID
     wk = (key, huxi, huang, xing) if xing else (key, huxi, huang)
     t = sc.won.get(wk)
     return t if t is not None else _won(sc, key, p, huxi, huang, split, wk, xing)
@@ -542,12 +580,12 @@ _READS = {
 _PROFILE = (1 << BITS) - 1
 _SPLIT = _READS["bare"] | _READS["bare_jiang"] | _READS["red_melds"]  # need the split followed
 _RID = 30  # the residual id's place in the memo key (above the flags and colour bytes)
+_LIVE = _FOURS_AT + 20  # the live 名堂's bits in a read key (above every field read)
 _LOW = sum(1 << 3 * c for c in range(20))
 
 
-def _read_key(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
-    """What ``sc``'s residual 名堂 read of this split, as one int (see _READS)."""
-    m = sc.rmask
+def _read_key(sc: _Scorer, p: Position, huxi: int, split: Split, m: int) -> int:
+    """What the residual 名堂 of mask ``m`` read of this split, as one int (see _READS)."""
     r = split.profile(bool(m & _SPLIT)) if m & _PROFILE else 0
     r |= min(huxi, 1023) << _HUXI_AT | (p.facts >> 21 & 0xFF) << _RED_AT
     f = p.card_bits >> 2 & _LOW  # kinds held 4 times (no 王 here: a field is at most 4)
@@ -565,15 +603,20 @@ _FOURS_READ = _READS["fours"]
 _KINDS: dict[int, int] = {}  # a packed field of kinds held 4 times → one bit per kind
 
 
-def _residual(sc: _Scorer, p: Position, huxi: int, split: Split) -> int:
-    """The id of what the residual 名堂 earn on this split (0: none), memoised on what
-    they read (:func:`_read_key`)."""
-    r = _read_key(sc, p, huxi, split)
+def _residual(sc: _Scorer, p: Position, huxi: int, split: Split, live: int) -> int:
+    """The id of what the ``live`` residual 名堂 earn on this split (0: none; the others
+    are absent at sight), memoised on what they read (:func:`_read_key`) and which are
+    live (every one: no mark, the C path's keys)."""
+    r = _read_key(sc, p, huxi, split, sc.masks[live])
+    if live != sc.every:
+        r |= live << _LIVE
     rid = sc.rids.get(r) if huxi < 1023 else None
     if rid is None:
         ctx = Context(p, (), (), (), split, huxi)
         found = tuple(
-            (i, f) for i, pat, rule, _, _ in sc.residual if (f := pat.fan(ctx, rule, sc.combine))
+            (i, f)
+            for j, (i, pat, rule, _, _) in enumerate(sc.residual)
+            if live >> j & 1 and (f := pat.fan(ctx, rule, sc.combine))
         )
         rid = sc.rverdicts.setdefault(found, len(sc.rverdicts))
         if len(sc.rids) >= 1 << 14:  # bounded (profiles × 胡息 met)
