@@ -206,9 +206,10 @@ class Mingtang:
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal | None:
         """What shows, under ``rules``, the pattern absent from every split of a position
-        with a winning card and no 王 before any split is made (R46 compares them all):
-        a test of (position, the most 胡息 a split of it has), True for "absent". None:
-        nothing does; ask :meth:`measure` of each split. (The settlement's Python path.)"""
+        with a winning card and no 王 (asked of no other) before any split is made (R46
+        compares them all): a test of (position, the most 胡息 a split of it has), True
+        for "absent". None: nothing does; ask :meth:`measure` of each split. (The
+        settlement's Python path asks it of every win: a few plain int tests.)"""
         return None
 
     def fan(self, ctx: Context, rule: MingtangRule, combine: str = "add") -> int:
@@ -277,7 +278,7 @@ class YiKuaiBian(Mingtang):
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
         def refuses(p: Position, most: int) -> bool:  # one 门子 holds at most 4 cards
-            return not p.wang and not p.win_wang and not 2 <= (p.facts >> 21 & 0xFF) <= 4
+            return not 2 <= (p.facts >> 21 & 0xFF) <= 4
 
         return refuses
 
@@ -352,16 +353,20 @@ class DuiziHu(Mingtang):
             return not p.win_wang  # not form 门子 at all (R28)
         if p.wang:
             return False
-        # Cheap refusals, before the split is built. A 吃 on the table:
-        keys = p.table_keys
-        if keys and max(keys) >= CHI_KEYS:
-            return True
-        # A lone concealed card not of the winning card's kind fits only a 句/绞.
-        b = p.packed
-        return b & ~(b >> 1) & ~(b >> 2) & LOW & ~(1 << 3 * win) != 0
+        return _no_duizi(p, 0)
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
-        return lambda p, _most: self.refuses(p)
+        return _no_duizi
+
+
+def _no_duizi(p: Position, most: int) -> bool:
+    """对子胡's cheap refusals, before the split is built (a winning card, no 王)."""
+    keys = p.table_keys
+    if keys and max(keys) >= CHI_KEYS:  # a 吃 on the table
+        return True
+    # A lone concealed card not of the winning card's kind fits only a 句/绞.
+    b = p.packed
+    return b & ~(b >> 1) & ~(b >> 2) & LOW & ~(1 << 3 * p.win) != 0  # type: ignore[operator]
 
 
 class DaziHu(Mingtang):
@@ -457,7 +462,7 @@ class TuanYuan(Mingtang):
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
         def refuses(p: Position, most: int) -> bool:  # no point whose 8 cards are all held
             f = p.card_bits >> 2 & LOW  # kinds held four times
-            return not p.wang and not p.win_wang and not f & MASK30 & f >> 30
+            return not f & MASK30 & f >> 30
 
         return refuses
 
@@ -523,13 +528,24 @@ class JiaHangHang(Mingtang):
 
 
 def _bare_refusal(rules: Rules, pair_allowed: bool) -> Refusal:
-    """行行息 / 假行行 absent from every split at sight: a 门子 without 胡息 on the table,
-    or concealed cards that only a 门子 without 胡息 can take — a kind held once or twice
-    (not the winning card's: it may go to a 坎, a pair or the table) whose every 句, 绞
-    and 将 is worth nothing under the rules' table (小 四五六八九 in most). 假行行 lets one
-    such kind held twice be the 将 (a 将 is not counted bare there)."""
-    table = rules.huxi_table
-    grid = table.grid()
+    """行行息 (``pair_allowed`` False) / 假行行 absent from every split at sight
+    (:func:`_bare_sight`)."""
+    sight = _bare_sight(rules)
+    if pair_allowed:
+        return lambda p, _most: sight(p) == 2
+    return lambda p, _most: sight(p) > 0
+
+
+@per_rules
+def _bare_sight(rules: Rules) -> Callable[[Position], int]:
+    """What a position shows of 行行息 and 假行行 before any split: 2 both absent, 1 行行息
+    absent, 0 neither known absent. Absent: a 门子 without 胡息 on the table, or concealed
+    cards that only a 门子 without 胡息 can take — a kind held once or twice (not the
+    winning card's: it may go to a 坎, a pair or the table) whose every 句, 绞 and 将 is
+    worth nothing under the rules' table (四五六八九 of either size in most). 假行行 lets
+    one such kind held twice be the 将 (a 将 is not counted bare there), so it is absent
+    only when 行行息 is too. The answer for the last position is kept: the two ask in turn."""
+    grid = rules.huxi_table.grid()
     bare_keys = frozenset(
         k
         for k in range(len(MELD_ROWS) * 20)
@@ -547,20 +563,24 @@ def _bare_refusal(rules: Rules, pair_allowed: bool) -> Refusal:
         values = [grid[huxi_row(GroupKind.JU, r)][r[0]] for r in runs]
         if not any(values) and grid["jiao"][pt] == 0 and grid["pair"][k] == 0:
             loose |= 1 << 3 * k
+    loose_besides = [loose & ~(1 << 3 * w) for w in range(20)]  # by the winning card
+    last: list[tuple[Position | None, int]] = [(None, 0)]  # (one assignment: threads)
 
-    def refuses(p: Position, most: int) -> bool:
-        win = p.win
-        if win is None or p.wang or p.win_wang:
-            return False
-        if not bare_keys.isdisjoint(p.table_keys):
-            return True
-        b = p.packed & ~(7 << 3 * win)
-        if b & ~(b >> 1) & ~(b >> 2) & loose:  # held once: a 句 or 绞 takes it
-            return True
-        twice = b >> 1 & ~b & ~(b >> 2) & loose
-        return twice & (twice - 1) != 0 if pair_allowed else twice != 0
+    def sight(p: Position) -> int:
+        hit = last[0]
+        if hit[0] is p:
+            return hit[1]
+        b = p.packed
+        lz = loose_besides[p.win]  # type: ignore[index]
+        if b & ~(b >> 1 | b >> 2) & lz or not bare_keys.isdisjoint(p.table_keys):
+            n = 2  # held once (a 句 or 绞 takes it), or a bare 门子 on the table
+        else:
+            twice = b >> 1 & ~(b | b >> 2) & lz
+            n = 0 if not twice else 2 if twice & (twice - 1) else 1
+        last[0] = (p, n)
+        return n
 
-    return refuses
+    return sight
 
 
 class SiQiHong(Mingtang):
