@@ -360,6 +360,21 @@ def test_the_c_settlement_refuses_bad_input_and_changes_nothing() -> None:
     for change, error in (({"rmask": -1}, "rmask"), ({"rmask": 1 << 62}, "rmask")):
         with pytest.raises(ValueError, match=error):
             KERNEL.Settler(**(made | change))
+    # the refusals at sight (core/refusals.py as data) and what each live set reads
+    two = {"masks": (0, sc.rmask)}
+    for change, error in (
+        ({"masks": (sc.rmask,)}, "power of 2"),
+        ({"masks": (0, 0, sc.rmask)}, "power of 2"),
+        ({"masks": (0, 0)}, "the last rmask"),
+        ({"masks": (1 << 61, sc.rmask)}, "parts of rmask"),
+        (two | {"sights": ((2, 0, 0, 0),)}, "a bit of a live set"),
+        (two | {"sights": ((1, 9, 0, 0),)}, "a known test"),
+    ):
+        with pytest.raises(ValueError, match=error):
+            KERNEL.Settler(**(made | change))
+    with pytest.raises(TypeError, match="sights"):
+        KERNEL.Settler(**(made | two | {"sights": ((1, 0),)}))
+    assert KERNEL.Settler(**(made | two | {"sights": ((1, 0, 0, 0),)}))
     bare = _bare_kernel()  # a kernel made without the profiles: no split-reading 名堂
     with pytest.raises(ValueError, match="without profiles"):
         KERNEL.Settler(**(made | {"kernel": bare, "rmask": 15 << 4}))

@@ -15,7 +15,8 @@ from paohuzi.core.cards import _scan, _tokens
 from paohuzi.core.evaluator import FOURS, evaluator_for, pack
 from paohuzi.core.mingtang import PATTERNS, Context, find
 from paohuzi.core.position import Position
-from paohuzi.core.rules import Decomposition, Rules, preset
+from paohuzi.core.refusals import Refusal
+from paohuzi.core.rules import Decomposition, MingtangRule, Rules, preset
 from paohuzi.core.scoring import settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -213,7 +214,7 @@ def _refusal_is_sound(p: Position, name: str, mid: str) -> bool | None:
     if not splits:
         return None
     most = max(sum(gh) for _, gh in splits)
-    refused = PATTERNS[mid].refusal(rules, rule)(p, most)  # type: ignore[misc]
+    refused = _refusal(rules, rule).refuses(p, most)
     if refused:
         for groups, gh in splits:
             assert PATTERNS[mid].measure(Context(p, groups, gh), rule) is None, (mid, groups)
@@ -240,13 +241,19 @@ def test_refusals_at_sight_refuse_most_hands_and_not_all(positions: list[Positio
         assert seen.count(True) and seen.count(False), (name, mid)
     rules = preset("changde")
     wins = [p for p in positions if settle(p, rules).win]
-    tests = [PATTERNS[r.id].refusal(rules, r) for r in rules.mingtang if r.id in _CHANGDE_SPLIT]
+    tests = [_refusal(rules, r) for r in rules.mingtang if r.id in _CHANGDE_SPLIT]
     best = evaluator_for(rules).best
-    every = sum(all(t(p, best(p)) for t in tests) for p in wins)  # type: ignore[misc]
+    every = sum(all(t.refuses(p, best(p)) for t in tests) for p in wins)
     assert len(tests) == 4 and every > len(wins) // 2, (every, len(wins))
 
 
 _CHANGDE_SPLIT = {"duizihu", "tuanyuan", "hanghangxi", "jiahanghang"}
+
+
+def _refusal(rules: Rules, rule: MingtangRule) -> Refusal:
+    r = PATTERNS[rule.id].refusal(rules, rule)
+    assert r is not None
+    return r
 
 
 @pytest.mark.parametrize("name", ALL_PRESETS + VARIANTS)

@@ -1357,10 +1357,19 @@ typedef struct {
     int min_huxi, colour;  /* 起胡; whether any colour 名堂 counts */
     int tinghu, search;    /* 听胡 counts (read extra); every split settled (one-way only here) */
     long long rmask;       /* what the residual 名堂 read (0: none counts) */
+    /* core/refusals.py: per residual 名堂 with a test at sight, (its bit, the test, a, b);
+       ``masks[live]`` what those of the set ``live`` read (``every``: all of them) */
+    int nsight, every;
+    struct {
+        int bit, test;
+        long long a, b;
+    } sight[8];
+    long long masks[256];
     /* read key → id, as met in ``rids``: an id never changes (scoring._Scorer keeps the
        verdicts' ids for good, clearing only ``rids``), so a hit here needs no dict */
     struct {
         long long rk;
+        int live;
         long id;
     } rcache[RCACHE];
 } Settler;
@@ -1386,19 +1395,61 @@ static void settler_dealloc(Settler *s) {
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
+/* core/refusals.py's tests (Refusal.test) */
+enum { NO_DUIZI, NO_EIGHT, BARE, RED_OUTSIDE, BELOW };
+
+/* The refusals at sight: ``sights`` (bit, test, a, b) per residual 名堂 with one, ``masks``
+   what each set of live ones reads (2^n of them, the last ``rmask``); none: all of them
+   are always live (one set, ``every`` 1; none with no residual 名堂). 0, or −1 with an
+   error set. */
+static int read_sights(Settler *s, PyObject *sights, PyObject *masks, long long rmask) {
+    Py_ssize_t nm = masks ? PyTuple_GET_SIZE(masks) : 0, n = sights ? PyTuple_GET_SIZE(sights) : 0;
+    s->nsight = 0, s->every = rmask != 0, s->masks[s->every] = rmask;
+    if (!n && !nm) return 0;
+    if (nm < 2 || nm > 256 || nm & (nm - 1) || n > 8) {
+        PyErr_SetString(PyExc_ValueError, "masks: 2 to 256 read masks, a power of 2; sights: at most 8");
+        return -1;
+    }
+    s->every = (int)nm - 1;
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        long long m = PyLong_AsLongLong(PyTuple_GET_ITEM(masks, i));
+        if (m == -1 && PyErr_Occurred()) return -1;
+        if (m < 0 || m & ~rmask || (i == nm - 1 && m != rmask)) {
+            PyErr_SetString(PyExc_ValueError, "masks: parts of rmask, the last rmask itself");
+            return -1;
+        }
+        s->masks[i] = m;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(sights, i);
+        int bit, test;
+        long long a, b;
+        if (!PyArg_ParseTuple(t, "iiLL;sights: (bit, test, a, b)", &bit, &test, &a, &b)) return -1;
+        if (bit <= 0 || bit & (bit - 1) || bit > s->every || test < NO_DUIZI || test > BELOW) {
+            PyErr_SetString(PyExc_ValueError, "sights: a bit of a live set and a known test");
+            return -1;
+        }
+        s->sight[i].bit = bit, s->sight[i].test = test, s->sight[i].a = a, s->sight[i].b = b;
+    }
+    s->nsight = (int)n;
+    return 0;
+}
+
 static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kw[] = {"kernel", "rules", "min_huxi", "ids", "won", "below", "not_winning",
-                         "shared", "colour", "miss", "rmask", "rids", "tinghu", "search", NULL};
+                         "shared", "colour", "miss", "rmask", "rids", "tinghu", "search",
+                         "sights", "masks", NULL};
     Kernel *kernel;
-    PyObject *rules, *ids, *won, *below, *nw, *miss, *rids;
+    PyObject *rules, *ids, *won, *below, *nw, *miss, *rids, *sights = NULL, *masks = NULL;
     PyTypeObject *shared;
     int min_huxi, colour, tinghu, search;
     long long rmask;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOLO!pp:Settler", kw, &KernelType,
-                                     &kernel, &rules, &min_huxi, &PyTuple_Type, &ids,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOLO!pp|O!O!:Settler", kw,
+                                     &KernelType, &kernel, &rules, &min_huxi, &PyTuple_Type, &ids,
                                      &PyDict_Type, &won, &PyDict_Type, &below, &nw, &PyType_Type,
                                      &shared, &colour, &miss, &rmask, &PyDict_Type, &rids,
-                                     &tinghu, &search))
+                                     &tinghu, &search, &PyTuple_Type, &sights, &PyTuple_Type,
+                                     &masks))
         return NULL;
     if (!PyCallable_Check(miss)) {
         PyErr_SetString(PyExc_TypeError, "miss must be callable");
@@ -1423,6 +1474,10 @@ static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         }
     Settler *s = (Settler *)type->tp_alloc(type, 0);
     if (!s) return NULL;
+    if (read_sights(s, sights, masks, rmask) < 0) {
+        Py_DECREF(s);
+        return NULL;
+    }
     for (int i = 0; i < 3; i++) s->ids[i] = Py_NewRef(PyTuple_GET_ITEM(ids, i));
     static const char *names[] = {"_t", "_rules", "_p", "_plan"};
     for (int i = 0; i < 4; i++) {
@@ -1501,34 +1556,80 @@ static int tinghu_of(PyObject *dd, PyObject *pos) {
     return got;
 }
 
-/* scoring._read_key of a split with profile ``prof`` and 胡息 ``v``: −1 (error set),
-   −2 (ask Python). ``bits``: the position's card_bits, read once (0: not yet). */
+/* The position's card_bits into ``*bits``, read once (0: not yet): 0, or −1 (error). */
+static int card_bits(PyObject *dd, PyObject *pos, uint64_t *bits) {
+    if (*bits) return 0;
+    PyObject *cb = field(dd, pos, F_card_bits);
+    if (!cb) return -1;
+    int bad = read_packed(cb, bits);
+    Py_DECREF(cb);
+    return bad < 0 ? -1 : 0;
+}
+
+/* scoring._read_key of a split with profile ``prof`` and 胡息 ``v`` for the residual
+   名堂 of ``live``: −1 (error set), −2 (ask Python). ``bits``: the position's
+   card_bits, read once (0: not yet). */
 static long long read_key(Settler *s, PyObject *dd, PyObject *pos, long long prof, long v,
-                          long long facts, uint64_t *bits) {
+                          long long facts, uint64_t *bits, int live) {
     if (v >= 1023) return -2; /* (the Python path keeps no memo there) */
+    long long m = live == s->every ? s->rmask : s->masks[live];
     long long r = prof | (long long)v << R_HUXI | (facts >> 21 & 0xFF) << R_RED;
-    if (s->rmask & R_KINDS) {
-        if (!*bits) {
-            PyObject *cb = field(dd, pos, F_card_bits);
-            if (!cb) return -1;
-            int bad = read_packed(cb, bits);
-            Py_DECREF(cb);
-            if (bad < 0) return -1;
-        }
+    if (m & R_KINDS) {
+        if (card_bits(dd, pos, bits) < 0) return -1;
         for (uint64_t f = *bits >> 2 & LOW; f; f &= f - 1)
             r |= 1LL << (R_FOURS + __builtin_ctzll(f) / 3);
     }
-    return r & s->rmask;
+    return r & m;
+}
+
+/* scoring._live: the residual 名堂 not refused at sight (core/refusals.py) for a hand
+   whose splits have at most ``most`` 胡息; −1 (error set). */
+static int live_of(Settler *s, PyObject *dd, PyObject *pos, uint64_t packed, long long tprof,
+                   int win, long most, long long facts, uint64_t *bits) {
+    int live = s->every;
+    for (int i = 0; i < s->nsight; i++) {
+        long long a = s->sight[i].a, b = s->sight[i].b;
+        int no = 0;
+        uint64_t x = packed, once = x & ~(x >> 1) & ~(x >> 2) & LOW & ~BIT(win);
+        switch (s->sight[i].test) {
+        case NO_DUIZI: /* a 吃 on the table, or a lone card */
+            no = (tprof >> 4 & 15) || once;
+            break;
+        case NO_EIGHT: { /* no point with its eight cards held */
+            if (card_bits(dd, pos, bits) < 0) return -1;
+            uint64_t f = *bits >> 2 & LOW;
+            no = !(f & 0x3fffffffULL & f >> 30);
+            break;
+        }
+        case BARE: { /* a bare 门子 on the table; a loose kind held once, or twice */
+            uint64_t lz = (uint64_t)a & ~BIT(win), twice = x >> 1 & ~(x | x >> 2) & lz;
+            no = (tprof >> 12 & 15) || (once & lz) || (b ? (twice & (twice - 1)) != 0 : twice != 0);
+            break;
+        }
+        case RED_OUTSIDE: {
+            long long red = facts >> 21 & 0xFF;
+            no = red < a || red > b;
+            break;
+        }
+        case BELOW:
+            no = most < a;
+            break;
+        }
+        if (no) live &= ~s->sight[i].bit;
+    }
+    return live;
 }
 
 /* The memo key of a split: ``k`` (flags, 听胡, colour 名堂) with the id scoring._residual
-   keeps for read key ``rk`` above the colour bytes: 1, 0 (not asked yet), −1 (error). */
-static int full_key(Settler *s, long long k, long long rk, long long *out) {
+   keeps for read key ``rk`` — (rk, live) unless every residual 名堂 is ``live`` — above
+   the colour bytes (none with none live): 1, 0 (not asked yet), −1 (error). */
+static int full_key(Settler *s, long long k, long long rk, int live, long long *out) {
     *out = k;
-    if (!s->rmask) return 1;
-    int slot = (int)((unsigned long long)rk * 0x9E3779B97F4A7C15ULL >> 53); /* 11 bits */
-    if (s->rcache[slot].rk != rk) {
-        PyObject *rid = lookup(s->rids, PyLong_FromLongLong(rk));
+    if (!live) return 1;
+    int slot = (int)((unsigned long long)(rk ^ (long long)live << 56) * 0x9E3779B97F4A7C15ULL >> 53);
+    if (s->rcache[slot].rk != rk || s->rcache[slot].live != live) {
+        PyObject *rid = lookup(s->rids, live == s->every ? PyLong_FromLongLong(rk)
+                                                         : Py_BuildValue("(Li)", rk, live));
         if (!rid) return PyErr_Occurred() ? -1 : 0;
         long id = PyLong_AsLong(rid);
         Py_DECREF(rid);
@@ -1536,7 +1637,7 @@ static int full_key(Settler *s, long long k, long long rk, long long *out) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rids: a bad id");
             return -1;
         }
-        s->rcache[slot].rk = rk, s->rcache[slot].id = id;
+        s->rcache[slot].rk = rk, s->rcache[slot].live = live, s->rcache[slot].id = id;
     }
     *out = k | (long long)s->rcache[slot].id << 30;
     return 1;
@@ -1544,9 +1645,10 @@ static int full_key(Settler *s, long long k, long long rk, long long *out) {
 
 /* The template of a split from the Python memos: new reference; NULL with no error when
    not made yet (its read key not asked, or no template for its key and 胡息). */
-static PyObject *template_of(Settler *s, long long k, long long rk, long v, PyObject *huang) {
+static PyObject *template_of(Settler *s, long long k, long long rk, int live, long v,
+                             PyObject *huang) {
     long long kk;
-    if (full_key(s, k, rk, &kk) <= 0) return NULL;
+    if (full_key(s, k, rk, live, &kk) <= 0) return NULL;
     PyObject *key = PyLong_FromLongLong(kk);
     return key ? lookup(s->won, Py_BuildValue("(NlO)", key, v, huang)) : NULL;
 }
@@ -1710,7 +1812,8 @@ static int worth(PyObject *t, long long *di, long *huxi) {
    made yet, or another split worth more). */
 static PyObject *search(Settler *s, PyObject *dd, PyObject *pos, PyObject *t, long long k,
                         uint64_t packed, long long tprof, const int *sh, long uk, int win, int sd,
-                        int table_huxi, long long facts, PyObject *huang, uint64_t *bits) {
+                        int table_huxi, long long facts, PyObject *huang, uint64_t *bits,
+                        int live) {
     long long di, udi;
     long huxi, uh;
     if (worth(t, &di, &huxi) < 0) return NULL;
@@ -1721,8 +1824,9 @@ static PyObject *search(Settler *s, PyObject *dd, PyObject *pos, PyObject *t, lo
     int best = !out->full;
     for (int i = 0; best && i < out->n; i++) {
         if (out->o[i].h < s->min_huxi) continue;
-        long long rk = read_key(s, dd, pos, out->o[i].p & R_PROFILE, out->o[i].h, facts, bits);
-        PyObject *u = rk < 0 ? NULL : template_of(s, k, rk, out->o[i].h, huang);
+        long long rk =
+            read_key(s, dd, pos, out->o[i].p & R_PROFILE, out->o[i].h, facts, bits, live);
+        PyObject *u = rk < 0 ? NULL : template_of(s, k, rk, live, out->o[i].h, huang);
         best = u && worth(u, &udi, &uh) > 0 && (udi < di || (udi == di && uh <= huxi));
         Py_XDECREF(u);
     }
@@ -1758,12 +1862,15 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
     if (v < s->min_huxi) {
         t = lookup(s->below, PyLong_FromLong(v));
     } else {
-        int several = s->search && count_splits(s->kernel, packed, sh, uk, win) > 1; /* R46 */
         PyObject *fo = field(dd, pos, F_facts);
         if (!fo) goto done;
         long long facts = PyLong_AsLongLong(fo);
         Py_DECREF(fo);
         if (facts == -1 && PyErr_Occurred()) goto done;
+        int live = live_of(s, dd, pos, packed, tprof, win, v, facts, &bits);
+        if (live < 0) goto done;
+        /* R46: another split may be worth more, unless no live 名堂 reads any */
+        int several = live && s->search && count_splits(s->kernel, packed, sh, uk, win) > 1;
         long long k = facts & 31;
         if (s->tinghu) {
             int th = tinghu_of(dd, pos);
@@ -1780,17 +1887,17 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
                 k |= (long long)id << (6 + 8 * a);
             }
         long long rk = 0;
-        if (s->rmask) { /* what the 名堂 reading the split read of the plan's split */
-            long long prof = 0;
-            if (s->rmask & R_PROFILE) {
+        if (live) { /* what the 名堂 reading the split read of the plan's split */
+            long long prof = 0, m = live == s->every ? s->rmask : s->masks[live];
+            if (m & R_PROFILE) {
                 prof = plan_profile(s->kernel, packed, tprof, uk, win, sd, plan,
-                                    (s->rmask & P_SPLIT) != 0);
+                                    (m & P_SPLIT) != 0);
                 if (prof < 0) goto done;
             }
-            if ((rk = read_key(s, dd, pos, prof, v, facts, &bits)) < 0) goto done;
+            if ((rk = read_key(s, dd, pos, prof, v, facts, &bits, live)) < 0) goto done;
         }
         long long kk;
-        int got = full_key(s, k, rk, &kk);
+        int got = full_key(s, k, rk, live, &kk);
         if (got <= 0) goto done; /* a read key not asked yet: the Python path */
         PyObject *key = PyLong_FromLongLong(kk);
         if (!key) goto done;
@@ -1804,7 +1911,7 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
         Py_DECREF(key);
         if (t && several) {
             PyObject *kept = search(s, dd, pos, t, k, packed, tprof, sh, uk, win, sd, huxi, facts,
-                                    huang, &bits);
+                                    huang, &bits, live);
             Py_DECREF(t);
             t = kept;
         }

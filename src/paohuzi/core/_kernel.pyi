@@ -74,9 +74,13 @@ class Settler:
         not_winning: Any,
         shared: type,
         colour: bool,
-        duizihu: tuple[int, int] | None,
-        chi_keys: int,
         miss: Callable[..., Any],
+        rmask: int,
+        rids: dict[Any, int],
+        tinghu: bool,
+        search: bool,
+        sights: tuple[tuple[int, int, int, int], ...] = (),  # core/refusals.py, as data
+        masks: tuple[int, ...] = (),  # what each set of live residual 名堂 reads
     ) -> None: ...
     def settle(self, position: Any, huang: Any) -> Any: ...
 

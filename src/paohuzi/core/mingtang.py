@@ -7,16 +7,17 @@ per-extra step, cap). The preset decides which patterns exist at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, ClassVar
 
+from . import refusals
 from .cards import Card
 from .evaluator import BIT, LOW, MASK30
-from .melds import MELD_ROWS, Group, GroupKind, huxi_row
+from .melds import Group
 from .position import Position
 from .profile import BARE, BARE_JIANG, JIANG, MELDS, RED_MELDS, RUNS, get, of_split
+from .refusals import Refusal
 from .rules import LEVELS, MINGTANG_IDS, Effect, MingtangRule, Rules, per_rules
 
 RED_FIELDS = 7 * sum(BIT[c] for c in range(20) if Card(c).is_red)
@@ -160,11 +161,6 @@ FIELD_SUM = bytes(
 )
 
 
-# A test of (position, the most 胡息 any split of it has): True when no split has the
-# pattern (Mingtang.refusal).
-Refusal = Callable[[Position, int], bool]
-
-
 class Mingtang:
     """A pattern: ``measure`` returns the count it is judged by, or None if absent.
 
@@ -206,10 +202,8 @@ class Mingtang:
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal | None:
         """What shows, under ``rules``, the pattern absent from every split of a position
-        with a winning card and no 王 (asked of no other) before any split is made (R46
-        compares them all): a test of (position, the most 胡息 a split of it has), True
-        for "absent". None: nothing does; ask :meth:`measure` of each split. (The
-        settlement's Python path asks it of every win: a few plain int tests.)"""
+        with a winning card and no 王 before any split is made (:mod:`.refusals`). None:
+        nothing does; ask :meth:`measure` of each split."""
         return None
 
     def fan(self, ctx: Context, rule: MingtangRule, combine: str = "add") -> int:
@@ -277,10 +271,7 @@ class YiKuaiBian(Mingtang):
         return 0 if get(ctx.profile, RED_MELDS) == 1 else None
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
-        def refuses(p: Position, most: int) -> bool:  # one 门子 holds at most 4 cards
-            return not 2 <= (p.facts >> 21 & 0xFF) <= 4
-
-        return refuses
+        return refusals.red_outside(2, 4)  # one 门子 holds at most 4 cards
 
 
 class ErShiKa(Mingtang):
@@ -295,12 +286,7 @@ class ErShiKa(Mingtang):
         return 0 if not ctx.position.at_deal and ctx.huxi == rule.threshold else None
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
-        threshold = rule.threshold
-
-        def refuses(p: Position, most: int) -> bool:  # no split reaches it
-            return most < threshold
-
-        return refuses
+        return refusals.below(rule.threshold)  # no split reaches it
 
 
 class SanShiKa(ErShiKa):
@@ -331,9 +317,6 @@ class WuHu(Mingtang):
         return 0 if ctx.red == 0 else None
 
 
-CHI_KEYS = MELD_ROWS.index("ju123") * 20  # Group.key of a 吃 (句/绞) is at least this
-
-
 class DuiziHu(Mingtang):
     """对子胡 (碰碰胡): no 句 and no 绞 — only 碰/偎/坎/跑/提 and the 将."""
 
@@ -353,20 +336,10 @@ class DuiziHu(Mingtang):
             return not p.win_wang  # not form 门子 at all (R28)
         if p.wang:
             return False
-        return _no_duizi(p, 0)
+        return refusals.no_duizi().refuses(p, 0)  # (one Refusal, made once)
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
-        return _no_duizi
-
-
-def _no_duizi(p: Position, most: int) -> bool:
-    """对子胡's cheap refusals, before the split is built (a winning card, no 王)."""
-    keys = p.table_keys
-    if keys and max(keys) >= CHI_KEYS:  # a 吃 on the table
-        return True
-    # A lone concealed card not of the winning card's kind fits only a 句/绞.
-    b = p.packed
-    return b & ~(b >> 1) & ~(b >> 2) & LOW & ~(1 << 3 * p.win) != 0  # type: ignore[operator]
+        return refusals.no_duizi()
 
 
 class DaziHu(Mingtang):
@@ -460,11 +433,7 @@ class TuanYuan(Mingtang):
         return k or None
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
-        def refuses(p: Position, most: int) -> bool:  # no point whose 8 cards are all held
-            f = p.card_bits >> 2 & LOW  # kinds held four times
-            return not f & MASK30 & f >> 30
-
-        return refuses
+        return refusals.no_eight()
 
 
 class Gui(Mingtang):
@@ -506,7 +475,7 @@ class HangHangXi(Mingtang):
         return 0 if get(p, MELDS) == 7 and get(p, BARE) + get(p, BARE_JIANG) == 0 else None
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
-        return _bare_refusal(rules, pair_allowed=False)
+        return refusals.bare(rules, pair_allowed=False)
 
 
 class JiaHangHang(Mingtang):
@@ -524,63 +493,7 @@ class JiaHangHang(Mingtang):
         return 0 if pairs and get(p, MELDS) - pairs == 6 and get(p, BARE) == 0 else None
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
-        return _bare_refusal(rules, pair_allowed=True)
-
-
-def _bare_refusal(rules: Rules, pair_allowed: bool) -> Refusal:
-    """行行息 (``pair_allowed`` False) / 假行行 absent from every split at sight
-    (:func:`_bare_sight`)."""
-    sight = _bare_sight(rules)
-    if pair_allowed:
-        return lambda p, _most: sight(p) == 2
-    return lambda p, _most: sight(p) > 0
-
-
-@per_rules
-def _bare_sight(rules: Rules) -> Callable[[Position], int]:
-    """What a position shows of 行行息 and 假行行 before any split: 2 both absent, 1 行行息
-    absent, 0 neither known absent. Absent: a 门子 without 胡息 on the table, or concealed
-    cards that only a 门子 without 胡息 can take — a kind held once or twice (not the
-    winning card's: it may go to a 坎, a pair or the table) whose every 句, 绞 and 将 is
-    worth nothing under the rules' table (四五六八九 of either size in most). 假行行 lets
-    one such kind held twice be the 将 (a 将 is not counted bare there), so it is absent
-    only when 行行息 is too. The answer for the last position is kept: the two ask in turn."""
-    grid = rules.huxi_table.grid()
-    bare_keys = frozenset(
-        k
-        for k in range(len(MELD_ROWS) * 20)
-        if grid["wei" if MELD_ROWS[k // 20] == "chouwei" else MELD_ROWS[k // 20]][k % 20] == 0
-    )
-    loose = 0  # the low bit of each bare-only kind's field
-    for k in range(20):
-        size, pt = divmod(k, 10)
-        runs = [
-            tuple(range(size * 10 + a, size * 10 + a + 3))
-            for a in range(max(0, pt - 2), min(pt, 7) + 1)
-        ]
-        if pt in (1, 6, 9):
-            runs.append((size * 10 + 1, size * 10 + 6, size * 10 + 9))
-        values = [grid[huxi_row(GroupKind.JU, r)][r[0]] for r in runs]
-        if not any(values) and grid["jiao"][pt] == 0 and grid["pair"][k] == 0:
-            loose |= 1 << 3 * k
-    loose_besides = [loose & ~(1 << 3 * w) for w in range(20)]  # by the winning card
-    last: list[tuple[Position | None, int]] = [(None, 0)]  # (one assignment: threads)
-
-    def sight(p: Position) -> int:
-        hit = last[0]
-        if hit[0] is p:
-            return hit[1]
-        b = p.packed
-        lz = loose_besides[p.win]  # type: ignore[index]
-        if b & ~(b >> 1 | b >> 2) & lz or not bare_keys.isdisjoint(p.table_keys):
-            n = 2  # held once (a 句 or 绞 takes it), or a bare 门子 on the table
-        else:
-            twice = b >> 1 & ~(b | b >> 2) & lz
-            n = 0 if not twice else 2 if twice & (twice - 1) else 1
-        last[0] = (p, n)
-        return n
-
-    return sight
+        return refusals.bare(rules, pair_allowed=True)
 
 
 class SiQiHong(Mingtang):

@@ -302,6 +302,7 @@ class _Scorer:
         "rmask",
         "rules",
         "rverdicts",
+        "sights",
         "tinghu",
         "unit",
         "verdicts",
@@ -339,22 +340,22 @@ class _Scorer:
             raise TypeError("a 名堂 neither colour nor flag must say what it reads")
         reads = {name for e in c.residual for name in e[1].reads}
         self.rmask = sum(_READS[name] for name in reads)
-        # Per residual 名堂 (a bit each, in order), the refusal at sight of the Python path
-        # (Mingtang.refusal); ``masks`` the reads of each set of those not refused.
-        self.every = (1 << len(c.residual)) - 1
-        self.refusals = tuple(
-            (1 << j, f) for j, e in enumerate(c.residual) if (f := e[1].refusal(rules, e[2]))
-        )
-        self.masks = [
-            sum(
-                _READS[n]
-                for n in {n for j, e in enumerate(c.residual) if live >> j & 1 for n in e[1].reads}
-            )
-            for live in range(self.every + 1)
+        # Per residual 名堂 (a bit each, in order), its refusal at sight (Mingtang.refusal,
+        # :mod:`.refusals`): ``refusals`` the Python tests, ``sights`` the same as data for
+        # the C path; ``masks`` what each set of those not refused reads (up to 8 名堂).
+        self.every = every = (1 << len(c.residual)) - 1
+        tests = [
+            (1 << j, r)
+            for j, e in enumerate(c.residual)
+            if (r := e[1].refusal(rules, e[2])) is not None and every < 256
         ]
+        self.refusals = tuple((bit, r.refuses) for bit, r in tests)
+        self.sights = tuple((bit, r.test, r.a, r.b) for bit, r in tests)
+        sets = range(every + 1) if every < 256 else (every,)
+        self.masks = {live: _reads_of(c.residual, live) for live in sets}
         # the plan's split read after it (its profile, the R46 count): the plan keeps it
         self.record = not self.fast or bool(self.rmask & _PROFILE)
-        self.rids: dict[int, int] = {}
+        self.rids: dict[Any, int] = {}
         self.rverdicts: dict[tuple[tuple[int, int], ...], int] = {(): 0}
         self.memo: dict[Any, _Scored] = {}
         # The templates of _Shared: by (memo key, 胡息, 荒庄) for a win, by 胡息 below 起胡.
@@ -364,6 +365,12 @@ class _Scorer:
         self.wild: dict[tuple[Any, ...], Settlement] = {}
         self.by_class = not _by_split(rules)
         self.native = _settler(self)
+
+
+def _reads_of(residual: tuple[Any, ...], live: int) -> int:
+    """What the residual 名堂 of the set ``live`` (a bit each, in order) read (_READS)."""
+    names = {n for j, e in enumerate(residual) if live >> j & 1 for n in e[1].reads}
+    return sum(_READS[n] for n in names)
 
 
 def _settler(sc: _Scorer) -> Any:
@@ -388,6 +395,8 @@ def _settler(sc: _Scorer) -> Any:
         sc.rids,
         sc.tinghu,
         not sc.fast,
+        sc.sights,
+        tuple(sc.masks.values()) if 0 < sc.every < 256 else (),
     ).settle
 
 
@@ -489,13 +498,12 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
 
 
 def _live(sc: _Scorer, p: Position, most: int) -> int:
-    """The residual 名堂 (a bit each) not refused at sight for a position whose splits have
-    at most ``most`` 胡息 — every one for the C path, whose memo keys read them all."""
+    """The residual 名堂 (a bit each) not refused at sight (:mod:`.refusals`) for a
+    position whose splits have at most ``most`` 胡息 (the C path asks the same tests)."""
     live = sc.every
-    if sc.native is None:
-        for bit, refuses in sc.refusals:
-            if refuses(p, most):
-                live &= ~bit
+    for bit, refuses in sc.refusals:
+        if refuses(p, most):
+            live &= ~bit
     return live
 
 
@@ -580,7 +588,6 @@ _READS = {
 _PROFILE = (1 << BITS) - 1
 _SPLIT = _READS["bare"] | _READS["bare_jiang"] | _READS["red_melds"]  # need the split followed
 _RID = 30  # the residual id's place in the memo key (above the flags and colour bytes)
-_LIVE = _FOURS_AT + 20  # the live 名堂's bits in a read key (above every field read)
 _LOW = sum(1 << 3 * c for c in range(20))
 
 
@@ -605,11 +612,11 @@ _KINDS: dict[int, int] = {}  # a packed field of kinds held 4 times → one bit 
 
 def _residual(sc: _Scorer, p: Position, huxi: int, split: Split, live: int) -> int:
     """The id of what the ``live`` residual 名堂 earn on this split (0: none; the others
-    are absent at sight), memoised on what they read (:func:`_read_key`) and which are
-    live (every one: no mark, the C path's keys)."""
-    r = _read_key(sc, p, huxi, split, sc.masks[live])
+    are absent at sight), memoised on what they read (:func:`_read_key`) and, unless all
+    are live, which are: (read key, live) — the C path makes the same keys."""
+    r: Any = _read_key(sc, p, huxi, split, sc.masks[live])
     if live != sc.every:
-        r |= live << _LIVE
+        r = (r, live)
     rid = sc.rids.get(r) if huxi < 1023 else None
     if rid is None:
         ctx = Context(p, (), (), (), split, huxi)
