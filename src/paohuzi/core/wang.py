@@ -345,22 +345,48 @@ def _most(
     r: tuple[int, ...], w: int, pair_free: bool, need: int, rules: Rules
 ) -> tuple[int | None, ...]:
     """``Wild.most`` in Python: the most 胡息 of ``_solve``'s completions, per (将, four)."""
-    key = (r, w, pair_free, need, rules.huxi_table)
-    got = _MOST.get(key)
-    if got is None:
-        out: list[int | None] = [None] * 4
-        for gs, _, f, p, _ in _solve(r, w, pair_free, need):
-            i = 2 * p + (f > 0)
-            h = sum([g.huxi(rules) for g in gs])
-            if out[i] is None or h > out[i]:  # type: ignore[operator]
-                out[i] = h
-        if len(_MOST) >= 1 << 16:
+    memo = _MOST.get(rules.huxi_table)
+    if memo is None:
+        if len(_MOST) >= 64:  # bounded: tables read from records come and go
             _MOST.clear()
-        got = _MOST[key] = tuple(out)
+        memo = _MOST[rules.huxi_table] = {}
+    return _most_in(r, w, pair_free, need, rules, memo)
+
+
+def _most_in(
+    r: tuple[int, ...],
+    w: int,
+    pair_free: bool,
+    need: int,
+    rules: Rules,
+    memo: dict[tuple[Any, ...], tuple[int | None, ...]],
+) -> tuple[int | None, ...]:
+    """:func:`_most` with one table's memo, found as ``rest_classes`` finds its classes —
+    each first 门子 (``_moves``) with the most of what is left: the completions are
+    never listed."""
+    key = (r, w, pair_free, need)
+    got = memo.get(key)
+    if got is None:
+        out: list[int | None] = [None] * 4  # by 2·将 + (a four)
+        if w == 0 and need == 0 and not any(r):
+            out[0] = 0
+        for _, g, _, rest, left, pf in _moves(r, w, pair_free, need):
+            gh = g.huxi(rules)
+            add = 2 * (g.kind is _K.JIANG) + (g.kind is _K.TI)
+            for i, h in enumerate(_most_in(rest, left, pf, need - 1, rules, memo)):
+                if h is not None:
+                    j = i | add
+                    if out[j] is None or h + gh > out[j]:  # type: ignore[operator]
+                        out[j] = h + gh
+        if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
+            memo.clear()
+        got = memo[key] = tuple(out)
     return got
 
 
-_MOST: dict[tuple[Any, ...], tuple[int | None, ...]] = {}  # as _solve's memo, per 胡息 table
+# The memos of _most, per 胡息 table: (rest counts, free 王, 将 allowed, 门子 needed) → its
+# most 胡息 per (将, four), as _solve's memo is kept.
+_MOST: dict[Any, dict[tuple[Any, ...], tuple[int | None, ...]]] = {}
 
 
 # A rest to search: (fixed groups, rest counts, free 王, 门子 still needed, fours and 将
