@@ -1396,7 +1396,7 @@ static void settler_dealloc(Settler *s) {
 }
 
 /* core/refusals.py's tests (Refusal.test) */
-enum { NO_DUIZI, NO_EIGHT, BARE, RED_OUTSIDE, BELOW };
+enum { NO_DUIZI, NO_EIGHT, BARE, RED_OUTSIDE, EXACT };
 
 /* The refusals at sight: ``sights`` (bit, test, a, b) per residual 名堂 with one, ``masks``
    what each set of live ones reads (2^n of them, the last ``rmask``); none: all of them
@@ -1425,7 +1425,7 @@ static int read_sights(Settler *s, PyObject *sights, PyObject *masks, long long 
         int bit, test;
         long long a, b;
         if (!PyArg_ParseTuple(t, "iiLL;sights: (bit, test, a, b)", &bit, &test, &a, &b)) return -1;
-        if (bit <= 0 || bit & (bit - 1) || bit > s->every || test < NO_DUIZI || test > BELOW) {
+        if (bit <= 0 || bit & (bit - 1) || bit > s->every || test < NO_DUIZI || test > EXACT) {
             PyErr_SetString(PyExc_ValueError, "sights: a bit of a live set and a known test");
             return -1;
         }
@@ -1611,7 +1611,7 @@ static int live_of(Settler *s, PyObject *dd, PyObject *pos, uint64_t packed, lon
             no = red < a || red > b;
             break;
         }
-        case BELOW:
+        case EXACT:
             no = most < a;
             break;
         }
@@ -1871,6 +1871,9 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
         if (live < 0) goto done;
         /* R46: another split may be worth more, unless no live 名堂 reads any */
         int several = live && s->search && count_splits(s->kernel, packed, sh, uk, win) > 1;
+        if (live && s->search && !several) /* one split: an EXACT 名堂 reads the plan's 胡息 */
+            for (int i = 0; i < s->nsight; i++)
+                if (s->sight[i].test == EXACT && v != s->sight[i].a) live &= ~s->sight[i].bit;
         long long k = facts & 31;
         if (s->tinghu) {
             int th = tinghu_of(dd, pos);

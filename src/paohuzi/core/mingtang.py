@@ -286,7 +286,7 @@ class ErShiKa(Mingtang):
         return 0 if not ctx.position.at_deal and ctx.huxi == rule.threshold else None
 
     def refusal(self, rules: Rules, rule: MingtangRule) -> Refusal:
-        return refusals.below(rule.threshold)  # no split reaches it
+        return refusals.exact(rule.threshold)
 
 
 class SanShiKa(ErShiKa):

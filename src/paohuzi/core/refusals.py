@@ -2,6 +2,9 @@
 position before any split is made (R46 compares them all), so the settlement reads no
 split for it — and, with all of them absent, compares no other split.
 
+A hand that splits one way has one 胡息, its plan's: an :data:`EXACT` 名堂 is then
+absent unless that is its number (the settlement asks once it has counted the splits).
+
 A :class:`Refusal` is data: one of the tests below and its numbers, so the C
 settlement (``core/_kernel.c``, ``Settler``) asks the very same tests; ``refuses`` is
 the Python path's, made once from the same numbers. Each is asked only of a position
@@ -24,7 +27,7 @@ NO_DUIZI = 0  # 对子胡: a 吃 on the table, or a lone concealed card of anoth
 NO_EIGHT = 1  # 团圆: no point whose eight cards (four 小, four 大) are all held
 BARE = 2  # 行行息 (b 0) / 假行行 (b 1): ``a``'s loose cards, or a bare 门子 on the table
 RED_OUTSIDE = 3  # 一块匾: the red count outside [a, b]
-BELOW = 4  # 二十卡 / 三十卡: the most 胡息 below ``a``
+EXACT = 4  # 二十卡 / 三十卡: no split has exactly ``a`` 胡息: the most is below it
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +75,11 @@ def red_outside(lo: int, hi: int) -> Refusal:
     return Refusal(RED_OUTSIDE, lo, hi, refuses)
 
 
-def below(threshold: int) -> Refusal:
+def exact(huxi: int) -> Refusal:
     def refuses(p: Position, most: int) -> bool:
-        return most < threshold
+        return most < huxi
 
-    return Refusal(BELOW, threshold, refuses=refuses)
+    return Refusal(EXACT, huxi, refuses=refuses)
 
 
 def bare(rules: Rules, pair_allowed: bool) -> Refusal:

@@ -32,6 +32,7 @@ from .melds import Group, GroupKind, shared_group
 from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
 from .position import Position
 from .profile import BARE, BARE_JIANG, BITS, JIANG, MELDS, RED_MELDS, RUNS, of_split
+from .refusals import EXACT
 from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
 from .wang import class_split, split_classes, wild_splits
 
@@ -288,6 +289,7 @@ class _Scorer:
         "combine",
         "ev",
         "every",
+        "exact",
         "fast",
         "huang",
         "ids",
@@ -351,6 +353,7 @@ class _Scorer:
         ]
         self.refusals = tuple((bit, r.refuses) for bit, r in tests)
         self.sights = tuple((bit, r.test, r.a, r.b) for bit, r in tests)
+        self.exact = tuple((bit, r.a) for bit, r in tests if r.test == EXACT)
         sets = range(every + 1) if every < 256 else (every,)
         self.masks = {live: _reads_of(c.residual, live) for live in sets}
         # the plan's split read after it (its profile, the R46 count): the plan keeps it
@@ -486,13 +489,20 @@ def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
         xing = sum(bits >> 3 * x & 7 for x in p.xing) * sc.xing
     split = Split(rules, p, plan)
     live = _live(sc, p, huxi)
+    # R46: another split may be worth more (娄底's 三十卡 …) — unless every 名堂 that reads
+    # the split is absent from all of them: then they differ in 胡息 alone, the plan's most.
+    several = False
+    if live and not sc.fast:
+        several = sc.ev.plan_splits(p, plan) > 1
+        if not several:  # one split: an EXACT 名堂 (refusals.py) reads the plan's 胡息
+            for bit, exact in sc.exact:
+                if huxi != exact:
+                    live &= ~bit
     t = _template(sc, key, p, huxi, huang, xing, split, live)
     s: Settlement = _Shared(t, rules, p, plan)
     if split.value is not None:
         s._split = split  # built for a 名堂 of the key (a _Shared's slot)
-    # R46: another split may be worth more (娄底's 三十卡 …) — unless every 名堂 that reads
-    # the split is absent from all of them: then they differ in 胡息 alone, the plan's most.
-    if live and not sc.fast and sc.ev.plan_splits(p, plan) > 1:
+    if several:
         return _search(sc, key, p, huang, xing, t, s, live)
     return s
 
