@@ -86,10 +86,14 @@ def _moves(
     """The first 门子 of every completion of the rest ``r`` with ``w`` free 王 into
     ``need`` 门子, in order: (the path's step — its index in ``_SHAPES[c]``, c the lowest
     card left, or in ``_ALONE[w]`` —, the group, the kinds its 王 stand for, the rest
-    left, 王 left, 将 still allowed). The one walk of ``_solve``, ``rest_classes`` and
-    ``class_split``."""
+    left, 王 left, 将 still allowed). The one walk of ``_solve``, ``_most``,
+    ``rest_classes`` and ``class_split``."""
     cards = sum(r) + w
-    c = next((k for k in range(20) if r[k]), -1)
+    c = -1
+    for k, n in enumerate(r):
+        if n:
+            c = k
+            break
     if c < 0:  # only 王 left: one group of them (_ALONE), of any kinds (R40)
         if need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
             for i, g in enumerate(_ALONE[w]):
@@ -97,8 +101,8 @@ def _moves(
     elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
         rl = list(r)
         rl[c] -= 1
-        for i, (kind, others) in enumerate(_SHAPES[c]):
-            if kind is _K.JIANG and not pair_free:
+        for i, (g, others, is_pair, wild_only) in enumerate(_MOVES[c]):
+            if is_pair and not pair_free:
                 continue
             used: list[int] = []  # kinds filled by 王
             taken: list[int] = []  # natural cards taken
@@ -112,12 +116,21 @@ def _moves(
                     break
             else:
                 # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
-                if used or kind not in (_K.KAN, _K.TI):
-                    g = shared_group(kind, (c, *others))
-                    pf = pair_free and kind is not _K.JIANG
-                    yield i, g, used, tuple(rl), w - len(used), pf
+                if used or not wild_only:
+                    yield i, g, used, tuple(rl), w - len(used), pair_free and not is_pair
             for m in taken:
                 rl[m] += 1
+
+
+# Per lowest card c, each shape of _SHAPES[c] as _moves reads it: (its group, the other
+# members, a 将, a triple or four of c — made only with a 王 in it).
+_MOVES = tuple(
+    tuple(
+        (shared_group(kind, (c, *others)), others, kind is _K.JIANG, kind in (_K.KAN, _K.TI))
+        for kind, others in _SHAPES[c]
+    )
+    for c in range(20)
+)
 
 
 def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suffix]:
