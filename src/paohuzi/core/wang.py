@@ -175,8 +175,8 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
 # four among them, a 将 among them; the most 胡息 of the class, the path (see _Suffix) and
 # the 王 kinds of the first completion with it.
 _RestClass = tuple[int, int, int, int, int, int, int, tuple[int, ...]]
-# By (rest counts, free 王, 将 allowed, 门子 needed, 胡息 table, 醒 per kind): as _solve's.
-_CLASSES: dict[tuple[Any, ...], tuple[_RestClass, ...]] = {}
+# Per (胡息 table, 醒 per kind), by (rest counts, free 王, 将 allowed, 门子 needed): as _solve's.
+_CLASSES: dict[tuple[Any, ...], dict[tuple[Any, ...], tuple[_RestClass, ...]]] = {}
 _RED = tuple(CARDS[c].is_red for c in range(20))
 # One class of splits of a hand (split_classes): (red, big, 醒, 胡息, reading, path, 王 kinds).
 _Class = tuple[int, int, int, int, int, int, tuple[int, ...]]
@@ -189,8 +189,26 @@ def rest_classes(
     most 胡息 of each (``xing``: what a 王 standing for each kind adds to 醒数) — made as
     ``_solve`` makes its list, but keeping per class only that first (the path orders the
     completions), so the completions themselves are never listed."""
-    key = (r, w, pair_free, need, rules.huxi_table, xing)
-    got = _CLASSES.get(key)
+    memo = _CLASSES.get((rules.huxi_table, xing))
+    if memo is None:
+        if len(_CLASSES) >= 64:  # bounded: tables and 醒 come and go
+            _CLASSES.clear()
+        memo = _CLASSES[rules.huxi_table, xing] = {}
+    return _classes_in(r, w, pair_free, need, rules, xing, memo)
+
+
+def _classes_in(
+    r: tuple[int, ...],
+    w: int,
+    pair_free: bool,
+    need: int,
+    rules: Rules,
+    xing: tuple[int, ...],
+    memo: dict[tuple[Any, ...], tuple[_RestClass, ...]],
+) -> tuple[_RestClass, ...]:
+    """:func:`rest_classes` with the memo of one 胡息 table and 醒 (hashed once a hand)."""
+    key = (r, w, pair_free, need)
+    got = memo.get(key)
     if got is not None:
         return got
     best: dict[tuple[int, int, int, int, int], tuple[int, int, tuple[int, ...]]] = {}
@@ -206,17 +224,22 @@ def rest_classes(
     step = 6 * (need - 1)
     for i, g, used, rest, left, pf in _moves(r, w, pair_free, need):
         gh = g.huxi(rules)
-        dr = sum([red[x] for x in used])
-        db = sum([x >= 10 for x in used])
-        dx = sum([xing[x] for x in used])
+        if used:  # (most first 门子 take no 王)
+            dr = sum([red[x] for x in used])
+            db = sum([x >= 10 for x in used])
+            dx = sum([xing[x] for x in used])
+        else:
+            dr = db = dx = 0
         four, pair = int(g.kind is _K.TI), int(g.kind is _K.JIANG)
-        for rw, bw, xw, f, p, h, path, ws in rest_classes(rest, left, pf, need - 1, rules, xing):
+        for rw, bw, xw, f, p, h, path, ws in _classes_in(
+            rest, left, pf, need - 1, rules, xing, memo
+        ):
             k = (rw + dr, bw + db, xw + dx, f | four, p | pair)
             put(k, h + gh, i << step | path, (*used, *ws))
     got = tuple([(*k, *v) for k, v in best.items()])
-    if len(_CLASSES) >= 1 << 16:
-        _CLASSES.clear()
-    _CLASSES[key] = got
+    if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
+        memo.clear()
+    memo[key] = got
     return got
 
 
