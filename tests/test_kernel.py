@@ -489,7 +489,7 @@ def test_the_c_wild_search_is_the_python_one(
     assume(0 <= need <= 7)
     packed = sum(n << 3 * k for k, n in enumerate(r))
     assert wang._wild_kernel(rules).most(packed, w, pair_free, need) == wang._most(
-        r, w, pair_free, need, rules
+        packed, w, pair_free, need, rules
     )
 
 
@@ -595,7 +595,7 @@ def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
     r[0] = r[1] = r[2] = 1  # 一二三 and two 王 left: the 将 of any kind
     packed = sum(n << 3 * c for c, n in enumerate(r))
     got = k.most(packed, 2, True, 2)
-    assert got == wang._most(tuple(r), 2, True, 2, rules) and got[2] is not None
+    assert got == wang._most(packed, 2, True, 2, rules) and got[2] is not None
     assert k.most(packed, 2, False, 2) == (None, None, None, None)  # no 将 allowed: none
     for bad, error in (
         ((-1, 0, True, 1), OverflowError),

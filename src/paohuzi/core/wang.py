@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, MAX_WANG, WANG, Card
-from .evaluator import FOURS, KERNEL, evaluator_for, unpack
+from .evaluator import BIT, FOURS, KERNEL, card_count, evaluator_for, kan_mask, unpack
 from .melds import Group, GroupKind, shared_group
 from .position import Position, WangPattern
 from .rules import Rules, per_rules
@@ -75,41 +75,35 @@ _SHAPES = tuple(_shapes(c) for c in range(20))
 # path names the choices, 6 bits each, the first highest: a shape's index in _SHAPES[c]
 # (c the lowest card left), or the group's in _ALONE[w] — so paths in _solve's order rise.
 _Suffix = tuple[tuple[Group, ...], tuple[int, ...], int, int, int]
-# Completions by (rest counts, free 王, 将 still allowed, 门子 still needed): pure, so
-# kept across positions (bounded: a long self-play run meets many rests).
-_MEMO: dict[tuple[tuple[int, ...], int, bool, int], list[_Suffix]] = {}
+# Completions by (rest, free 王, 将 still allowed, 门子 still needed): pure, so kept across
+# positions (bounded: a long self-play run meets many rests). A rest is its natural cards
+# packed, 3 bits a kind (evaluator.pack's layout).
+_MEMO: dict[tuple[int, int, bool, int], list[_Suffix]] = {}
 
 
 def _moves(
-    r: tuple[int, ...], w: int, pair_free: bool, need: int
-) -> Iterator[tuple[int, Group, list[int], tuple[int, ...], int, bool]]:
+    r: int, w: int, pair_free: bool, need: int
+) -> Iterator[tuple[int, Group, list[int], int, int, bool]]:
     """The first 门子 of every completion of the rest ``r`` with ``w`` free 王 into
     ``need`` 门子, in order: (the path's step — its index in ``_SHAPES[c]``, c the lowest
     card left, or in ``_ALONE[w]`` —, the group, the kinds its 王 stand for, the rest
     left, 王 left, 将 still allowed). The one walk of ``_solve``, ``_most``,
     ``rest_classes`` and ``class_split``."""
-    cards = sum(r) + w
-    c = -1
-    for k, n in enumerate(r):
-        if n:
-            c = k
-            break
-    if c < 0:  # only 王 left: one group of them (_ALONE), of any kinds (R40)
+    if not r:  # only 王 left: one group of them (_ALONE), of any kinds (R40)
         if need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
             for i, g in enumerate(_ALONE[w]):
                 yield i, g, [int(x) for x in g.cards], r, 0, False
-    elif need > 0 and 3 * need - 1 <= cards <= 4 * need:  # else the count cannot fit
-        rl = list(r)
-        rl[c] -= 1
+    elif need > 0 and 3 * need - 1 <= card_count(r) + w <= 4 * need:  # else it cannot fit
+        c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
+        rl = r - BIT[c]
         for i, (g, others, is_pair, wild_only) in enumerate(_MOVES[c]):
             if is_pair and not pair_free:
                 continue
             used: list[int] = []  # kinds filled by 王
-            taken: list[int] = []  # natural cards taken
-            for m in others:
-                if rl[m]:
-                    rl[m] -= 1
-                    taken.append(m)
+            x = rl
+            for m, at, bit in others:
+                if x >> at & 7:
+                    x -= bit
                 elif len(used) < w:
                     used.append(m)
                 else:
@@ -117,30 +111,34 @@ def _moves(
             else:
                 # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
                 if used or not wild_only:
-                    yield i, g, used, tuple(rl), w - len(used), pair_free and not is_pair
-            for m in taken:
-                rl[m] += 1
+                    yield i, g, used, x, w - len(used), pair_free and not is_pair
 
 
 # Per lowest card c, each shape of _SHAPES[c] as _moves reads it: (its group, the other
-# members, a 将, a triple or four of c — made only with a 王 in it).
+# members as (kind, its field's shift, its bit), a 将, a triple or four of c — made only
+# with a 王 in it).
 _MOVES = tuple(
     tuple(
-        (shared_group(kind, (c, *others)), others, kind is _K.JIANG, kind in (_K.KAN, _K.TI))
+        (
+            shared_group(kind, (c, *others)),
+            tuple((m, 3 * m, BIT[m]) for m in others),
+            kind is _K.JIANG,
+            kind in (_K.KAN, _K.TI),
+        )
         for kind, others in _SHAPES[c]
     )
     for c in range(20)
 )
 
 
-def _solve(r: tuple[int, ...], w: int, pair_free: bool, need: int) -> list[_Suffix]:
+def _solve(r: int, w: int, pair_free: bool, need: int) -> list[_Suffix]:
     """Every way to split the rest ``r`` and ``w`` free 王 into ``need`` 门子."""
     key = (r, w, pair_free, need)
     hit = _MEMO.get(key)
     if hit is not None:
         return hit
     out: list[_Suffix] = []
-    if w == 0 and need == 0 and not any(r):
+    if w == 0 and need == 0 and not r:
         out.append(((), (), 0, 0, 0))
     step = 6 * (need - 1)
     for i, g, used, rest, left, pf in _moves(r, w, pair_free, need):
@@ -175,7 +173,7 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
 # four among them, a 将 among them; the most 胡息 of the class, the path (see _Suffix) and
 # the 王 kinds of the first completion with it.
 _RestClass = tuple[int, int, int, int, int, int, int, tuple[int, ...]]
-# Per (胡息 table, 醒 per kind), by (rest counts, free 王, 将 allowed, 门子 needed): as _solve's.
+# Per (胡息 table, 醒 per kind), by (rest, free 王, 将 allowed, 门子 needed): as _solve's.
 _CLASSES: dict[tuple[Any, ...], dict[tuple[Any, ...], tuple[_RestClass, ...]]] = {}
 _RED = tuple(CARDS[c].is_red for c in range(20))
 # One class of splits of a hand (split_classes): (red, big, 醒, 胡息, reading, path, 王 kinds).
@@ -183,7 +181,7 @@ _Class = tuple[int, int, int, int, int, int, tuple[int, ...]]
 
 
 def rest_classes(
-    r: tuple[int, ...], w: int, pair_free: bool, need: int, rules: Rules, xing: tuple[int, ...]
+    r: int, w: int, pair_free: bool, need: int, rules: Rules, xing: tuple[int, ...]
 ) -> tuple[_RestClass, ...]:
     """``_solve``'s completions of a rest by class (see ``_RestClass``), the first with the
     most 胡息 of each (``xing``: what a 王 standing for each kind adds to 醒数) — made as
@@ -198,7 +196,7 @@ def rest_classes(
 
 
 def _classes_in(
-    r: tuple[int, ...],
+    r: int,
     w: int,
     pair_free: bool,
     need: int,
@@ -219,7 +217,7 @@ def _classes_in(
         if b is None or h > b[0] or (h == b[0] and path < b[1]):
             best[k] = (h, path, ws)
 
-    if w == 0 and need == 0 and not any(r):
+    if w == 0 and need == 0 and not r:
         put((0, 0, 0, 0, 0), 0, 0, ())
     step = 6 * (need - 1)
     for i, g, used, rest, left, pf in _moves(r, w, pair_free, need):
@@ -377,9 +375,7 @@ def _most_huxi(position: Position, rules: Rules) -> int:
     return best
 
 
-def _most(
-    r: tuple[int, ...], w: int, pair_free: bool, need: int, rules: Rules
-) -> tuple[int | None, ...]:
+def _most(r: int, w: int, pair_free: bool, need: int, rules: Rules) -> tuple[int | None, ...]:
     """``Wild.most`` in Python: the most 胡息 of ``_solve``'s completions, per (将, four)."""
     memo = _MOST.get(rules.huxi_table)
     if memo is None:
@@ -390,7 +386,7 @@ def _most(
 
 
 def _most_in(
-    r: tuple[int, ...],
+    r: int,
     w: int,
     pair_free: bool,
     need: int,
@@ -404,7 +400,7 @@ def _most_in(
     got = memo.get(key)
     if got is None:
         out: list[int | None] = [None] * 4  # by 2·将 + (a four)
-        if w == 0 and need == 0 and not any(r):
+        if w == 0 and need == 0 and not r:
             out[0] = 0
         for _, g, _, rest, left, pf in _moves(r, w, pair_free, need):
             gh = g.huxi(rules)
@@ -420,14 +416,14 @@ def _most_in(
     return got
 
 
-# The memos of _most, per 胡息 table: (rest counts, free 王, 将 allowed, 门子 needed) → its
+# The memos of _most, per 胡息 table: (rest, free 王, 将 allowed, 门子 needed) → its
 # most 胡息 per (将, four), as _solve's memo is kept.
 _MOST: dict[Any, dict[tuple[Any, ...], tuple[int | None, ...]]] = {}
 
 
-# A rest to search: (fixed groups, rest counts, free 王, 门子 still needed, fours and 将
+# A rest to search: (fixed groups, the rest packed, free 王, 门子 still needed, fours and 将
 # among the fixed groups, 王 kinds already used).
-_Candidate = tuple[list[Group], tuple[int, ...], int, int, int, int, list[int]]
+_Candidate = tuple[list[Group], int, int, int, int, int, list[int]]
 
 
 def _candidates(position: Position) -> Iterator[_Candidate]:
@@ -435,16 +431,14 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
     natural 坎 kept or made a 提 with a 王; a table 偎 lifted, R40), with what is left
     for :func:`_solve`."""
     n_wang = position.wang + position.win_wang
-    counts = [0] * 20
-    for card in position.hand:
-        counts[card] += 1
     table = list(position.table)
-    kans = [c for c in range(20) if counts[c] == 3]
-    rest = [0 if counts[c] == 3 else counts[c] for c in range(20)]
+    kan = kan_mask(position.packed)  # the natural cards, packed
+    kans = [c for c in range(20) if kan >> 3 * c & 1]
+    rest = position.packed - 3 * kan
     sd = position.self_drawn or position.win_wang
     k = position.four_count  # 跑/提 on the table
-    plans: list[tuple[list[Group], list[int], list[int], list[int], int, int]] = []
-    # (fixed groups, rest counts, natural 坎 kinds still whole, 王 kinds already used,
+    plans: list[tuple[list[Group], int, list[int], list[int], int, int]] = []
+    # (fixed groups, the rest packed, natural 坎 kinds still whole, 王 kinds already used,
     # fours and 将 among the fixed groups)
     pat = position.pattern
     if pat is not None:
@@ -467,12 +461,10 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
                 plans.append(([*table[:i], four, *table[i + 1 :]], rest, kans, [c], k + 1, 0))
     else:
         w: int = int(position.win)
-        r = rest[:]
-        r[w] += 1
+        r = rest + BIT[w]
         plans.append((table, r, kans, [], k, 0))  # the card joins the rest (破跑胡 keeps 坎)
-        if rest[w] == 2:  # pair + card → 碰 (偎 when self-drawn)
-            r = rest[:]
-            r[w] = 0
+        if rest >> 3 * w & 7 == 2:  # pair + card → 碰 (偎 when self-drawn)
+            r = rest - 2 * BIT[w]
             plans.append(
                 ([*table, shared_group(_K.WEI if sd else _K.PENG, (w,) * 3)], r, kans, [], k, 0)
             )
@@ -495,8 +487,7 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
                     lifted = [*fixed[:i], shared_group(_K.TI, (c,) * 4), *fixed[i + 1 :]]
                     plans.append((lifted, r, ks, [*used, c], fours + 1, pairs))
     target = position.melds_to_win
-    for fixed, r, ks, used, fours, pairs in plans:
-        t = tuple(r)
+    for fixed, t, ks, used, fours, pairs in plans:
         for mask in range(1 << len(ks)):  # each natural 坎 stays, or takes a 王 → 提
             up = [c for i, c in enumerate(ks) if mask >> i & 1]
             w = n_wang - len(used) - len(up)
