@@ -36,11 +36,9 @@ class Refusal:
     numbers ``a`` and ``b``; ``refuses(position, most)`` is True for "absent"."""
 
     test: int
+    refuses: Callable[[Position, int], bool] = field(compare=False, repr=False)
     a: int = 0
     b: int = 0
-    refuses: Callable[[Position, int], bool] = field(
-        default=lambda p, most: False, compare=False, repr=False
-    )
 
 
 def no_duizi() -> Refusal:
@@ -57,7 +55,7 @@ def _no_duizi(p: Position, most: int) -> bool:
 
 
 CHI_KEYS = MELD_ROWS.index("ju123") * 20  # Group.key of a 吃 (句/绞) is at least this
-_DUIZI = Refusal(NO_DUIZI, refuses=_no_duizi)
+_DUIZI = Refusal(NO_DUIZI, _no_duizi)
 
 
 def no_eight() -> Refusal:
@@ -65,21 +63,21 @@ def no_eight() -> Refusal:
         f = p.card_bits >> 2 & LOW  # kinds held four times
         return not f & MASK30 & f >> 30
 
-    return Refusal(NO_EIGHT, refuses=refuses)
+    return Refusal(NO_EIGHT, refuses)
 
 
 def red_outside(lo: int, hi: int) -> Refusal:
     def refuses(p: Position, most: int) -> bool:
         return not lo <= (p.facts >> 21 & 0xFF) <= hi
 
-    return Refusal(RED_OUTSIDE, lo, hi, refuses)
+    return Refusal(RED_OUTSIDE, refuses, lo, hi)
 
 
 def exact(huxi: int) -> Refusal:
     def refuses(p: Position, most: int) -> bool:
         return most < huxi
 
-    return Refusal(EXACT, huxi, refuses=refuses)
+    return Refusal(EXACT, refuses, huxi)
 
 
 def bare(rules: Rules, pair_allowed: bool) -> Refusal:
@@ -91,8 +89,8 @@ def bare(rules: Rules, pair_allowed: bool) -> Refusal:
     be the 将 (not counted bare there). ``a``: those kinds, the low bit of each field."""
     loose, sight = _bare_sight(rules)
     if pair_allowed:
-        return Refusal(BARE, loose, 1, lambda p, _most: sight(p) == 2)
-    return Refusal(BARE, loose, 0, lambda p, _most: sight(p) > 0)
+        return Refusal(BARE, lambda p, _most: sight(p) == 2, loose, 1)
+    return Refusal(BARE, lambda p, _most: sight(p) > 0, loose, 0)
 
 
 _SIGHTS: dict[object, tuple[int, Callable[[Position], int]]] = {}  # by 胡息 table

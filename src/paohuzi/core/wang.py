@@ -187,12 +187,19 @@ def rest_classes(
     most 胡息 of each (``xing``: what a 王 standing for each kind adds to 醒数) — made as
     ``_solve`` makes its list, but keeping per class only that first (the path orders the
     completions), so the completions themselves are never listed."""
-    memo = _CLASSES.get((rules.huxi_table, xing))
-    if memo is None:
-        if len(_CLASSES) >= 64:  # bounded: tables and 醒 come and go
-            _CLASSES.clear()
-        memo = _CLASSES[rules.huxi_table, xing] = {}
+    memo = _memo_of(_CLASSES, (rules.huxi_table, xing))
     return _classes_in(r, w, pair_free, need, rules, xing, memo)
+
+
+def _memo_of(store: dict[Any, dict[Any, Any]], key: Any) -> dict[Any, Any]:
+    """The memo kept in ``store`` for ``key`` (a 胡息 table, with 醒 for the classes),
+    made when first asked: looked up once a hand, not hashed again for every rest."""
+    memo = store.get(key)
+    if memo is None:
+        if len(store) >= 64:  # bounded: tables read from records (and 醒) come and go
+            store.clear()
+        memo = store[key] = {}
+    return memo
 
 
 def _classes_in(
@@ -204,7 +211,7 @@ def _classes_in(
     xing: tuple[int, ...],
     memo: dict[tuple[Any, ...], tuple[_RestClass, ...]],
 ) -> tuple[_RestClass, ...]:
-    """:func:`rest_classes` with the memo of one 胡息 table and 醒 (hashed once a hand)."""
+    """:func:`rest_classes` with the memo of one 胡息 table and 醒 (:func:`_memo_of`)."""
     key = (r, w, pair_free, need)
     got = memo.get(key)
     if got is not None:
@@ -377,12 +384,7 @@ def _most_huxi(position: Position, rules: Rules) -> int:
 
 def _most(r: int, w: int, pair_free: bool, need: int, rules: Rules) -> tuple[int | None, ...]:
     """``Wild.most`` in Python: the most 胡息 of ``_solve``'s completions, per (将, four)."""
-    memo = _MOST.get(rules.huxi_table)
-    if memo is None:
-        if len(_MOST) >= 64:  # bounded: tables read from records come and go
-            _MOST.clear()
-        memo = _MOST[rules.huxi_table] = {}
-    return _most_in(r, w, pair_free, need, rules, memo)
+    return _most_in(r, w, pair_free, need, rules, _memo_of(_MOST, rules.huxi_table))
 
 
 def _most_in(
