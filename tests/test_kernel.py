@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -895,3 +896,91 @@ def test_the_settle_front_door_settles_alike_from_threads_with_other_rules() -> 
             assert all(pool.map(run, names * 2))
     finally:
         sys.setswitchinterval(switch)
+
+
+@needs_kernel
+def test_the_c_encoder_encodes_and_refuses_bad_input() -> None:
+    """The RL observation (encoding/observation.py) is made by the kernel's ``Encoder``
+    when it is built (tests/rl/test_shared_slots.py compares it with both Python paths
+    on every seat of every step of every preset); what is not a View of valid cards is
+    refused with an error, and nothing is kept from one call to the next."""
+    import numpy as np
+
+    from paohuzi.core.melds import GroupKind
+    from paohuzi.core.state import GameState
+    from paohuzi.core.views import MeldView, view
+    from paohuzi.encoding import observation as ob
+
+    assert type(ob._KERNEL).__name__ == "Encoder"
+    s, rng = GameState(PRESETS["hunan"], seed=5), random.Random(5)
+    while not any(s._tables) and not s.is_terminal():  # until a meld lies on a table
+        s.apply(rng.choice(s.legal_actions(s.current_player)))
+    v = view(s, 0)
+    good = ob._KERNEL(v)
+    assert np.frombuffer(good, np.float32).tobytes() == ob._encode(v, False).tobytes()
+    meld = MeldView(GroupKind.KAN, (CARDS[3],) * 3, 0)  # a 坎 never lies on a table
+    bad: list[tuple[object, type[Exception]]] = [
+        ({}, TypeError),
+        ((0, 1, 2), TypeError),
+        (v._replace(seat="0"), TypeError),
+        (v._replace(hand=(CARDS[2], 25)), ValueError),
+        (v._replace(hand=(-1,)), ValueError),
+        (v._replace(hand=[CARDS[2]]), TypeError),
+        (v._replace(chou=(20,)), ValueError),
+        (v._replace(phase="nonsense"), KeyError),
+        (v._replace(hand_sizes=()), ValueError),
+        (v._replace(hand_sizes=(20,) * 5), ValueError),
+        (v._replace(tables=((meld,),) * 3), KeyError),
+        (
+            v._replace(tables=((MeldView(GroupKind.CHI, (CARDS[0], CARDS[5], CARDS[9]), 0),),) * 3),
+            KeyError,
+        ),
+        (v._replace(tables=((MeldView(GroupKind.PENG, (), 0),),) * 3), ValueError),
+        (v._replace(tables=(("peng",),) * 3), AttributeError),
+        # (stand-ins: the compiled OpenCard checks its own fields)
+        (
+            v._replace(open=SimpleNamespace(card=3, owner=0, source="elsewhere", shown=True)),
+            KeyError,
+        ),
+        (
+            v._replace(open=SimpleNamespace(card=3, owner=None, source="draw", shown=True)),
+            TypeError,
+        ),
+        (v._replace(open=SimpleNamespace(card=3, owner=0, source="draw")), AttributeError),
+        (v._replace(liangzhang=21), ValueError),
+        (v._replace(wall=None), TypeError),
+    ]
+    for view_in, error in bad:
+        with pytest.raises(error):
+            ob._KERNEL(view_in)
+    with pytest.raises(TypeError):
+        ob._KERNEL(v, v)
+    with pytest.raises(TypeError):
+        ob._KERNEL(view=v)
+    assert ob._KERNEL(v) == good  # nothing kept from the refused calls
+    with pytest.raises(ValueError):  # a layout that would write past the vector
+        type(ob._KERNEL)(**{**_encoder_layout(), "size": 10})
+    with pytest.raises(ValueError):
+        type(ob._KERNEL)(**{**_encoder_layout(), "chi_at": {8000: 1}})
+    with pytest.raises(ValueError):
+        type(ob._KERNEL)(**{**_encoder_layout(), "phase_at": (1, 2)})
+
+
+def _encoder_layout() -> dict[str, Any]:
+    """The arguments encoding/observation.py makes its Encoder with (caught in passing)."""
+    from paohuzi.core import _kernel
+    from paohuzi.encoding import observation as ob
+
+    got: dict[str, Any] = {}
+    real = _kernel.Encoder
+
+    class Catch:
+        def __init__(self, **kw: Any) -> None:
+            got.update(kw)
+
+    _kernel.Encoder = Catch  # type: ignore[misc]
+    try:
+        ob._kernel_encoder()
+    finally:
+        _kernel.Encoder = real  # type: ignore[misc]
+    return got

@@ -1,6 +1,8 @@
 """The encoder reuses a seat's slot block (seated, dealer, turn, hand size, melds,
 pile, discarded kinds) made for an earlier view when its inputs are equal
-(issue 27): every vector must equal, bit for bit, the one made without reuse."""
+(issue 27): every vector must equal, bit for bit, the one made without reuse —
+and, with the C kernel built, :func:`encode` is the kernel's ``Encoder``: it must
+equal both Python paths too."""
 
 from __future__ import annotations
 
@@ -19,9 +21,11 @@ from paohuzi.encoding.observation import _encode, encode  # noqa: E402
 def _same(state: GameState, seats: list[int]) -> int:
     for seat in seats:
         v = view(state, seat)
-        shared = encode(v)
-        assert shared.tobytes() == _encode(v, False).tobytes()
-        assert shared.tobytes() == encode(v).tobytes()  # a hit gives the same again
+        shared = _encode(v, True)
+        plain = _encode(v, False).tobytes()
+        assert shared.tobytes() == plain
+        assert _encode(v, True).tobytes() == plain  # a hit gives the same again
+        assert encode(v).tobytes() == plain  # the kernel's, when built
     return len(seats)
 
 

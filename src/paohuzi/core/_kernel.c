@@ -2734,6 +2734,367 @@ static PyTypeObject FrontType = {
     .tp_new = front_new,
 };
 
+/* ------------------------------------------------------------------ the encoder */
+/* 观察 (guānchá): encoding/observation.py's ``_encode`` in C — one seat's View as the
+ * float32 vector (issue 27: a learner reads one per seat asked, and the Python
+ * one, even compiled, paid a boxed store per entry). It reads only the View, as the
+ * Python one does, so it can show nothing the seat may not see; the layout (every
+ * offset, the phases, rules, sources and meld kinds) is handed in by
+ * encoding/observation.py, which keeps the one definition. Invalid input (a card
+ * outside 0..19, a meld kind or phase it does not know) raises; nothing is kept
+ * between calls. */
+
+enum { V_SEAT, V_RULES, V_SEATS, V_DEALER, V_PHASE, V_CURRENT, V_TO_ACT, V_OTHERS, V_HAND,
+       V_SIZES, V_TABLES, V_PILES, V_WALL, V_LZ, V_BOTTOM, V_OPEN, V_CHOU, V_DISCARDS,
+       V_HUXI, V_NEED, NV };
+enum { O_DECIDING, O_WALL, O_HAND, O_CHOU, O_HUXI, O_NEED, O_LZ, O_BOTTOM,
+       O_OPEN_CARD, O_OPEN_HIDDEN, O_OPEN_SHOWN, O_OPEN_OWNER, O_SEAT0, O_SEAT_SIZE,
+       O_SEATED, O_DEALER, O_TURN, O_SIZE, O_WEI_HIDDEN, O_PILE, O_DISCARDED, NO };
+#define NCHI (20 * 20 * 20)
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t size;         /* floats in a vector */
+    Py_ssize_t view[NV];     /* where each field read sits in the View */
+    Py_ssize_t at[NO];       /* the offsets (seat blocks: from the block's start) */
+    PyObject *phases, *rules, *sources, *kinds; /* tuples, matched by identity or equality */
+    Py_ssize_t phase_at[8], rule_at[8], source_at[8], kind_at[8];
+    Py_ssize_t discard;      /* the index of the discard phase in ``phases`` */
+    PyObject *chi;           /* the 吃 meld kind */
+    int16_t chi_at[NCHI];    /* a 吃's sorted cards (x·20 + y)·20 + z → its entry, −1 none */
+    vectorcallfunc vectorcall;
+} Encoder;
+
+static PyObject *encoder_call(Encoder *e, PyObject *const *args, size_t nargsf, PyObject *kw);
+static PyObject *S_name, *S_kind, *S_cards, *S_card, *S_owner, *S_source, *S_shown;
+
+static void encoder_dealloc(Encoder *e) {
+    Py_XDECREF(e->phases);
+    Py_XDECREF(e->rules);
+    Py_XDECREF(e->sources);
+    Py_XDECREF(e->kinds);
+    Py_XDECREF(e->chi);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+/* ``n`` non-negative ints of the sequence ``seq`` (exactly ``n``; ``max``: each below). */
+static int ints_of(PyObject *seq, Py_ssize_t *out, Py_ssize_t n, Py_ssize_t max, const char *what) {
+    PyObject *f = PySequence_Fast(seq, what);
+    if (!f) return -1;
+    int bad = PySequence_Fast_GET_SIZE(f) != n;
+    for (Py_ssize_t i = 0; !bad && i < n; i++) {
+        out[i] = PyLong_AsSsize_t(PySequence_Fast_GET_ITEM(f, i));
+        if (out[i] < 0 || out[i] >= max) bad = 1;
+    }
+    Py_DECREF(f);
+    if (bad && !PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "Encoder: %s must be %zd ints in 0..%zd", what, n, max - 1);
+    return bad ? -1 : 0;
+}
+
+static PyObject *encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kw[] = {"size", "view", "at", "phases", "phase_at", "discard", "rules",
+                         "rule_at", "sources", "source_at", "chi", "kinds", "kind_at",
+                         "chi_at", NULL};
+    Py_ssize_t size, discard;
+    PyObject *view, *at, *phases, *phase_at, *rules, *rule_at, *sources, *source_at, *chi;
+    PyObject *kinds, *kind_at, *chi_at;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "nOOO!OnO!OO!OOO!OO!:Encoder", kw, &size, &view,
+                                     &at, &PyTuple_Type, &phases, &phase_at, &discard,
+                                     &PyTuple_Type, &rules, &rule_at, &PyTuple_Type, &sources,
+                                     &source_at, &chi, &PyTuple_Type, &kinds, &kind_at,
+                                     &PyDict_Type, &chi_at))
+        return NULL;
+    if (size <= 0 || size > 1 << 20) {
+        PyErr_SetString(PyExc_ValueError, "Encoder: size out of range");
+        return NULL;
+    }
+    PyObject *names[4] = {phases, rules, sources, kinds};
+    for (int i = 0; i < 4; i++)
+        if (PyTuple_GET_SIZE(names[i]) < 1 || PyTuple_GET_SIZE(names[i]) > 7) {
+            PyErr_SetString(PyExc_ValueError, "Encoder: phases, rules, sources, kinds: 1–7 each");
+            return NULL;
+        }
+    if (discard < 0 || discard >= PyTuple_GET_SIZE(phases)) {
+        PyErr_SetString(PyExc_ValueError, "Encoder: discard must index phases");
+        return NULL;
+    }
+    Encoder *e = (Encoder *)type->tp_alloc(type, 0);
+    if (!e) return NULL;
+    e->size = size, e->discard = discard;
+    e->vectorcall = (vectorcallfunc)encoder_call;
+    /* every offset with the widest write past it (20 kinds) inside the vector; a seat
+       block's own offsets inside the block */
+    if (ints_of(view, e->view, NV, 64, "view") < 0 || ints_of(at, e->at, NO, size, "at") < 0 ||
+        ints_of(phase_at, e->phase_at, PyTuple_GET_SIZE(phases), size, "phase_at") < 0 ||
+        ints_of(rule_at, e->rule_at, PyTuple_GET_SIZE(rules) + 1, size, "rule_at") < 0 ||
+        ints_of(source_at, e->source_at, PyTuple_GET_SIZE(sources), size, "source_at") < 0 ||
+        ints_of(kind_at, e->kind_at, PyTuple_GET_SIZE(kinds), size, "kind_at") < 0)
+        goto fail;
+    Py_ssize_t seat_end = e->at[O_SEAT0] + 4 * e->at[O_SEAT_SIZE];
+    int bad = seat_end > size || e->at[O_SEAT_SIZE] <= 0 || e->at[O_OPEN_OWNER] + 4 > size;
+    static const int kinds20[] = {O_HAND, O_CHOU, O_LZ, O_BOTTOM, O_OPEN_CARD};
+    for (int i = 0; i < 5; i++) bad |= e->at[kinds20[i]] + 20 > size;
+    static const int in_seat[] = {O_SEATED, O_DEALER, O_TURN, O_SIZE, O_WEI_HIDDEN};
+    for (int i = 0; i < 5; i++) bad |= e->at[in_seat[i]] >= e->at[O_SEAT_SIZE];
+    bad |= e->at[O_PILE] + 20 > e->at[O_SEAT_SIZE] || e->at[O_DISCARDED] + 20 > e->at[O_SEAT_SIZE];
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kinds); i++)
+        bad |= e->kind_at[i] + 20 > e->at[O_SEAT_SIZE];
+    bad |= e->at[O_DECIDING] + 2 > size;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "Encoder: a block runs past the vector or its seat");
+        goto fail;
+    }
+    memset(e->chi_at, 0xff, sizeof e->chi_at);
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(chi_at, &pos, &k, &v)) {
+        Py_ssize_t key = PyLong_AsSsize_t(k), off = PyLong_AsSsize_t(v);
+        if (key < 0 || key >= NCHI || off < 0 || off >= e->at[O_SEAT_SIZE]) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "Encoder: chi_at out of range");
+            goto fail;
+        }
+        e->chi_at[key] = (int16_t)off;
+    }
+    e->phases = Py_NewRef(phases), e->rules = Py_NewRef(rules), e->sources = Py_NewRef(sources);
+    e->kinds = Py_NewRef(kinds), e->chi = Py_NewRef(chi);
+    return (PyObject *)e;
+fail:
+    Py_DECREF(e);
+    return NULL;
+}
+
+/* The place of ``o`` in ``names`` (by identity, then equality), −1 if absent, −2 on error. */
+static Py_ssize_t index_in(PyObject *names, PyObject *o) {
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyTuple_GET_ITEM(names, i) == o) return i;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(names, i), o, Py_EQ);
+        if (eq) return eq < 0 ? -2 : i;
+    }
+    return -1;
+}
+
+static int long_of(PyObject *o, long *out, const char *what) {
+    if (!PyLong_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "encode: %s must be an int", what);
+        return -1;
+    }
+    *out = PyLong_AsLong(o);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* A card kind 0..19 (20, a 王, where ``wang`` allows it: −1 then, nothing to set). */
+static int kind_of(PyObject *o, long *out, int wang) {
+    if (long_of(o, out, "a card") < 0) return -1;
+    if (*out == 20 && wang) *out = -1;
+    else if (*out < 0 || *out > 19) {
+        PyErr_Format(PyExc_ValueError, "encode: a card kind must be 0..19, got %ld", *out);
+        return -1;
+    }
+    return 0;
+}
+
+static int tuple_of(PyObject *o, const char *what) {
+    if (PyTuple_Check(o)) return 0;
+    PyErr_Format(PyExc_TypeError, "encode: %s must be a tuple", what);
+    return -1;
+}
+
+/* o[at + c] for each card c of the tuple ``cards``: += step, or = 1 (step 0). */
+static int cards_into(float *o, Py_ssize_t at, PyObject *cards, double step, const char *what) {
+    if (tuple_of(cards, what) < 0) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cards); i++) {
+        long c;
+        if (kind_of(PyTuple_GET_ITEM(cards, i), &c, 0) < 0) return -1;
+        o[at + c] = step ? (float)((double)o[at + c] + step) : 1.0f;
+    }
+    return 0;
+}
+
+static inline float capped(long v, long cap) { return (float)((double)(v < cap ? v : cap) / cap); }
+
+/* One seat's block at s0: seated, dealer, turn, hand size, melds as the viewer sees
+   them, pile and discarded kinds (observation._slot). */
+static int encode_slot(Encoder *e, float *o, Py_ssize_t s0, PyObject *melds, PyObject *pile,
+                       PyObject *discarded, long size, int seated, int dealer, int turn) {
+    const Py_ssize_t *at = e->at;
+    if (seated) o[s0 + at[O_SEATED]] = 1.0f;
+    if (dealer) o[s0 + at[O_DEALER]] = 1.0f;
+    if (turn) o[s0 + at[O_TURN]] = 1.0f;
+    o[s0 + at[O_SIZE]] = capped(size, 24);
+    if (tuple_of(melds, "a seat's melds") < 0) return -1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(melds); i++) {
+        PyObject *m = PyTuple_GET_ITEM(melds, i);
+        PyObject *kind = PyObject_GetAttr(m, S_kind), *cards = kind ? PyObject_GetAttr(m, S_cards) : NULL;
+        int r = !cards || tuple_of(cards, "a meld's cards") < 0 || PyTuple_GET_SIZE(cards) < 1 ? -1 : 0;
+        if (r == 0 && !PyErr_Occurred() && kind == e->chi) { /* 吃 melds always show */
+            long c[3];
+            if (PyTuple_GET_SIZE(cards) != 3) r = -1;
+            for (int j = 0; r == 0 && j < 3; j++) r = kind_of(PyTuple_GET_ITEM(cards, j), &c[j], 0);
+            if (r == 0) {
+                for (int a = 0; a < 2; a++) /* sorted */
+                    for (int b = 0; b < 2 - a; b++)
+                        if (c[b] > c[b + 1]) { long t = c[b]; c[b] = c[b + 1], c[b + 1] = t; }
+                int16_t off = e->chi_at[(c[0] * 20 + c[1]) * 20 + c[2]];
+                if (off < 0) {
+                    PyErr_SetString(PyExc_KeyError, "encode: a 吃 of no known group");
+                    r = -1;
+                } else o[s0 + off] = (float)((double)o[s0 + off] + 0.25);
+            }
+        } else if (r == 0 && PyTuple_GET_ITEM(cards, 0) == Py_None) { /* a face-down 偎 */
+            float *w = &o[s0 + at[O_WEI_HIDDEN]];
+            *w = (float)((double)*w + 1.0 / 7.0);
+        } else if (r == 0) { /* one meld per kind and seat: a mask entry */
+            Py_ssize_t k = index_in(e->kinds, kind);
+            long c;
+            if (k < 0) {
+                if (k == -1) PyErr_SetString(PyExc_KeyError, "encode: a meld kind it does not know");
+                r = -1;
+            } else if ((r = kind_of(PyTuple_GET_ITEM(cards, 0), &c, 0)) == 0)
+                o[s0 + e->kind_at[k] + c] = 1.0f;
+        }
+        if (r < 0 && !PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "encode: a meld must have a kind and cards");
+        Py_XDECREF(kind);
+        Py_XDECREF(cards);
+        if (r < 0) return -1;
+    }
+    if (cards_into(o, s0 + at[O_PILE], pile, 0.25, "a pile") < 0) return -1;
+    return cards_into(o, s0 + at[O_DISCARDED], discarded, 0, "a seat's discarded kinds");
+}
+
+static int encode_open(Encoder *e, float *o, PyObject *op, long me, long n) {
+    const Py_ssize_t *at = e->at;
+    PyObject *card = PyObject_GetAttr(op, S_card), *owner = NULL, *source = NULL, *shown = NULL;
+    int r = -1;
+    long c, w;
+    if (!card || !(owner = PyObject_GetAttr(op, S_owner)) ||
+        !(source = PyObject_GetAttr(op, S_source)) || !(shown = PyObject_GetAttr(op, S_shown)))
+        goto done;
+    if (card == Py_None) o[at[O_OPEN_HIDDEN]] = 1.0f;
+    else if (kind_of(card, &c, 1) < 0) goto done;
+    else if (c >= 0) o[at[O_OPEN_CARD] + c] = 1.0f; /* a drawn 王: shown, no kind */
+    int s = PyObject_IsTrue(shown);
+    if (s < 0) goto done;
+    if (s) o[at[O_OPEN_SHOWN]] = 1.0f;
+    Py_ssize_t i = index_in(e->sources, source);
+    if (i < 0) {
+        if (i == -1) PyErr_SetString(PyExc_KeyError, "encode: a card source it does not know");
+        goto done;
+    }
+    o[e->source_at[i]] = 1.0f;
+    if (long_of(owner, &w, "the open card's owner") < 0) goto done;
+    o[at[O_OPEN_OWNER] + (((w - me) % n) + n) % n] = 1.0f;
+    r = 0;
+done:
+    Py_XDECREF(card);
+    Py_XDECREF(owner);
+    Py_XDECREF(source);
+    Py_XDECREF(shown);
+    return r;
+}
+
+/* encode(view) → a bytearray of the float32 vector (observation._encode, made afresh). */
+static PyObject *encoder_call(Encoder *e, PyObject *const *args, size_t nargsf, PyObject *kw) {
+    if (kw || PyVectorcall_NARGS(nargsf) != 1) {
+        PyErr_SetString(PyExc_TypeError, "encode(view) takes 1 argument");
+        return NULL;
+    }
+    PyObject *v = args[0];
+    Py_ssize_t need = 0;
+    for (int i = 0; i < NV; i++) need = e->view[i] >= need ? e->view[i] + 1 : need;
+    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) < need) {
+        PyErr_SetString(PyExc_TypeError, "encode: a View is needed");
+        return NULL;
+    }
+#define GET(f) PyTuple_GET_ITEM(v, e->view[f])
+    const Py_ssize_t *at = e->at;
+    PyObject *sizes = GET(V_SIZES), *seats = GET(V_SEATS), *tables = GET(V_TABLES);
+    PyObject *piles = GET(V_PILES), *discards = GET(V_DISCARDS);
+    if (tuple_of(sizes, "hand_sizes") < 0 || tuple_of(seats, "seats") < 0 ||
+        tuple_of(tables, "tables") < 0 || tuple_of(piles, "piles") < 0 ||
+        tuple_of(discards, "discards") < 0)
+        return NULL;
+    long n = (long)PyTuple_GET_SIZE(sizes), me, x;
+    if (n < 1 || n > 4 || PyTuple_GET_SIZE(tables) < n || PyTuple_GET_SIZE(piles) < n ||
+        PyTuple_GET_SIZE(discards) < n) {
+        PyErr_SetString(PyExc_ValueError, "encode: 1–4 seats, a table, pile and discards each");
+        return NULL;
+    }
+    if (long_of(GET(V_SEAT), &me, "seat") < 0) return NULL;
+    PyObject *ba = PyByteArray_FromStringAndSize(NULL, e->size * (Py_ssize_t)sizeof(float));
+    if (!ba) return NULL;
+    float *o = (float *)PyByteArray_AS_STRING(ba);
+    memset(o, 0, (size_t)e->size * sizeof(float));
+    Py_ssize_t ph = index_in(e->phases, GET(V_PHASE));
+    if (ph < 0) {
+        if (ph == -1) PyErr_SetString(PyExc_KeyError, "encode: a phase it does not know");
+        goto fail;
+    }
+    o[e->phase_at[ph]] = 1.0f;
+    int t1 = PyObject_IsTrue(GET(V_TO_ACT)), t2 = t1 < 0 ? -1 : PyObject_IsTrue(GET(V_OTHERS));
+    if (t2 < 0) goto fail;
+    if (t1) o[at[O_DECIDING]] = 1.0f;
+    if (t2) o[at[O_DECIDING] + 1] = 1.0f;
+    PyObject *name = PyObject_GetAttr(GET(V_RULES), S_name);
+    if (!name) goto fail;
+    Py_ssize_t ri = index_in(e->rules, name);
+    Py_DECREF(name);
+    if (ri == -2) goto fail;
+    o[e->rule_at[ri >= 0 ? ri : PyTuple_GET_SIZE(e->rules)]] = 1.0f; /* else: other */
+    if (long_of(GET(V_WALL), &x, "wall") < 0) goto fail;
+    o[at[O_WALL]] = capped(x, 80);
+    if (cards_into(o, at[O_HAND], GET(V_HAND), 0.25, "hand") < 0) goto fail;
+    if (cards_into(o, at[O_CHOU], GET(V_CHOU), 0, "chou") < 0) goto fail;
+    if (long_of(GET(V_HUXI), &x, "huxi") < 0) goto fail;
+    o[at[O_HUXI]] = capped(x, 100);
+    if (long_of(GET(V_NEED), &x, "need") < 0) goto fail;
+    o[at[O_NEED]] = capped(x, 40);
+    PyObject *shown[2] = {GET(V_LZ), GET(V_BOTTOM)}; /* a 王 shown (R39): no kind bit */
+    for (int i = 0; i < 2; i++)
+        if (shown[i] != Py_None) {
+            if (kind_of(shown[i], &x, 1) < 0) goto fail;
+            if (x >= 0) o[at[i ? O_BOTTOM : O_LZ] + x] = 1.0f;
+        }
+    if (GET(V_OPEN) != Py_None && encode_open(e, o, GET(V_OPEN), me, n) < 0) goto fail;
+    long dealer, current = -1;
+    if (long_of(GET(V_DEALER), &dealer, "dealer") < 0) goto fail;
+    if (ph == e->discard && GET(V_CURRENT) != Py_None &&
+        long_of(GET(V_CURRENT), &current, "current_player") < 0)
+        goto fail;
+    for (long t = 0; t < n; t++) {
+        Py_ssize_t s0 = at[O_SEAT0] + ((((t - me) % n) + n) % n) * at[O_SEAT_SIZE];
+        int seated = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seats); i++) {
+            if (long_of(PyTuple_GET_ITEM(seats, i), &x, "a seat") < 0) goto fail;
+            seated |= x == t;
+        }
+        if (long_of(PyTuple_GET_ITEM(sizes, t), &x, "a hand size") < 0) goto fail;
+        if (encode_slot(e, o, s0, PyTuple_GET_ITEM(tables, t), PyTuple_GET_ITEM(piles, t),
+                        PyTuple_GET_ITEM(discards, t), x, seated, t == dealer, t == current) < 0)
+            goto fail;
+    }
+#undef GET
+    return ba;
+fail:
+    Py_DECREF(ba);
+    return NULL;
+}
+
+static PyTypeObject EncoderType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "paohuzi.core._kernel.Encoder",
+    .tp_basicsize = sizeof(Encoder),
+    .tp_dealloc = (destructor)encoder_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_vectorcall_offset = offsetof(Encoder, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_doc = "Encoder(...)(view): encoding/observation.py's vector of a View in C "
+              "(a bytearray of float32).",
+    .tp_new = encoder_new,
+};
+
 static struct PyModuleDef kernel_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "paohuzi.core._kernel",
@@ -2765,10 +3126,15 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     for (int i = 0; i < 14; i++)
         if (!(*names[i] = PyUnicode_InternFromString(text[i]))) return NULL;
     if (!(EMPTY = PyTuple_New(0)) || !(ZERO = PyLong_FromLong(0))) return NULL;
+    PyObject **attrs[] = {&S_name, &S_kind, &S_cards, &S_card, &S_owner, &S_source, &S_shown};
+    static const char *attr[] = {"name", "kind", "cards", "card", "owner", "source", "shown"};
+    for (int i = 0; i < 7; i++)
+        if (!(*attrs[i] = PyUnicode_InternFromString(attr[i]))) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;
-    PyTypeObject *types[] = {&KernelType, &ReaderType, &SettlerType, &WildType, &FrontType};
-    for (int i = 0; i < 5; i++) {
+    PyTypeObject *types[] = {&KernelType, &ReaderType, &SettlerType, &WildType, &FrontType,
+                             &EncoderType};
+    for (int i = 0; i < 6; i++) {
         if (PyType_Ready(types[i]) < 0) goto fail;
         const char *dot = strrchr(types[i]->tp_name, '.'); /* "paohuzi.core._kernel.Kernel" */
         Py_INCREF(types[i]);

@@ -131,3 +131,25 @@ class Front:
     def remember(
         self, rules: Any, native: Callable[..., Any] | None, after: Callable[..., Any] | None
     ) -> None: ...
+
+class Encoder:
+    """encoding/observation.py's vector of a View, in C (a bytearray of float32)."""
+
+    def __init__(
+        self,
+        size: int,
+        view: Sequence[int],
+        at: Sequence[int],
+        phases: tuple[Any, ...],
+        phase_at: Sequence[int],
+        discard: int,
+        rules: tuple[str, ...],
+        rule_at: Sequence[int],
+        sources: tuple[Any, ...],
+        source_at: Sequence[int],
+        chi: Any,
+        kinds: tuple[Any, ...],
+        kind_at: Sequence[int],
+        chi_at: dict[int, int],
+    ) -> None: ...
+    def __call__(self, view: tuple[Any, ...]) -> bytearray: ...

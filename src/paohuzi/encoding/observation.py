@@ -35,7 +35,7 @@ has discarded: they are barred to it by R20).
 from __future__ import annotations
 
 from array import array
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -150,6 +150,8 @@ _CHI_KIND = GroupKind.CHI
 
 def encode(view: View) -> np.ndarray:
     """The observation vector (float32, :data:`OBSERVATION_SIZE`) of one seat's view."""
+    if _KERNEL is not None:  # the same vector made in C (tests/test_kernel.py compares)
+        return np.frombuffer(_KERNEL(view), dtype=np.float32)
     return _encode(view, True)
 
 
@@ -256,6 +258,45 @@ def _slot(o: array[float], s0: int, inputs: tuple[object, ...]) -> None:
 
 
 _SlotInputs = tuple[tuple[MeldView, ...], tuple[Card, ...], tuple[Card, ...], int, bool, bool, bool]
+
+
+def _kernel_encoder() -> Any:
+    """:func:`_encode` in C (``core/_kernel.c``'s ``Encoder``, issue 27), given this
+    module's layout; None without the kernel (the default, pure install)."""
+    try:
+        from ..core import _kernel
+    except ImportError:
+        return None
+    fields = View._fields
+    read = (
+        *("seat", "rules", "seats", "dealer", "phase", "current_player", "to_act"),
+        *("others_deciding", "hand", "hand_sizes", "tables", "piles", "wall", "liangzhang"),
+        *("bottom", "open", "chou", "discards", "huxi", "need"),
+    )
+    at = (
+        *(_DECIDING, _WALL, _HAND, _CHOU, _HUXI, _NEED, _LZ, _BOTTOM, _OPEN_CARD),
+        *(_OPEN_HIDDEN, _OPEN_SHOWN, _OPEN_OWNER, _SEAT0, _SEAT_SIZE, _S_SEATED),
+        *(_S_DEALER, _S_TURN, _S_SIZE, _S_WEI_HIDDEN, _S_PILE, _S_DISCARDED),
+    )
+    return _kernel.Encoder(
+        size=OBSERVATION_SIZE,
+        view=tuple(fields.index(f) for f in read),
+        at=at,
+        phases=PHASES,
+        phase_at=tuple(_PHASE_AT[p] for p in PHASES),
+        discard=PHASES.index("discard"),
+        rules=RULES,
+        rule_at=(*(_RULES_AT[r] for r in RULES), _RULES + len(RULES)),
+        sources=SOURCES,
+        source_at=tuple(_SOURCE_AT[s] for s in SOURCES),
+        chi=_CHI_KIND,
+        kinds=tuple(GroupKind(k) for k in _MELD),
+        kind_at=tuple(_MELD.values()),
+        chi_at=dict(_CHI_AT),
+    )
+
+
+_KERNEL: Any = _kernel_encoder()
 
 
 # --------------------------------------------------------------- history
