@@ -29,6 +29,7 @@ from paohuzi_backend import compile_mode  # noqa: E402 - found through the line 
 HOT = (
     "core/action_index",
     "core/chi",
+    "core/claims",
     "core/evaluator",
     "core/state",
     "core/views",

@@ -36,6 +36,7 @@ from typing import Any
 HOT = (
     "core/action_index",  # the RL envs' action indices and masks (issue 27)
     "core/chi",
+    "core/claims",  # the claim window: every claim, the view's to_act and legal
     "core/evaluator",
     "core/state",
     "core/views",

@@ -252,3 +252,29 @@ def test_R30_chouhu_lapses_when_huxi_changes() -> None:
     act(s, 2, "chi:x4:x2x3x4,x4x5x6")
     assert s.current_huxi(2) != before
     assert Card.D8 not in s._chouhu[2]
+
+
+def test_R16_a_window_copies_and_pickles_with_its_decisions() -> None:
+    """R16: a window taken mid-way (one decision in) is copied (``GameState.clone``) and
+    pickled (OpenSpiel serialises states) whole, on both builds: the compiled class can
+    only be made through its constructor. The copy's decisions are its own."""
+    import copy
+    import pickle
+
+    s = _tie()
+    act(s, 2, "hu")  # decided first, outranked: the window stays open
+    w = s._window
+    for other in (w.copy(), pickle.loads(pickle.dumps(w)), copy.deepcopy(w)):
+        assert type(other) is type(w) and other is not w
+        for name in _WINDOW_FIELDS:
+            assert getattr(other, name) == getattr(w, name), name
+        other.decisions.clear()
+        assert w.decisions and w.pending() == [1] and w.legal(2) == ()
+    t = pickle.loads(pickle.dumps(s))
+    act(t, 1, "hu")
+    assert t.result.winner == 1 and s.phase == CLAIM  # the original window is untouched
+
+
+# ClaimWindow's fields (the compiled class has no ``__slots__`` to list them).
+_WINDOW_FIELDS = ("card", "owner", "source", "shown", "last", "entries", "options")
+_WINDOW_FIELDS += ("fallback", "hu_flags", "info", "decisions")

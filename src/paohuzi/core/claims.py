@@ -14,7 +14,7 @@ Everything but ``decisions`` is fixed when the window opens.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .actions import Action
 from .vocab import ActionType, Base, Fallback, Source
@@ -62,6 +62,7 @@ class ClaimWindow:
         options: dict[int, tuple[Action, ...]],
         fallback: Otherwise,
         hu_flags: dict[int, tuple[bool, bool]],
+        info: dict[int, tuple[bool, int]] | None = None,
     ) -> None:
         self.card = card
         self.owner = owner
@@ -72,12 +73,14 @@ class ClaimWindow:
         self.options = options  # per seat: its legal claims, pass last
         self.fallback = fallback
         self.hu_flags = hu_flags  # per seat: (天胡, 地胡) of its 胡
-        # Per seat: (was offered 胡, index of its first 碰/吃 entry or −1), for R20/R30.
-        info: dict[int, tuple[bool, int]] = {}
-        for i, (seat, typ) in enumerate(entries):
-            hu, eat = info.get(seat, (False, -1))
-            is_hu = typ == ActionType.HU
-            info[seat] = (hu or is_hu, i if eat < 0 and not is_hu else eat)
+        # Per seat: (was offered 胡, index of its first 碰/吃 entry or −1), for R20/R30
+        # (given: a copy's, made from the same entries).
+        if info is None:
+            info = {}
+            for i, (seat, typ) in enumerate(entries):
+                hu, eat = info.get(seat, (False, -1))
+                is_hu = typ == ActionType.HU
+                info[seat] = (hu or is_hu, i if eat < 0 and not is_hu else eat)
         self.info = info
         self.decisions: dict[int, Action] = {}
 
@@ -114,14 +117,42 @@ class ClaimWindow:
         return -1
 
     def copy(self) -> ClaimWindow:
-        """The same window with its own decisions (what :meth:`GameState.clone` needs)."""
-        new = ClaimWindow.__new__(ClaimWindow)
-        new.card, new.owner, new.source = self.card, self.owner, self.source
-        new.shown, new.last, new.entries = self.shown, self.last, self.entries
-        new.options, new.fallback, new.hu_flags = self.options, self.fallback, self.hu_flags
-        new.info = self.info
+        """The same window with its own decisions (what :meth:`GameState.clone` needs).
+        Through the constructor (a compiled class has no bare ``__new__``), its fixed
+        parts shared."""
+        new = ClaimWindow(
+            self.card,
+            self.owner,
+            self.source,
+            self.shown,
+            self.last,
+            self.entries,
+            self.options,
+            self.fallback,
+            self.hu_flags,
+            self.info,
+        )
         new.decisions = dict(self.decisions)
         return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled through the constructor, as :meth:`copy` makes one (the compiled
+        class cannot be made bare, as pickle's default would)."""
+        fixed = (self.card, self.owner, self.source, self.shown, self.last, self.entries)
+        return _unpickle, (
+            *fixed,
+            self.options,
+            self.fallback,
+            self.hu_flags,
+            self.info,
+            self.decisions,
+        )
+
+
+def _unpickle(*args: Any) -> ClaimWindow:
+    w = ClaimWindow(*args[:-1])
+    w.decisions = dict(args[-1])
+    return w
 
 
 __all__ = ["ClaimWindow"]

@@ -176,11 +176,17 @@ class ObservedHand:
 
 
 def _mask(indices: Iterable[int], dtype: type) -> np.ndarray:
-    """1 at each index (a few ones: set bytes, not a numpy fancy index)."""
+    """1 at each index (a few ones: set bytes, not a numpy fancy index), as ``dtype``."""
     b = bytearray(ACTION_COUNT)
     for i in indices:
         b[i] = 1
-    return np.frombuffer(b, dtype=dtype)
+    # The dtype object made once: numpy converting ``np.int8`` at every call was a third
+    # of the mask's time. Any other dtype is a converted copy (bytes read as int8).
+    m = np.frombuffer(b, _INT8)
+    return m if dtype is np.int8 else m.astype(dtype)
+
+
+_INT8 = np.dtype(np.int8)
 
 
 _PASS_MASK = np.frombuffer(
