@@ -2,7 +2,7 @@
 
 The default install is pure Python. ``PAOHUZI_COMPILE=1 pip install .`` makes
 ``setup.py`` compile the modules of :data:`HOT` with mypyc: the engine's
-``core/action_index.py``, ``core/chi.py``, ``core/evaluator.py``, ``core/state.py``
+``core/action_index.py``, ``core/chi.py``, ``core/claims.py``, ``core/evaluator.py``, ``core/state.py``
 and ``core/views.py``, the RL observation encoder ``encoding/observation.py`` and
 the bots' hand values ``bots/heuristics.py`` (issue 27). Python then imports the C extensions in place
 of the ``.py`` files. Importing :mod:`paohuzi` runs this module first. It has
