@@ -34,7 +34,7 @@ from paohuzi.core.evaluator import (
     split_count,
 )
 from paohuzi.core.position import Position, PositionError
-from paohuzi.core.rules import PRESETS, Rules
+from paohuzi.core.rules import PRESETS, HuxiTable, Rules
 from paohuzi.core.scoring import Settlement, settle
 from presets.test_wang_oracle import pattern_positions, wild_positions
 from strategies import positions
@@ -142,6 +142,60 @@ def test_any_packed_hand(packed: int, win: int, sd: bool) -> None:
             a = native._best(packed, 5, shape, gain, win, sd)
             b = pure._best(packed, 5, shape, gain, win, sd)
             assert a == b
+
+
+@st.composite
+def _concealed(draw: st.DrawFn) -> int:
+    """A concealed hand as play holds one, packed: up to 21 cards, at most 3 of a kind
+    (a fourth is a 提 on the table), 坎 and kinds held in both sizes (绞) often."""
+    counts = draw(st.lists(st.integers(0, 3), min_size=20, max_size=20))
+    while sum(counts) > 21:
+        counts[counts.index(max(counts))] -= 1
+    return sum(n << 3 * c for c, n in enumerate(counts))
+
+
+def _priced(rules: Rules) -> Rules:
+    """``rules`` with a 胡息 grid that prices every 句 and 绞 too (no preset prices a 绞:
+    the 绞 choices of R33's sum run only under such a grid)."""
+    rows = dict(rules.huxi_table.rows)
+    rows |= {"ju": (1, 2, 1, 3), "jiao": (2, 3, 4, 5), "ju2710": (3, 6, 3, 6)}
+    table = HuxiTable(tuple(rows.items()))
+    return dataclasses.replace(rules, name=f"{rules.name}-priced", huxi_table=table)
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    "rules", [*GRIDS, _priced(PRESETS["hunan"]), _priced(PRESETS["luzhou"])], ids=lambda r: r.name
+)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(packed=_concealed(), table_huxi=st.integers(0, 60))
+def test_the_c_current_huxi_is_the_python_one(rules: Rules, packed: int, table_huxi: int) -> None:
+    """R33 当前总息数 (the view's, the bots' and R30's): the kernel's ``current`` and
+    the Python evaluator's sum agree on every hand play can hold."""
+    native, pure = _pair(rules)
+    c = native._kernel.current(packed, table_huxi)
+    mask = packed & packed >> 1 & 0x249249249249249  # the 坎 (kan_mask)
+    want = table_huxi + pure.kan_huxi(mask) + pure.partial_huxi(packed - 3 * mask)
+    assert c == want
+    summary = pure.summarize(())
+    assert native.current_huxi(packed, summary) == pure.current_huxi(packed, summary)
+
+
+@needs_kernel
+def test_the_c_current_huxi_hands_back_what_it_does_not_read() -> None:
+    """A count of 4 or more in a rest (never in play) is the Python path's (None); bad
+    arguments are refused."""
+    native, pure = _pair(PRESETS["hunan"])
+    k = native._kernel
+    four = 4 << 3 * 5 | 1 << 3 * 6
+    assert k.current(four, 0) is None
+    assert native.current_huxi(four, pure.summarize(())) == pure.current_huxi(
+        four, pure.summarize(())
+    )
+    for args in [(1,), (1, 2, 3), ("1", 0), (1 << 60, 0), (-1, 0), (1, "0")]:
+        with pytest.raises((TypeError, ValueError, OverflowError)):
+            k.current(*args)
+    assert k.current(0, 7) == 7
 
 
 @needs_kernel

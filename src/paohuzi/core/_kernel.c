@@ -91,6 +91,7 @@ typedef struct {
     int run[8];   /* 胡息 of the 句 starting at point p (0: 一二三) */
     int v2710;    /* 二七十 */
     int pair[10]; /* the 将 */
+    int16_t *part; /* best_partial of each key with counts ≤ 2 (base-3 index), UNSET until asked */
 } Size;
 
 /* _SizeTable._fill: place the lowest card in a 句, the 二七十 or the 将. */
@@ -597,7 +598,8 @@ static int read_all_profiles(Kernel *k, PyObject *pr) {
 }
 
 static void kernel_dealloc(Kernel *self) {
-    for (int s = 0; s < 2; s++) PyMem_Free(self->size[s].e), PyMem_Free(self->size[s].cnt);
+    for (int s = 0; s < 2; s++)
+        PyMem_Free(self->size[s].e), PyMem_Free(self->size[s].cnt), PyMem_Free(self->size[s].part);
     Py_XDECREF(self->fallback);
     Py_XDECREF(self->position);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -606,7 +608,9 @@ static void kernel_dealloc(Kernel *self) {
 static int fill_all(Size *t) {
     t->e = PyMem_Malloc(sizeof(Entry) * NKEYS);
     t->cnt = PyMem_Malloc(NKEYS);
-    if (!t->e || !t->cnt) return -1;
+    t->part = PyMem_Malloc(sizeof(int16_t) * N3);
+    if (!t->e || !t->cnt || !t->part) return -1;
+    for (int i = 0; i < N3; i++) t->part[i] = UNSET;
     memset(t->cnt, 0xFF, NKEYS);
     for (int i = 0; i < NKEYS; i++) t->e[i].v[0] = t->e[i].v[1] = UNSET;
     for (int i = 0; i < N3; i++) { /* the recursion reaches every key below these */
@@ -797,6 +801,79 @@ static int core_args(PyObject *const *args, Py_ssize_t n, uint64_t *packed, int 
 }
 
 /* core(packed, table_huxi, shape, gain_up, win, self_drawn): HandEvaluator._best. */
+/* _SizeTable.best_partial: the most 胡息 of disjoint 句 of a one-size key, leftovers
+   allowed (R33), filled as asked; −1 for a key with a count above 2 (no 坎 is left in
+   a rest: they were taken out). */
+static int size_partial(Size *t, uint32_t key) {
+    if (!key) return 0;
+    uint32_t lo = CHUNK[key & 0x7fff], hi = CHUNK[key >> 15];
+    if (key >> 30 || (lo | hi) & C_BAD || C_Q(lo) != 7 || C_Q(hi) != 7) return -1;
+    int i = (int)(C_B3(lo) + 243 * C_B3(hi));
+    if (t->part[i] != UNSET) return t->part[i];
+    int p = __builtin_ctz(key) / 3, sh = 3 * p;
+    int best = size_partial(t, key - (uint32_t)BIT(p)); /* the lowest card left over */
+    if (p <= 7 && (key >> (sh + 3)) & 7 && (key >> (sh + 6)) & 7) {
+        int v = t->run[p] + size_partial(t, key - (uint32_t)(BIT(p) + BIT(p + 1) + BIT(p + 2)));
+        if (v > best) best = v;
+    }
+    if (p == 1 && (key >> 18) & 7 && (key >> 27) & 7) {
+        int v = t->v2710 + size_partial(t, key - (uint32_t)(BIT(1) + BIT(6) + BIT(9)));
+        if (v > best) best = v;
+    }
+    t->part[i] = (int16_t)best;
+    return best;
+}
+
+/* HandEvaluator.current_huxi: 当前总息数 (R33) — the table's 胡息, the 坎's, and the
+   most the rest shows in disjoint 句/绞 (_partial_huxi: each size's best, and every
+   choice of 绞 where a point is held in both sizes) into *out; −1 for a rest this does
+   not read (a count of 4 or more: never in play), for the Python path. */
+static int kernel_current_of(Kernel *k, uint64_t packed, long table_huxi, long *out) {
+    uint64_t mask = packed & (packed >> 1) & LOW, rest = packed - 3 * mask;
+    long fixed = table_huxi;
+    for (uint64_t m = mask; m; m &= m - 1) fixed += k->kan[__builtin_ctzll(m) / 3];
+    uint32_t s = (uint32_t)(rest & 0x3fffffff), b = (uint32_t)(rest >> 30);
+    if (rest >> 60) return -1;
+    int ps = size_partial(&k->size[0], s), pb = size_partial(&k->size[1], b);
+    if (ps < 0 || pb < 0) return -1;
+    int best = ps + pb, any = 0;
+    for (int p = 0; p < 10; p++) any |= k->jiao[p] != 0;
+    uint32_t s1, s2, b1, b2;
+    key_index(s, &s1, &s2);
+    key_index(b, &b1, &b2);
+    uint32_t jiao = (s2 & b1) | (s1 & b2);
+    if (jiao && any) { /* as rest_best: more than 5 such points never occur in play */
+        Jiao stack_opts[243], *opts = stack_opts, *heap = NULL;
+        if (__builtin_popcount(jiao) > 5) {
+            if (!(heap = PyMem_Malloc(sizeof(Jiao) * MAXJ))) return -1;
+            opts = heap;
+        }
+        int n = jiao_options(k, jiao, s2 & jiao, b2 & jiao, opts);
+        for (int i = 1; i < n; i++) {
+            int fs = size_partial(&k->size[0], s - (uint32_t)opts[i].ds);
+            int fb = size_partial(&k->size[1], b - (uint32_t)opts[i].db);
+            if (fs >= 0 && fb >= 0 && opts[i].v + fs + fb > best) best = opts[i].v + fs + fb;
+        }
+        PyMem_Free(heap);
+    }
+    *out = fixed + best;
+    return 0;
+}
+
+/* current(packed, table_huxi) -> int | None (None: the Python path reads it). */
+static PyObject *kernel_current(Kernel *self, PyObject *const *args, Py_ssize_t n) {
+    if (n != 2) {
+        PyErr_Format(PyExc_TypeError, "current(packed, table_huxi): 2 arguments, got %zd", n);
+        return NULL;
+    }
+    uint64_t packed;
+    if (read_packed(args[0], &packed) < 0) return NULL;
+    long th = PyLong_AsLong(args[1]);
+    if (th == -1 && PyErr_Occurred()) return NULL;
+    long v;
+    return kernel_current_of(self, packed, th, &v) < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(v);
+}
+
 static PyObject *kernel_core_py(Kernel *self, PyObject *const *args, Py_ssize_t n) {
     uint64_t packed;
     int huxi, sh[3], up, win, sd;
@@ -940,6 +1017,8 @@ static PyMethodDef kernel_methods[] = {
      "plan_of(position) -> plan(...) of a position with a winning card"},
     {"rest", (PyCFunction)kernel_rest, METH_VARARGS,
      "rest(rest, pair) -> (best or -1, (small key, big key, jiao 2-small, jiao 2-big))"},
+    {"current", (PyCFunction)(void (*)(void))kernel_current, METH_FASTCALL,
+     "current(packed, table_huxi) -> int | None: HandEvaluator.current_huxi (R33)"},
     {"entry", (PyCFunction)kernel_entry, METH_VARARGS,
      "entry(size, key) -> (best without, with the pair) | None: the size table"},
     {NULL, NULL, 0, NULL},

@@ -908,6 +908,11 @@ class HandEvaluator:
     def current_huxi(self, packed: int, table: tuple[Group, ...] | TableSummary) -> int:
         """当前总息数 (R33): table melds + the best the concealed hand can show."""
         t = table if isinstance(table, TableSummary) else self.summarize(table)
+        kernel = self._kernel
+        if kernel is not None:  # the same sum in C (the view asks it of every seat)
+            v = kernel.current(packed, t.huxi)
+            if v is not None:
+                return int(v)
         mask = kan_mask(packed)
         return t.huxi + self.kan_huxi(mask) + self.partial_huxi(packed - 3 * mask)
 
