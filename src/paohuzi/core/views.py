@@ -205,15 +205,32 @@ def _tables(s: GameState, seat: int, over: bool) -> tuple[tuple[MeldView, ...], 
         if not table:
             out.append(())
             continue
-        side = 1 if t == seat or over else 2
-        melds = []
-        for g in table:
-            m = get(id(g))  # the hot path: one dict hit per meld
-            if m is None or m[0] is not g:  # (g, as its owner sees it, as others do)
-                m = _meld_hit(memo, g, rules)
-            melds.append(m[side])
-        out.append(tuple(melds))
+        # The engine replaces a seat's table tuple when a meld joins or grows: the whole
+        # table's two views are kept by the tuple's identity (one dict hit per seat).
+        m = get(id(table))
+        if m is None or m[0] is not table:  # (table, as its owner sees it, as others do)
+            m = _table_hit(memo, table, rules)
+        out.append(m[1 if t == seat or over else 2])
     return tuple(out)
+
+
+def _table_hit(
+    memo: dict[int, tuple[Any, ...]], table: tuple[Group, ...], rules: Rules
+) -> tuple[Any, ...]:
+    """A seat's table as its owner and as the others see it, from each meld's views
+    (kept by the meld's identity, in the same memo: the ids of live objects differ)."""
+    get = memo.get
+    own, other = [], []
+    for g in table:
+        m = get(id(g))
+        if m is None or m[0] is not g:  # (g, as its owner sees it, as others do)
+            m = _meld_hit(memo, g, rules)
+        own.append(m[1])
+        other.append(m[2])
+    if len(memo) > 4096:  # bounded: tables of finished hands
+        memo.clear()
+    hit = memo[id(table)] = (table, tuple(own), tuple(other))
+    return hit
 
 
 def _melds_of(rules: Rules) -> dict[int, tuple[Any, ...]]:
