@@ -192,26 +192,43 @@ def _meld_views(g: Group, rules: Rules) -> tuple[MeldView, MeldView]:
 # engine shares its Group objects, and hashing a frozen Rules or Group per meld per
 # view would cost more than the view.
 _MELDS: dict[int, tuple[Any, Any]] = {}  # id(rules) → (rules, {id(g): (g, own, other)})
+_LAST_MELDS: tuple[Any, Any] = (None, None)  # the (rules, memo) asked last
 
 
 def _tables(s: GameState, seat: int, over: bool) -> tuple[tuple[MeldView, ...], ...]:
     """Every seat's melds as ``seat`` sees them (its own, and all at the end, open)."""
+    global _LAST_MELDS
     rules = s.rules
-    hit = _MELDS.get(id(rules))
-    memo = hit[1] if hit is not None and hit[0] is rules else _melds_of(rules)
-    get = memo.get
+    last = _LAST_MELDS  # the rules of the view before, mostly (no id boxed, no dict hit)
+    if last[0] is rules:
+        memo = last[1]
+    else:
+        hit = _MELDS.get(id(rules))
+        memo = hit[1] if hit is not None and hit[0] is rules else _melds_of(rules)
+        _LAST_MELDS = (rules, memo)
     out = []
+    slots = _LAST_TABLES
     for t, table in enumerate(s._tables):
         if not table:
             out.append(())
             continue
         # The engine replaces a seat's table tuple when a meld joins or grows: the whole
-        # table's two views are kept by the tuple's identity (one dict hit per seat).
-        m = get(id(table))
-        if m is None or m[0] is not table:  # (table, as its owner sees it, as others do)
-            m = _table_hit(memo, table, rules)
+        # table's two views are kept by the tuple's identity, the one asked last per
+        # seat in a slot (most views are of the hand of the view before), the rest in
+        # the memo.
+        m = slots[t]
+        if m[0] is not table or m[3] is not memo:
+            found = memo.get(id(table))
+            if found is None or found[0] is not table:  # (table, as its owner sees it, others)
+                found = _table_hit(memo, table, rules)
+            m = slots[t] = (table, found[1], found[2], memo)
         out.append(m[1 if t == seat or over else 2])
     return tuple(out)
+
+
+# The table views asked last, per seat: (table, as its owner sees it, as others do, memo).
+_NO_TABLE: tuple[Any, ...] = (None, (), (), None)
+_LAST_TABLES: list[tuple[Any, ...]] = [_NO_TABLE] * 4
 
 
 def _table_hit(
@@ -329,12 +346,16 @@ def _log(s: GameState, seat: int) -> tuple[Event, ...]:
     shown to all. Kept per (event list, seat) and extended by the new events only:
     the engine's list only grows. A list that shrank or whose last seen event was
     replaced (a caller's undo) is filtered afresh."""
+    global _LAST_LOG
     ev = s.events
-    entry = _LOGS.get(id(ev))
-    if entry is None or entry[0] is not ev:  # holding ev keeps its id unique
-        if len(_LOGS) > 128:  # hands in play at once; a larger memo only slows the GC
-            _LOGS.clear()
-        entry = _LOGS[id(ev)] = (ev, [_NO_LOG] * s.n)
+    entry = _LAST_LOG  # the hand of the view before, mostly (no id boxed, no dict hit)
+    if entry[0] is not ev:
+        entry = _LOGS.get(id(ev)) or _NO_ENTRY
+        if entry[0] is not ev:  # holding ev keeps its id unique
+            if len(_LOGS) > 128:  # hands in play at once; a larger memo only slows the GC
+                _LOGS.clear()
+            entry = _LOGS[id(ev)] = (ev, [_NO_LOG] * s.n)
+        _LAST_LOG = entry
     seen, last, out = entry[1][seat]
     n = len(ev)
     if seen != n or (n and ev[n - 1] is not last):
@@ -353,6 +374,8 @@ def _log(s: GameState, seat: int) -> tuple[Event, ...]:
 
 
 _NO_LOG: tuple[int, Event | None, tuple[Event, ...]] = (0, None, ())
+_NO_ENTRY: tuple[Any, list[tuple[int, Event | None, tuple[Event, ...]]]] = (None, [])
+_LAST_LOG = _NO_ENTRY  # the _LOGS entry asked last
 
 
 def _sizes(s: GameState) -> tuple[int, ...]:
@@ -382,8 +405,10 @@ def view(state: GameState, seat: int) -> View:
     wall = s.wall_left
     discards = _discards(tuple(s._discarded))
     chou = s._chou[seat]
-    # Positional, in View's field order: binding 29 keywords cost a sixth of the view.
-    return _make(
+    # Positional, in View's field order: binding 29 keywords cost a sixth of the view,
+    # and namedtuple's own _make (Python) an eighth (tests check the length instead).
+    return _new(
+        View,
         (
             seat,
             rules,
@@ -417,11 +442,11 @@ def view(state: GameState, seat: int) -> View:
             s._wang[seat],
             tuple(s._wang) if over else None,
             _watched(s, seat) if rules.xing_seat else None,
-        )
+        ),
     )
 
 
-_make = View._make  # positional, and checks the length
+_new: Any = tuple.__new__  # View from its fields, positional
 
 # OpenCard by (card or −1 when hidden, owner, id of the source, shown): immutable, so shared
 # (a few hundred at most: 21 cards × seats × sources × shown).

@@ -142,6 +142,7 @@ _PHASE_AT = {p: _PHASE + i for i, p in enumerate(PHASES)}
 _RULES_AT = {r: _RULES + i for i, r in enumerate(RULES)}
 _SOURCE_AT = {s: _OPEN_SOURCE + i for i, s in enumerate(SOURCES)}
 _ZEROS = bytes(4 * OBSERVATION_SIZE)
+_FLOAT32 = np.dtype(np.float32)  # made once: numpy converting the type per call costs
 # A meld view is a dataclass whose hash runs in Python: the hot path never keys
 # a table by one, and finds a 句/绞 by its sorted cards packed into one int.
 _CHI_AT = {(a * KINDS + b) * KINDS + c: _S_CHI + i for i, (a, b, c) in enumerate(CHI_GROUPS)}
@@ -151,7 +152,7 @@ _CHI_KIND = GroupKind.CHI
 def encode(view: View) -> np.ndarray:
     """The observation vector (float32, :data:`OBSERVATION_SIZE`) of one seat's view."""
     if _KERNEL is not None:  # the same vector made in C (tests/test_kernel.py compares)
-        return np.frombuffer(_KERNEL(view), dtype=np.float32)
+        return np.frombuffer(_KERNEL(view), _FLOAT32)
     return _encode(view, True)
 
 
@@ -219,7 +220,7 @@ def _encode(view: View, shared: bool) -> np.ndarray:
             _slot(block, 0, inputs)
             hit = _SLOTS[at] = (inputs, block)  # one tuple: threads see all of it or none
         o[s0 : s0 + _SEAT_SIZE] = hit[1]
-    return np.frombuffer(o, dtype=np.float32)
+    return np.frombuffer(o, _FLOAT32)
 
 
 _SLOT_ZEROS = bytes(4 * _SEAT_SIZE)
@@ -366,7 +367,7 @@ def encode_history(view: View, events: int = HISTORY_EVENTS) -> np.ndarray:
             o[r + src] = 1.0
         for g in e.get("groups", ()):
             o[r + _E_CHI + _CHI_GROUP[tuple(sorted(BY_CODE[c] for c in g))]] += 1.0  # type: ignore[index]
-    return np.frombuffer(o, dtype=np.float32)
+    return np.frombuffer(o, _FLOAT32)
 
 
 __all__ = [
