@@ -2839,6 +2839,7 @@ typedef struct {
     PyObject *phases, *rules, *sources, *kinds; /* tuples, matched by identity or equality */
     Py_ssize_t phase_at[8], rule_at[8], source_at[8], kind_at[8];
     Py_ssize_t discard;      /* the index of the discard phase in ``phases`` */
+    Py_ssize_t fields;       /* the View's length at least: past every field read */
     PyObject *chi;           /* the 吃 meld kind */
     int16_t chi_at[NCHI];    /* a 吃's sorted cards (x·20 + y)·20 + z → its entry, −1 none */
     vectorcallfunc vectorcall;
@@ -2910,6 +2911,7 @@ static PyObject *encoder_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         ints_of(source_at, e->source_at, PyTuple_GET_SIZE(sources), size, "source_at") < 0 ||
         ints_of(kind_at, e->kind_at, PyTuple_GET_SIZE(kinds), size, "kind_at") < 0)
         goto fail;
+    for (int i = 0; i < NV; i++) e->fields = e->view[i] >= e->fields ? e->view[i] + 1 : e->fields;
     Py_ssize_t seat_end = e->at[O_SEAT0] + 4 * e->at[O_SEAT_SIZE];
     int bad = seat_end > size || e->at[O_SEAT_SIZE] <= 0 || e->at[O_OPEN_OWNER] + 4 > size;
     static const int kinds20[] = {O_HAND, O_CHOU, O_LZ, O_BOTTOM, O_OPEN_CARD};
@@ -3082,9 +3084,7 @@ static PyObject *encoder_call(Encoder *e, PyObject *const *args, size_t nargsf, 
         return NULL;
     }
     PyObject *v = args[0];
-    Py_ssize_t need = 0;
-    for (int i = 0; i < NV; i++) need = e->view[i] >= need ? e->view[i] + 1 : need;
-    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) < need) {
+    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) < e->fields) {
         PyErr_SetString(PyExc_TypeError, "encode: a View is needed");
         return NULL;
     }

@@ -117,41 +117,26 @@ class ClaimWindow:
         return -1
 
     def copy(self) -> ClaimWindow:
-        """The same window with its own decisions (what :meth:`GameState.clone` needs).
-        Through the constructor (a compiled class has no bare ``__new__``), its fixed
-        parts shared."""
-        new = ClaimWindow(
-            self.card,
-            self.owner,
-            self.source,
-            self.shown,
-            self.last,
-            self.entries,
-            self.options,
-            self.fallback,
-            self.hu_flags,
-            self.info,
-        )
-        new.decisions = dict(self.decisions)
-        return new
+        """The same window with its own decisions (what :meth:`GameState.clone` needs),
+        its fixed parts shared."""
+        return _restore(self._fixed(), self.decisions)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled through the constructor, as :meth:`copy` makes one (the compiled
+        """Pickled as :meth:`copy` makes one: through the constructor (the compiled
         class cannot be made bare, as pickle's default would)."""
-        fixed = (self.card, self.owner, self.source, self.shown, self.last, self.entries)
-        return _unpickle, (
-            *fixed,
-            self.options,
-            self.fallback,
-            self.hu_flags,
-            self.info,
-            self.decisions,
+        return _restore, (self._fixed(), self.decisions)
+
+    def _fixed(self) -> tuple[Any, ...]:
+        """The constructor's arguments: everything fixed when the window opened."""
+        return (
+            *(self.card, self.owner, self.source, self.shown, self.last, self.entries),
+            *(self.options, self.fallback, self.hu_flags, self.info),
         )
 
 
-def _unpickle(*args: Any) -> ClaimWindow:
-    w = ClaimWindow(*args[:-1])
-    w.decisions = dict(args[-1])
+def _restore(fixed: tuple[Any, ...], decisions: dict[int, Action]) -> ClaimWindow:
+    w = ClaimWindow(*fixed)
+    w.decisions = dict(decisions)
     return w
 
 

@@ -151,7 +151,7 @@ _CHI_KIND = GroupKind.CHI
 
 def encode(view: View) -> np.ndarray:
     """The observation vector (float32, :data:`OBSERVATION_SIZE`) of one seat's view."""
-    if _KERNEL is not None:  # the same vector made in C (tests/test_kernel.py compares)
+    if _KERNEL is not None:  # the same vector made in C (tests/rl/test_shared_slots.py)
         return np.frombuffer(_KERNEL(view), _FLOAT32)
     return _encode(view, True)
 
