@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import random
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 
 from paohuzi._native import reason_for_no_kernel
 from paohuzi.core import position, scoring, wang
-from paohuzi.core.cards import CARDS
+from paohuzi.core.cards import CARDS, format_cards
 from paohuzi.core.evaluator import (
     FOURS,
     KERNEL,
@@ -738,12 +739,16 @@ def test_the_c_reader_reads_as_python(p: Position, rng: random.Random, flags: li
     or a person writes and on each damage a line may carry."""
     extra = (("tinghu", True),) if flags[3] else ()
     q = Position(p.hand, p.table, p.win, flags[0], flags[1], flags[2], extra=extra)
-    for d in _forms(q, rng):
-        got = _same_read(d)
-        assert got[0] == "ok"
-        p2 = position._read_fast(d, 20)
-        assert p2 == q and vars(p2)["facts"] == q.facts and vars(p2)["card_bits"] == q.card_bits
-        _same_read(_spoilt(d, rng))
+    for form in _forms(q, rng):
+        # as a program builds it (its keys interned) and as a JSON line reads (not)
+        for d in (form, json.loads(json.dumps(form, ensure_ascii=False))):
+            got = _same_read(d)
+            assert got[0] == "ok"
+            p2 = position._read_fast(d, 20)
+            assert p2 == q and vars(p2)["facts"] == q.facts
+            assert vars(p2)["card_bits"] == q.card_bits
+            assert Position.from_dict(d) == q
+            _same_read(_spoilt(d, rng))
 
 
 # Tokens near the ASCII codes the C reader reads in place (x1…x10, d1…d10, upper-case
@@ -796,6 +801,11 @@ def test_the_c_reader_refuses_what_python_refuses() -> None:
         ({**base, 1: 2}, 20),
         ({**base, "self_drawn": 1}, 20),
         ({**base, "wang": 1}, 20),
+        ({**base, "händ": 1}, 20),  # a key no field is, not ASCII
+        ({**base, "hand ": 1}, 20),
+        ({**base, "extrA": {}}, 20),  # a field's name but its last letter
+        ({(_Str(k) if k == "hand" else k): v for k, v in base.items()}, 20),  # equal to one
+        ({**base, _Str("colour"): 1}, 20),
     ]
     for d, n in odd:
         _same_read(d, n)
@@ -803,6 +813,42 @@ def test_the_c_reader_refuses_what_python_refuses() -> None:
     assert position._read_fast("not a dict", 20) is None  # from_dict's path then refuses it
     with pytest.raises(PositionError, match="JSON object"):
         Position.from_dict("not a dict")  # type: ignore[arg-type]
+
+
+class _Sub(Position):
+    pass
+
+
+def test_from_dict_reads_every_form_and_refuses_bad_calls() -> None:
+    """``Position.from_dict`` (a classmethod over the C reader when the kernel is built,
+    Python otherwise): the same position as the constructor's path for the common form
+    and any other, the deal size by position or keyword, a subclass made as itself,
+    and a call with the wrong arguments refused."""
+    base = Position.parse("一二三四五六七八九十壹贰叁", "伍", ["ti:拾", "peng:陆"])
+    d = base.to_dict()
+    for form in (d, {**d, "hand": format_cards(base.hand)}, {**d, "xing": ["x1"]}):
+        assert Position.from_dict(form) == Position._from_dict(form)
+    assert Position.from_dict(d, 20) == Position.from_dict(d, hand_size=20) == base
+    small = Position._from_dict(
+        {"hand": "一二三四五六七八", "win": "九", "table": ["peng:拾", "peng:壹"]}, 14
+    )
+    assert Position.from_dict(small.to_dict(), hand_size=14) == small
+    with pytest.raises(PositionError, match="hand size"):
+        Position.from_dict(small.to_dict())  # a 14-card hand read as a 20-card deal
+    sub = _Sub.from_dict(d)
+    assert type(sub) is _Sub and sub == _Sub._from_dict(d)
+    with pytest.raises(PositionError, match="JSON object"):
+        Position.from_dict(["hand"])  # type: ignore[arg-type]
+    for args, kwargs in (
+        ((), {}),
+        ((d, 20, 1), {}),
+        ((d, 20), {"hand_size": 20}),
+        ((d,), {"size": 20}),
+    ):
+        with pytest.raises(TypeError):
+            Position.from_dict(*args, **kwargs)  # type: ignore[misc]
+    if KERNEL is not None:  # the classmethod is the reader's
+        assert Position.from_dict.__func__ == position._read_fast.from_dict  # type: ignore[attr-defined]
 
 
 @needs_kernel

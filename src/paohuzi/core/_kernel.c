@@ -1050,10 +1050,18 @@ typedef struct {
     uint32_t colour[20];   /* a card's (red, big, small) counts, a byte each */
     uint32_t four_rows;    /* MELD_ROWS rows that are 跑/提, as bits */
     int8_t code[4][11];    /* x/X/d/D + 1…10 → the card words maps it to, −1 none */
+    /* shape_flags of the two deal sizes in play (20, 14), by cards in hand, melds and
+       跑/提: owned, NULL until asked (the shapes dict is the memo of every other size) */
+    PyObject *shape[2][28][8][8];
 } Reader;
 
 static PyObject *F_hand, *F_table, *F_last_card, *F_tianhu, *F_dihu, *F_extra, *F_hand_size,
     *F_xing, *F_wang, *F_win_wang, *F_pattern, *F_fours, *F_card_bits, *F_facts, *EMPTY;
+
+/* The common form's keys, in the order of read_items' slots. */
+enum { K_HAND, K_TABLE, K_WIN, K_SD, K_LC, K_TH, K_DH, K_EXTRA, NKEY };
+static PyObject **const READ_KEY[NKEY] = {&F_hand, &F_table, &S_win, &S_self_drawn,
+                                          &F_last_card, &F_tianhu, &F_dihu, &F_extra};
 
 static void reader_dealloc(Reader *r) {
     Py_XDECREF(r->words);
@@ -1063,6 +1071,8 @@ static void reader_dealloc(Reader *r) {
     Py_XDECREF(r->shape_flags);
     Py_XDECREF(r->fields);
     Py_XDECREF(r->position);
+    PyObject **shape = &r->shape[0][0][0][0];
+    for (size_t i = 0; i < sizeof r->shape / sizeof *shape; i++) Py_XDECREF(shape[i]);
     Py_TYPE(r)->tp_free((PyObject *)r);
 }
 
@@ -1082,6 +1092,17 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     if (PySequence_Fast_GET_SIZE(seq) != 20) {
         Py_DECREF(seq);
         PyErr_SetString(PyExc_ValueError, "colour must hold 20 ints");
+        return NULL;
+    }
+    int same = PySet_GET_SIZE(fields) == NKEY; /* read_items knows the keys by name */
+    for (int i = 0; i < NKEY && same; i++)
+        if ((same = PySet_Contains(fields, *READ_KEY[i])) < 0) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    if (!same) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "fields must be the common form's keys");
         return NULL;
     }
     Reader *r = (Reader *)type->tp_alloc(type, 0);
@@ -1207,33 +1228,60 @@ static Py_ssize_t hand_counts(Reader *r, PyObject *hand, int *hc) {
 
 static int is_bool(PyObject *o) { return o == Py_True || o == Py_False; }
 
-/* d.get(key, default) of a dict, borrowed; NULL on error. */
-static PyObject *get(PyObject *d, PyObject *key, PyObject *dflt) {
-    PyObject *o = PyDict_GetItemWithError(d, key);
-    return o ? o : PyErr_Occurred() ? NULL : dflt;
+/* An exact str equal to an interned ASCII key (a JSON line's keys are not interned). */
+static int same_key(PyObject *key, PyObject *name) {
+    Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+    return PyUnicode_IS_ASCII(key) && PyUnicode_GET_LENGTH(key) == len &&
+           !memcmp(PyUnicode_1BYTE_DATA(key), PyUnicode_1BYTE_DATA(name), (size_t)len);
 }
 
-static PyObject *build(Reader *r, PyObject *d, PyObject *hs, Py_ssize_t n, int *hc, int *tc,
+/* d's values by slot (borrowed, NULL when absent), in one pass over d (was a set test a
+   key and a look-up a field): 1, or 0 when a key is not one of the common form's (None
+   then), −1 on error. A key not an exact str is tested as the set tests it. */
+static int read_items(Reader *r, PyObject *d, PyObject **v) {
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    memset(v, 0, NKEY * sizeof *v);
+    while (PyDict_Next(d, &pos, &key, &value)) {
+        int i = 0;
+        while (i < NKEY && key != *READ_KEY[i]) i++;
+        if (i < NKEY) {
+            v[i] = value;
+            continue;
+        }
+        if (PyUnicode_CheckExact(key)) {
+            for (i = 0; i < NKEY && !same_key(key, *READ_KEY[i]); i++) {}
+            if (i == NKEY) return 0;
+            v[i] = value;
+            continue;
+        }
+        int in = PySet_Contains(r->fields, key); /* (a str subclass may equal a field) */
+        if (in <= 0) return in;
+        for (i = 0; i < NKEY; i++) {
+            int eq = PyObject_RichCompareBool(key, *READ_KEY[i], Py_EQ);
+            if (eq < 0) return -1;
+            if (eq) break;
+        }
+        if (i == NKEY) return 0;
+        v[i] = value;
+    }
+    return 1;
+}
+
+static PyObject *build(Reader *r, PyObject **v, PyObject *hs, Py_ssize_t n, int *hc, int *tc,
                        int win, PyObject *win_card, PyObject **entries, int *keys,
                        Py_ssize_t nt, int size, int fours, uint32_t colour);
 
-static PyObject *reader_call(Reader *r, PyObject *args, PyObject *kwds) {
-    PyObject *d, *hs;
-    if (kwds && PyDict_GET_SIZE(kwds)) {
-        PyErr_SetString(PyExc_TypeError, "read(d, hand_size) takes no keywords");
+/* _read in C: the Position, or None for anything else (new reference), NULL on error. */
+static PyObject *read_position(Reader *r, PyObject *d, PyObject *hs) {
+    if (!PyDict_CheckExact(d) || !PyLong_CheckExact(hs)) Py_RETURN_NONE;
+    PyObject *v[NKEY];
+    int known = read_items(r, d, v);
+    if (known <= 0) {
+        if (known == 0) Py_RETURN_NONE;
         return NULL;
     }
-    if (!PyArg_UnpackTuple(args, "read", 2, 2, &d, &hs)) return NULL;
-    if (!PyDict_CheckExact(d) || !PyLong_CheckExact(hs)) Py_RETURN_NONE;
-    Py_ssize_t pos = 0;
-    PyObject *key, *value;
-    while (PyDict_Next(d, &pos, &key, &value)) {
-        int in = PySet_Contains(r->fields, key);
-        if (in < 0) return NULL;
-        if (!in) Py_RETURN_NONE;
-    }
-    PyObject *hand = get(d, F_hand, Py_None), *win_s = get(d, S_win, Py_None);
-    if (!hand || !win_s) return NULL;
+    PyObject *hand = v[K_HAND] ? v[K_HAND] : Py_None, *win_s = v[K_WIN] ? v[K_WIN] : Py_None;
     if (!PyUnicode_CheckExact(hand) || !PyUnicode_CheckExact(win_s)) Py_RETURN_NONE;
     int hc[20] = {0}, tc[20], win, c;
     Py_ssize_t n = hand_counts(r, hand, hc);
@@ -1250,8 +1298,7 @@ static PyObject *reader_call(Reader *r, PyObject *args, PyObject *kwds) {
         if (k < 0) return NULL;
         if (k == 0) Py_RETURN_NONE;
     }
-    PyObject *table = get(d, F_table, NULL);
-    if (!table && PyErr_Occurred()) return NULL;
+    PyObject *table = v[K_TABLE];
     if (table && (!PyList_CheckExact(table) || PyList_GET_SIZE(table) > 7)) Py_RETURN_NONE;
     Py_ssize_t nt = table ? PyList_GET_SIZE(table) : 0, ne = 0;
     /* owned: a meld read below may clear the cache (it is bounded) */
@@ -1288,7 +1335,7 @@ static PyObject *reader_call(Reader *r, PyObject *args, PyObject *kwds) {
         fours += r->four_rows >> (key / 20) & 1;
         keys[i] = (int)key;
     }
-    result = build(r, d, hs, n, hc, tc, win, win_card, entries, keys, nt, size, fours, colour);
+    result = build(r, v, hs, n, hc, tc, win, win_card, entries, keys, nt, size, fours, colour);
     goto done;
 none:
     result = Py_None;
@@ -1299,17 +1346,16 @@ done:
 }
 
 /* The rest of reader_call, the table read: flags, counts, checks, the Position. */
-static PyObject *build(Reader *r, PyObject *d, PyObject *hs, Py_ssize_t n, int *hc, int *tc,
+static PyObject *build(Reader *r, PyObject **v, PyObject *hs, Py_ssize_t n, int *hc, int *tc,
                        int win, PyObject *win_card, PyObject **entries, int *keys,
                        Py_ssize_t nt, int size, int fours, uint32_t colour) {
     int c, held;
-    PyObject *flag[4] = {NULL, NULL, NULL, NULL}, *fkey[4] = {S_self_drawn, F_last_card, F_tianhu, F_dihu};
+    PyObject *flag[4];
     for (int f = 0; f < 4; f++) {
-        if (!(flag[f] = get(d, fkey[f], Py_False))) return NULL;
+        flag[f] = v[K_SD + f] ? v[K_SD + f] : Py_False;
         if (!is_bool(flag[f])) Py_RETURN_NONE;
     }
-    PyObject *extra = get(d, F_extra, NULL);
-    if (!extra && PyErr_Occurred()) return NULL;
+    PyObject *extra = v[K_EXTRA];
     if (extra && !PyDict_CheckExact(extra)) Py_RETURN_NONE;
     int overflow;
     long long hand_size = PyLong_AsLongLongAndOverflow(hs, &overflow);
@@ -1333,16 +1379,22 @@ static PyObject *build(Reader *r, PyObject *d, PyObject *hs, Py_ssize_t n, int *
     long long m = n | nt << 8 | fours << 16 | hand_size << 24;
     /* Everything checked: the objects (an error from here on is a real one). */
     PyObject *p = NULL, *dd = NULL, *groups = NULL, *tkeys = NULL, *shape = NULL, *ext = NULL, *o;
-    PyObject *mk = PyLong_FromLongLong(m);
-    if (!mk) return NULL;
-    shape = PyDict_GetItemWithError(r->shapes, mk);
-    if (shape) Py_INCREF(shape);
-    else if (!PyErr_Occurred()) {
-        shape = PyObject_CallFunction(r->shape_flags, "niiL", n, (int)nt, fours, (hand_size + 1) / 3);
-        if (shape && PyDict_SetItem(r->shapes, mk, shape) < 0) Py_CLEAR(shape);
+    /* (n ≤ 27 and fours ≤ nt ≤ 7: checked above) */
+    PyObject **kept = hand_size == 20 || hand_size == 14 ? &r->shape[hand_size == 14][n][nt][fours] : NULL;
+    if (kept && *kept) shape = Py_NewRef(*kept);
+    else {
+        PyObject *mk = PyLong_FromLongLong(m);
+        if (!mk) return NULL;
+        shape = PyDict_GetItemWithError(r->shapes, mk);
+        if (shape) Py_INCREF(shape);
+        else if (!PyErr_Occurred()) {
+            shape = PyObject_CallFunction(r->shape_flags, "niiL", n, (int)nt, fours, (hand_size + 1) / 3);
+            if (shape && PyDict_SetItem(r->shapes, mk, shape) < 0) Py_CLEAR(shape);
+        }
+        Py_DECREF(mk);
+        if (!shape) return NULL;
+        if (kept) *kept = Py_NewRef(shape);
     }
-    Py_DECREF(mk);
-    if (!shape) return NULL;
     if (!(groups = PyTuple_New(nt)) || !(tkeys = PyTuple_New(nt))) goto fail;
     for (Py_ssize_t i = 0; i < nt; i++) {
         o = PyTuple_GET_ITEM(entries[i], 0);
@@ -1395,6 +1447,46 @@ fail:
     return NULL;
 }
 
+static PyObject *reader_call(Reader *r, PyObject *args, PyObject *kwds) {
+    PyObject *d, *hs;
+    if (kwds && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "read(d, hand_size) takes no keywords");
+        return NULL;
+    }
+    if (!PyArg_UnpackTuple(args, "read", 2, 2, &d, &hs)) return NULL;
+    return read_position(r, d, hs);
+}
+
+static PyObject *S_from_dict, *S_hand_size_kw, *TWENTY;
+
+/* Position.from_dict(d, hand_size=20) as a classmethod: the common form read here, any
+   other form (or a subclass) by cls._from_dict, which speaks for every error. */
+static PyObject *reader_from_dict(Reader *r, PyObject *const *args, Py_ssize_t nargs,
+                                  PyObject *kwnames) {
+    Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs < 2 || nargs + nk > 3 ||
+        (nk && PyObject_RichCompareBool(PyTuple_GET_ITEM(kwnames, 0), S_hand_size_kw, Py_EQ) != 1)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "from_dict(d, hand_size=20): one dict and the deal size");
+        return NULL;
+    }
+    PyObject *cls = args[0], *d = args[1], *hs = nargs + nk == 3 ? args[2] : TWENTY;
+    if (cls == (PyObject *)r->position) {
+        PyObject *p = read_position(r, d, hs);
+        if (p != Py_None) return p;
+        Py_DECREF(p);
+    }
+    PyObject *call[3] = {cls, d, hs};
+    return PyObject_VectorcallMethod(S_from_dict, call, 3, NULL);
+}
+
+static PyMethodDef reader_methods[] = {
+    {"from_dict", (PyCFunction)(void (*)(void))reader_from_dict, METH_FASTCALL | METH_KEYWORDS,
+     "from_dict(cls, d, hand_size=20): Position.from_dict with the common form read in C "
+     "(wrapped in classmethod); every other form, and a subclass, through cls._from_dict."},
+    {NULL},
+};
+
 static PyTypeObject ReaderType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "paohuzi.core._kernel.Reader",
     .tp_basicsize = sizeof(Reader),
@@ -1403,6 +1495,7 @@ static PyTypeObject ReaderType = {
     .tp_doc = "Reader(...)(d, hand_size): Position.from_dict's common form read straight "
               "(core/position.py _read), or None.",
     .tp_call = (ternaryfunc)reader_call,
+    .tp_methods = reader_methods,
     .tp_new = reader_new,
 };
 
@@ -3205,6 +3298,9 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     for (int i = 0; i < 14; i++)
         if (!(*names[i] = PyUnicode_InternFromString(text[i]))) return NULL;
     if (!(EMPTY = PyTuple_New(0)) || !(ZERO = PyLong_FromLong(0))) return NULL;
+    if (!(TWENTY = PyLong_FromLong(20)) || !(S_from_dict = PyUnicode_InternFromString("_from_dict")) ||
+        !(S_hand_size_kw = PyUnicode_InternFromString("hand_size")))
+        return NULL;
     PyObject **attrs[] = {&S_name, &S_kind, &S_cards, &S_card, &S_owner, &S_source, &S_shown};
     static const char *attr[] = {"name", "kind", "cards", "card", "owner", "source", "shown"};
     for (int i = 0; i < 7; i++)

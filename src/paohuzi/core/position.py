@@ -639,7 +639,10 @@ def _kernel_reader() -> Any:
 
 
 # What Position.from_dict reads the common form with: the same fields either way.
-_read_fast: Any = _kernel_reader() or _read
+_KERNEL_READER = _kernel_reader()
+_read_fast: Any = _KERNEL_READER or _read
+if _KERNEL_READER is not None:  # from_dict itself in C: no Python frame a line
+    Position.from_dict = classmethod(_KERNEL_READER.from_dict)  # type: ignore[method-assign,assignment]
 
 
 def _str(d: dict[str, Any], key: str, required: bool) -> str:
