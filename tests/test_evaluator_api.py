@@ -8,10 +8,11 @@ import pickle
 from hypothesis import HealthCheck, given, settings
 
 from oracle import oracle_huxi
+from paohuzi.core import evaluator
 from paohuzi.core.cards import CARDS, Card
-from paohuzi.core.evaluator import evaluator_for, pack
+from paohuzi.core.evaluator import TableSummary, evaluator_for, pack, summary_key
 from paohuzi.core.position import Position, PositionError
-from paohuzi.core.rules import HUNAN, LUZHOU
+from paohuzi.core.rules import HUNAN, LUZHOU, Rules
 from strategies import positions
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -81,4 +82,35 @@ def test_the_evaluators_answers_pickle(pos: Position) -> None:
         a, t = ev.analyse(pos), ev.summarize(pos.table)
         assert pickle.loads(pickle.dumps(a)) == a
         assert pickle.loads(pickle.dumps(t)) == t
+        assert summary_key(pickle.loads(pickle.dumps(t))) == summary_key(t)
         assert pickle.loads(pickle.dumps(ev)) is ev
+
+
+def _fresh(rules: Rules, p: Position) -> TableSummary:
+    """A new summary of ``p``'s table (not the evaluator's kept one)."""
+    return evaluator_for(rules)._summarize(tuple(g.key for g in p.table))
+
+
+@SETTINGS
+@given(positions(), positions())
+def test_a_table_summarys_key_names_its_fields(p: Position, q: Position) -> None:
+    """``summary_key`` (what the bots' memos key on): equal fields give one number
+    (melds in any order, a summary made by hand, each preset's own), different fields
+    different numbers."""
+    tp, tq, tb = _fresh(HUNAN, p), _fresh(HUNAN, q), _fresh(LUZHOU, p)
+    for t in (tq, tb, evaluator_for(HUNAN)._summarize(tuple(g.key for g in reversed(p.table)))):
+        assert (summary_key(t) == summary_key(tp)) == (t == tp)
+    bare = TableSummary(*tp.fields())  # made by hand: no key yet
+    assert bare.key == -1 and summary_key(bare) == summary_key(tp)
+
+
+def test_a_cleared_numbering_never_gives_a_number_again() -> None:
+    """The numbering is bounded; once cleared, a summary gets a number never given
+    before: a memo may miss (a new number for old fields), never take it for another
+    table's."""
+    p = Position.parse("一二三四五六七八九十壹贰叁", "伍", ["ti:拾", "peng:陆"])
+    seen = {summary_key(_fresh(HUNAN, p)), summary_key(_fresh(LUZHOU, p))}
+    evaluator._SERIALS.clear()
+    fresh = summary_key(_fresh(HUNAN, p))
+    assert fresh not in seen and fresh > max(seen)
+    assert summary_key(_fresh(HUNAN, p)) == fresh  # numbered once again

@@ -66,3 +66,25 @@ def test_ready_gate_never_hides_a_win():
                     winning += 1
                     assert hv.near_ready(p, t.fours)
         assert winning > 5
+
+
+def test_the_memos_answer_what_they_were_asked() -> None:
+    """HandValue's memos (keyed by one int: the holding, the table's summary_key and
+    each call's flags) give what a fresh HandValue computes, for each flag asked in
+    turn on the same holding: 听牌 valued or not, every kind or some, won by 自摸 or
+    not, one 王 or two (R40)."""
+    for rules in (HUNAN, LUZHOU, HUNAN.replace(wang=2)):
+        hv = HandValue(rules)
+        asked = 0
+        for state in states(rules, range(4), policy="greedy"):
+            for s in state.seats:
+                p, t = state.packed_hand(s), state.table_summary(s)
+                for flag in (True, False):
+                    assert hv.static(p, t, flag) == HandValue(rules).value(p, t, None, flag)
+                for cards, sd in ((0xFFFFF, False), (0xFFFFF, True), (0x3FF, False)):
+                    assert hv.ting(p, t, cards, sd) == HandValue(rules).ting(p, t, cards, sd)
+                if rules.wang:
+                    for w in (1, 2):
+                        assert hv.wild(p, t, w) == HandValue(rules).wild(p, t, w)
+                asked += 1
+        assert asked > 40

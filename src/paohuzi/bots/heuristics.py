@@ -38,6 +38,7 @@ from ..core.evaluator import (
     HandEvaluator,
     TableSummary,
     evaluator_for,
+    summary_key,
     unpack,
 )
 from ..core.melds import Group, GroupKind
@@ -172,9 +173,11 @@ class HandValue:
         self.ev: HandEvaluator = evaluator_for(rules)
         self.shape_tab = _shapes(self.w.complete, self.w.pair, self.w.partial)
         self.min_huxi = rules.min_huxi
-        self._ting: dict[tuple[int, TableSummary, int, bool], dict[int, int]] = {}
-        self._static: dict[tuple[int, TableSummary, bool], float] = {}
-        self._wild: dict[tuple[int, TableSummary, int], int] = {}
+        # Keyed by one int: the holding (60 bits) under the table's summary_key and the
+        # call's flags (no tuple made, hashed or kept for the collector to walk).
+        self._ting: dict[int, dict[int, int]] = {}
+        self._static: dict[int, float] = {}
+        self._wild: dict[int, int] = {}
         self._pattern: dict[tuple[int, tuple[Group, ...], int], int] = {}
 
     # -- parts -----------------------------------------------------------------
@@ -205,7 +208,7 @@ class HandValue:
     ) -> dict[int, int]:
         """听牌 of a waiting hand among the kinds in bit mask ``cards``: card → best
         胡息 when another seat turns it up (R22–R27, R23), or the seat itself."""
-        key = (packed, tsum, cards, self_drawn)
+        key = ((summary_key(tsum) << 20 | cards) << 1 | self_drawn) << 60 | packed
         out = self._ting.get(key)
         if out is not None:
             return out
@@ -224,7 +227,7 @@ class HandValue:
         """王 (R40): ``packed`` with each of ``wang`` 王 replaced by the kind that adds
         most to 胡息 and shape, chosen one 王 at a time (memoised). A 王 is worth at
         least its best natural card; the final assignment is settled at the win."""
-        key = (packed, tsum, wang)
+        key = (summary_key(tsum) << 3 | wang) << 60 | packed
         out = self._wild.get(key)
         if out is not None:
             return out
@@ -298,7 +301,7 @@ class HandValue:
     def static(self, packed: int, tsum: TableSummary, with_ting: bool = True) -> float:
         """:meth:`value` without card counting (2 copies per 听牌 card), memoised:
         rollouts revisit the same holdings over and over."""
-        key = (packed, tsum, with_ting)
+        key = (summary_key(tsum) << 1 | with_ting) << 60 | packed
         v = self._static.get(key)
         if v is None:
             if len(self._static) > 300_000:

@@ -11,8 +11,9 @@ up each size's 30-bit part in a per-size table of "best 胡息 with / without th
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -442,11 +443,55 @@ class TableSummary:
     up_pao: tuple[int, ...]
     up_ti: tuple[int, ...]
     profile: int = 0  # the melds' :mod:`~paohuzi.core.profile`
+    # This process's serial number of the fields above (:func:`summary_key`; −1: not
+    # asked). The bots' memos key on it: an int hashes in C, where the dataclass's
+    # ``__hash__`` is Python hashing two 20-tuples at every look-up.
+    key: int = field(default=-1, compare=False, repr=False)
+
+    def fields(self) -> tuple[Any, ...]:
+        return (
+            self.huxi,
+            self.fours,
+            self.melds,
+            self.cards,
+            self.up_pao,
+            self.up_ti,
+            self.profile,
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # by its fields: mypyc's frozen dataclass cannot be unpickled attribute by attribute
-        t = (self.huxi, self.fours, self.melds, self.cards, self.up_pao, self.up_ti, self.profile)
-        return (TableSummary, t)
+        # by its fields (mypyc's frozen dataclass cannot be unpickled attribute by
+        # attribute), its key made again: serial numbers are this process's own
+        return (_summary_of, self.fields())
+
+
+# Serial numbers of the distinct TableSummary fields: never reused (a clear goes on
+# counting), so a number stands for one set of fields for good and a memo keyed on it
+# can never mistake one table for another.
+_SERIALS: dict[tuple[Any, ...], int] = {}
+_NEXT_SERIAL = itertools.count()
+
+
+def _serial(fields: tuple[Any, ...]) -> int:
+    s = _SERIALS.get(fields)
+    if s is None:
+        if len(_SERIALS) >= 1 << 16:  # bounded, as the evaluator's summaries
+            _SERIALS.clear()
+        s = _SERIALS[fields] = next(_NEXT_SERIAL)
+    return s
+
+
+def summary_key(t: TableSummary) -> int:
+    """An int naming ``t``'s fields in this process (equal fields, one number, unless
+    the numbering was cleared between: then a new one, never another table's)."""
+    return t.key if t.key >= 0 else _serial(t.fields())
+
+
+def _summary_of(
+    huxi: int, fours: int, melds: int, cards: int, up_pao: Any, up_ti: Any, profile: int
+) -> TableSummary:
+    f = (huxi, fours, melds, cards, tuple(up_pao), tuple(up_ti), profile)
+    return TableSummary(*f, key=_serial(f))
 
 
 @dataclass(frozen=True, slots=True)
@@ -570,9 +615,7 @@ class HandEvaluator:
             if self._gain_pao[k] >= 0:
                 up_pao[c], up_ti[c] = self._gain_pao[k], self._gain_ti[k]
         kp = self.key_profile
-        t = TableSummary(
-            huxi, fours, len(keys), cards, tuple(up_pao), tuple(up_ti), sum(kp[k] for k in keys)
-        )
+        t = _summary_of(huxi, fours, len(keys), cards, up_pao, up_ti, sum(kp[k] for k in keys))
         if len(self._summaries) >= 1 << 14:  # bounded: a server's GC walks every entry
             self._summaries.clear()
         self._summaries[keys] = t
