@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from paohuzi.bots import Observation, make_bot
+from paohuzi.bots.greedy import discard_kinds
 from paohuzi.bots.heuristics import HandValue
 from paohuzi.core.actions import HU
 from paohuzi.core.rules import HUNAN, LUZHOU
@@ -88,3 +92,13 @@ def test_the_memos_answer_what_they_were_asked() -> None:
                         assert hv.wild(p, t, w) == HandValue(rules).wild(p, t, w)
                 asked += 1
         assert asked > 40
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=20, max_size=20))
+def test_discard_kinds_are_those_r17_allows(counts: list[int]) -> None:
+    """R17 (via greedy and the search's rollouts): a discard is a kind held once or
+    twice; with only 坎 (or fours) left, any kind held; nothing held, none."""
+    packed = sum(n << 3 * c for c, n in enumerate(counts))
+    loose = [c for c, n in enumerate(counts) if 0 < n < 3]
+    assert discard_kinds(packed) == (loose or [c for c, n in enumerate(counts) if n])

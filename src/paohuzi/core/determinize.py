@@ -20,7 +20,6 @@ from .cards import WANG
 from .claims import Otherwise
 from .evaluator import BIT, LOW
 from .melds import GroupKind
-from .position import shape_flags
 from .state import GameState, _four
 from .vocab import Fallback, Phase, Source
 
@@ -176,7 +175,7 @@ def _set_hidden(s: GameState, seat: int, counts: list[int], weis: dict[int, int]
         s._nhand[seat] += s._wang[seat] - counts[WANG]
         s._wang[seat] = counts[WANG]
         t = s._tsum[seat]
-        s._shape[seat] = shape_flags(s._nhand[seat], t.melds, t.fours, s._ev.target)
+        s._shape[seat] = s._ev.shape_of(s._nhand[seat], t)
     if weis:
         tab = list(s._tables[seat])
         for i, k in weis.items():

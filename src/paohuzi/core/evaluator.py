@@ -520,6 +520,7 @@ class HandEvaluator:
         kernel is built (the tests compare the two)."""
         self.rules = rules
         self.target = rules.melds_to_win  # 门子 of a win (R22, R43)
+        self._shapes: dict[int, tuple[bool, bool, bool]] = {}  # shape_of's memo
         g = rules.huxi_table.grid()
         self.grid = g
         self.sizes: tuple[_SizeTable, _SizeTable] = sizes or (_size_table(g, 0), _size_table(g, 10))
@@ -915,6 +916,16 @@ class HandEvaluator:
                 info.append(uses)
         return best
 
+    def shape_of(self, n_hand: int, t: TableSummary) -> tuple[bool, bool, bool]:
+        """:func:`shape_flags` of ``n_hand`` cards in hand over the table ``t``, looked up
+        (a few hundred keys): the engine asks it at every change of a holding, the bots
+        for every card they try."""
+        k = n_hand | t.melds << 8 | t.fours << 16
+        s = self._shapes.get(k)
+        if s is None:
+            s = self._shapes[k] = shape_flags(n_hand, t.melds, t.fours, self.target)
+        return s
+
     def best_huxi(
         self,
         packed: int,
@@ -925,7 +936,7 @@ class HandEvaluator:
         """Best 胡息 over every completion (R25–R27), or −1 with no 7-门子 shape."""
         t = table if isinstance(table, TableSummary) else self.summarize(table)
         up = (t.up_ti if self_drawn else t.up_pao)[win]
-        shape = shape_flags(card_count(packed), t.melds, t.fours, self.target)
+        shape = self.shape_of(card_count(packed), t)
         return self._best(packed, t.huxi, shape, up, win, self_drawn)
 
     def best(self, pos: Position) -> int:
@@ -989,7 +1000,7 @@ class HandEvaluator:
         """
         t = self.summarize(table)
         seen = packed + pack(c for m in table for c in m.cards)
-        shape = shape_flags(card_count(packed), t.melds, t.fours, self.target)
+        shape = self.shape_of(card_count(packed), t)
         out = {}
         for c in range(20):
             if (seen >> (3 * c)) & 7 >= 4:

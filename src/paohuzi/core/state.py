@@ -924,7 +924,7 @@ class GameState:
             t = self._tsum[s] = self._ev.summarize_keys(tuple(map(_key, self._tables[s])))
             self._needs[s] = self.rules.hand_size + max(0, t.fours - 1)
         t = self._tsum[s]
-        self._shape[s] = shape_flags(self._nhand[s], t.melds, t.fours, self._ev.target)
+        self._shape[s] = self._ev.shape_of(self._nhand[s], t)
         self._hucache[s] = {}
         ch = self._chouhu[s]
         if ch:
