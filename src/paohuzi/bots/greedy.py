@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..core.actions import CHI, DISCARD, HU, PASS, PENG, Action
 from ..core.cards import Card
 from ..core.chi import PARTNERS
-from ..core.evaluator import BIT, LOW, TableSummary
+from ..core.evaluator import BIT, TableSummary
 from ..core.melds import Group
 from ..core.player import Bot, Observation
 from ..core.position import Position, PositionError
@@ -32,7 +32,7 @@ from ..core.scoring import settle
 from ..core.views import View
 from ..core.vocab import Source
 from . import register
-from .heuristics import HandValue, Weights, meld
+from .heuristics import HandValue, Weights, discard_kinds, meld
 from .knowledge import Knowledge, knowledge
 
 WIN = 1e9  # the value of 胡: always taken
@@ -48,23 +48,6 @@ class Choice:
     tsum: TableSummary | None
     discard: int | None = None  # the discard a 吃/碰 is scored with
     danger: float = 0.0
-
-
-def discard_kinds(packed: int) -> list[int]:
-    """Kinds R17 lets a player discard: not from a 坎, unless only 坎 remain. A 王 is
-    never one (R39: ``packed`` holds natural cards); only 王 left → none."""
-    b0, b1, b2 = packed & LOW, packed >> 1 & LOW, packed >> 2 & LOW  # a count's bits
-    return _kinds((b0 ^ b1) & ~b2) or _kinds(b0 | b1 | b2)  # held once or twice; at all
-
-
-def _kinds(bits: int) -> list[int]:
-    """The kinds whose field's low bit is set in ``bits``, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() // 3)
-        bits ^= low
-    return out
 
 
 def hu_score(v: View, a: Action) -> tuple[int, int]:

@@ -159,6 +159,23 @@ def meld(kind: GroupKind | str, cards: tuple[int, ...]) -> Group:
 
 
 @lru_cache(maxsize=4096)
+def discard_kinds(packed: int) -> list[int]:
+    """Kinds R17 lets a player discard: not from a 坎, unless only 坎 remain. A 王 is
+    never one (R39: ``packed`` holds natural cards); only 王 left → none."""
+    b0, b1, b2 = packed & LOW, packed >> 1 & LOW, packed >> 2 & LOW  # a count's bits
+    return _kinds((b0 ^ b1) & ~b2) or _kinds(b0 | b1 | b2)  # held once or twice; at all
+
+
+def _kinds(bits: int) -> list[int]:
+    """The kinds whose field's low bit is set in ``bits``, lowest first."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() // 3)
+        bits ^= low
+    return out
+
+
 def meld_key(kind: GroupKind | str, cards: tuple[int, ...]) -> int:
     """``Group.key`` of a table meld given by kind and card ints (cached)."""
     return meld(kind, cards).key

@@ -38,8 +38,8 @@ from ..core.rules import Rules
 from ..core.state import DISCARDING, GameState
 from ..table import playout
 from . import register
-from .greedy import GreedyBot, discard_kinds, obvious
-from .heuristics import HandValue, Weights, meld_key
+from .greedy import GreedyBot, obvious
+from .heuristics import HandValue, Weights, discard_kinds, meld_key
 
 
 class CancelFlag(Protocol):
