@@ -672,6 +672,25 @@ def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
             k.most_of(*args[:i], v, *args[i + 1 :])
     with pytest.raises(TypeError, match="8 arguments"):
         k.most_of(*args[:7])
+    # most_in: the same search, the fields read off a Position (or anything with them)
+    assert k.most_in(p) == k.most_of(*args)
+    fields = dict(packed=p.packed, table_keys=(), win=p.win, self_drawn=True, wang=2)
+    fields |= dict(win_wang=False, pattern=None, hand_size=20)
+    assert k.most_in(SimpleNamespace(**fields)) == k.most_of(*args)
+    four = fields | {"packed": p.packed - (1 << 3 * 5) + (3 << 3 * 4)}  # 五 held four times
+    assert k.most_in(SimpleNamespace(**four)) is None  # (wang.py answers: R12 never plays it)
+    for bad, error in (
+        ({"hand_size": 40}, ValueError),
+        ({"hand_size": "20"}, TypeError),
+        ({"table_keys": [1]}, TypeError),
+        ({"win": 20}, ValueError),
+        ({"packed": -1}, OverflowError),
+    ):
+        with pytest.raises(error):
+            k.most_in(SimpleNamespace(**(fields | bad)))
+    with pytest.raises(AttributeError):
+        k.most_in(SimpleNamespace(packed=p.packed))
+    assert k.most_in(p) == k.most_of(*args)  # nothing kept from the refusals
     flat, loose = [0] * 180, [[0]] * 3
     with pytest.raises(ValueError, match="20"):
         KERNEL.Wild([[]] * 19, [[0] * 20] * 3, flat, loose)

@@ -1057,6 +1057,7 @@ typedef struct {
 
 static PyObject *F_hand, *F_table, *F_last_card, *F_tianhu, *F_dihu, *F_extra, *F_hand_size,
     *F_xing, *F_wang, *F_win_wang, *F_pattern, *F_fours, *F_card_bits, *F_facts, *EMPTY;
+static PyObject *ZERO; /* 0, made once */
 
 /* The common form's keys, in the order of read_items' slots. */
 enum { K_HAND, K_TABLE, K_WIN, K_SD, K_LC, K_TH, K_DH, K_EXTRA, NKEY };
@@ -2733,6 +2734,42 @@ done:
     return out;
 }
 
+/* most_in(position): most_of of a Position, its fields read where the evaluator reads
+ * them (its dict, else getattr): the engine's and the settlement's win check with 王 (R40,
+ * R41) makes no Python frame and no tuple of keys. None for a hand most_of does not take
+ * (four alike in hand: wang.py's Python answers). */
+static PyObject *wild_most_in(Wild *W, PyObject *pos) {
+    PyObject *names[8] = {S_packed, S_table_keys, S_win, S_self_drawn,
+                          F_wang,   F_win_wang,   F_pattern, F_hand_size};
+    PyObject *f[8] = {NULL}, *made[3] = {NULL}, *out = NULL, *args[8];
+    PyObject *dd = PyObject_GenericGetDict(pos, NULL);
+    if (!dd) PyErr_Clear(); /* (no instance dict: getattr reads, and says what is wrong) */
+    for (int i = 0; i < 8; i++)
+        if (!(f[i] = field(dd, pos, names[i]))) goto done;
+    uint64_t packed;
+    if (read_packed(f[0], &packed) < 0) goto done;
+    if (packed & FOURS) {
+        out = Py_NewRef(Py_None);
+        goto done;
+    }
+    long hs = PyLong_AsLong(f[7]);
+    if (hs == -1 && PyErr_Occurred()) goto done;
+    if (hs < 2 || hs > 21) {
+        PyErr_Format(PyExc_ValueError, "hand_size %ld out of range", hs);
+        goto done;
+    }
+    args[0] = f[0], args[1] = f[1], args[3] = f[3], args[4] = f[4], args[5] = f[5];
+    args[2] = f[2] != Py_None ? f[2] : (made[0] = PyLong_FromLong(-1));
+    args[6] = f[6] == Py_None ? ZERO : (made[1] = PyObject_GetAttrString(f[6], "hand_wang"));
+    args[7] = made[2] = PyLong_FromLong((hs + 1) / 3); /* 门子 of a win (R22, R43) */
+    if (args[2] && args[6] && args[7]) out = wild_most_of(W, args, 8);
+done:
+    for (int i = 0; i < 8; i++) Py_XDECREF(f[i]);
+    for (int i = 0; i < 3; i++) Py_XDECREF(made[i]);
+    Py_XDECREF(dd);
+    return out;
+}
+
 /* clear(): forget the memo (a benchmark's cold start; answers never change). */
 static PyObject *wild_clear(Wild *W, PyObject *unused) {
     (void)unused;
@@ -2747,6 +2784,8 @@ static PyMethodDef wild_methods[] = {
     {"clear", (PyCFunction)wild_clear, METH_NOARGS, "clear(): forget the memo"},
     {"most_of", (PyCFunction)(void (*)(void))wild_most_of, METH_FASTCALL,
      "most_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target) -> 胡息 or -1"},
+    {"most_in", (PyCFunction)wild_most_in, METH_O,
+     "most_in(position) -> most_of of a Position's fields, None with four alike in hand"},
     {"classes_of", (PyCFunction)(void (*)(void))wild_classes_of, METH_FASTCALL,
      "classes_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target, xing) -> "
      "(most 胡息, ((red, big, 醒, 胡息, reading, path, 王 kinds), …))"},
@@ -2781,7 +2820,6 @@ typedef struct {
     vectorcallfunc vectorcall;
 } Front;
 
-static PyObject *ZERO;
 
 static PyObject *front_vectorcall(Front *f, PyObject *const *args, size_t nargsf, PyObject *kw) {
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);

@@ -974,6 +974,7 @@ class GameState:
             c == WANG,
             pattern,
             rules.hand_size,
+            tuple(map(_key, table)),
         )
 
     def _position(self, s: int, c: int, self_drawn: bool, **flags: Any) -> Position:

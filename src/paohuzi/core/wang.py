@@ -322,12 +322,12 @@ def most_huxi(position: Position, rules: Rules) -> int:
     """The most 胡息 of any split :func:`wild_splits` gives (−1: none) — whether the
     hand wins at all (R40, R46: some split reaches 起胡), without listing the splits.
     The C kernel's ``Wild.most_of`` when it is built, else :func:`_most_huxi`."""
-    p = position
-    if _wild_kernel(rules) is None or p.packed & FOURS:  # (four alike: Python's answer)
-        return _most_huxi(p, rules)
-    return most_huxi_of(
-        rules, p.packed, p.table, p.win, p.self_drawn, p.wang, p.win_wang, p.pattern, p.hand_size
-    )
+    search = _wild_kernel(rules)
+    if search is not None:  # the fields read in C (None: four alike, Python's answer)
+        v = search.most_in(position)
+        if v is not None:
+            return int(v)
+    return _most_huxi(position, rules)
 
 
 def most_huxi_of(
@@ -340,12 +340,15 @@ def most_huxi_of(
     win_wang: bool,
     pattern: WangPattern | None,
     hand_size: int,
+    keys: tuple[int, ...] | None = None,
 ) -> int:
     """:func:`most_huxi` of a hand given by its fields (natural cards packed, as the
-    engine keeps them): no :class:`Position` is made unless the Python search runs."""
+    engine keeps them; ``keys``: the table melds' ``Group.key``, when at hand): no
+    :class:`Position` is made unless the Python search runs."""
     search = _wild_kernel(rules)
     if search is not None and not packed & FOURS:
-        keys = tuple([g.key for g in table])
+        if keys is None:
+            keys = tuple([g.key for g in table])
         target = (hand_size + 1) // 3
         hand_wang = 0 if pattern is None else pattern.hand_wang
         w = -1 if win is None else int(win)
@@ -506,6 +509,16 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
 @per_rules
 def _wild_kernel(rules: Rules) -> Any:
     """The C search for ``rules``' 胡息 grid (None without the kernel), one per grid."""
+    global _LAST_WILD
+    last = _LAST_WILD  # the rules asked last, by identity: hashing the grid costs more
+    if last[0] is rules:  # than the search it finds (self-play asks one rules object)
+        return last[1]
+    k = _wild_search(rules)
+    _LAST_WILD = (rules, k)  # one tuple: a thread reads a consistent pair
+    return k
+
+
+def _wild_search(rules: Rules) -> Any:
     if KERNEL is None:
         return None
     table = rules.huxi_table
@@ -548,6 +561,7 @@ def _alone_groups(w: int) -> tuple[Group, ...]:
 
 _ALONE = {w: _alone_groups(w) for w in (2, 3, 4)}
 _WILD: dict[object, Any] = {}
+_LAST_WILD: tuple[Rules | None, Any] = (None, None)
 
 
 def _order(g: Group) -> tuple[str, tuple[Card, ...]]:
