@@ -436,13 +436,16 @@ def _jiao_moves(s: int, b: int) -> list[tuple[int, int]]:
     return out
 
 
-_LEFT: dict[tuple[int, int], int] = {}
+# Keyed by one int, the two sizes side by side (30 bits each): no tuple made per look-up,
+# and a dict of ints the cyclic collector never walks (tuple keys kept it tracked).
+_LEFT: dict[int, int] = {}
 
 
 def _leftover(tab: _Shape, s: int, b: int) -> int:
     """Fewest cards outside 句/绞 over every choice of 绞 (memoised; values ≤ 2 may
     stop early, which is all the readiness gate needs)."""
-    best = _LEFT.get((s, b))
+    key = b << 30 | s
+    best = _LEFT.get(key)
     if best is not None:
         return best
     best = tab.leftover(s) + tab.leftover(b)
@@ -452,7 +455,7 @@ def _leftover(tab: _Shape, s: int, b: int) -> int:
             if best <= 2:
                 break
     if len(_LEFT) < 500_000:
-        _LEFT[(s, b)] = best
+        _LEFT[key] = best
     return best
 
 
