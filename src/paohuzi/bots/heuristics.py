@@ -158,7 +158,6 @@ def meld(kind: GroupKind | str, cards: tuple[int, ...]) -> Group:
     return Group(GroupKind(kind), tuple(Card(c) for c in cards))
 
 
-@lru_cache(maxsize=4096)
 def discard_kinds(packed: int) -> list[int]:
     """Kinds R17 lets a player discard: not from a 坎, unless only 坎 remain. A 王 is
     never one (R39: ``packed`` holds natural cards); only 王 left → none."""
@@ -176,6 +175,7 @@ def _kinds(bits: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def meld_key(kind: GroupKind | str, cards: tuple[int, ...]) -> int:
     """``Group.key`` of a table meld given by kind and card ints (cached)."""
     return meld(kind, cards).key

@@ -321,7 +321,8 @@ def class_split(position: Position, reading: int, path: int) -> tuple[Group, ...
 def most_huxi(position: Position, rules: Rules) -> int:
     """The most 胡息 of any split :func:`wild_splits` gives (−1: none) — whether the
     hand wins at all (R40, R46: some split reaches 起胡), without listing the splits.
-    The C kernel's ``Wild.most_of`` when it is built, else :func:`_most_huxi`."""
+    The C kernel's ``Wild.most_in`` (the position's fields read in C) when it is built,
+    else :func:`_most_huxi`."""
     search = _wild_kernel(rules)
     if search is not None:  # the fields read in C (None: four alike, Python's answer)
         v = search.most_in(position)
@@ -509,16 +510,6 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
 @per_rules
 def _wild_kernel(rules: Rules) -> Any:
     """The C search for ``rules``' 胡息 grid (None without the kernel), one per grid."""
-    global _LAST_WILD
-    last = _LAST_WILD  # the rules asked last, by identity: hashing the grid costs more
-    if last[0] is rules:  # than the search it finds (self-play asks one rules object)
-        return last[1]
-    k = _wild_search(rules)
-    _LAST_WILD = (rules, k)  # one tuple: a thread reads a consistent pair
-    return k
-
-
-def _wild_search(rules: Rules) -> Any:
     if KERNEL is None:
         return None
     table = rules.huxi_table
@@ -561,7 +552,6 @@ def _alone_groups(w: int) -> tuple[Group, ...]:
 
 _ALONE = {w: _alone_groups(w) for w in (2, 3, 4)}
 _WILD: dict[object, Any] = {}
-_LAST_WILD: tuple[Rules | None, Any] = (None, None)
 
 
 def _order(g: Group) -> tuple[str, tuple[Card, ...]]:
