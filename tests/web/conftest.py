@@ -27,6 +27,21 @@ ARGS = [
 ]
 
 
+# Every server's log, newest last: a failed browser test shows their tails (a page
+# that waited in vain says little of why; the server's warnings may).
+LOGS: list[Path] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and call.when == "call":
+        for log in LOGS[-3:]:
+            text = log.read_text(errors="replace")[-3000:] if log.exists() else "(no log)"
+            report.sections.append((f"server log {log}", text or "(empty)"))
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -69,6 +84,7 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
     # stderr to a file, not a pipe: nobody reads a pipe during the session, and a server
     # whose warnings filled its 64 KiB would block on its next one (a hand that never came)
     log = tmp / "server.log"
+    LOGS.append(log)
     with log.open("wb") as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
     base = f"http://127.0.0.1:{port}"

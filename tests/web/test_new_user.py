@@ -145,6 +145,53 @@ def test_next_settlement_opens_at_its_top(server: str, browser: Any) -> None:
         ctx.close()
 
 
+def test_another_room_drops_the_last_rooms_sheet_at_once(server: str, browser: Any) -> None:
+    """A settlement on screen, then another room opened (a link, 再来一场): its sheet goes
+    at once, not when the new room's first state comes — here it never comes (the socket
+    is held silent), and the old sheet's 下一局 would have acted on nothing."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        create(page, server, hands=2)
+        play_until(page, random.Random(3), ("settlement", "finished"))
+        page.wait_for_selector("#settlement:not(.hidden)")
+        page.route_web_socket("**/ws/**", lambda ws: None)  # accepted, never answered
+        r = httpx.post(server + "/api/rooms", json={"rules": "hunan", "bot": "easy", "hands": 1})
+        r.raise_for_status()
+        room = r.json()
+        open_seat(page, server, room["room"], room["token"])
+        wait_js(page, "document.querySelector('#settlement').classList.contains('hidden')", 5)
+        assert page.is_visible("#game")
+        assert page.get_attribute("body", "data-phase") is None  # nothing of the old room
+    finally:
+        ctx.close()
+
+
+def test_a_silent_socket_is_made_again(server: str, browser: Any) -> None:
+    """The server answers a connection with the table at once: a socket that stays silent
+    (its first one here, held by the test) is closed and made again, and the hand shows
+    — not a table waiting for ever for a state that will not come."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    sockets: list[Any] = []
+
+    def hold_the_first(ws: Any) -> None:
+        sockets.append(ws)
+        if len(sockets) > 1:
+            ws.connect_to_server()  # passed through to the server from now on
+
+    try:
+        page.route_web_socket("**/ws/**", hold_the_first)
+        r = httpx.post(server + "/api/rooms", json={"rules": "hunan", "bot": "easy", "hands": 1})
+        r.raise_for_status()
+        room = r.json()
+        open_seat(page, server, room["room"], room["token"])
+        assert wait_dealt(page, timeout=30) in ("playing", "settlement", "finished")
+        assert len(sockets) == 2
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("size", ["desktop-hd", "phone-landscape"])
 def test_a_win_fits_its_sheet(server: str, browser: Any, size: str) -> None:
     """A winning settlement: the buttons always on screen; at 1920×1080 the content fits

@@ -67,6 +67,7 @@ function enterRoom(room, token, seat) {
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
   for (const k of ["phase", "hand", "version"]) delete document.body.dataset[k]; // the old room's, until a state comes
   show("game");
+  renderSettlement(); // the last room's sheet goes at once, not at this room's first state
   $("#log-list").replaceChildren();
   $("#ticker").replaceChildren();
   connect();
@@ -84,14 +85,18 @@ function leave() {
 }
 
 /* ---------------------------------------------------------------- websocket */
+const FIRST_STATE_MS = 8000;
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/${S.room}?token=${encodeURIComponent(S.token)}`);
   S.ws = ws;
+  // the server answers a connection with the table at once: a socket silent this long
+  // (a handshake lost on the way, a proxy holding it) is closed and made again
+  const silent = setTimeout(() => { if (S.ws === ws) ws.close(); }, FIRST_STATE_MS);
   ws.onopen = () => { if (settings.hints) send({ type: "hints", on: true }); };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
-    if (m.type === "state") { S.retry = 0; onState(m); }
+    if (m.type === "state") { clearTimeout(silent); S.retry = 0; onState(m); }
     else if (m.type === "hint") { S.hint = m; renderHint(); }
     else if (m.type === "said") dispatchSaid(m);
     else if (m.type === "error") onError(m);

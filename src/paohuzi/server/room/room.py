@@ -189,8 +189,6 @@ class Room:
                     yield
             finally:
                 self.durable.set()
-        self.stored = asyncio.Event()  # clear until the room's own row is committed (a new room)
-        self.stored.set()
 
     def snapshot(self, phase: RoomPhase) -> RoomSnapshot:
         """The room as every seat's messages see it now (its ``phase`` given: computed once)."""
