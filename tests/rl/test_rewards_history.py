@@ -13,6 +13,7 @@ from paohuzi.core.rules import PRESETS, preset  # noqa: E402
 from paohuzi.core.state import GameState  # noqa: E402
 from paohuzi.core.views import view  # noqa: E402
 from paohuzi.encoding.observation import (  # noqa: E402
+    CHI_GROUPS,
     EVENT_FEATURES,
     HISTORY_EVENTS,
     OBSERVATION_SIZE,
@@ -93,6 +94,30 @@ def test_history_block_is_the_last_events() -> None:
     for bad in (-1, HISTORY_EVENTS + 1):
         with pytest.raises(ValueError, match="history"):
             PaohuziEnv(history=bad)
+
+
+def test_history_rows_stay_in_the_space() -> None:
+    """A 吃 and its 比 of the same group (one hand in six) read 1.0, a group alone 0.5:
+    every value in [0, 1] as the observation space says (it once read 2.0)."""
+    alike = 0
+    for state in random_states(preset("hunan"), hands=40, seed=1):
+        for seat in state.seats:
+            v = view(state, seat)
+            h = encode_history(v, 32)
+            assert h.min() >= 0.0 and h.max() <= 1.0
+            rows = h.reshape(32, EVENT_FEATURES)[:, -len(CHI_GROUPS) :]
+            for e, row in zip(v.log[-32:], rows, strict=False):
+                groups = e.get("groups", ())
+                assert row.sum() == 0.5 * len(groups)
+                alike += len(set(map(frozenset, groups))) < len(groups)
+    assert alike, "no 吃 with a 比 of the same group met"
+    env = paohuzi_v0.env(history=8)
+    env.reset(seed=1000)  # the seed that read 2.0
+    rng = random.Random(0)
+    for agent in env.agent_iter(400):
+        obs, _r, term, trunc, _i = env.last()
+        assert env.observation_space(agent).contains(obs)
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
 def test_history_reveals_nothing_hidden() -> None:

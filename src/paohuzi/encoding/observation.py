@@ -343,7 +343,8 @@ def encode_history(view: View, events: int = HISTORY_EVENTS) -> np.ndarray:
 
     Each row: event type, the acting seat's slot (relative, or "none"), the
     card (or "hidden", for a card the seat may not see), its source, and the
-    吃 and 比 groups of a 吃 event. Rows past the log are zero.
+    吃 and 比 groups of a 吃 event (0.5 a group: two alike read 1.0). Rows past the
+    log are zero. Every value is in [0, 1], as the envs' observation spaces say.
     """
     if not 0 < events <= HISTORY_EVENTS:
         raise ValueError(f"events must be 1–{HISTORY_EVENTS}, got {events}")
@@ -366,7 +367,9 @@ def encode_history(view: View, events: int = HISTORY_EVENTS) -> np.ndarray:
         if src is not None:
             o[r + src] = 1.0
         for g in e.get("groups", ()):
-            o[r + _E_CHI + _CHI_GROUP[tuple(sorted(BY_CODE[c] for c in g))]] += 1.0  # type: ignore[index]
+            # at most two alike (a third would need a third card of a kind beside the
+            # 吃's, i.e. a 坎, which stays whole): 0.5 a group keeps the row in [0, 1]
+            o[r + _E_CHI + _CHI_GROUP[tuple(sorted(BY_CODE[c] for c in g))]] += 0.5  # type: ignore[index]
     return np.frombuffer(o, _FLOAT32)
 
 
