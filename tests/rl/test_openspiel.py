@@ -10,6 +10,8 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import paohuzi.rl.openspiel  # noqa: E402, F401  (registers python_paohuzi)
 from paohuzi.core.action_index import ACTION_COUNT  # noqa: E402
+from paohuzi.core.cards import WANG  # noqa: E402
+from paohuzi.core.rules import PRESETS  # noqa: E402
 from paohuzi.encoding.observation import HISTORY_SIZE, OBSERVATION_SIZE  # noqa: E402
 
 
@@ -23,10 +25,34 @@ def deal(game, rng: random.Random):
     return state
 
 
-@pytest.mark.parametrize("rules", ["hunan", "luzhou"])
+@pytest.mark.parametrize("rules", list(PRESETS))
 def test_random_sim(rules: str) -> None:
+    """Every preset: 永州 deals its 王 (R39) as chance outcomes too (it once dealt 80
+    cards and failed), 娄底's race (R45) is general-sum (it was declared zero-sum, and
+    OpenSpiel's check of the returns' sum failed)."""
     game = pyspiel.load_game("python_paohuzi", {"rules": rules})
-    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    zero_sum = PRESETS[rules].zero_sum
+    assert (game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM) == zero_sum
+    assert game.max_chance_outcomes() == 20 + (PRESETS[rules].wang > 0)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+def test_wang_are_dealt_and_race_returns_need_not_cancel() -> None:
+    rng = random.Random(11)
+    yongzhou = pyspiel.load_game("python_paohuzi", {"rules": "yongzhou"})
+    state = deal(yongzhou, rng)
+    wang = PRESETS["yongzhou"].wang
+    assert sorted(state.hand.state.deck) == sorted([*range(20)] * 4 + [WANG] * wang)
+    assert state.move_number() == 1 + 80 + wang
+    loudi = pyspiel.load_game("python_paohuzi", {"rules": "loudi"})
+    sums = set()
+    for _ in range(12):
+        state = deal(loudi, rng)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert state.returns() == [float(x) for x in state.hand.state.returns()]
+        sums.add(sum(state.returns()))
+    assert sums != {0.0}  # a 荒庄 costs the dealer alone, a win pays more than is lost
 
 
 def test_game_shape() -> None:

@@ -613,6 +613,13 @@ class Rules:
         """Players dealt in each hand: one fewer when a seat sits out (坐底)."""
         return self.players - 1 if self.sit_out else self.players
 
+    @property
+    def zero_sum(self) -> bool:
+        """Does every hand's payment sum to zero? Yes but in R45's race (放炮罚, 娄底):
+        there the winner scores 底 and only a discarder loses it, and a 荒庄 costs the
+        dealer alone."""
+        return self.payment != Payment.RACE
+
     def with_players(self, n: int) -> Rules:
         """These rules at ``n`` seats: with 坐底 (one seat sits out) where four hands would
         not fit in the deck (R7: 4 × 20 + 1 > 80), all dealt in otherwise (R43: 4 × 14).

@@ -45,7 +45,7 @@ def check_history(history: int) -> int:
 class RewardMode(StrEnum):
     """What a seat is paid at the end of a hand (``reward_mode``)."""
 
-    PAYMENT = "payment"  # the net payment, raw points (sums to zero)
+    PAYMENT = "payment"  # the net payment, raw points (sums to zero: Rules.zero_sum)
     SCALED = "scaled"  # payment / scale, clipped to [-1, 1]
     WIN_LOSS = "win_loss"  # the payment's sign: +1 won points, -1 lost, 0 even
 

@@ -4,9 +4,9 @@
     game = pyspiel.load_game("python_paohuzi", {"rules": "hunan"})
 
 The deal is explicit chance: first the dealer (one outcome per seat, uniform,
-as the engine draws it), then the 80 cards of the deck one at a time, each
-chance node offering the kinds still unplaced with probability
-``copies left / cards left``. That is exactly a uniform shuffle of the deck,
+as the engine draws it), then the 80 cards of the deck (and the preset's 王, R39)
+one at a time, each chance node offering the kinds (and 王) still unplaced with
+probability ``copies left / cards left``. That is exactly a uniform shuffle of the deck,
 with at most 20 outcomes per node — where one node over whole shuffles would
 have 80!/(4!)²⁰ outcomes and one per seed would only sample a few deals. The
 engine then plays the hand from that deck (the wall is part of the hidden
@@ -22,7 +22,8 @@ tensors are :func:`paohuzi.encoding.observation.encode` of the player's view; th
 information-state tensor appends :func:`~paohuzi.encoding.observation.encode_history`
 (the player's log, event by event); the information-state string is the view
 as canonical JSON (as :func:`paohuzi.core.views.information_state`). Returns are
-the net payments; the utility bounds are the preset's
+the net payments: zero-sum, but for R45's race (娄底: the game is then declared
+general-sum, :attr:`~paohuzi.core.rules.Rules.zero_sum`); the utility bounds are the preset's
 (:func:`paohuzi.rl._hand.payment_bound`: its 封顶 where it has one, else a
 bound derived from its scoring).
 """
@@ -36,7 +37,7 @@ import numpy as np
 import pyspiel
 
 from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_for, canonical_id
-from ..core.cards import CARDS, COPIES, DECK_SIZE
+from ..core.cards import CARDS, COPIES, DECK_SIZE, MAX_WANG, WANG, WANG_CODE
 from ..core.rules import preset
 from ..core.state import CLAIM, GameState
 from ..encoding.observation import (
@@ -52,25 +53,32 @@ from .render import render_text
 
 KINDS = len(CARDS)
 # Each open card is decided by at most every seat once, and each take is followed
-# by at most one discard; at most DECK_SIZE cards open and DECK_SIZE discards.
-MAX_GAME_LENGTH = 2 * DECK_SIZE * 4 + DECK_SIZE
+# by at most one discard; at most every card open and discarded (王 are never discarded).
+MAX_GAME_LENGTH = 2 * (DECK_SIZE + MAX_WANG) * 4 + DECK_SIZE + MAX_WANG
 
-GAME_TYPE = pyspiel.GameType(
-    short_name="python_paohuzi",
-    long_name="Python Paohuzi (跑胡子)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=3,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"rules": "hunan"},
-)
+
+def _game_type(utility: pyspiel.GameType.Utility) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name="python_paohuzi",
+        long_name="Python Paohuzi (跑胡子)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=3,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"rules": "hunan"},
+    )
+
+
+GAME_TYPE = _game_type(pyspiel.GameType.Utility.ZERO_SUM)  # as registered
+# R45's race (娄底) pays the winner more than the others lose: general-sum.
+_GENERAL_SUM = _game_type(pyspiel.GameType.Utility.GENERAL_SUM)
 
 
 class PaohuziGame(pyspiel.Game):
@@ -79,16 +87,17 @@ class PaohuziGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
         self.rules = preset(str(params["rules"]))
+        zero_sum = self.rules.zero_sum
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
-            max_chance_outcomes=KINDS,
+            max_chance_outcomes=KINDS + (self.rules.wang > 0),  # the kinds, and 王 (R39)
             num_players=self.rules.players,
             min_utility=-float(payment_bound(self.rules)),
             max_utility=float(payment_bound(self.rules)),
-            utility_sum=0.0,
+            utility_sum=0.0 if zero_sum else None,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(GAME_TYPE, info, params)
+        super().__init__(GAME_TYPE if zero_sum else _GENERAL_SUM, info, params)
 
     def new_initial_state(self) -> PaohuziState:
         return PaohuziState(self)
@@ -125,7 +134,8 @@ class PaohuziState(pyspiel.State):
         self._rules = _Shared(game.rules)
         self._dealer = -1
         self._deck: list[int] = []
-        self._left = [COPIES] * KINDS
+        self._left = [COPIES] * KINDS + [game.rules.wang]  # 王 last (WANG, R39)
+        self._size = DECK_SIZE + game.rules.wang
         self.hand: ObservedHand | None = None
         self._ask: list[int] = []  # seats still to be asked in this claim window
         self._sealed: dict[int, int] = {}  # their decisions (indices), applied at the end
@@ -150,7 +160,7 @@ class PaohuziState(pyspiel.State):
         if self._dealer < 0:
             n = self._rules.value.players
             return [(s, 1.0 / n) for s in range(n)]
-        rest = DECK_SIZE - len(self._deck)
+        rest = self._size - len(self._deck)
         return [(c, k / rest) for c, k in enumerate(self._left) if k]
 
     def _apply_action(self, action: int) -> None:
@@ -175,7 +185,7 @@ class PaohuziState(pyspiel.State):
         else:
             self._deck.append(action)
             self._left[action] -= 1
-            if len(self._deck) == DECK_SIZE:
+            if len(self._deck) == self._size:
                 state = GameState(self._rules.value, deck=self._deck, dealer=self._dealer)
                 self.hand = ObservedHand(self._rules.value, state)
                 self._open_window()
@@ -194,7 +204,7 @@ class PaohuziState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             if self._dealer < 0:
                 return f"dealer:{action}"
-            return f"deal:{CARDS[action].code}"
+            return f"deal:{WANG_CODE if action == WANG else CARDS[action].code}"
         return canonical_id(action_for(action, player))
 
     def is_terminal(self) -> bool:
@@ -207,7 +217,7 @@ class PaohuziState(pyspiel.State):
 
     def __str__(self) -> str:
         if self.hand is None:
-            return f"dealing: dealer {self._dealer}, {len(self._deck)}/{DECK_SIZE} cards"
+            return f"dealing: dealer {self._dealer}, {len(self._deck)}/{self._size} cards"
         return render_text(self.hand.state)
 
 
