@@ -367,3 +367,104 @@ def test_console_script_batch_stdin():
     )  # fmt: skip
     check_batch_output(p.stdout)
     assert p.returncode == 2
+
+
+# -- found by a researcher's pass (2026-12-05) ------------------------------------------------
+NO_TI_NO_KAN = "一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾一"  # 21 cards: no 提, no 坎
+FIVE_KAN = "一一一二二二三三三四四四五五五六七八九十壹"  # 5 坎 with the 亮张 (R28)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        ([NO_TI_NO_KAN, "--tianhu"], "needs 3 提 or 5 坎"),  # R28: no mandatory 天胡
+        ([*DONE_WHEN, *DONE_TABLE, "--self-drawn", "--dihu"], "never self-drawn"),  # R29
+        ([*DONE_WHEN, *DONE_TABLE, "--tianhu", "--dihu"], "not both"),
+        ([*DONE_WHEN, *DONE_TABLE, "--dihu", "--last-card"], "not 海底"),
+        ([*DONE_WHEN, *DONE_TABLE, "--tianhu"], "only 提"),  # 吃/碰 before the deal ends
+    ],
+)
+def test_deal_wins_that_cannot_occur_are_refused(capsys, argv, says):
+    """天胡/地胡 come before any draw (R28, R29): the calculator refuses what cannot occur
+    with exit 2 and says why (each of these was scored as a win)."""
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and says in err
+    status, obj, _ = run_json(capsys, *argv)
+    assert status == 2 and obj["error"] == "invalid_input" and says in obj["message"]
+
+
+def test_a_mandatory_tianhu_with_its_five_kan_is_scored(capsys):
+    """R28: 5 坎 (the 亮张 among the 21 cards) is a mandatory 天胡, scored without a win card."""
+    status, obj, _ = run_json(capsys, FIVE_KAN, "--tianhu")
+    assert status == 0 and obj["win"] and obj["doubled"] == ["tianhu"] and obj["zimo"]
+
+
+def test_the_payment_line_and_pays_apply_the_cap(capsys, tmp_path):
+    """封顶 (R37): 永州 with four 王, 王炸王: 底 384, each other player pays 300 (the
+    vector yz-cap-300); the readable line says so and ``pays`` carries it."""
+    rules = tmp_path / "yz4.toml"
+    rules.write_text('preset = "yongzhou"\nwang = 4\n', encoding="utf-8")
+    argv = ["伍伍伍三四五四五六八八捌九九玖一一王王王", "--win", "王", "--pattern", "wangzha_wang"]
+    status, obj, _ = run_json(capsys, *argv, "--rules", str(rules))
+    assert status == 0 and (obj["di"], obj["pays"]) == (384, 300)
+    status, out, _ = run(capsys, *argv, "--rules", str(rules))
+    assert status == 0 and "each other player pays 300 (底 384, 封顶 300)" in out
+    status, obj, _ = run_json(capsys, *DONE_WHEN, *DONE_TABLE)
+    assert (obj["di"], obj["pays"]) == (1, 1)
+    status, out, _ = run(capsys, *DONE_WHEN, *DONE_TABLE)
+    assert "each other player pays 底 1" in out
+
+
+def test_a_line_nested_too_deep_or_with_a_bom_keeps_the_batch(capsys, monkeypatch):
+    """A JSON line nested past the parser's depth is bad input (it aborted the batch with
+    an internal error); a byte-order mark before line 1 is read past."""
+    good = json.dumps(PINGHU_LINE, ensure_ascii=False)
+    lines = ["\ufeff" + good, "[" * 100_000 + "]" * 100_000, good]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    status, out, err = run(capsys, "--batch", "-")
+    got = [json.loads(x) for x in out.splitlines()]
+    assert status == 2 and len(got) == 3
+    assert got[0]["win"] and got[2]["win"] and got[1]["error"] == "invalid_input"
+    assert "line 2: not a position: JSON nested too deep" in err
+
+
+def test_records_after_a_huangzhuang_rescore_with_their_huang(capsys, tmp_path, monkeypatch):
+    """A record's ``result.position`` with the record's ``huang`` (a batch line's key, or
+    ``--huang``) re-scores to the record's 底 under 黄番 (常德: a win after 荒庄 scored
+    ×2 or ×3, and re-scored without it, 1×)."""
+    assert main(["simulate", "--games", "40", "--match", "--rules", "changde", "--seed", "3",
+                 "--records", str(tmp_path), "--json"]) == 0  # fmt: skip
+    capsys.readouterr()
+    lines, want = [], []
+    for f in sorted(tmp_path.rglob("*.json")):
+        rec = json.loads(f.read_text(encoding="utf-8"))
+        pos = rec["result"].get("position")
+        if pos is not None and rec["huang"] > 0:
+            lines.append(json.dumps({**pos, "huang": rec["huang"]}, ensure_ascii=False))
+            want.append(rec["result"]["di"])
+    assert len(want) >= 5
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    status, out, _ = run(capsys, "--batch", "-", "--rules", "changde")
+    got = [json.loads(x)["di"] for x in out.splitlines()]
+    assert status == 0 and got == want
+    first = json.loads(lines[0])
+    argv = [first["hand"], "--win", first["win"], "--rules", "changde"]
+    argv += [x for t in first.get("table", []) for x in ("--table", t)]
+    argv += ["--self-drawn"] * first.get("self_drawn", False)
+    argv += ["--last-card"] * first.get("last_card", False)
+    status, obj, _ = run_json(capsys, *argv, "--huang", str(first["huang"]))
+    assert status == 0 and obj["di"] == want[0] and obj["huang_multiplier"] > 1
+
+
+@pytest.mark.parametrize("bad", [-1, 1001, "2", True, 1.5, None])
+def test_a_bad_huang_line_is_refused(capsys, monkeypatch, bad):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({**PINGHU_LINE, "huang": bad}) + "\n"))
+    status, out, err = run(capsys, "--batch", "-")
+    assert status == 2 and json.loads(out)["error"] == "invalid_input" and "huang" in err
+
+
+@pytest.mark.parametrize("bad", ["-1", "1001", "1.5", "two", ""])
+def test_a_bad_huang_flag_is_refused(capsys, bad):
+    with pytest.raises(SystemExit) as e:
+        main(["score", *DONE_WHEN, *DONE_TABLE, "--huang", bad])
+    assert e.value.code == 2 and "--huang" in capsys.readouterr().err

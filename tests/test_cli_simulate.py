@@ -114,3 +114,17 @@ def test_replay_unreadable_file(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["replay", str(junk)]) == 2
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["{}", '{"schema": "nope"}', "[]", '{"schema": 1, "deck": 3}'])
+def test_replay_refuses_what_is_not_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    """Shown or checked, a JSON value that is not a §4 record is bad input (exit 2, one
+    line naming it): ``{}`` was printed as a blank record with exit 0."""
+    f = tmp_path / "x.json"
+    f.write_text(text, encoding="utf-8")
+    for argv in (["replay", str(f)], ["replay", "--check", str(f)]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and "is not a game record" in err

@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 import paohuzi.rl  # noqa: E402  (registers paohuzi/Paohuzi-v0)
 from paohuzi.core.action_index import ACTION_COUNT, index_of  # noqa: E402
 from paohuzi.encoding.observation import OBSERVATION_SIZE  # noqa: E402
+from paohuzi.rl import paohuzi_v0  # noqa: E402
 from paohuzi.rl.gym_env import PaohuziEnv  # noqa: E402
 
 
@@ -63,6 +64,29 @@ def test_illegal_action_ends_the_episode() -> None:
     bad = int(np.flatnonzero(~env.action_masks())[0])
     _obs, reward, done, _trunc, info = env.step(bad)
     assert (reward, done, info["illegal_action"]) == (-5.0, True, True)
+    # the episode is over: a step after it is an error, not the hand played on
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    env.reset(seed=4)
+    env.step(np.int64(np.flatnonzero(env.action_masks())[0]))  # NumPy integers are indices
+
+
+@pytest.mark.parametrize("bad", [3.7, 914, -1, "3", None])
+def test_what_is_no_action_index_is_an_error(bad: object) -> None:
+    """Outside the space, or not an integer (3.7 was truncated to 3): ValueError, in
+    both envs alike (Gymnasium's took 914 as an illegal action), and nothing changes."""
+    env = PaohuziEnv(opponents="greedy")
+    env.reset(seed=4)
+    before = len(env.hand.state.events)
+    with pytest.raises(ValueError, match="action"):
+        env.step(bad)
+    assert len(env.hand.state.events) == before
+    aec = paohuzi_v0.raw_env()  # (wrapped, PettingZoo's own bounds check speaks first)
+    aec.reset(seed=1)
+    agent = aec.agent_selection
+    with pytest.raises(ValueError, match="action"):
+        aec.step(bad)
+    assert aec.agent_selection == agent and not any(aec.terminations.values())
 
 
 def test_normalized_rewards_are_clipped() -> None:

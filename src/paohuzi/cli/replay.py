@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..core.narrate import narrate_event, narrate_result
-from ..core.records import check
+from ..core.records import HandRecord, ReplayError, check
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,6 +36,11 @@ def _load(path: str) -> dict | None:
         return None
     if not isinstance(rec, dict):
         print(f"paohuzi replay: {path} is not a game record (not a JSON object)", file=sys.stderr)
+        return None
+    try:  # a record's core read (its schema, rules, deck …): what is shown is a record
+        HandRecord.from_dict(rec)
+    except ReplayError as e:
+        print(f"paohuzi replay: {path} is not a game record: {e}", file=sys.stderr)
         return None
     return rec
 

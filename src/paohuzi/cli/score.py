@@ -19,7 +19,8 @@ from rich.text import Text
 
 from paohuzi.core.cards import WANG_ZH
 from paohuzi.core.labels import doubling_zh, win_flags_zh
-from paohuzi.core.position import Position, WangPattern
+from paohuzi.core.melds import GroupKind
+from paohuzi.core.position import Position, WangPattern, deal_win_problem
 from paohuzi.core.rules import Rules, RulesError
 
 from .common import (
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from paohuzi.core.scoring import Settlement
 
 COMMAND = "score"
+MAX_HUANG = 1000  # 荒庄 in a row: past any real count (黄番 tables end long before)
 KIND_EN = {
     "chi": "chi",
     "peng": "peng",
@@ -99,6 +101,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="R41 王 pattern: the win card (or a drawn 王, --win 王) with 1–3 王 of the hand "
         "as a fixed pair / 坎 / 提 (its 番: the rules' wang_fan)",
     )
+    p.add_argument(
+        "--huang",
+        type=_huang_arg,
+        default=0,
+        metavar="N",
+        help="荒庄 in a row just before this hand (黄番 presets multiply 底; a record's 'huang')",
+    )
     p.add_argument("--rules", default="hunan", metavar="P", help="preset name or .json/.toml file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -107,6 +116,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="JSON Lines positions in, one result per line out ('-': stdin)",
     )
     p.set_defaults(func=run)
+
+
+def _huang_arg(text: str) -> int:
+    n = _huang(int(text)) if text.strip().isdigit() else None
+    if n is None:
+        raise argparse.ArgumentTypeError(f"must be a count of 荒庄 (0–{MAX_HUANG}), got {text!r}")
+    return n
+
+
+def _huang(v: object) -> int | None:
+    """A count of 荒庄 (``huang``), or None if ``v`` is not one."""
+    if type(v) is int and 0 <= v <= MAX_HUANG:
+        return v
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,15 +173,50 @@ def _run(args: argparse.Namespace, json_mode: bool) -> int:
         position = Position.from_dict(line, hand_size=rules.hand_size)
     except ValueError as e:
         return fail(COMMAND, e, json_mode)
-    problem = wang_problem(position, rules)
+    problem = position_problem(position, rules)
     if problem is not None:
         return fail(COMMAND, problem, json_mode)
-    settlement = _settle(position, rules)
+    settlement = _settle(position, rules, args.huang)
     if args.json:
-        print(dumps(settlement.to_dict()))
+        print(dumps(result_object(settlement, rules)))
     else:
         render(settlement, position, rules, Console(file=sys.stdout, highlight=False))
     return EXIT_OK
+
+
+def position_problem(position: Position, rules: Rules) -> str | None:
+    """Why ``position`` cannot occur under ``rules`` (its 王, its 天胡/地胡 flags, its
+    mandatory 天胡), or None."""
+    return (
+        wang_problem(position, rules)
+        or deal_win_problem(position)
+        or tianhu_problem(position, rules)
+    )
+
+
+def tianhu_problem(position: Position, rules: Rules) -> str | None:
+    """A mandatory 天胡 (no winning card) without the 提 or 坎 that make it (R28), or None."""
+    if position.win is not None or position.win_wang or not position.tianhu:
+        return None
+    counts = [position.hand.count(c) for c in set(position.hand)]
+    ti = sum(g.kind is GroupKind.TI for g in position.table)
+    kan = counts.count(3)
+    if (rules.tianhu_ti and ti >= rules.tianhu_ti) or (
+        rules.tianhu_kan and ti + kan >= rules.tianhu_kan
+    ):
+        return None
+    need = " or ".join(
+        x
+        for x in (
+            f"{rules.tianhu_ti} 提" if rules.tianhu_ti else "",
+            f"{rules.tianhu_kan} 坎 (a 提 counts as one)" if rules.tianhu_kan else "",
+        )
+        if x
+    )
+    return (
+        f"a mandatory 天胡 (no winning card) needs {need or 'what these rules do not have'}; "
+        f"this hand has {ti} 提 and {kan} 坎 (R28, {rules.name}): give --win for an elective 天胡"
+    )
 
 
 def wang_problem(position: Position, rules: Rules) -> str | None:
@@ -176,11 +234,11 @@ def wang_problem(position: Position, rules: Rules) -> str | None:
     return None
 
 
-def _settle(position: Position, rules: Rules) -> Settlement:
+def _settle(position: Position, rules: Rules, huang: int = 0) -> Settlement:
     # Imported here so that `paohuzi --help` and the other commands stay light.
     from paohuzi.core.scoring import settle
 
-    return settle(position, rules)
+    return settle(position, rules, huang)
 
 
 # -- batch --------------------------------------------------------------------------------------
@@ -204,6 +262,8 @@ def _batch(path: str, rules: Rules) -> int:
 def _batch_stream(stream: IO[str], rules: Rules) -> int:
     status = EXIT_OK
     for n, raw in enumerate(stream, start=1):
+        if n == 1:
+            raw = raw.removeprefix("\ufeff")  # a byte-order mark some editors write
         result, problem = score_line(raw, rules)
         print(dumps(result), flush=False)
         if problem is not None:
@@ -227,17 +287,27 @@ def score_line(raw: str, rules: Rules) -> tuple[dict[str, Any], str | None]:
     except json.JSONDecodeError as e:
         obj = invalid_input(f"not JSON: {e.msg} at column {e.colno}")
         return obj, obj["message"]
+    except RecursionError:  # nested deeper than the parser goes: no position anyway
+        obj = invalid_input("not a position: JSON nested too deep")
+        return obj, obj["message"]
+    huang = 0
+    if isinstance(data, dict) and "huang" in data:  # a record's 荒庄 before (黄番)
+        data = dict(data)
+        huang = _huang(data.pop("huang"))  # type: ignore[assignment]
+        if huang is None:
+            obj = invalid_input(f"huang must be a count of 荒庄 (0–{MAX_HUANG})")
+            return obj, obj["message"]
     try:
         position = Position.from_dict(data, hand_size=rules.hand_size)
     except ValueError as e:
         obj = invalid_input(e)
         return obj, obj["message"]
-    problem = wang_problem(position, rules)
+    problem = position_problem(position, rules)
     if problem is not None:
         obj = invalid_input(problem)
         return obj, obj["message"]
     try:
-        return _settle(position, rules).to_dict(), None
+        return result_object(_settle(position, rules, huang), rules), None
     except Exception as e:  # a bug on one line must not lose the rest of the batch
         message = one_line(f"internal error: {type(e).__name__}: {e}")
         return {"error": "internal_error", "message": message}, message
@@ -258,16 +328,36 @@ def render(settlement: Settlement, position: Position, rules: Rules, console: Co
     # A position does not say whether the card was discarded or turned up from the
     # wall, so under discarder-pays rules both payers are named (R37, PRESETS 泸州).
     if rules.payment == "race":  # R45: the winner scores; only a discarder loses it
-        who = "the winner's running total gains (a discarder loses it, capped)"
+        who = "the winner's running total gains"
+        after = f" (a discarder loses it, at most {rules.race.discarder_cap})"
     elif rules.payment == "discarder" and not settlement.zimo:
-        who = "the discarder (for everyone, 包赔, on a discard win) or each other player"
+        who = "the discarder (for everyone, 包赔, on a discard win) or each other player pays"
         if not rules.baopei:
-            who = "the discarder (on a discard win) or each other player"
+            who = "the discarder (on a discard win) or each other player pays"
+        after = ""
     else:
-        who = "each other player"
-    console.print(
-        Text.assemble(("胡 win", "bold green"), f" — {who}: 底 ", (str(settlement.di), "bold"))
-    )
+        who, after = "each other player pays", ""
+    di, pays = settlement.di, _pays(settlement, rules)
+    if pays == di:
+        amount = Text.assemble("底 ", (str(di), "bold"))
+    else:  # 底分 and 封顶 (R37) say what is paid
+        why = f"底 {di}" + (f" × 底分 {rules.base_score}" if rules.base_score != 1 else "")
+        if rules.cap and di * rules.base_score > rules.cap:
+            why += f", 封顶 {rules.cap}"
+        amount = Text.assemble((str(pays), "bold"), f" ({why})")
+    console.print(Text.assemble(("胡 win", "bold green"), f" — {who} ", amount, after))
+
+
+def _pays(settlement: Settlement, rules: Rules) -> int:
+    """What each payer pays (the race: what the winner scores), 底分 and 封顶 applied."""
+    from paohuzi.core.scoring import each_pays
+
+    return each_pays(settlement.di, rules) if settlement.win else 0
+
+
+def result_object(settlement: Settlement, rules: Rules) -> dict[str, Any]:
+    """The ``--json`` / ``--batch`` object: the settlement, and ``pays`` (R37)."""
+    return {**settlement.to_dict(), "pays": _pays(settlement, rules)}
 
 
 def _position_line(position: Position, rules: Rules) -> Text:

@@ -534,6 +534,22 @@ def _meld(text: str) -> tuple[Group, int, int, tuple[Card, ...]] | None:
     return m
 
 
+def deal_win_problem(p: Position) -> str | None:
+    """Why the 天胡 (R28) or 地胡 (R29) flags of ``p`` cannot go with the rest, or None:
+    both come before any card is drawn. The constructor takes any flags (the scorer
+    applies each doubling asked: tests and what-ifs), as python-chess's ``Board``
+    takes any position and ``is_valid`` judges it; ``paohuzi score`` refuses these."""
+    if p.tianhu and p.dihu:
+        return "a win is 天胡 (the dealer, R28) or 地胡 (another seat, R29), not both"
+    if p.dihu and p.self_drawn:
+        return "地胡 is a win on the dealer's card (R29), never self-drawn"
+    if (p.tianhu or p.dihu) and p.last_card:
+        return "天胡 and 地胡 come before any card is drawn: not 海底 (R28, R29)"
+    if p.tianhu and any(g.kind is not _TI for g in p.table):
+        return "天胡 comes right after the deal: only 提 lie on the table (R28)"
+    return None
+
+
 def _read(d: dict[str, Any], hand_size: int) -> Position | None:
     """:meth:`Position.from_dict` of the form a program writes (``to_dict``: codes
     between spaces or glyphs, a winning card, no 王/醒/pattern), read straight into

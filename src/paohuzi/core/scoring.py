@@ -1060,6 +1060,13 @@ def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
         r[c] += 2
 
 
+def each_pays(di: int, rules: Rules) -> int:
+    """What one payer pays for a 底 of ``di`` (R37): 底分 (``rules.base_score``) times it,
+    at most 封顶 (``rules.cap``, 0 = none)."""
+    di *= rules.base_score
+    return min(di, rules.cap) if rules.cap else di
+
+
 def payments(
     di: int,
     winner: int,
@@ -1080,9 +1087,8 @@ def payments(
     (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps it, and caps
     each loser's 醒 to the 坐醒 seat alike (永州: docs/spec-notes.md).
     """
-    di *= rules.base_score
+    di = each_pays(di, rules)
     if rules.cap:
-        di = min(di, rules.cap)
         xing_pay = min(xing_pay, rules.cap)
     n = max([*dealt_in, winner]) + 1 if dealt_in else winner + 1
     out = [0] * max(n, rules.players)

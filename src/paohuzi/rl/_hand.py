@@ -8,6 +8,7 @@ observation of its view, and the mask with the legal action behind each index.
 from __future__ import annotations
 
 import math
+import operator
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -91,6 +92,19 @@ class Rewards:
         if self.mode == RewardMode.WIN_LOSS:
             return [float((x > 0) - (x < 0)) for x in returns]
         return [max(-1.0, min(1.0, x / self.scale)) for x in returns]
+
+
+def action_of(action: Any) -> int:
+    """An env's ``step`` argument as an action index: an int (a NumPy integer or a 0-d
+    integer array too) in the action space; ``ValueError`` otherwise — a float is
+    refused, not truncated (3.7 is no action)."""
+    try:
+        i = operator.index(action)
+    except TypeError:
+        raise ValueError(f"action {action!r} is not an action index (an integer)") from None
+    if not 0 <= i < ACTION_COUNT:
+        raise ValueError(f"action {action!r} is outside the action space (0–{ACTION_COUNT - 1})")
+    return i
 
 
 def resolve_rules(rules: str | Rules) -> Rules:

@@ -32,7 +32,15 @@ from ..bots.policy import Policy, as_bot
 from ..core.action_index import ACTION_COUNT, action_meaning
 from ..core.rules import Rules
 from ..table import Table
-from ._hand import ObservedHand, Rewards, check_history, deal, observation_size, resolve_rules
+from ._hand import (
+    ObservedHand,
+    Rewards,
+    action_of,
+    check_history,
+    deal,
+    observation_size,
+    resolve_rules,
+)
 from .render import HEIGHT, WIDTH, render_rgb, render_text
 
 Opponents: TypeAlias = str | Bot | Policy | Sequence[str | Bot | Policy]
@@ -75,6 +83,7 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self._hand: ObservedHand | None = None
+        self._ended = False  # an illegal action ended the episode (the hand stays as it was)
         self._me = 0
         self._bot_rng = random.Random(0)
         self._table: Table
@@ -89,6 +98,7 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        self._ended = False
         rng = random.Random(int(self.np_random.integers(2**63)))
         self._bot_rng = random.Random(rng.getrandbits(63))
         n = self.rules.players
@@ -115,10 +125,11 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         t = self.hand
-        if t.state.is_terminal():
+        if t.state.is_terminal() or self._ended:
             raise RuntimeError("the hand is over: call reset()")
-        act = t.legal(self._me).get(int(action))
-        if act is None:
+        act = t.legal(self._me).get(action_of(action))
+        if act is None:  # the episode ends here (the hand is not played on)
+            self._ended = True
             info = self._info()
             info["illegal_action"] = True
             return self._obs(), float(self.illegal_reward), True, False, info

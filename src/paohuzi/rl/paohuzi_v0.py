@@ -54,6 +54,7 @@ from ._hand import (
     ObservedHand,
     Rewards,
     Timeline,
+    action_of,
     check_history,
     deal,
     observation_size,
@@ -188,9 +189,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             self._was_dead_step(action)
             return
         t = self._hand or self.hand  # (the property raises before reset)
-        i = int(action)
-        if not 0 <= i < ACTION_COUNT:
-            raise ValueError(f"action {action!r} is outside the action space")
+        i = action_of(action)
         seat = self._seat[agent]
         legal = t.legal(seat)
         act = legal.get(i)
