@@ -394,3 +394,22 @@ def test_error_follows_a_language_switch(browser: Any, server: str) -> None:
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         c.close()
+
+
+def test_mingtang_chips_say_what_each_is_worth(browser: Any, server: str) -> None:
+    """A 名堂 chip says its worth as the settlement does (R36): 娄底's 天胡 sets the hand
+    at 100 息 (it read "100番"), 桂林's 海底 adds 2 子 (it read "2番"), a 番 is a 番."""
+    c, page = _page(browser, **DESKTOP)
+    try:
+        open_lobby(page, server)
+
+        def chip(preset: str, mid: str) -> str:
+            page.select_option("#rules", preset)
+            sel = f"#create-form [data-option=mingtang] input[value={mid}]"
+            return str(page.eval_on_selector(sel, "x => x.closest('label').innerText")).strip()
+
+        assert chip("loudi", "tianhu").endswith("记100息")
+        assert chip("guilin", "haihu").endswith("+2子")
+        assert chip("hunan", "honghu").endswith("番")
+    finally:
+        c.close()

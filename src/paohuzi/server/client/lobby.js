@@ -11,6 +11,13 @@ const L = { presets: [], levels: [], chosen: {}, preset: null, bots: null };
 
 /* ------------------------------------------------------------ the lobby */
 /** Write the lobby (index.html has its empty parts) in the chosen language. */
+/** What a 名堂 is worth (R36), as the settlement says it: ×番, units added, or the 底 set. */
+function mingtangWorth(v) {
+  if (v.effect === "units") return t("fanUnits", v.fan, v.unit);
+  if (v.effect === "base") return t("fanBase", v.fan, v.unit);
+  return t("fan", v.fan);
+}
+
 function buildLobby() {
   const bar = $("#hall-bar");
   bar.replaceChildren(
@@ -124,7 +131,7 @@ function optionControl(opt) {
         updateSummary();
       });
       const txt = lang() === "en" ? v.en : v.zh;
-      c.append(cb, el("span", null, txt + (v.fan ? ` ${t("fan", v.fan)}` : "")));
+      c.append(cb, el("span", null, txt + (v.fan ? ` ${mingtangWorth(v)}` : "")));
       if (v.en && lang() === "zh") c.title = v.en;
       chips.append(c);
     }

@@ -114,7 +114,15 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
     ]
     counted = [m.id for m in rules.mingtang if rules.uses(m.id)]
     mt = [
-        {"value": m.id, **mingtang_label(m.id, m.name), "fan": m.fan, "level": m.level}
+        {
+            "value": m.id,
+            **mingtang_label(m.id, m.name),
+            "fan": m.fan,
+            "level": m.level,
+            # how ``fan`` counts (R36): 番, units added to 等/囤/子, or the hand's 底 set
+            "effect": m.effect.value,
+            "unit": rules.unit,
+        }
         for m in rules.mingtang
     ]
     huxi = [v for v in _choice(list(MIN_HUXI_CHOICES), rules.min_huxi) if rules.deng(v) >= 1]

@@ -177,14 +177,21 @@ def _moves_base(r: Rules) -> list[dict[str, Any]]:
 
 
 def _win(r: Rules) -> list[dict[str, Any]]:
-    dihu = (
-        ("闲家胡亮张", "a non-dealer wins on the shown card (亮张)")
-        if r.dihu == "liangzhang"
-        else (
+    dihu = {  # R29, as the preset has it (Dihu)
+        "liangzhang": ("闲家胡亮张", "a non-dealer wins on the shown card (亮张)"),
+        "first_discard_any": (
+            "闲家胡庄家打出的第一张牌",
+            "any non-dealer wins on the dealer's first discard",
+        ),
+    }.get(
+        r.dihu,
+        (
             "庄家下家胡庄家打出的第一张牌",
             "the dealer's right-hand player (下家) wins on the dealer's first discard",
-        )
+        ),
     )
+    # R41: the next seat may use a 王 pattern on another player's turned-up or discarded card
+    patterns = r.wang > 0 and any(r.wang_fan)
     return [
         _item(
             "min_huxi",
@@ -206,11 +213,17 @@ def _win(r: Rules) -> list[dict[str, Any]]:
             "可以胡别人打出的牌"
             if r.win_on_discard
             else "只能胡翻出来的牌，不能胡打出的牌"
+            + ("（王钓/王闯/王炸除外：下家可用于别人打出的牌）" if patterns else "")
             if r.dihu == "none"
             else "只能胡翻出来的牌（地胡除外），不能胡打出的牌",
             "discards can be won on"
             if r.win_on_discard
             else "only cards turned up from the wall can be won on, never a discard"
+            + (
+                " (except by a wang pattern (王钓/王闯/王炸): the next seat may use one on a discard)"
+                if patterns
+                else ""
+            )
             if r.dihu == "none"
             else "only cards turned up from the wall can be won on (except the earthly win (地胡)), never a discard",
             "R24",
