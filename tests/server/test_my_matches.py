@@ -27,6 +27,8 @@ def test_my_matches_lists_rules_date_results_and_replays(client: TestClient) -> 
     m = matches[0]
     assert m["seat"] == 0 and m["rules"] == "hunan" and "20分封顶" in m["summary"]["zh"]
     assert m["date"].endswith("UTC") and m["hands_total"] == 2
+    # the room's own 局数, not its preset's 8 (it read "已打 1/2 局 … 8局")
+    assert "2局" in m["summary"]["zh"] and "8局" not in m["summary"]["zh"]
     assert [s["kind"] for s in m["seats"]] == ["human", "bot", "bot"]
     assert m["scores"] == st["result"]["match_scores"]
     (hand,) = m["hands"]

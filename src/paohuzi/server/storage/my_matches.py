@@ -58,10 +58,10 @@ async def _match(
     config_json: str,
 ) -> dict[str, Any]:
     try:
-        rules = Rules.from_dict(json.loads(rules_json))
-        line = summary(rules, RoomConfig.from_dict(json.loads(config_json)).bot)
+        rules: Rules | None = Rules.from_dict(json.loads(rules_json))
+        bot = RoomConfig.from_dict(json.loads(config_json)).bot
     except (RulesError, ValueError):
-        rules, line = None, {"zh": "", "en": ""}
+        rules, bot = None, None
     seats = [
         {"seat": s, "kind": k, "name": n}  # never the token column
         for s, k, n in await store.fetch(
@@ -100,6 +100,12 @@ async def _match(
                     "replay_url": f"/api/replays/{hid}",
                 }
             )
+    line = {"zh": "", "en": ""}
+    if rules is not None:  # the room's own 局数 (a room may be made with other than its preset's)
+        shown = (
+            rules if total in (0, rules.hands_per_match) else rules.replace(hands_per_match=total)
+        )
+        line = summary(shown, bot)
     return {
         "room": room_id,
         "seat": seat,
