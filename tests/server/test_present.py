@@ -79,6 +79,12 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
         ),
         **({"wang": st["wang"]} if st.get("wang") else {}),
         **({"pattern": position["pattern"]} if position.get("pattern") else {}),  # R41
+        # 黄番: the sheet says why 底 exceeds 等 × 番
+        **(
+            {"huang_multiplier": st["huang_multiplier"]}
+            if st.get("huang_multiplier", 1) > 1
+            else {}
+        ),
         **(
             {"race": {"target": 100, "round_to": 10, "totals": list(scores)}}
             if rules.name == "loudi"
@@ -114,7 +120,10 @@ def test_the_settlement_is_built_from_the_result_as_the_record_had_it(preset: st
         seen.add("荒庄" if r.winner is None else "放炮" if r.discarder is not None else "胡")
         if r.settlement is not None and r.settlement.mingtang:
             seen.add("名堂")
+        if r.settlement is not None and r.settlement.huang_multiplier > 1:
+            seen.add("黄番")
     assert {"荒庄", "胡"} <= seen  # the test saw both ends of a hand
+    assert ("黄番" in seen) == (preset == "changde")  # the one 黄番 preset shows it
 
 
 def snapshot(timers: tuple[Timer, ...], discarding: int | None) -> RoomSnapshot:

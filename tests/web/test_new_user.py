@@ -216,6 +216,31 @@ def test_a_win_fits_its_sheet(server: str, browser: Any, size: str) -> None:
         ctx.close()
 
 
+def test_a_huangfan_win_says_its_multiplier(server: str, browser: Any) -> None:
+    """常德's 黄番: a win after 荒庄 has 底 = 等 × 番 × 2; the sheet says 黄番 ×2 between
+    番 and 底 (a player read 等 1 · 番 1 · 底 2 and nothing explained it)."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        a_win_settlement(page, server, random.Random(7))
+        text = page.evaluate(
+            """async () => {
+          const { S } = await import('/static/store.js');
+          const { receive } = await import('/static/app.js');
+          const next = structuredClone(S.msg);
+          next.version += 1;
+          next.result.huang_multiplier = 2;
+          next.result.di *= 2;
+          receive(next);
+          return document.querySelector('#settlement').innerText;
+        }"""
+        )
+        assert "黄番 ×2" in text, text
+        assert text.index("番 ") < text.index("黄番 ×2") < text.index("底 ")
+    finally:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ bug 4: the waiting room
 def test_full_waiting_room(server: str, browser: Any) -> None:
     """Once the friend sits down: no "等待 0 位", no invite card over 准备 on either

@@ -247,6 +247,7 @@ class HandSettlement(Out):
     race: RaceLine | None = omitted()  # a race match only (R45)
     wang: tuple[str, ...] | None = omitted()  # R40: the card each 王 stood for (a win with 王)
     pattern: str | None = omitted()  # R41: the win's 王 pattern (wangdiao … wangzha_wang)
+    huang_multiplier: int | None = omitted()  # 黄番: 底 × this after 荒庄 in a row (> 1 only)
 
 
 class HandLine(Out):

@@ -104,7 +104,9 @@ function summary(r) {
     sum.append(w);
   }
   const mt = r.mingtang.length ? r.mingtang.map((x) => mtText(x, r.fan_combine, unit)).join("、") : T.pinghu;
-  sum.append(el("span", "mingtang", T.mingtang(mt)), el("span", null, T.fanLine(Math.max(r.fan, 1))), el("span", null, T.di(r.di)));
+  sum.append(el("span", "mingtang", T.mingtang(mt)), el("span", null, T.fanLine(Math.max(r.fan, 1))));
+  if (r.huang_multiplier > 1) sum.append(el("span", "huang-fan", T.huangFan(r.huang_multiplier))); // 黄番: why 底 is more than 等 × 番
+  sum.append(el("span", null, T.di(r.di)));
   return sum;
 }
 

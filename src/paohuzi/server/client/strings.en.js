@@ -93,7 +93,7 @@ export default {
   tianhu: " (natural win)", zimo: " (self-drawn)",
   huang: "No winner", finishedPrefix: "Match over · ",
   winCard: "Winning card ", huxi: (n) => `huxi ${n}`, doubled: (d, n) => `doubled ${d} → ${n}`,
-  deng: (n) => `grades (等) ${n}`, mingtang: (x) => `patterns ${x}`, pinghu: "plain win", fanLine: (n) => `×${n} (番)`, di: (n) => `base (底) ${n}`,
+  deng: (n) => `grades (等) ${n}`, mingtang: (x) => `patterns ${x}`, pinghu: "plain win", fanLine: (n) => `×${n} (番)`, di: (n) => `base (底) ${n}`, huangFan: (n) => `×${n} after 荒庄 (黄番)`,
   mtItem: (name, fan) => `${name} ×${fan}`,
   units: (u, n) => `${n} ${u}`, xingCard: "醒 card ", xingCount: (n, u) => `醒 ${n} ${u}`,
   mtTimes: (name, fan) => `${name} ×${fan}`, mtUnits: (name, n, u) => `${name} +${n} ${u}`,

@@ -93,7 +93,7 @@ export default {
   tianhu: "（天胡）", zimo: "（自摸）",
   huang: "荒庄", finishedPrefix: "比赛结束 · ",
   winCard: "胡牌 ", huxi: (n) => `胡息 ${n}`, doubled: (d, n) => `翻倍 ${d} → ${n}`,
-  deng: (n) => `等 ${n}`, mingtang: (x) => `名堂 ${x}`, pinghu: "平胡", fanLine: (n) => `番 ${n}`, di: (n) => `底 ${n}`,
+  deng: (n) => `等 ${n}`, mingtang: (x) => `名堂 ${x}`, pinghu: "平胡", fanLine: (n) => `番 ${n}`, di: (n) => `底 ${n}`, huangFan: (n) => `黄番 ×${n}`,
   mtItem: (name, fan) => `${name} ${fan}番`,
   units: (u, n) => `${u} ${n}`, xingCard: "醒牌 ", xingCount: (n, u) => `醒 ${n}${u}`,
   mtTimes: (name, fan) => `${name} ×${fan}`, mtUnits: (name, n, u) => `${name} +${n}${u}`,

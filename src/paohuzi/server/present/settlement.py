@@ -107,6 +107,7 @@ def hand_settlement(
         race=race,
         wang=wang,
         pattern=pos.pattern.value if pos.pattern is not None else None,
+        huang_multiplier=st.huang_multiplier if st.huang_multiplier > 1 else None,
     )
 
 
