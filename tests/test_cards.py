@@ -136,3 +136,15 @@ def test_r4_format_styles() -> None:
 def test_r4_full_width_separators() -> None:
     """R4: a Chinese keyboard's ， and 、 separate cards like , does."""
     assert parse_cards("一，二、三") == parse_cards("x1,x2,x3") == parse_cards("一二三")
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [("x11 x2", "x11"), ("x4,x11", "x11"), ("d12", "d12"), ("x0", "x0"), ("x1q", "x1q")],
+)
+def test_an_unreadable_ascii_card_is_named_whole(text: str, word: str) -> None:
+    """'x11' is named as 'x11' with the ASCII range (it read "unknown card '1'")."""
+    with pytest.raises(CardError, match=f"unknown card '{word}' .*x1–x10 and d1–d10"):
+        parse_cards(text)
+    with pytest.raises(CardError, match="unknown card 'z' in '一二三z'$"):
+        parse_cards("一二三z")

@@ -171,8 +171,22 @@ def _scan(text: str) -> Iterator[Card | None]:
             elif ch in (WANG_ZH, WANG_CODE, "W"):
                 yield None
             else:
-                raise CardError(f"unknown card {ch!r} in {text!r}")
+                raise CardError(_unknown(text, pos, ch))
         pos = m.end()
+
+
+def _unknown(text: str, pos: int, ch: str) -> str:
+    """The message for an unreadable character: the whole ASCII word it ends (the
+    second 1 of ``x11`` names ``x11``), with the ASCII cards' range."""
+    start, end = pos, pos + 1
+    while start and text[start - 1].isascii() and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isascii() and text[end].isalnum():
+        end += 1
+    word = text[start:end]
+    if word[:1] in "xXdD" and len(word) > 1:
+        return f"unknown card {word!r} in {text!r} (ASCII cards are x1–x10 and d1–d10)"
+    return f"unknown card {ch!r} in {text!r}"
 
 
 def parse_cards(text: str) -> list[Card]:
