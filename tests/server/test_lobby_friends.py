@@ -101,7 +101,7 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
         # 醒 (R42), the unit, 5 门子 (R43), 明偎, 包赔 × (n − 1) and forced wins (R44)
         ("guilin", ["翻醒", "本醒", "每张加1子", "连翻", "子 = 1 + (胡息 − 10) ÷ 3", "有胡必胡",
                     "包赔 × 2", "海底：加2子", "自摸：×2", "底 = (子 + 醒数) × 番",
-                    "地胡：闲家胡庄家打出的第一张牌"],
+                    "地胡：闲家胡庄家打出的第一张牌", "荒庄：没人胡，不计分；由庄家下家坐庄"],
          ["翻醒", "+1 子 each", "units (子) = 1 + (huxi − 10) ÷ 3", "有胡必胡", "2 times over",
           "+2 子", "multiplied", "any non-dealer wins on the dealer's first discard"]),
         ("hengyang", ["每家14张", "5个门子", "明偎", "每张加1囤", "囤 = 1 + (胡息 − 6) ÷ 3",
