@@ -146,5 +146,5 @@ def test_an_unreadable_ascii_card_is_named_whole(text: str, word: str) -> None:
     """'x11' is named as 'x11' with the ASCII range (it read "unknown card '1'")."""
     with pytest.raises(CardError, match=f"unknown card '{word}' .*x1–x10 and d1–d10"):
         parse_cards(text)
-    with pytest.raises(CardError, match="unknown card 'z' in '一二三z'$"):
+    with pytest.raises(CardError, match=r"unknown card 'z' in '一二三z'$"):
         parse_cards("一二三z")
