@@ -293,10 +293,11 @@ def score_line(raw: str, rules: Rules) -> tuple[dict[str, Any], str | None]:
     huang = 0
     if isinstance(data, dict) and "huang" in data:  # a record's 荒庄 before (黄番)
         data = dict(data)
-        huang = _huang(data.pop("huang"))  # type: ignore[assignment]
-        if huang is None:
+        got = _huang(data.pop("huang"))
+        if got is None:
             obj = invalid_input(f"huang must be a count of 荒庄 (0–{MAX_HUANG})")
             return obj, obj["message"]
+        huang = got
     try:
         position = Position.from_dict(data, hand_size=rules.hand_size)
     except ValueError as e:
