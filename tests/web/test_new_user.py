@@ -218,7 +218,8 @@ def test_a_win_fits_its_sheet(server: str, browser: Any, size: str) -> None:
 
 def test_a_huangfan_win_says_its_multiplier(server: str, browser: Any) -> None:
     """常德's 黄番: a win after 荒庄 has 底 = 等 × 番 × 2; the sheet says 黄番 ×2 between
-    番 and 底 (a player read 等 1 · 番 1 · 底 2 and nothing explained it)."""
+    番 and 底 (a player read 等 1 · 番 1 · 底 2 and nothing explained it); the winner's
+    当前总息数 is the win's 胡息 (it read 6 beside a win of 18)."""
     ctx = browser.new_context(**VIEWPORTS["desktop"])
     page = ctx.new_page()
     try:
@@ -237,6 +238,16 @@ def test_a_huangfan_win_says_its_multiplier(server: str, browser: Any) -> None:
         )
         assert "黄番 ×2" in text, text
         assert text.index("番 ") < text.index("黄番 ×2") < text.index("底 ")
+        # the winner's 当前总息数 is the win's 胡息 (the view's figure predates the card)
+        cur = page.evaluate(
+            """async () => {
+          const { S } = await import('/static/store.js');
+          const rows = [...document.querySelectorAll('#settlement table.payments tr')].slice(1);
+          return {shown: rows[S.msg.result.winner].children[3].textContent,
+                  huxi: S.msg.result.huxi};
+        }"""
+        )
+        assert cur["shown"] == str(cur["huxi"]), cur
     finally:
         ctx.close()
 

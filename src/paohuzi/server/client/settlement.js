@@ -147,7 +147,10 @@ function paymentsTable(r) {
     tr.append(el("td", "num " + (pay > 0 ? "pos" : pay < 0 ? "neg" : ""), (pay > 0 ? "+" : "") + pay));
     const tot = r.match_scores[s];
     tr.append(el("td", "num", (tot > 0 ? "+" : "") + tot));
-    tr.append(el("td", "num", String((r.current_huxi || [])[s] ?? "")));
+    // the winner's 总息数 with the winning card in is the win's 胡息 (R33; the view's
+    // figure is from before the card, and read 6 beside a win of 18)
+    const cur = s === r.winner && !r.huangzhuang ? r.huxi : (r.current_huxi || [])[s];
+    tr.append(el("td", "num", String(cur ?? "")));
     const td = el("td", "hand-cell");
     td.append(cardsEl((r.hands || [])[s] || []));
     tr.append(td);
