@@ -498,10 +498,10 @@ def _score(r: Rules) -> list[dict[str, Any]]:
         return items
     n = hz.pass_after  # R6: who deals after a 荒庄
     if n == 1:
-        zh, en = zh + "；由庄家下家坐庄", en + "; the dealer's 下家 deals next"
+        zh, en = zh + "；由庄家下家坐庄", en + "; the dealer's right-hand player (下家) deals next"
     elif n > 1:
         zh += f"；庄家继续坐庄，连续{n}局荒庄后由下家坐庄"
-        en += f"; the dealer deals again, and after {n} in a row his 下家 deals"
+        en += f"; the dealer deals again, and after {n} in a row his right-hand player (下家) deals"
     else:
         zh, en = zh + "；庄家继续坐庄", en + "; the dealer deals again"
     items.append(_item("huangzhuang", zh, en, "R32, R6"))
