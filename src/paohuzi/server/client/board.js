@@ -39,6 +39,8 @@ export function mountBoard(root, { live = false } = {}) {
   };
   for (const slot of ["left", "right", "top", "me"]) p.rivers[slot] = el("div", "river river-" + slot);
   p.ticker.setAttribute("aria-live", "polite");
+  // 提示 may be cut to two lines (a phone held sideways, style.css): a tap shows it whole
+  p.hint.addEventListener("click", () => p.hint.classList.toggle("open"));
   p.center.append(p.turn, p.open, p.ticker, p.wall, ...Object.values(p.rivers));
   p.huxi.append(p.huxiLabel, " ", p.huxiValue);
   p.mine.append(p.huxi, p.ting, p.hint);
@@ -99,6 +101,7 @@ export function drawBoard(root, view, o = {}) {
   p.huxiLabel.textContent = T.curHuxi;
   p.huxiValue.textContent = String(bottom === view.seat ? view.huxi : reveal && reveal.huxi ? reveal.huxi[bottom] : "");
   drawTing(p.ting, o.tingpai || []);
+  p.hint.classList.remove("open"); // a new state: 提示 cut short again (its text is new)
   drawHand(p.hand, o.layout || initialLayout(mine || []), o.hand);
   if (o.bar) drawBar(o.bar, view.phase === "waiting" ? null : view);
 }

@@ -1,6 +1,10 @@
 /* strings.en: every string of the client in English, the same keys as strings.zh.js
  * (tests/web/test_i18n_web.py checks it). Cards keep their 字, and so do the announcer's
  * calls (`voice`) and the terms players say in Chinese (等, 底). */
+const ME = "You";
+/** "X's", said of a name that may be the player's own (`me`): "your", not "You's". */
+const their = (w) => (w === ME ? "your" : `${w}'s`);
+
 export default {
   /* ---------------------------------------------------------------- the table */
   turnDiscard: "Your turn: discard a card", yourChoice: "Your choice",
@@ -11,7 +15,7 @@ export default {
   waitingReady: "Waiting for everyone to be ready",
   handOver: "Hand over",
   matchOver: "Match over",
-  me: "You",
+  me: ME,
   player: (i) => `Player ${i + 1}`,
   botN: (n) => `Bot ${n}`, playerN: (n) => `Player ${n}`,
   rel: { 2: { 1: "Across" }, 3: { 1: "Right", 2: "Left" }, 4: { 1: "Right", 2: "Across", 3: "Left" } },
@@ -57,7 +61,7 @@ export default {
   dissolve: "Dissolve", dissolveAskTitle: "Ask to dissolve the room?",
   dissolveAskNote: "If the others agree the match ends here, ranked by the scores so far. Bots and seats on autoplay (托管) agree at once; no answer within 60 s counts as agreement.",
   dissolveAsk: "Ask to dissolve", cancel: "Cancel",
-  dissolveTitle: (who) => `${who} asks to dissolve the room (解散)`, dissolveAgree: "Agree", dissolveRefuse: "Refuse",
+  dissolveTitle: (who) => `${who} ${who === ME ? "ask" : "asks"} to dissolve the room (解散)`, dissolveAgree: "Agree", dissolveRefuse: "Refuse",
   voteYes: "agrees", voteNo: "refuses", voteWait: "waiting…", dissolveLeft: (n) => `no answer in ${n} s counts as agreement`,
   dissolveWaiting: "Waiting for the others…", dissolveRefused: (who) => `${who} refused: the match goes on`,
   dissolvedPrefix: "Room dissolved · ",
@@ -81,7 +85,7 @@ export default {
     chouwei: (w, c) => `${w}: wei* ${c}`, pao: (w, c) => `${w}: pao ${c}`,
     draw: (w, c) => (c ? `${w}: turn up ${c}` : `${w}: turn up a card`), discard: (w, c) => `${w}: discard ${c}`,
     chi: (w, c, g) => `${w}: chi ${c} (${g})`, peng: (w, c) => `${w}: peng ${c}`, pass: (w) => `${w}: pass`,
-    pile: (w, c) => `Nobody takes ${c}: to ${w}'s discards`,
+    pile: (w, c) => `Nobody takes ${c}: to ${their(w)} discards`,
     hu: (w, c, zimo, pat) => (pat ? `${w}: ${pat} win on ${c}` : c ? `${w}: win on ${c}${zimo ? " (self-drawn)" : ""}` : `${w}: natural win!`),
     huang: "No winner: the wall ran out",
   },
@@ -89,7 +93,7 @@ export default {
   /* ---------------------------------------------------------------- the settlement */
   createFail: (m) => `Could not create the room: ${m}`, joinFail: (m) => `Could not join: ${m}`,
   loadFail: (m) => `Could not load: ${m}`,
-  winTitle: (who, how) => `${who === "You" ? "You win" : `${who} wins`}!${how}`,
+  winTitle: (who, how) => `${who === ME ? "You win" : `${who} wins`}!${how}`,
   tianhu: " (natural win)", zimo: " (self-drawn)",
   huang: "No winner", finishedPrefix: "Match over · ",
   winCard: "Winning card ", huxi: (n) => `huxi ${n}`, doubled: (d, n) => `doubled ${d} → ${n}`,
@@ -129,7 +133,7 @@ export default {
   dealt: "Deal",
   play: "▶ Play", pause: "⏸ Pause",
   rpFirst: "First step", rpPrev: "Step back", rpNext: "Step forward", rpLast: "Last step", speed: "Speed",
-  viewAs: "View", allOpen: "All hands open", seatView: (name) => `${name}'s view`, youTag: " (you)",
+  viewAs: "View", allOpen: "All hands open", seatView: (name) => (name === ME ? "Your view" : `${name}'s view`), youTag: " (you)",
   stepLabel: (i, n) => `step ${i}/${n}`, sep: "; ",
   /* ---------------------------------------------------------------- the lobby (lobby.js) */
   appTitle: "Paohuzi", appSub: "Hunan word cards",
