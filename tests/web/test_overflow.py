@@ -152,7 +152,9 @@ def check_fits(page: Any) -> dict[str, Any]:
     where = f"{size}: {got}"
     assert got["scroll"][0] <= 0, f"the page scrolls sideways: {where}"
     assert got["scroll"][1] <= 0, f"the page scrolls down: {where}"
-    assert got["right"] <= size["width"] + 0.5, f"a part of the table runs off the right edge: {where}"
+    assert got["right"] <= size["width"] + 0.5, (
+        f"a part of the table runs off the right edge: {where}"
+    )
     assert got["out"] == [], f"not all on the screen: {where}"
     assert got["overlaps"] == [], where
     assert uncovered(page) == [], where
@@ -194,12 +196,20 @@ def test_a_crowded_four_seat_table_fits_a_phone_held_sideways(server: str, brows
         check_fits(page)
         shot(page, "overflow-hengyang-phone-landscape.png")
         # a discard (the choices' place holds 打出) fits as well
-        view2 = {**view, "phase": "discard", "open": None, "current_player": seat,
-                 "hand": [*view["hand"], "x7"]}
-        discard = {"legal_actions": [
-            {"id": f"discard:{c}", "type": "discard", "card": c, "label": c}
-            for c in sorted(set(view2["hand"]))
-        ], "tingpai": []}
+        view2 = {
+            **view,
+            "phase": "discard",
+            "open": None,
+            "current_player": seat,
+            "hand": [*view["hand"], "x7"],
+        }
+        discard = {
+            "legal_actions": [
+                {"id": f"discard:{c}", "type": "discard", "card": c, "label": c}
+                for c in sorted(set(view2["hand"]))
+            ],
+            "tingpai": [],
+        }
         page.evaluate(CROWD_JS, [view2, discard])
         page.wait_for_selector("#discard-btn")
         check_fits(page)
@@ -246,12 +256,18 @@ def test_a_long_ting_stays_on_the_screen(
             "import('/static/store.js').then(({ S }) => [S.seat, S.msg.players.length])"
         )
         # waiting on sixteen cards (永州's 王 in the hand), at a 过, the hand as dealt
-        over = {"phase": "claim", "to_act": [seat], "current_player": None,
-                "open": {"card": "x6", "owner": (seat + 1) % n, "source": "draw", "shown": True}}
+        over = {
+            "phase": "claim",
+            "to_act": [seat],
+            "current_player": None,
+            "open": {"card": "x6", "owner": (seat + 1) % n, "source": "draw", "shown": True},
+        }
         if rules == "hengyang":  # and the crowded table of the test above
             over.update({k: HENGYANG[k] for k in ("tables", "table_huxi", "piles", "hand_sizes")})
-        top = {"legal_actions": [{"id": "pass", "type": "pass", "card": "x6", "label": "过"}],
-               "tingpai": TING}
+        top = {
+            "legal_actions": [{"id": "pass", "type": "pass", "card": "x6", "label": "过"}],
+            "tingpai": TING,
+        }
         version = page.evaluate(CROWD_JS, [over, top])
         page.wait_for_selector("#ting:not(.hidden)")
         assert page.locator("#ting .ting-item").count() == len(TING)  # with hints off too
@@ -272,7 +288,10 @@ def test_a_long_ting_stays_on_the_screen(
         if hints:
             full = page.evaluate("document.querySelector('#hint').textContent")
             assert all(t["zh"] in full for t in TING)  # the whole list, if cut short on screen
-            if page.evaluate("getComputedStyle(document.querySelector('#hint')).webkitLineClamp") == "2":
+            if (
+                page.evaluate("getComputedStyle(document.querySelector('#hint')).webkitLineClamp")
+                == "2"
+            ):
                 page.click("#hint")  # a phone: a tap shows 提示 whole, over the table
                 box = page.evaluate(
                     "(() => { const r = document.querySelector('#hint').getBoundingClientRect();"
@@ -306,15 +325,21 @@ def test_english_says_your_discards(server: str, browser: Any) -> None:
     try:
         page.goto(server + "/")
         page.evaluate("localStorage.setItem('phz:lang', 'en')")
-        r = httpx.post(server + "/api/rooms", json={"rules": "hunan", "bot": "easy", "hands": 1, "name": "A"})
+        r = httpx.post(
+            server + "/api/rooms", json={"rules": "hunan", "bot": "easy", "hands": 1, "name": "A"}
+        )
         open_seat(page, server, r.json()["room"], r.json()["token"])
         page.reload()
         wait_dealt(page)
         wait_js(page, "document.documentElement.lang === 'en'")
         page.evaluate(PILE_JS)
-        lines = page.evaluate("[...document.querySelectorAll('#log-list li')].map((x) => x.textContent)")
+        lines = page.evaluate(
+            "[...document.querySelectorAll('#log-list li')].map((x) => x.textContent)"
+        )
         assert "Nobody takes 十: to your discards" in lines, lines
-        assert any(x.startswith("Nobody takes 拾: to Bot ") and x.endswith("'s discards") for x in lines), lines
+        assert any(
+            x.startswith("Nobody takes 拾: to Bot ") and x.endswith("'s discards") for x in lines
+        ), lines
         assert not any("You's" in x for x in lines), lines
         said = page.evaluate("""async () => {
           const { TABLES } = await import('/static/i18n.js');
