@@ -286,10 +286,14 @@ def drag(page: Any, start: tuple[float, float], end: tuple[float, float], steps:
     page.mouse.up()
 
 
-def tap_card(card: Any) -> None:
-    """Tap a hand card where it shows: its top (the next card of its column covers the rest)."""
+def tap_card(card: Any) -> bool:
+    """Tap a hand card where it shows: its top (the next card of its column covers the rest).
+    False if it is gone meanwhile (a newer state redrew the hand: no box to tap)."""
     box = card.bounding_box()
+    if box is None:
+        return False
     card.click(position={"x": box["width"] / 2, "y": min(8, box["height"] / 4)})
+    return True
 
 
 def click_a_legal_choice(page: Any, rng: random.Random) -> bool:
@@ -324,7 +328,8 @@ def _click_a_legal_choice(page: Any, rng: random.Random) -> bool:
         return False
     kind = rng.choice(options)
     if kind == "discard":
-        tap_card(rng.choice(legal))
+        if not tap_card(rng.choice(legal)):
+            return False  # the table changed under the finger
         try:
             page.click("#discard-btn:not([disabled])", timeout=5000)
         except PlaywrightTimeout:  # the turn moved on under the finger

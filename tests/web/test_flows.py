@@ -128,8 +128,10 @@ def test_taps_select_drags_move_and_settings_survive_reload(server: str, browser
             break
     before = hand_layout(page)
     free = "#hand .col:not(.kan)"  # the hand is drawn anew on each change: look again
-    tap_card(page.query_selector_all(free)[0].query_selector(".card"))
-    tap_card(page.query_selector_all(free)[-1].query_selector(".card"))  # selects; moves nothing
+    assert tap_card(page.query_selector_all(free)[0].query_selector(".card"))
+    assert tap_card(
+        page.query_selector_all(free)[-1].query_selector(".card")
+    )  # selects; moves nothing
     assert hand_layout(page) == before
     assert len(page.query_selector_all("#hand .card.selected")) == 1
     # a 坎 cannot be split, even by a drag

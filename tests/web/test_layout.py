@@ -292,7 +292,7 @@ def test_the_hand_is_one_row_on_a_phone_held_upright(server: str, browser: Any, 
     # stays clear of 当前胡息
     before = hand_layout(page)
     tallest = max(page.query_selector_all("#hand .col"), key=lambda c: c.bounding_box()["height"])
-    tap_card(tallest.query_selector(".card"))
+    assert tap_card(tallest.query_selector(".card"))
     assert len(page.query_selector_all("#hand .card.selected")) == 1
     assert hand_layout(page) == before
     check_hand_row(page, 24)

@@ -53,7 +53,7 @@ def _click_by_rule(page: Any) -> str | None:
     if legal:
         card = min(legal, key=lambda c: ORDER[c.get_attribute("data-card")])
         if "selected" not in (card.get_attribute("class") or ""):  # a tap again unselects
-            tap_card(card)
+            assert tap_card(card)
         page.click("#discard-btn")
         return "discard"
     if page.query_selector("#actions button[data-type='peng']"):
