@@ -8,7 +8,8 @@
 2. 听 (the cards that would win) and 提示: with 王 (永州) a hand waits on ten cards and more,
    and the row ran past the right edge (to x=1651 at 1280×800, to x=900 at 844×390: the
    page scrolled sideways) — with hints on or off, as the state itself carries 听. The row
-   now wraps inside its box; on a phone 提示 is two lines at most, and a tap shows it whole.
+   now wraps inside its box (on a phone held sideways two rows and a half are in sight, the
+   rest a swipe away inside it); on a phone 提示 is two lines at most, a tap shows it whole.
 3. English: "Nobody takes 十: to You's discards" → "to your discards".
 
 Each table is the server's own state for a seat at a decision, made crowded in the page
@@ -171,9 +172,16 @@ def new_page(browser: Any, size: str) -> tuple[Any, Any, list[str]]:
 
 
 # ------------------------------------------------------------------ 1. 衡阳 at 844×390
-def test_a_crowded_four_seat_table_fits_a_phone_held_sideways(server: str, browser: Any) -> None:
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_crowded_four_seat_table_fits_a_phone_held_sideways(
+    server: str, browser: Any, lang: str
+) -> None:
     ctx, page, errors = new_page(browser, "phone-landscape")
     try:
+        if lang == "en":  # longer labels, the same screen
+            page.goto(server + "/")
+            page.evaluate("localStorage.setItem('phz:lang', 'en')")
+            page.reload()
         at_a_decision(page, server, "hengyang")
         check_fits(page)  # at the deal it fitted already
         seat = page.evaluate("import('/static/store.js').then(({ S }) => S.seat)")
@@ -194,7 +202,36 @@ def test_a_crowded_four_seat_table_fits_a_phone_held_sideways(server: str, brows
         )
         assert cols[0] == ["x1", "x1", "d1", "d1"] and ["x9", "x9", "d9"] in cols, cols
         check_fits(page)
-        shot(page, "overflow-hengyang-phone-landscape.png")
+        shot(page, f"overflow-hengyang-phone-landscape-{lang}.png")
+        # all four choices at once (胡 碰 吃 过, two ways to 吃): two rows beside the card
+        four = {
+            "legal_actions": [
+                {"id": "hu", "type": "hu", "card": "x9", "label": "胡"},
+                *PENG["legal_actions"][:1],
+                {
+                    "id": "chi:0",
+                    "type": "chi",
+                    "card": "x9",
+                    "label": "吃",
+                    "huxi": 0,
+                    "groups": [["x8", "x9", "x10"]],
+                },
+                {
+                    "id": "chi:1",
+                    "type": "chi",
+                    "card": "x9",
+                    "label": "吃",
+                    "huxi": 0,
+                    "groups": [["x7", "x8", "x9"], ["x9", "x9", "d9"]],
+                },
+                PENG["legal_actions"][1],
+            ],
+            "tingpai": [],
+        }
+        page.evaluate(CROWD_JS, [view, four])
+        page.wait_for_selector("#actions button[data-type='hu']")
+        check_fits(page)
+        shot(page, f"overflow-hengyang-phone-landscape-four-choices-{lang}.png")
         # a discard (the choices' place holds 打出) fits as well
         view2 = {
             **view,
@@ -213,7 +250,7 @@ def test_a_crowded_four_seat_table_fits_a_phone_held_sideways(server: str, brows
         page.evaluate(CROWD_JS, [view2, discard])
         page.wait_for_selector("#discard-btn")
         check_fits(page)
-        shot(page, "overflow-hengyang-phone-landscape-discard.png")
+        shot(page, f"overflow-hengyang-phone-landscape-discard-{lang}.png")
         assert errors == []
     finally:
         ctx.close()
@@ -276,15 +313,23 @@ def test_a_long_ting_stays_on_the_screen(
             wait_js(page, "document.querySelector('#hint').textContent.includes('24')")
         check_fits(page)
         shot(page, f"overflow-ting-{rules}-{size}-{'hints' if hints else 'no-hints'}.png")
-        # every 听 card is there to see: none cut off by the row's box
-        hidden = page.evaluate("""() => {
-          const box = document.querySelector('#ting').getBoundingClientRect();
-          return [...document.querySelectorAll('#ting .ting-item')].filter((e) => {
-            const r = e.getBoundingClientRect();
-            return r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5;
-          }).length;
+        # every 听 card is there to see: none cut off at the box's side; below its last
+        # row in sight (a phone held sideways keeps two and a half) the box scrolls to them
+        seen = page.evaluate("""() => {
+          const ting = document.querySelector('#ting');
+          const items = [...ting.querySelectorAll('.ting-item')];
+          const box = ting.getBoundingClientRect();
+          const cut = items.filter((e) => e.getBoundingClientRect().right > box.right + 0.5).length;
+          const below = items.filter((e) => e.getBoundingClientRect().bottom > box.bottom + 0.5).length;
+          ting.scrollTop = ting.scrollHeight;
+          const last = items[items.length - 1].getBoundingClientRect();
+          const reached = last.bottom <= ting.getBoundingClientRect().bottom + 0.5;
+          ting.scrollTop = 0;
+          return {cut, below, reached};
         }""")
-        assert hidden == 0
+        assert seen["cut"] == 0 and seen["reached"], seen
+        if size != "phone-landscape":
+            assert seen["below"] == 0, f"the whole 听 in sight: {seen}"
         if hints:
             full = page.evaluate("document.querySelector('#hint').textContent")
             assert all(t["zh"] in full for t in TING)  # the whole list, if cut short on screen
