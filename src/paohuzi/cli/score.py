@@ -201,9 +201,7 @@ def tianhu_problem(position: Position, rules: Rules) -> str | None:
     counts = [position.hand.count(c) for c in set(position.hand)]
     ti = sum(g.kind is GroupKind.TI for g in position.table)
     kan = counts.count(3)
-    if (rules.tianhu_ti and ti >= rules.tianhu_ti) or (
-        rules.tianhu_kan and ti + kan >= rules.tianhu_kan
-    ):
+    if rules.mandatory_tianhu(ti, kan):
         return None
     need = " or ".join(
         x

@@ -620,6 +620,14 @@ class Rules:
         dealer alone."""
         return self.payment != Payment.RACE
 
+    def mandatory_tianhu(self, ti: int, kan: int) -> bool:
+        """R28: do ``ti`` 提 and ``kan`` 坎 (a 提 counts as a 坎) after the deal make a
+        mandatory 天胡? A count of 0 switches that rule off (R43: short hands)."""
+        return bool(
+            (self.tianhu_ti and ti >= self.tianhu_ti)
+            or (self.tianhu_kan and ti + kan >= self.tianhu_kan)
+        )
+
     def with_players(self, n: int) -> Rules:
         """These rules at ``n`` seats: with 坐底 (one seat sits out) where four hands would
         not fit in the deck (R7: 4 × 20 + 1 > 80), all dealt in otherwise (R43: 4 × 14).

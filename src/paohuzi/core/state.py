@@ -467,9 +467,7 @@ class GameState:
                 cnt[lz] += 1
             ti = self._fours[s] + cnt.count(4)
             kan = cnt.count(3)
-            # 0 switches a count off (R43: short hands have no count rule)
-            by_ti = rules.tianhu_ti and ti >= rules.tianhu_ti
-            if by_ti or (rules.tianhu_kan and ti + kan >= rules.tianhu_kan):
+            if rules.mandatory_tianhu(ti, kan):
                 self._liangzhang_in(check_discard=False)  # the deal completes first
                 self._tianhu(s)
                 return
