@@ -157,6 +157,8 @@ class Driver:
                 return
             if job.seat not in r.table.to_act():
                 return
+            if not job.standin and r.table.players[job.seat] is None:
+                return  # its player came back from 托管 meanwhile: theirs to decide
             r.commit(job.seat, self._choice(job, aid))
 
     def _choice(self, job: Job, aid: str | None) -> Action:
