@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -39,6 +40,7 @@ from paohuzi.core.cards import CARDS
 from paohuzi.core.records import record
 from paohuzi.core.rules import PRESETS, YONGZHOU_HONGZHUAN, HuangzhuangRule, Rules
 from paohuzi.core.state import GameState
+from paohuzi.core.variants import patched, variants
 from paohuzi.sim.runner import play_hand, run_tasks
 from referee import Referee, check, tag
 
@@ -46,11 +48,29 @@ from .helpers import act, game, ids, pass_claims, play_out
 
 Rec = dict[str, Any]
 PER_TABLE = 60  # hands per (preset, player count): 7 presets × 3 → 1260 records
-PER_VARIANT = 16  # hands per (option variant, player count): 10 × 3 → 480 records
+PER_VARIANT = 16  # hands per (option variant, player count): 13 × 3 → 624 records
 # Seat s of hand k plays BOTS[bit s of k]: all random, all greedy and mixed tables.
 BOTS = ("random", "greedy")
 ISMCTS = (("hunan", 3, 1), ("changde", 2, 2), ("luzhou", 4, 3), ("hengyang", 4, 4))  # slow
 YZ_WANGPAI = HuangzhuangRule(pass_after=1, wang_pay=5)
+
+
+def _variant(preset: str, **chosen: str) -> dict[str, Any]:
+    """The fields the lobby's 玩法 ``chosen`` (variant id → value) change in ``preset``."""
+    base = PRESETS[preset]
+    r = base
+    for v in variants(preset):
+        if v.id in chosen:
+            r = patched(r, v.choice(chosen[v.id]).patch)
+    changed = {
+        f.name: getattr(r, f.name)
+        for f in dataclasses.fields(r)
+        if getattr(r, f.name) != getattr(base, f.name)
+    }
+    assert changed, chosen
+    return changed
+
+
 # Second-wave options the presets leave off (PRESETS.md "Second wave"), by the fields
 # R42/R44 name: each is played at 2, 3 and 4 players like a preset.
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -68,6 +88,13 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "loudi:封顶400": ("loudi", {"cap": 400}),
     # 永州's options (PRESETS.md yongzhou): 四王 with 亡牌 at 荒庄; 红转朱黑, 跟醒 −1, 双醒, 600
     "yongzhou:四王+亡牌": ("yongzhou", {"wang": 4, "huangzhuang": YZ_WANGPAI}),
+    # the lobby's 玩法 (core/variants.py) with fields no option above sets
+    "guilin:五油一子+自摸加一子+八一海底+不连翻": (
+        "guilin",
+        _variant("guilin", zi_step="5", zimo="unit", haidi="3", lianfan="off"),
+    ),
+    "hengyang:一息一囤+跟醒": ("hengyang", _variant("hengyang", tun="1", xing="gen")),
+    "hengyang:底分2+不带醒": ("hengyang", _variant("hengyang", tun="3+1", xing="none")),
     "yongzhou:红转朱黑+跟醒+下醒+双醒+600": (
         "yongzhou",
         {

@@ -64,3 +64,34 @@ def test_json_and_toml_together_is_a_usage_error(capsys) -> None:
     with pytest.raises(SystemExit) as e:
         run(capsys, "hunan", "--json", "--toml")
     assert e.value.code == 2
+
+
+# ------------------------------------------------------------------ 玩法 on the command line
+def test_a_regions_options_by_name_on_every_rules_flag(capsys) -> None:
+    """``--rules yongzhou:xing=gen,hongzhuan=on`` (every command reads --rules the same
+    way): the preset played with those options; ``rules`` lists them, * on the one played."""
+    status, out, err = run(capsys, "--json", "yongzhou:xing=gen, hongzhuan=on")
+    d = json.loads(out)
+    assert status == 0 and err == "" and (d["xing"], d["xing_offset"]) == ("gen", 0)
+    assert [m["id"] for m in d["mingtang"]][:3] == ["honghu", "shisanhong", "dahong"]
+    status, out, _ = run(capsys, "guilin:lianfan=off")
+    flat = re.sub(r"\s+", " ", out)
+    assert status == 0 and "玩法 options" in out and "*off 不带" in flat and " on 带" in flat
+    status, out, _ = run(capsys, "hunan")
+    assert status == 0 and "玩法" not in out  # no options in PRESETS.md: no table
+    assert main(["simulate", "--rules", "hengyang:tun=1", "--games", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("arg", "says"),
+    [
+        ("yongzhou:xing=up", "xing is one of fan+1/fan0/fan-1/gen, not 'up'"),
+        ("yongzhou:xing", "xing needs a value: xing=fan+1/fan0/fan-1/gen"),
+        ("hunan:xing=gen", "hunan has no option 'xing' (options: none)"),
+        ("guilin:zi_step=4", "zi_step is one of 3/5"),
+    ],
+)
+def test_an_option_not_offered_is_a_clear_error(capsys, arg: str, says: str) -> None:
+    status, out, err = run(capsys, arg)
+    assert status == 2 and out == "" and says in err, (status, err)

@@ -14,7 +14,9 @@ from fastapi.testclient import TestClient
 from paohuzi.core import records
 from paohuzi.core.rules import PRESETS, Rules, RulesError
 from paohuzi.core.scoring import payments
+from paohuzi.core.variants import EXTRA_CAPS, variants
 from paohuzi.server.present import options
+from paohuzi.server.wire import RoomError
 
 from .conftest import TEST_LIMITS
 from .helpers import Player, create_room, not_playing
@@ -34,6 +36,7 @@ def test_every_preset_has_labelled_options_with_defaults_among_values(client: Te
             "min_huxi",
             "base_score",
             "cap",
+            *(v.id for v in variants(p["name"])),  # the region's 玩法
             "hands",
             "turn_time",
             "ready_first",
@@ -278,3 +281,74 @@ def test_four_players_of_a_preset_with_xing_seat_the_zuoxing_seat() -> None:
     ):
         r = options.apply(PRESETS[name].with_players(3), {"players": 4}).rules
         assert (r.players, r.sit_out, r.xing_seat) == (4, sit, collects), name
+
+
+# ------------------------------------------------------------------ 玩法 (core/variants.py)
+def test_each_regions_options_are_offered_with_its_own_first() -> None:
+    """PRESETS.md's options of 永州, 桂林 and 衡阳 as the lobby's selects, the preset's
+    own play the default; a preset's other 封顶 (永州 600, 娄底 400) among the caps."""
+    for name, rules in PRESETS.items():
+        opts = {o["id"]: o for o in options.schema(rules)}
+        for v in variants(name):
+            o = opts[v.id]
+            assert o["variant"] is True and o["default"] == v.choices[0].value
+            assert [x["value"] for x in o["values"]] == [c.value for c in v.choices]
+            assert all(x["sum"]["zh"] and x["sum"]["en"] for x in o["values"])
+        caps = [x["value"] for x in opts["cap"]["values"]]
+        assert set(EXTRA_CAPS.get(name, ())) <= set(caps) and rules.cap in caps
+    assert {v.id for v in variants("yongzhou")} == {"xing", "xing_double", "hongzhuan", "wangpai"}
+    assert {v.id for v in variants("hunan")} == set()
+
+
+def test_a_room_plays_under_the_regional_options_chosen(client: TestClient) -> None:
+    """永州 with 跟醒, 双醒, 红转朱黑, 亡牌 and 封顶 600: the room's rules (and so its
+    records) carry each; the summary line names them; the rules page states 跟醒."""
+    opts = {"xing": "gen", "xing_double": "on", "hongzhuan": "on", "wangpai": "on", "cap": 600}
+    room = create_room(client, rules="yongzhou", seed=4, options=opts)
+    rules = client.portal.call(client.app.state.manager.get, room["room"]).rules  # type: ignore[attr-defined, union-attr]
+    assert (rules.xing, rules.xing_offset, rules.xing_double) == ("gen", 0, True)
+    assert rules.huangzhuang.wang_pay == 5 and rules.cap == 600
+    assert [m.id for m in rules.mingtang][:3] == ["honghu", "shisanhong", "dahong"]
+    line = client.get(f"/api/rooms/{room['room']}").json()["summary"]["zh"]
+    for part in ("600分封顶", "跟醒", "双醒", "红转朱黑", "亡牌"):
+        assert part in line, (part, line)
+    assert line.startswith(options.summary(rules)["zh"])  # then the bots' level
+    doc = client.get(f"/api/rules/{room['room']}").json()
+    xing = {s["id"]: s for s in doc["sections"]}["xing"]["items"]
+    assert {i["id"]: i for i in xing}["xing_source"]["value"] == "gen"
+    items = {i["id"]: i for s in doc["sections"] for i in s["items"]}
+    assert "亡牌" in items["huangzhuang"]["zh"] and "per extra 王" in items["huangzhuang"]["en"]
+
+
+def test_a_variant_with_the_mingtang_choice_keeps_its_own_patterns() -> None:
+    """红转朱黑 with 红胡 left out: its 点胡/黑胡 (13+ red) stay, as the option says; the
+    summary names the 名堂 the lobby offers and the option."""
+    ch = options.apply(
+        PRESETS["yongzhou"],
+        {"hongzhuan": "on", "mingtang": ["dianhu", "wuhu", "zimo", "tianhu"]},
+    )
+    ids = [m.id for m in ch.rules.mingtang]
+    assert "honghu" not in ids and {"shisanhong", "dahong", "dianhu"} <= set(ids)
+    zh = options.summary(ch.rules)["zh"]
+    assert "红转朱黑" in zh and "名堂：点胡、黑胡、自摸、天胡(自摸)" in zh, zh
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"xing": "fan+2"}, {"xing": 1}, {"zi_step": "5"}, {"hongzhuan": True}, {"cap": 600}],
+)
+def test_a_variant_value_outside_the_schema_is_refused(bad: dict[str, Any]) -> None:
+    """永州's choices only (桂林's 子 /5 is no 永州 option; 600 is no 湖南 cap)."""
+    rules = PRESETS["hunan"] if "cap" in bad else PRESETS["yongzhou"]
+    with pytest.raises(RoomError) as e:
+        options.apply(rules, bad)
+    assert e.value.status == 422
+
+
+def test_a_variant_turned_off_is_named_so() -> None:
+    """桂林 plays 连翻: a room without it says 不带连翻; its defaults say nothing of 玩法."""
+    off = options.apply(PRESETS["guilin"], {"lianfan": "off", "haidi": "3"}).rules
+    zh, en = options.summary(off)["zh"], options.summary(off)["en"]
+    assert "不带连翻" in zh and "八一字牌：海底+3子" in zh and "no Chained 醒" in en
+    plain = options.summary(PRESETS["guilin"])["zh"]
+    assert not any(w in plain for w in ("连翻", "八一字牌", "醒"))

@@ -91,6 +91,11 @@ def test_form_follows_the_schema_and_summary(browser: Any, server: str) -> None:
             page.select_option("#opt-base_score", label="2分")
             page.select_option("#opt-turn_time", label="60秒")
             page.select_option("#bot", "easy")
+            for o in p["options"]:  # the region's 玩法: its last choice, named in the line
+                if o.get("variant"):
+                    last = o["values"][-1]
+                    page.select_option(f"#opt-{o['id']}", label=last["zh"])
+                    assert last["sum"]["zh"] in page.inner_text("#rules-summary"), o["id"]
             first_mt = opts["mingtang"]["values"][0]
             page.uncheck(f"#create-form [data-option=mingtang] input[value={first_mt['value']}]")
             assert first_mt["zh"] + "、" not in page.inner_text("#rules-summary")

@@ -17,6 +17,7 @@ from typing import Any
 
 from rich.text import Text
 
+from paohuzi.core import variants
 from paohuzi.core.cards import Card
 from paohuzi.core.rules import PRESETS, Rules, RulesError, preset
 
@@ -81,7 +82,9 @@ def _parse_rules_text(text: str, path: str) -> Any:
 
 
 def load_rules(arg: str | None) -> Rules:
-    """``--rules`` value → :class:`Rules`: a preset name, or a ``.json``/``.toml`` file.
+    """``--rules`` value → :class:`Rules`: a preset name, a preset with its region's
+    options (``yongzhou:xing=gen,hongzhuan=on``: ``paohuzi rules PRESET`` lists them), or a
+    ``.json``/``.toml`` file.
 
     A file holds a rules object (``Rules.to_dict()`` form, all fields optional; a
     ``preset`` key starts from that preset). A game record (§4) also works: its
@@ -89,6 +92,8 @@ def load_rules(arg: str | None) -> Rules:
     """
     if arg is None or arg == "":
         return preset(DEFAULT_PRESET)
+    if arg.partition(":")[0] in PRESETS:  # a region's 玩法: yongzhou:xing=gen,hongzhuan=on
+        return variants.parse(arg)
     if arg in PRESETS or not _looks_like_path(arg):
         return preset(arg)
     try:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from paohuzi.core import variants
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import LEVELS, PRESETS, Rules, RulesError
@@ -163,11 +164,30 @@ def run(args: argparse.Namespace) -> int:
 def render(rules: Rules) -> list[Table]:
     """The fields table, then the two nested tables (胡息表, 名堂) in full width."""
     d = rules.to_dict()
-    return [
+    out = [
         rules_table(rules),
         _huxi_table(d["huxi_table"]),
         _mingtang(d["mingtang"], rules.effective_level),
     ]
+    if variants.variants(rules.name):
+        out.append(_variants(rules))
+    return out
+
+
+def _variants(rules: Rules) -> Table:
+    """玩法: the region's options, as ``--rules NAME:ID=VALUE,…`` chooses them."""
+    t = Table(
+        title=f"玩法 options: --rules {rules.name}:ID=VALUE,…  (* = played here)",
+        box=box.SIMPLE_HEAD,
+    )
+    t.add_column("ID", style="cyan", no_wrap=True)
+    t.add_column("玩法", no_wrap=True)
+    t.add_column("VALUE", overflow="fold")
+    for v in variants.variants(rules.name):
+        now = variants.choice_of(v, rules)
+        vals = [f"{'*' if c is now else ' '}{c.value} {c.zh} ({c.en})" for c in v.choices]
+        t.add_row(v.id, f"{v.zh}\n{v.en}", "\n".join(vals))
+    return t
 
 
 def rules_table(rules: Rules) -> Table:

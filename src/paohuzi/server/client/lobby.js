@@ -203,7 +203,11 @@ function summaryOf(preset, chosen, levels) {
   const mo = opt("mingtang");
   const mts = mo ? mo.values.filter((v) => (chosen.mingtang || []).includes(v.value)) : [];
   const parts = [pick(preset.label), X.players(n, !!(seat && seat.sit_out)), X.minHuxi(chosen.min_huxi ?? preset.min_huxi),
-    X.mingtang(mts), X.base(chosen.base_score ?? 1), X.cap(chosen.cap ?? 0), preset.race ? X.race(preset.race, preset.unit, chosen.hands ?? preset.hands) : X.hands(chosen.hands ?? preset.hands)];
+    X.mingtang(mts), X.base(chosen.base_score ?? 1), X.cap(chosen.cap ?? 0),
+    // 玩法 played otherwise than the preset: what the server's summary says of each
+    ...preset.options.filter((o) => o.variant && (chosen[o.id] ?? o.default) !== o.default)
+      .map((o) => pick(o.values.find((v) => v.value === chosen[o.id]).sum)),
+    preset.race ? X.race(preset.race, preset.unit, chosen.hands ?? preset.hands) : X.hands(chosen.hands ?? preset.hands)];
   const wo = opt("wang"); // 王 (R39): named where chosen, or where the preset deals some
   const wang = wo && wo.values.find((v) => v.value === (chosen.wang ?? wo.default));
   if (wang && (wang.value || wo.default)) parts.splice(2, 0, pick(wang));

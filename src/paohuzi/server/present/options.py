@@ -21,6 +21,7 @@ from typing import Any
 from paohuzi.core.cards import MAX_WANG
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import DECK, PRESETS, MatchKind, Rules, RulesError
+from paohuzi.core.variants import EXTRA_CAPS, choice_of, patched, summary_label, variants
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.wire import RoomError
 
@@ -129,7 +130,7 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
     base, cap = rules.base_score, rules.cap
     caps = [
         _labelled(c, "不封顶" if c == 0 else f"{c}分", "no cap" if c == 0 else f"{c} points")
-        for c in _choice(list(CAP_CHOICES), cap)
+        for c in _choice([*CAP_CHOICES, *EXTRA_CAPS.get(rules.name, ())], cap)
     ]
     return [
         _opt("players", "人数", "Players", "one", pl, rules.players),
@@ -159,6 +160,7 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
             base,
         ),
         _opt("cap", "封顶", "Cap per hand", "one", caps, cap),
+        *_variant_options(rules),
         _opt(
             "hands",
             "局数",
@@ -198,6 +200,19 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
             "normal",
         ),
     ]
+
+
+def _variant_options(rules: Rules) -> list[dict[str, Any]]:
+    """玩法: the preset's own options (core/variants.py), each value with what the
+    summary says of it (the client's summary line reads it too)."""
+    out = []
+    for v in variants(rules.name):
+        values = []
+        for c in v.choices:
+            zh, en = summary_label(v, c)
+            values.append({**_labelled(c.value, c.zh, c.en), "sum": {"zh": zh, "en": en}})
+        out.append({**_opt(v.id, v.zh, v.en, "one", values, v.default.value), "variant": True})
+    return out
 
 
 def _opt(
@@ -250,8 +265,12 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
     if "players" in options and options["players"] != spec["players"]["default"]:
         n = options["players"]
         out = out.with_players(n)  # 坐底, and with 醒 the 坐醒 seat that collects it
+    for v in variants(rules.name):
+        if v.id in options:
+            out = patched(out, v.choice(options[v.id]).patch)
     if mt is not None and set(mt) != set(spec["mingtang"]["default"]):
-        keep = tuple(m for m in rules.mingtang if m.id in set(mt))
+        # a 名堂 the lobby does not offer came with a variant (红转朱黑's 点胡/黑胡): kept
+        keep = tuple(m for m in out.mingtang if m.id in set(mt) or m.id not in allowed_mt)
         mode = rules.scoring_mode if rules.scoring_mode == "deng" or not keep else "mingtang"
         out = out.replace(mingtang=keep, mingtang_level="full", scoring_mode=mode)
     if "min_huxi" in options:
@@ -271,7 +290,8 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
 
 def _check_house(rules: Rules) -> None:
     """A full rules object may carry 底分/封顶 itself: only within the lobby's bounds."""
-    for key, allowed in (("base_score", BASE_CHOICES), ("cap", CAP_CHOICES)):
+    caps = (*CAP_CHOICES, *(c for extra in EXTRA_CAPS.values() for c in extra))
+    for key, allowed in (("base_score", BASE_CHOICES), ("cap", caps)):
         # a preset's own value is always within bounds (娄底's race plays to 200)
         top = max(*allowed, *(getattr(p, key) for p in PRESETS.values()))
         if not 0 <= getattr(rules, key) <= top:
@@ -293,7 +313,10 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     """One line describing a configuration, in Chinese and English."""
     label = preset_label(rules.name)
     n = rules.players
-    mts = [m for m in rules.mingtang if rules.uses(m.id)]
+    # the 名堂 the lobby offers (a variant's own, as 红转朱黑's, is said by the variant)
+    own = PRESETS.get(rules.name)
+    offered = {m.id for m in (own or rules).mingtang}
+    mts = [m for m in rules.mingtang if rules.uses(m.id) and m.id in offered]
     base, cap = rules.base_score, rules.cap
     zh = [label["zh"], f"{n}人坐底" if rules.sit_out else f"{n}人", f"{rules.min_huxi}胡起胡"]
     en = [label["en"], f"{n} players" + (", one sits out" if rules.sit_out else "")]
@@ -311,6 +334,12 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     en.append(f"{base} pt per base (底)")
     zh.append(f"{cap}分封顶" if cap else "不封顶")
     en.append(f"capped at {cap}" if cap else "no cap")
+    for v in variants(rules.name):  # 玩法 played otherwise than the preset
+        c = choice_of(v, rules)
+        if c is not v.default:
+            z, e = summary_label(v, c)
+            zh.append(z)
+            en.append(e)
     n_hands = rules.hands_per_match
     if race_target(rules):  # R45: the race decides; 局数 is only its safety cap
         target = race_target(rules)

@@ -489,6 +489,9 @@ def _score(r: Rules) -> list[dict[str, Any]]:
     zh, en = "荒庄：没人胡，不计分", "no winner (荒庄): no score"
     if hz.cost:
         zh, en = f"荒庄：庄家付每家{hz.cost}分", f"no winner: the dealer pays {hz.cost} to each"
+    if hz.wang_pay:  # 亡牌 (永州): pairwise, by the 王 held at the 荒庄
+        zh = f"荒庄：亡牌，每两家之间王多的一家每多一张王付{hz.wang_pay}分"
+        en = f"no winner: 亡牌, between every two players the one holding more 王 pays {hz.wang_pay} per extra 王"
     if hz.fan:
         zh += "；连续荒庄后下一局胡牌乘" + "、".join(f"×{x}" for x in hz.fan)
         en += "; the next win after that many in a row is multiplied " + ", ".join(

@@ -1,0 +1,323 @@
+"""玩法 (wánfǎ): a region's own options, as data beside its preset.
+
+PRESETS.md names, for each second-wave region, "the alternative" to a decision
+as an option: 永州's 跟醒 or 双醒, 桂林's 子 counted by five, 衡阳's 一息一囤 and
+so on. Each is a :class:`Variant` of the preset: a few :class:`Choice` (the
+first is the preset's own), each a patch of plain rules data — top-level
+fields of :meth:`Rules.to_dict`, nested objects merged key by key — applied
+through :meth:`Rules.from_dict`, so a variant is validated as any rules file
+is and every record carries what it chose. No engine code knows a variant:
+the rules it makes are ordinary rules. The lobby offers them
+(:mod:`paohuzi.server.present.options`); :func:`choice_of` reads which one a
+rules object plays, for the one-line summary of a room.
+
+Two of PRESETS.md's options are no variant here: 泸州's scoring mode is the
+lobby's 名堂 choice (no 名堂 chosen: 等 only), and a preset's other 封顶
+(永州 600, 娄底 400) is one more value of the lobby's 封顶 (:data:`EXTRA_CAPS`).
+衡阳's 一五十 (a 句 the evaluator has no tables for) is not built
+(docs/spec-notes.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from paohuzi.core.rules import (
+    GUILIN,
+    PRESETS,
+    YONGZHOU_HONGZHUAN,
+    YONGZHOU_MINGTANG,
+    Effect,
+    Rules,
+    RulesError,
+)
+
+Patch = tuple[tuple[str, Any], ...]  # (rules field, plain value); a dict value merges
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way to play a variant: its wire value, labels and the rules it patches."""
+
+    value: str
+    zh: str
+    en: str
+    patch: Patch
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A region's option: an id, labels, and its choices (the first is the preset's)."""
+
+    id: str
+    zh: str
+    en: str
+    choices: tuple[Choice, ...]
+
+    @property
+    def default(self) -> Choice:
+        return self.choices[0]
+
+    def choice(self, value: str) -> Choice:
+        for c in self.choices:
+            if c.value == value:
+                return c
+        raise KeyError(value)
+
+
+def patched(rules: Rules, patch: Patch) -> Rules:
+    """``rules`` with ``patch`` applied: a nested object's keys merge into it, and a
+    ``mingtang`` patch (名堂 id → entry, or None to drop it) replaces entries in place
+    and adds new ones after the one before them in the patch."""
+    d = rules.to_dict()
+    for key, value in patch:
+        if key == "mingtang":
+            d[key] = _mingtang(d[key], value)
+        elif isinstance(value, dict):
+            d[key] = {**d[key], **value}
+        else:
+            d[key] = value
+    return Rules.from_dict(d)
+
+
+def _mingtang(entries: list[dict[str, Any]], patch: dict[str, Any]) -> list[dict[str, Any]]:
+    out = [patch.get(m["id"], m) if m["id"] in patch else m for m in entries]
+    out = [m for m in out if m is not None]
+    at = 0
+    for mid, entry in patch.items():
+        ids = [m["id"] for m in out]
+        if mid in ids:
+            at = ids.index(mid) + 1
+        elif entry is not None:
+            out.insert(at, entry)
+            at += 1
+    return out
+
+
+def _holds(d: dict[str, Any], key: str, value: Any) -> bool:
+    if key == "mingtang":  # a 名堂 the room left out does not tell
+        have = {m["id"]: m for m in d[key]}
+        return all(
+            mid not in have if e is None else have.get(mid, e) == e for mid, e in value.items()
+        )
+    if isinstance(value, dict):
+        return all(d[key].get(k) == v for k, v in value.items())
+    return bool(d[key] == value)
+
+
+def choice_of(variant: Variant, rules: Rules) -> Choice:
+    """The choice ``rules`` play (the first that fits; the preset's own if none does)."""
+    d = rules.to_dict()
+    for c in variant.choices:
+        if all(_holds(d, k, v) for k, v in c.patch):
+            return c
+    return variant.default
+
+
+def _xing(default: str, *values: str) -> Variant:
+    """醒 (R42): 翻醒 moved up, not, or down a point (上醒/本醒/下醒), 跟醒, or none."""
+    every = {
+        "fan+1": Choice(
+            "fan+1", "翻醒·上醒", "turned 醒, one up", (("xing", "fan"), ("xing_offset", 1))
+        ),
+        "fan0": Choice(
+            "fan0", "翻醒·本醒", "turned 醒, as turned", (("xing", "fan"), ("xing_offset", 0))
+        ),
+        "fan-1": Choice(
+            "fan-1", "翻醒·下醒", "turned 醒, one down", (("xing", "fan"), ("xing_offset", -1))
+        ),
+        "gen": Choice(
+            "gen", "跟醒", "the winning card's 醒", (("xing", "gen"), ("xing_offset", 0))
+        ),
+        "none": Choice("none", "不带醒", "no 醒", (("xing", "none"), ("xing_offset", 0))),
+    }
+    return Variant("xing", "醒", "醒 card", tuple(every[v] for v in (default, *values)))
+
+
+def _onoff(vid: str, zh: str, en: str, off: Patch, on: Patch, on_first: bool = False) -> Variant:
+    """An option played with (带) or without (不带); the preset's own first."""
+    pair = (Choice("off", "不带", "off", off), Choice("on", "带", "on", on))
+    return Variant(vid, zh, en, pair[::-1] if on_first else pair)
+
+
+def summary_label(variant: Variant, choice: Choice) -> tuple[str, str]:
+    """What a room's one-line summary says of ``choice`` (an on/off says the option)."""
+    if choice.value == "on":
+        return variant.zh, variant.en
+    if choice.value == "off":
+        return "不带" + variant.zh, "no " + variant.en
+    return choice.zh, choice.en
+
+
+# 红转朱黑 (永州): 红胡 only 10–12 red; 13–15 red 点胡, 16 or more 黑胡
+_HONGZHUAN_ON = {m.id: m.to_dict() for m in YONGZHOU_HONGZHUAN[:3]}
+_HONGZHUAN_OFF = {"honghu": YONGZHOU_MINGTANG[0].to_dict(), "shisanhong": None, "dahong": None}
+_FORCED = {
+    "none": Choice("none", "可不胡", "may pass a win", (("forced_win", "none"),)),
+    "any": Choice("any", "有胡必胡", "every win taken", (("forced_win", "any"),)),
+    "discard": Choice("discard", "放炮必胡", "discard wins taken", (("forced_win", "discard"),)),
+}
+# 桂林's 自摸 (天胡 counts as one): ×2, or +1 子 instead; 海底 +2 子 (八一字牌: +3)
+_GUILIN_MT = {m.id: m.to_dict() for m in GUILIN.mingtang}
+_ZIMO_UNIT = {
+    k: {**_GUILIN_MT[k], "fan": 1, "effect": Effect.UNITS.value} for k in ("zimo", "tianhu")
+}
+_GUILIN_ZIMO = Variant(
+    "zimo",
+    "自摸",
+    "Self-drawn (自摸)",
+    (
+        Choice(
+            "fan",
+            "自摸×2",
+            "self-drawn ×2",
+            (("mingtang", {k: _GUILIN_MT[k] for k in _ZIMO_UNIT}),),
+        ),
+        Choice("unit", "自摸加一子", "self-drawn +1 子", (("mingtang", _ZIMO_UNIT),)),
+    ),
+)
+_GUILIN_HAIDI = Variant(
+    "haidi",
+    "海底",
+    "Last card (海底)",
+    (
+        Choice("2", "海底+2子", "last card +2 子", (("mingtang", {"haihu": _GUILIN_MT["haihu"]}),)),
+        Choice(
+            "3",
+            "八一字牌：海底+3子",
+            "八一字牌: last card +3 子",
+            (("mingtang", {"haihu": {**_GUILIN_MT["haihu"], "fan": 3}}),),
+        ),
+    ),
+)
+
+VARIANTS: dict[str, tuple[Variant, ...]] = {
+    "yongzhou": (
+        _xing("fan+1", "fan0", "fan-1", "gen"),
+        _onoff(
+            "xing_double",
+            "双醒",
+            "Double 醒 (双醒)",
+            (("xing_double", False),),
+            (("xing_double", True),),
+        ),
+        _onoff(
+            "hongzhuan",
+            "红转朱黑",
+            "13+ red as 点胡/黑胡 (红转朱黑)",
+            (("mingtang", _HONGZHUAN_OFF),),
+            (("mingtang", _HONGZHUAN_ON),),
+        ),
+        _onoff(
+            "wangpai",
+            "亡牌",
+            "王 paid at a draw (亡牌)",
+            (("huangzhuang", {"wang_pay": 0}),),
+            (("huangzhuang", {"wang_pay": 5}),),
+        ),
+    ),
+    "guilin": (
+        _xing("fan0", "fan+1", "fan-1", "gen"),
+        Variant(
+            "forced_win", "有胡必胡", "Forced win (有胡必胡)", (_FORCED["any"], _FORCED["none"])
+        ),
+        Variant(
+            "zi_step",
+            "算子",
+            "子 per 油",
+            (
+                Choice("3", "三油一子", "1 子 per 3 油", (("deng", {"step": 3}),)),
+                Choice("5", "五油一子", "1 子 per 5 油", (("deng", {"step": 5}),)),
+            ),
+        ),
+        _GUILIN_ZIMO,
+        _GUILIN_HAIDI,
+        _onoff(
+            "lianfan",
+            "连翻",
+            "Chained 醒 (连翻)",
+            (("xing_chain", False),),
+            (("xing_chain", True),),
+            on_first=True,
+        ),
+    ),
+    "hengyang": (
+        _xing("fan0", "gen", "none"),
+        Variant(
+            "tun",
+            "算囤",
+            "囤 per huxi",
+            (
+                Choice(
+                    "3",
+                    "三息一囤",
+                    "1 囤 per 3 huxi",
+                    (("deng", {"base": 6, "step": 3, "offset": 1, "from_min": True}),),
+                ),
+                Choice(
+                    "3+1",
+                    "底分2",
+                    "1 囤 per 3 huxi, +1",
+                    (("deng", {"base": 6, "step": 3, "offset": 2, "from_min": True}),),
+                ),
+                Choice(
+                    "1",
+                    "一息一囤",
+                    "1 囤 per huxi",
+                    (("deng", {"base": 0, "step": 1, "offset": 0, "from_min": False}),),
+                ),
+            ),
+        ),
+        Variant(
+            "forced_win",
+            "必胡",
+            "Forced win",
+            (_FORCED["none"], _FORCED["any"], _FORCED["discard"]),
+        ),
+    ),
+}
+
+# A preset's other 封顶 (PRESETS.md: 永州 300, option 600; 娄底 200, option 400)
+EXTRA_CAPS: dict[str, tuple[int, ...]] = {"yongzhou": (600,), "loudi": (400,)}
+
+
+def parse(text: str) -> Rules:
+    """``PRESET:ID=VALUE,…`` → that preset played so (the CLI's ``--rules
+    yongzhou:xing=gen,hongzhuan=on``); :class:`RulesError` names what is not offered."""
+    name, _, spec = text.partition(":")
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
+    rules, offered = PRESETS[name], {v.id: v for v in variants(name)}
+    for item in filter(None, (x.strip() for x in spec.split(","))):
+        vid, eq, value = item.partition("=")
+        v = offered.get(vid.strip())
+        if v is None:
+            have = ", ".join(offered) or "none"
+            raise RulesError(f"{name} has no option {vid.strip()!r} (options: {have})")
+        values = "/".join(c.value for c in v.choices)
+        if not eq:
+            raise RulesError(f"{name} option {v.id} needs a value: {v.id}={values}")
+        try:
+            rules = patched(rules, v.choice(value.strip()).patch)
+        except KeyError:
+            raise RulesError(f"{name} option {v.id} is one of {values}, not {value!r}") from None
+    return rules
+
+
+def variants(name: str) -> tuple[Variant, ...]:
+    """The variants of preset ``name`` (none for a preset PRESETS.md gives no options)."""
+    return VARIANTS.get(name, ())
+
+
+__all__ = [
+    "EXTRA_CAPS",
+    "VARIANTS",
+    "Choice",
+    "Variant",
+    "choice_of",
+    "parse",
+    "patched",
+    "summary_label",
+    "variants",
+]
