@@ -85,6 +85,15 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
             if st.get("huang_multiplier", 1) > 1
             else {}
         ),
+        # 包赔 (R37, R44): the discarder paid every other dealt-in seat's share
+        **(
+            {"baopei": rules.seated - 1}
+            if rules.baopei
+            and res.get("discarder") is not None
+            and (rules.payment == "discarder" or position.get("dihu"))
+            and rules.seated > 2
+            else {}
+        ),
         **(
             {"race": {"target": 100, "round_to": 10, "totals": list(scores)}}
             if rules.name == "loudi"
@@ -122,7 +131,11 @@ def test_the_settlement_is_built_from_the_result_as_the_record_had_it(preset: st
             seen.add("名堂")
         if r.settlement is not None and r.settlement.huang_multiplier > 1:
             seen.add("黄番")
+        if got.baopei:
+            seen.add("包赔")
+            assert -got.payments[r.discarder] == sum(p for p in got.payments if p > 0)
     assert {"荒庄", "胡"} <= seen  # the test saw both ends of a hand
+    assert ("包赔" in seen) == (preset in ("guilin", "hengyang"))  # a discarder pays for all
     assert ("黄番" in seen) == (preset == "changde")  # the one 黄番 preset shows it
 
 

@@ -9,7 +9,8 @@ games with 醒 and a race are new — nothing else changed, hints aside), and ag
 (`deck_commitment` in states; with storage commits before messages leave, 桂林's one hint at a
 moment with nothing to decide is no longer sent), and for issue 23 (a 四王 game added: each
 seat's 王 in views and reveals, the card each 王 stood for; the other games unchanged; then two of
-its hints, whose 听牌 with 王 had ignored the 王); every message a played
+its hints, whose 听牌 with 王 had ignored the 王), and for a settlement's ``baopei`` (桂林's two
+discard wins: the discarder paid both shares; nothing else changed); every message a played
 match sends validates against its model (:mod:`paohuzi.server.messages`) and is
 written as the model writes itself.
 """

@@ -252,6 +252,34 @@ def test_a_huangfan_win_says_its_multiplier(server: str, browser: Any) -> None:
         ctx.close()
 
 
+def test_a_baopei_discarder_is_told_why_he_pays_for_all(server: str, browser: Any) -> None:
+    """衡阳/桂林 包赔 (R44): the discarder alone pays every other seat's share; his line
+    on the sheet says so (a player saw −3 × 底 beside 放炮 and nothing said why)."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        a_win_settlement(page, server, random.Random(7))
+        rows = page.evaluate(
+            """async () => {
+          const { S } = await import('/static/store.js');
+          const { receive } = await import('/static/app.js');
+          const next = structuredClone(S.msg);
+          next.version += 1;
+          const r = next.result, n = r.payments.length, w = r.winner, d = (w + 1) % n;
+          r.discarder = d;
+          r.baopei = n - 1;
+          r.payments = r.payments.map((_, s) => (s === w ? (n - 1) * r.di : s === d ? -(n - 1) * r.di : 0));
+          receive(next);
+          return [...document.querySelectorAll('#settlement table.payments tr')].slice(1)
+            .map((tr) => tr.children[0].textContent);
+        }"""
+        )
+        fed = [x for x in rows if "放炮" in x]
+        assert len(fed) == 1 and "包赔×2" in fed[0], rows
+    finally:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ bug 4: the waiting room
 def test_full_waiting_room(server: str, browser: Any) -> None:
     """Once the friend sits down: no "等待 0 位", no invite card over 准备 on either

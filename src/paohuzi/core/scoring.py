@@ -1067,6 +1067,17 @@ def each_pays(di: int, rules: Rules) -> int:
     return min(di, rules.cap) if rules.cap else di
 
 
+def discarder_shares(rules: Rules, discarder: int | None, dihu: bool, payers: int) -> int:
+    """How many payers' shares a win's discarder pays alone (R44: ``payment =
+    discarder``, 1; with 包赔 all ``payers``', as on a 地胡 under 包赔, R37); 0 where every
+    payer pays his own (and in a race, R45, whose loser is paid for by nobody)."""
+    if discarder is None or rules.payment == Payment.RACE:
+        return 0
+    if rules.payment == Payment.DISCARDER:
+        return payers if rules.baopei else 1
+    return payers if dihu and rules.baopei else 0
+
+
 def payments(
     di: int,
     winner: int,
@@ -1099,11 +1110,10 @@ def payments(
             cap = rules.race.discarder_cap
             out[discarder] -= min(di, cap) if cap else di
         return out
-    if discarder is not None and (rules.payment == Payment.DISCARDER or (dihu and rules.baopei)):
-        alone = rules.payment == Payment.DISCARDER and not rules.baopei
-        share = di if alone else di * len(payers)
-        out[discarder] -= share
-        out[winner] += share
+    shares = discarder_shares(rules, discarder, dihu, len(payers))
+    if discarder is not None and shares:
+        out[discarder] -= di * shares
+        out[winner] += di * shares
     else:
         for s in payers:
             out[s] -= di

@@ -248,6 +248,7 @@ class HandSettlement(Out):
     wang: tuple[str, ...] | None = omitted()  # R40: the card each 王 stood for (a win with 王)
     pattern: str | None = omitted()  # R41: the win's 王 pattern (wangdiao … wangzha_wang)
     huang_multiplier: int | None = omitted()  # 黄番: 底 × this after 荒庄 in a row (> 1 only)
+    baopei: int | None = omitted()  # 包赔: the discarder paid this many seats' shares (> 1 only)
 
 
 class HandLine(Out):

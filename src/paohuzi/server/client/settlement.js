@@ -143,7 +143,8 @@ function paymentsTable(r) {
   t.append(row(T.payHead, "th"));
   r.payments.forEach((pay, s) => {
     const tr = el("tr");
-    tr.append(el("td", null, nameOf(s) + (s === r.winner ? T.winnerTag : "") + (s === r.discarder ? T.discarderTag : "")));
+    const fed = s === r.discarder ? (r.baopei ? T.baopeiTag(r.baopei) : T.discarderTag) : ""; // 包赔: why ×3
+    tr.append(el("td", null, nameOf(s) + (s === r.winner ? T.winnerTag : "") + fed));
     tr.append(el("td", "num " + (pay > 0 ? "pos" : pay < 0 ? "neg" : ""), (pay > 0 ? "+" : "") + pay));
     const tot = r.match_scores[s];
     tr.append(el("td", "num", (tot > 0 ? "+" : "") + tot));

@@ -110,7 +110,7 @@ export default {
   raceHuang: (x) => `No-winner penalties (dealer): ${x}`,
   groupsHead: ["Group", "", "Huxi"],
   payHead: ["Player", "This hand", "Total", "Huxi total", "Hand"],
-  winnerTag: " (won)", discarderTag: " (fed)",
+  winnerTag: " (won)", discarderTag: " (fed)", baopeiTag: (n) => ` (fed: pays for ${n}, 包赔)`,
   handNo: (i, n, id) => `Hand ${i}/${n} · hand id ${id}`,
   ready: "Next hand", waitOthers: "Waiting for the others…", readyCount: (k, n) => `Ready ${k}/${n}`,
   replayHand: "Replay this hand", viewTable: "See the table", backToResult: "Back to the result",

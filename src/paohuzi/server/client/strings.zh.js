@@ -106,7 +106,7 @@ export default {
   raceHuang: (x) => `荒庄罚分（庄家）：${x}`,
   groupsHead: ["门子", "", "胡息"],
   payHead: ["玩家", "本局", "总分", "当前总息数", "手牌"],
-  winnerTag: "（胡）", discarderTag: "（放炮）",
+  winnerTag: "（胡）", discarderTag: "（放炮）", baopeiTag: (n) => `（放炮·包赔×${n}）`,
   handNo: (i, n, id) => `第 ${i}/${n} 局 · 牌局编号 ${id}`,
   ready: "下一局", waitOthers: "等待其他玩家…", readyCount: (k, n) => `已准备 ${k}/${n}`,
   replayHand: "回放本局", viewTable: "看牌桌", backToResult: "返回结算",

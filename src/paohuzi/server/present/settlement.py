@@ -15,6 +15,7 @@ from paohuzi.core.cards import CODES
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import HUNAN, MatchKind, Rules, Xing
+from paohuzi.core.scoring import discarder_shares
 from paohuzi.core.views import View
 from paohuzi.server.messages import GroupLine, HandSettlement, MingtangLine, RaceLine
 
@@ -78,6 +79,8 @@ def hand_settlement(
             race=race,
         )
     has_xing = rules.xing != Xing.NONE
+    # 包赔 (R37, R44): why the discarder's line is several shares (衡阳: ×3)
+    shares = discarder_shares(rules, result.discarder, pos.dihu, rules.seated - 1)
     wang = tuple(c.code for c in st.wang) or None  # R40: the card each 王 stood for
     return HandSettlement.make(
         winner=result.winner,
@@ -108,6 +111,7 @@ def hand_settlement(
         wang=wang,
         pattern=pos.pattern.value if pos.pattern is not None else None,
         huang_multiplier=st.huang_multiplier if st.huang_multiplier > 1 else None,
+        baopei=shares if rules.baopei and shares > 1 else None,
     )
 
 
