@@ -207,3 +207,30 @@ def test_the_rules_page_states_xing_units_and_the_race(
             box.scroll_into_view_if_needed()
             shot(page, "web-rules-race.png")
     ctx.close()
+
+
+def test_the_huxi_table_has_colour_columns_only_where_colour_counts(
+    server: str, browser: Any
+) -> None:
+    """R9: the standard 胡息 table is the same for red and black cards: 小 / 大 only; 泸州's
+    table by colour (PRESETS.md) keeps its four columns."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        for name, head in (
+            ("hunan", ["", "小", "大"]),
+            ("luzhou", ["", "黑小", "黑大", "红小", "红大"]),
+        ):
+            page.goto(f"{server}/#/rules/{name}")
+            page.reload()
+            page.wait_for_selector("section.rules-sec[data-section=huxi] table.huxi-table")
+            rows = page.eval_on_selector_all(
+                "table.huxi-table tr",
+                "trs => trs.map((tr) => [...tr.children].map((c) => c.textContent))",
+            )
+            assert rows[0] == head, (name, rows[0])
+            assert all(len(r) == len(head) for r in rows), (name, rows)
+            if name == "hunan":  # 坎: 小 3, 大 6 (R9)
+                assert ["坎", "3", "6"] in rows, rows
+    finally:
+        ctx.close()

@@ -57,14 +57,16 @@ function render(sheet, key, doc) {
     const withValues = sec.items.filter((it) => Array.isArray(it.values) && it.values.length === 4);
     if (sec.id === "huxi" && withValues.length) {
       const tb = el("table", "huxi-table");
+      // red and black columns only where a colour changes a value (泸州); else 小 / 大
+      const coloured = withValues.some((it) => it.values[0] !== it.values[2] || it.values[1] !== it.values[3]);
       const tr = el("tr");
-      for (const h of t("huxiHead")) tr.append(el("th", null, h));
+      for (const h of t(coloured ? "huxiHead" : "huxiHeadPlain")) tr.append(el("th", null, h));
       tb.append(tr);
       for (const it of withValues) {
         const r = el("tr");
         const name = pick(it).split(/[：:]/)[0];
         r.append(el("th", null, name));
-        for (const v of it.values) r.append(el("td", null, String(v)));
+        for (const v of coloured ? it.values : it.values.slice(0, 2)) r.append(el("td", null, String(v)));
         tb.append(r);
       }
       box.append(tb);

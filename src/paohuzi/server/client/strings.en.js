@@ -159,7 +159,7 @@ export default {
   inviteTitle: "Invite friends", inviteHelp: "Send your friends the link, or let them scan the code:", copyLink: "Copy link",
   copied: "Copied", copyFail: "Press and hold the link to copy it", qrAlt: (c) => `QR code of room ${c}`,
   rulesTitle: (l) => `${l} rules`, roomRulesTitle: (c) => `Rules of room ${c}`, rulesInForce: "The rules this room plays by",
-  fan: (n) => `×${n} (番)`, fanUnits: (n, u) => `+${n} ${u}`, fanBase: (n, u) => `counts ${n} ${u}`, huxiHead: ["", "black small", "black big", "red small", "red big"],
+  fan: (n) => `×${n} (番)`, fanUnits: (n, u) => `+${n} ${u}`, fanBase: (n, u) => `counts ${n} ${u}`, huxiHead: ["", "black small", "black big", "red small", "red big"], huxiHeadPlain: ["", "small", "big"],
   matchesTitle: "My matches", noMatches: "No matches yet (the ones played in this browser appear here)",
   matchRoom: (c, d) => `Room ${c} · ${d}`, handsPlayed: (k, n) => `${k}/${n} hand${n === 1 ? "" : "s"} played`,
   myScore: (s) => `my score ${s > 0 ? "+" : ""}${s}`,

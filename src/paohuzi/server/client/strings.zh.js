@@ -154,7 +154,7 @@ export default {
   inviteTitle: "邀请朋友", inviteHelp: "把链接发给朋友，或让他用手机扫码：", copyLink: "复制链接",
   copied: "已复制", copyFail: "请长按链接复制", qrAlt: (c) => `房间 ${c} 的二维码`,
   rulesTitle: (l) => `${l} 规则`, roomRulesTitle: (c) => `房间 ${c} 的规则`, rulesInForce: "本房间正在使用的规则",
-  fan: (n) => `${n}番`, fanUnits: (n, u) => `+${n}${u}`, fanBase: (n, u) => `记${n}${u}`, huxiHead: ["", "黑小", "黑大", "红小", "红大"],
+  fan: (n) => `${n}番`, fanUnits: (n, u) => `+${n}${u}`, fanBase: (n, u) => `记${n}${u}`, huxiHead: ["", "黑小", "黑大", "红小", "红大"], huxiHeadPlain: ["", "小", "大"],
   matchesTitle: "我的牌局", noMatches: "还没有牌局（在这个浏览器里打过的牌局会列在这里）",
   matchRoom: (c, d) => `房间 ${c} · ${d}`, handsPlayed: (k, n) => `已打 ${k}/${n} 局`,
   myScore: (s) => `我的得分 ${s > 0 ? "+" : ""}${s}`,
