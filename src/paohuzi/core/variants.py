@@ -4,7 +4,8 @@ PRESETS.md names, for each second-wave region, "the alternative" to a decision
 as an option: 永州's 跟醒 or 双醒, 桂林's 子 counted by five, 衡阳's 一息一囤 and
 so on. Each is a :class:`Variant` of the preset: a few :class:`Choice` (the
 first is the preset's own), each a patch of plain rules data — top-level
-fields of :meth:`Rules.to_dict`, nested objects merged key by key — applied
+fields of :meth:`Rules.to_dict`, nested objects merged key by key, 名堂
+replaced, added or dropped by id (so two options may change two 名堂) — applied
 through :meth:`Rules.from_dict`, so a variant is validated as any rules file
 is and every record carries what it chose. No engine code knows a variant:
 the rules it makes are ordinary rules. The lobby offers them
@@ -33,7 +34,7 @@ from paohuzi.core.rules import (
     RulesError,
 )
 
-Patch = tuple[tuple[str, Any], ...]  # (rules field, plain value); a dict value merges
+Patch = tuple[tuple[str, Any], ...]  # (rules field, plain value); see patched()
 
 
 @dataclass(frozen=True)
