@@ -262,12 +262,12 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
             422, "bad_options", sorted({f"options.{k}" if k else "options" for k in bad})
         )
     out = rules
+    for v in variants(rules.name):  # first: the 坐醒 seat below follows the 醒 chosen
+        if v.id in options:
+            out = patched(out, v.choice(options[v.id]).patch)
     if "players" in options and options["players"] != spec["players"]["default"]:
         n = options["players"]
         out = out.with_players(n)  # 坐底, and with 醒 the 坐醒 seat that collects it
-    for v in variants(rules.name):
-        if v.id in options:
-            out = patched(out, v.choice(options[v.id]).patch)
     if mt is not None and set(mt) != set(spec["mingtang"]["default"]):
         # a 名堂 the lobby does not offer came with a variant (红转朱黑's 点胡/黑胡): kept
         keep = tuple(m for m in out.mingtang if m.id in set(mt) or m.id not in allowed_mt)
