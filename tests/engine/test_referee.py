@@ -94,7 +94,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
         _variant("guilin", zi_step="5", zimo="unit", haidi="3", lianfan="off"),
     ),
     "hengyang:一息一囤+跟醒": ("hengyang", _variant("hengyang", tun="1", xing="gen")),
-    "hengyang:底分2+不带醒": ("hengyang", _variant("hengyang", tun="3+1", xing="none")),
+    "hengyang:加一囤+不带醒": ("hengyang", _variant("hengyang", tun="3+1", xing="none")),
     "yongzhou:红转朱黑+跟醒+下醒+双醒+600": (
         "yongzhou",
         {

@@ -88,10 +88,25 @@ def test_a_regions_options_by_name_on_every_rules_flag(capsys) -> None:
     [
         ("yongzhou:xing=up", "xing is one of fan+1/fan0/fan-1/gen, not 'up'"),
         ("yongzhou:xing", "xing needs a value: xing=fan+1/fan0/fan-1/gen"),
-        ("hunan:xing=gen", "hunan has no option 'xing' (options: none)"),
+        ("hunan:xing=gen", "hunan has no option 'xing' (options: cap)"),
         ("guilin:zi_step=4", "zi_step is one of 3/5"),
+        ("yongzhou:xing=gen,xing=fan0", "option xing is given twice"),
+        ("loudi:cap=four", "cap is a whole number of points, not 'four'"),
     ],
 )
 def test_an_option_not_offered_is_a_clear_error(capsys, arg: str, says: str) -> None:
     status, out, err = run(capsys, arg)
     assert status == 2 and out == "" and says in err, (status, err)
+
+
+def test_a_cap_and_options_are_recorded_with_the_rules(capsys) -> None:
+    """PRESETS.md's other caps (永州 600, 娄底 400) on the command line; the options chosen
+    travel in the rules (extra.variants), so records and simulate's summary name them."""
+    status, out, _ = run(capsys, "--json", "loudi:cap=400")
+    assert status == 0 and json.loads(out)["cap"] == 400
+    status, out, _ = run(capsys, "--json", "yongzhou:cap=600,xing=gen,xing_double=off")
+    d = json.loads(out)
+    assert status == 0 and d["cap"] == 600 and d["extra"] == {"variants": "xing=gen"}
+    assert main(["simulate", "--rules", "guilin:zimo=unit", "--games", "2", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert (summary["rules"], summary["variants"]) == ("guilin", "zimo=unit")

@@ -17,7 +17,7 @@ from paohuzi.core.rules import (
     Rules,
 )
 from paohuzi.core.scoring import settle
-from paohuzi.core.variants import VARIANTS, choice_of, patched, variants
+from paohuzi.core.variants import VARIANTS, choice_of, parse, patched, play, stated, variants
 
 EVERY = [(name, v, c) for name, vs in VARIANTS.items() for v in vs for c in v.choices]
 PLAIN = "一二三四五六七八九壹贰叁肆伍陆柒捌拾拾拾"  # + 玖: 拾拾拾 6, 一二三 3, 壹贰叁 6 → 15
@@ -82,7 +82,7 @@ def test_R36_guilin_zimo_plus_one_zi_instead_of_double() -> None:
 
 @pytest.mark.parametrize("h", range(6, 40))
 def test_R34_hengyang_tun_options(h: int) -> None:
-    """囤 = 1 + ⌊(H − 6)/3⌋; 底分2: one more; 一息一囤: 囤 = H."""
+    """囤 = 1 + ⌊(H − 6)/3⌋; 加一囤 (PRESETS.md "底分 option 2"): one more; 一息一囤: 囤 = H."""
     assert HENGYANG.deng_of(h) == 1 + (h - 6) // 3
     assert played(HENGYANG, tun="3+1").deng_of(h) == 2 + (h - 6) // 3
     assert played(HENGYANG, tun="1").deng_of(h) == h
@@ -115,3 +115,23 @@ def test_R44_forced_win_choices() -> None:
 
 def test_presets_without_options_in_presets_md_have_none() -> None:
     assert {n for n in PRESETS if variants(n)} == {"yongzhou", "guilin", "hengyang"}
+
+
+def test_play_records_the_choices_other_than_the_presets() -> None:
+    """The rules carry what was chosen (extra.variants); the preset's own choices add
+    nothing, so a room on the preset's defaults plays the preset itself."""
+    assert play(GUILIN, {"xing": "fan0", "zi_step": "3"}) == GUILIN
+    r = play(GUILIN, {"xing": "gen", "zi_step": "3", "lianfan": "off"})
+    assert dict(r.extra)["variants"] == "xing=gen,lianfan=off"
+    assert Rules.from_dict(r.to_dict()) == r  # through a record
+    assert [stated(v, r).value for v in variants("guilin")] == [
+        "gen",
+        "any",
+        "3",
+        "fan",
+        "2",
+        "off",
+    ]
+    assert parse("guilin:xing=gen,lianfan=off") == r
+    with pytest.raises(KeyError):
+        play(GUILIN, {"xing": "sideways"})

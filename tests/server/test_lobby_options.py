@@ -15,7 +15,7 @@ from paohuzi.core import records
 from paohuzi.core.rules import PRESETS, Rules, RulesError
 from paohuzi.core.scoring import payments
 from paohuzi.core.variants import EXTRA_CAPS, variants
-from paohuzi.server.present import options
+from paohuzi.server.present import options, rulesdoc
 from paohuzi.server.wire import RoomError
 
 from .conftest import TEST_LIMITS
@@ -349,6 +349,66 @@ def test_a_variant_turned_off_is_named_so() -> None:
     """桂林 plays 连翻: a room without it says 不带连翻; its defaults say nothing of 玩法."""
     off = options.apply(PRESETS["guilin"], {"lianfan": "off", "haidi": "3"}).rules
     zh, en = options.summary(off)["zh"], options.summary(off)["en"]
-    assert "不带连翻" in zh and "八一字牌：海底+3子" in zh and "no Chained 醒" in en
+    assert "不带连翻" in zh and "八一字牌：海底+3子" in zh and "no chained 醒 (连翻)" in en
     plain = options.summary(PRESETS["guilin"])["zh"]
     assert not any(w in plain for w in ("连翻", "八一字牌", "醒"))
+
+
+def test_a_variant_relabels_the_mingtang_chips_it_changes() -> None:
+    """桂林's 自摸加一子: the 自摸 and 天胡 chips say +1 子, not ×2 (the schema says so for
+    the lobby); 八一字牌's 海底 +3."""
+    opts = {o["id"]: o for o in options.schema(PRESETS["guilin"])}
+    unit = {v["value"]: v for v in opts["zimo"]["values"]}["unit"]
+    assert unit["mingtang"] == {
+        "zimo": {"fan": 1, "effect": "units"},
+        "tianhu": {"fan": 1, "effect": "units"},
+    }
+    assert "mingtang" not in opts["zimo"]["values"][0]  # the preset's own: the chips as they are
+    assert {v["value"]: v for v in opts["haidi"]["values"]}["3"]["mingtang"] == {
+        "haihu": {"fan": 3, "effect": "units"}
+    }
+
+
+def test_hongzhuan_patterns_follow_the_chips_they_count_as() -> None:
+    """红转朱黑's 13–15 red counts as 点胡 and 16+ as 黑胡: without those chips, not at all."""
+    yz = PRESETS["yongzhou"]
+    only_zimo = options.apply(yz, {"hongzhuan": "on", "mingtang": ["zimo"]}).rules
+    assert [m.id for m in only_zimo.mingtang] == ["zimo"]
+    dian = options.apply(yz, {"hongzhuan": "on", "mingtang": ["dianhu", "zimo"]}).rules
+    assert [m.id for m in dian.mingtang] == ["shisanhong", "dianhu", "zimo"]
+    # chosen, so said, even where no red 名堂 is left for it to change
+    assert "红转朱黑" in options.summary(only_zimo)["zh"]
+
+
+def test_wangpai_needs_wang() -> None:
+    """亡牌 in a deck without 王 pays nothing: neither played nor said; with 王, both."""
+    yz = PRESETS["yongzhou"]
+    none = options.apply(yz, {"wang": 0, "wangpai": "on"}).rules
+    assert none.huangzhuang.wang_pay == 0 and "亡牌" not in options.summary(none)["zh"]
+    four = options.apply(yz, {"wang": 4, "wangpai": "on"}).rules
+    assert four.huangzhuang.wang_pay == 5 and "亡牌" in options.summary(four)["zh"]
+    assert {o["id"]: o for o in options.schema(yz)}["wangpai"]["needs"] == "wang"
+
+
+def test_the_rules_page_states_what_a_variant_turns_off_and_each_count() -> None:
+    """What a region does and a room does not (桂林 可不胡, 不连翻) is stated, not just
+    left out; red-count 名堂 say their count (永州 红转朱黑: 点胡 13–15, 黑胡 16 or more,
+    named as the region names them in English too); the payment names a win on a card
+    another player turned up (everyone pays, R44)."""
+    doc = rulesdoc.document(
+        options.apply(PRESETS["guilin"], {"forced_win": "none", "lianfan": "off"}).rules
+    )
+    items = {i["id"]: i for s in doc["sections"] for i in s["items"]}
+    assert items["forced_win"]["value"] == "none" and "可以不胡" in items["forced_win"]["zh"]
+    assert "不连翻" in items["xing_chain"]["zh"]
+    assert "turned up" in items["payment"]["en"] and "翻出" in items["payment"]["zh"]
+    yz = options.apply(PRESETS["yongzhou"], {"hongzhuan": "on"}).rules
+    mt = {i["id"]: i for s in rulesdoc.document(yz)["sections"] for i in s["items"]}
+    assert mt["shisanhong"]["zh"] == "点胡：×3（13–15张）"
+    assert mt["dahong"]["zh"] == "黑胡：×4（16张或以上）"
+    assert mt["dahong"]["en"].startswith("黑胡 — Big red (大红): ×4 (16 or more")
+    assert mt["honghu"]["zh"] == "红胡：×2（10–12张）"
+    plain = {
+        i["id"]: i for s in rulesdoc.document(PRESETS["guilin"])["sections"] for i in s["items"]
+    }
+    assert "forced_win" in plain and "可以不胡" not in plain["forced_win"]["zh"]  # 有胡必胡

@@ -274,8 +274,8 @@ def test_a_baopei_discarder_is_told_why_he_pays_for_all(server: str, browser: An
             .map((tr) => tr.children[0].textContent);
         }"""
         )
-        fed = [x for x in rows if "放炮" in x]
-        assert len(fed) == 1 and "包赔×2" in fed[0], rows
+        fed = [x for x in rows if "包赔" in x]  # 包赔 says 放炮 and more: the whole share
+        assert len(fed) == 1 and "（包赔×2）" in fed[0], rows
     finally:
         ctx.close()
 

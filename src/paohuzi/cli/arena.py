@@ -36,7 +36,7 @@ from rich.table import Table
 from paohuzi.core.rules import MatchKind, RulesError
 from paohuzi.sim.arena import ArenaResult, decks_for, evaluate, lineup
 
-from .common import EXIT_OK, dumps, fail, internal_error, load_rules
+from .common import EXIT_OK, RULES_HELP, dumps, fail, internal_error, load_rules
 
 COMMAND = "arena"
 
@@ -79,7 +79,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument("--rules", default=None, help="preset name or rules file (default hunan)")
+    p.add_argument("--rules", default=None, help=RULES_HELP + " (default hunan)")
     p.add_argument(
         "--players",
         type=int,

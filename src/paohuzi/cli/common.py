@@ -63,6 +63,13 @@ def internal_error(command: str, exc: BaseException, json_mode: bool = False) ->
     return EXIT_INTERNAL
 
 
+# every --rules flag says the same (load_rules reads them all)
+RULES_HELP = (
+    "preset name; PRESET:ID=VALUE,... for a region's options (paohuzi rules PRESET lists "
+    "them); or a .json/.toml rules file"
+)
+
+
 def _looks_like_path(arg: str) -> bool:
     return (
         arg.lower().endswith((".json", ".toml")) or "/" in arg or "\\" in arg or Path(arg).is_file()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from paohuzi.core.rules import RulesError
 
-from .common import EXIT_BAD_INPUT, EXIT_OK, fail, load_rules
+from .common import EXIT_BAD_INPUT, EXIT_OK, RULES_HELP, fail, load_rules
 
 COMMAND = "play"
 
@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Keys: arrows or digits select, Enter confirms, h hints, q quits."
         ),
     )
-    p.add_argument("--rules", default="hunan", metavar="P", help="preset name or .json/.toml file")
+    p.add_argument("--rules", default="hunan", metavar="P", help=RULES_HELP)
     p.add_argument(
         "--bots",
         default="greedy",

@@ -22,7 +22,7 @@ from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import LEVELS, PRESETS, Rules, RulesError
 
-from .common import EXIT_OK, dumps, fail, internal_error, load_rules
+from .common import EXIT_OK, RULES_HELP, dumps, fail, internal_error, load_rules
 
 COMMAND = "rules"
 
@@ -131,9 +131,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="show a rules preset in full",
         description=f"Show a rules preset ({', '.join(PRESETS)}) or a rules file in full.",
     )
-    p.add_argument(
-        "preset", nargs="?", default="hunan", metavar="PRESET", help="preset name or rules file"
-    )
+    p.add_argument("preset", nargs="?", default="hunan", metavar="PRESET", help=RULES_HELP)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print Rules.to_dict() as JSON")
     fmt.add_argument("--toml", action="store_true", help="print the rules as a TOML file")
@@ -184,7 +182,7 @@ def _variants(rules: Rules) -> Table:
     t.add_column("玩法", no_wrap=True)
     t.add_column("VALUE", overflow="fold")
     for v in variants.variants(rules.name):
-        now = variants.choice_of(v, rules)
+        now = variants.stated(v, rules)
         vals = [f"{'*' if c is now else ' '}{c.value} {c.zh} ({c.en})" for c in v.choices]
         t.add_row(v.id, f"{v.zh}\n{v.en}", "\n".join(vals))
     return t

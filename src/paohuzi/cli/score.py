@@ -26,6 +26,7 @@ from paohuzi.core.rules import Rules, RulesError
 from .common import (
     EXIT_BAD_INPUT,
     EXIT_OK,
+    RULES_HELP,
     cards_text,
     dumps,
     fail,
@@ -108,7 +109,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="荒庄 in a row just before this hand (黄番 presets multiply 底; a record's 'huang')",
     )
-    p.add_argument("--rules", default="hunan", metavar="P", help="preset name or .json/.toml file")
+    p.add_argument("--rules", default="hunan", metavar="P", help=RULES_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--batch",

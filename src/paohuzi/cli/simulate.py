@@ -19,7 +19,7 @@ from pathlib import Path
 from .._native import compiled, kernel
 from ..bots import make_bot
 from ..sim.selfplay import simulate
-from .common import load_rules
+from .common import RULES_HELP, load_rules
 
 MAX_HANDS = 100  # a match, not a marathon: keeps one task (one match) short
 
@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     p.add_argument("--records", metavar="DIR", help="write one JSON game record per hand here")
-    p.add_argument("--rules", default="hunan", help="preset name or rules file (.json/.toml)")
+    p.add_argument("--rules", default="hunan", help=RULES_HELP)
     p.add_argument(
         "--players",
         type=int,
@@ -111,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         summary = run()
     out = summary.to_dict()
     out.update({"seed": args.seed, "bots": bots, "rules": rules.name, "workers": workers})
+    if isinstance(played := dict(rules.extra).get("variants"), str):
+        out["variants"] = played  # the region's options played (--rules PRESET:ID=VALUE)
     if args.match:
         out["hands_per_match"] = per_match
     out["engine"] = "compiled" if compiled() else "pure"  # see setup.py

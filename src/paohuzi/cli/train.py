@@ -26,7 +26,7 @@ from typing import Any
 
 from paohuzi.core.rules import RulesError
 
-from .common import EXIT_OK, fail, load_rules
+from .common import EXIT_OK, RULES_HELP, fail, load_rules
 
 COMMAND = "train"
 EXPORT_DEFAULT = "neural.npz"  # in the current directory
@@ -46,7 +46,7 @@ def register(sub: Any) -> None:
     p.add_argument("--actors", type=int, default=2, help="actor processes (default 2)")
     p.add_argument("--ray", default=None, metavar="ADDRESS", help="run the actors on Ray")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--rules", default=None, help="preset (default hunan)")
+    p.add_argument("--rules", default=None, help=RULES_HELP + " (default hunan)")
     p.add_argument("--imitation-hands", type=int, default=None)
     p.add_argument("--eval-minutes", type=float, default=None)
     p.add_argument("--eval-hands", type=int, default=None, help="hands against greedy per eval")

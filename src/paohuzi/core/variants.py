@@ -21,6 +21,7 @@ lobby's 名堂 choice (no 名堂 chosen: 等 only), and a preset's other 封顶
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,7 @@ class Variant:
     zh: str
     en: str
     choices: tuple[Choice, ...]
+    needs_wang: bool = False  # moot without 王 (亡牌): not played, not said, where there are none
 
     @property
     def default(self) -> Choice:
@@ -128,18 +130,18 @@ def _xing(default: str, *values: str) -> Variant:
         "fan-1": Choice(
             "fan-1", "翻醒·下醒", "turned 醒, one down", (("xing", "fan"), ("xing_offset", -1))
         ),
-        "gen": Choice(
-            "gen", "跟醒", "the winning card's 醒", (("xing", "gen"), ("xing_offset", 0))
-        ),
+        "gen": Choice("gen", "跟醒", "跟醒 (win card)", (("xing", "gen"), ("xing_offset", 0))),
         "none": Choice("none", "不带醒", "no 醒", (("xing", "none"), ("xing_offset", 0))),
     }
     return Variant("xing", "醒", "醒 card", tuple(every[v] for v in (default, *values)))
 
 
-def _onoff(vid: str, zh: str, en: str, off: Patch, on: Patch, on_first: bool = False) -> Variant:
+def _onoff(
+    vid: str, zh: str, en: str, off: Patch, on: Patch, on_first: bool = False, wang: bool = False
+) -> Variant:
     """An option played with (带) or without (不带); the preset's own first."""
     pair = (Choice("off", "不带", "off", off), Choice("on", "带", "on", on))
-    return Variant(vid, zh, en, pair[::-1] if on_first else pair)
+    return Variant(vid, zh, en, pair[::-1] if on_first else pair, needs_wang=wang)
 
 
 def summary_label(variant: Variant, choice: Choice) -> tuple[str, str]:
@@ -147,7 +149,7 @@ def summary_label(variant: Variant, choice: Choice) -> tuple[str, str]:
     if choice.value == "on":
         return variant.zh, variant.en
     if choice.value == "off":
-        return "不带" + variant.zh, "no " + variant.en
+        return "不带" + variant.zh, "no " + variant.en[:1].lower() + variant.en[1:]
     return choice.zh, choice.en
 
 
@@ -183,11 +185,11 @@ _GUILIN_HAIDI = Variant(
     "海底",
     "Last card (海底)",
     (
-        Choice("2", "海底+2子", "last card +2 子", (("mingtang", {"haihu": _GUILIN_MT["haihu"]}),)),
+        Choice("2", "海底+2子", "+2 子", (("mingtang", {"haihu": _GUILIN_MT["haihu"]}),)),
         Choice(
             "3",
             "八一字牌：海底+3子",
-            "八一字牌: last card +3 子",
+            "+3 子 (八一字牌)",
             (("mingtang", {"haihu": {**_GUILIN_MT["haihu"], "fan": 3}}),),
         ),
     ),
@@ -216,6 +218,7 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
             "王 paid at a draw (亡牌)",
             (("huangzhuang", {"wang_pay": 0}),),
             (("huangzhuang", {"wang_pay": 5}),),
+            wang=True,
         ),
     ),
     "guilin": (
@@ -258,8 +261,8 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
                 ),
                 Choice(
                     "3+1",
-                    "底分2",
-                    "1 囤 per 3 huxi, +1",
+                    "三息一囤加一囤",
+                    "1 囤 per 3 huxi, +1 囤",
                     (("deng", {"base": 6, "step": 3, "offset": 2, "from_min": True}),),
                 ),
                 Choice(
@@ -283,27 +286,75 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
 EXTRA_CAPS: dict[str, tuple[int, ...]] = {"yongzhou": (600,), "loudi": (400,)}
 
 
+def play(rules: Rules, chosen: Mapping[str, str]) -> Rules:
+    """``rules`` (a preset) played with the ``chosen`` variants (id → value), which the
+    rules then carry in ``extra["variants"]`` (``"xing=gen,hongzhuan=on"``: the
+    choices other than the preset's own), so a summary or a record says what was
+    chosen even where the rules alone could not tell (红转朱黑 with no red 名堂 left).
+    :class:`KeyError` for an id or value the preset does not offer."""
+    offered = {v.id: v for v in variants(rules.name)}
+    stated = []
+    for vid, value in chosen.items():
+        v = offered[vid]
+        c = v.choice(value)
+        if v.needs_wang and not rules.wang:
+            continue  # 亡牌 in a deck without 王: nothing to pay
+        rules = patched(rules, c.patch)
+        if c is not v.default:
+            stated.append(f"{vid}={value}")
+    if not stated:
+        return rules
+    return rules.replace(
+        extra=tuple(sorted({**dict(rules.extra), "variants": ",".join(stated)}.items()))
+    )
+
+
+def stated(variant: Variant, rules: Rules) -> Choice:
+    """The choice of ``variant`` that ``rules`` play: as chosen (``extra["variants"]``),
+    else as read from the rules (:func:`choice_of`: a rules file)."""
+    if variant.needs_wang and not rules.wang:
+        return variant.default
+    said = dict(rules.extra).get("variants")
+    if not isinstance(said, str):
+        return choice_of(variant, rules)
+    for item in said.split(","):
+        vid, _, value = item.partition("=")
+        if vid == variant.id and any(c.value == value for c in variant.choices):
+            return variant.choice(value)
+    return variant.default
+
+
 def parse(text: str) -> Rules:
     """``PRESET:ID=VALUE,…`` → that preset played so (the CLI's ``--rules
-    yongzhou:xing=gen,hongzhuan=on``); :class:`RulesError` names what is not offered."""
+    yongzhou:xing=gen,hongzhuan=on``; ``cap=N`` sets 封顶 as well, as PRESETS.md's
+    永州 600 and 娄底 400); :class:`RulesError` names what is not offered."""
     name, _, spec = text.partition(":")
     if name not in PRESETS:
         raise RulesError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
-    rules, offered = PRESETS[name], {v.id: v for v in variants(name)}
+    offered = {v.id: v for v in variants(name)}
+    chosen: dict[str, str] = {}
+    cap: int | None = None
     for item in filter(None, (x.strip() for x in spec.split(","))):
-        vid, eq, value = item.partition("=")
-        v = offered.get(vid.strip())
+        vid, eq, value = (x.strip() for x in item.partition("="))
+        if vid in chosen or (vid == "cap" and cap is not None):
+            raise RulesError(f"{name} option {vid} is given twice")
+        if vid == "cap":
+            if not value.isdigit():
+                raise RulesError(f"{name} option cap is a whole number of points, not {value!r}")
+            cap = int(value)
+            continue
+        v = offered.get(vid)
         if v is None:
-            have = ", ".join(offered) or "none"
-            raise RulesError(f"{name} has no option {vid.strip()!r} (options: {have})")
+            have = ", ".join([*offered, "cap"])
+            raise RulesError(f"{name} has no option {vid!r} (options: {have})")
         values = "/".join(c.value for c in v.choices)
         if not eq:
             raise RulesError(f"{name} option {v.id} needs a value: {v.id}={values}")
-        try:
-            rules = patched(rules, v.choice(value.strip()).patch)
-        except KeyError:
-            raise RulesError(f"{name} option {v.id} is one of {values}, not {value!r}") from None
-    return rules
+        if value not in (c.value for c in v.choices):
+            raise RulesError(f"{name} option {v.id} is one of {values}, not {value!r}")
+        chosen[vid] = value
+    rules = play(PRESETS[name], chosen)
+    return rules if cap is None else rules.replace(cap=cap)
 
 
 def variants(name: str) -> tuple[Variant, ...]:
@@ -319,6 +370,8 @@ __all__ = [
     "choice_of",
     "parse",
     "patched",
+    "play",
+    "stated",
     "summary_label",
     "variants",
 ]

@@ -12,6 +12,22 @@ const L = { presets: [], levels: [], chosen: {}, preset: null, bots: null };
 /* ------------------------------------------------------------ the lobby */
 /** Write the lobby (index.html has its empty parts) in the chosen language. */
 /** What a 名堂 is worth (R36), as the settlement says it: ×番, units added, or the 底 set. */
+/** A 名堂 chip as the chosen 玩法 make it (桂林's 自摸 +1 子 instead of ×2). */
+function chipWorth(v) {
+  let w = v;
+  for (const o of L.preset.options) {
+    const c = o.variant && o.values.find((x) => x.value === L.chosen[o.id]);
+    if (c && c.mingtang && c.mingtang[v.value]) w = { ...w, ...c.mingtang[v.value] };
+  }
+  return w;
+}
+
+/** A 玩法 that needs 王 (亡牌) says nothing and cannot be chosen in a deck without. */
+function moot(o, chosen, preset = L.preset) {
+  const wang = preset.options.find((x) => x.id === "wang");
+  return o.needs === "wang" && (chosen.wang ?? (wang && wang.default)) === 0;
+}
+
 function mingtangWorth(v) {
   if (v.effect === "units") return t("fanUnits", v.fan, v.unit);
   if (v.effect === "base") return t("fanBase", v.fan, v.unit);
@@ -131,7 +147,7 @@ function optionControl(opt) {
         updateSummary();
       });
       const txt = lang() === "en" ? v.en : v.zh;
-      c.append(cb, el("span", null, txt + (v.fan ? ` ${mingtangWorth(v)}` : "")));
+      c.append(cb, el("span", null, txt + (v.fan ? ` ${mingtangWorth(chipWorth(v))}` : "")));
       if (v.en && lang() === "zh") c.title = v.en;
       chips.append(c);
     }
@@ -169,9 +185,11 @@ function optionControl(opt) {
   });
   const idx = opt.values.findIndex((v) => v.value === cur);
   sel.selectedIndex = Math.max(0, idx);
+  if (moot(opt, L.chosen)) { sel.selectedIndex = 0; sel.disabled = true; L.chosen[opt.id] = opt.default; }
   sel.addEventListener("change", () => {
     L.chosen[opt.id] = opt.values[sel.selectedIndex].value;
-    if (opt.id === "players") { renderCreate(); return; }
+    // seats, 王 (亡牌 needs them) and the 玩法 (they relabel the 名堂 chips) redraw the form
+    if (opt.id === "players" || opt.id === "wang" || opt.variant) { renderCreate(); return; }
     updateSummary();
   });
   box.append(sel);
@@ -205,7 +223,7 @@ function summaryOf(preset, chosen, levels) {
   const parts = [pick(preset.label), X.players(n, !!(seat && seat.sit_out)), X.minHuxi(chosen.min_huxi ?? preset.min_huxi),
     X.mingtang(mts), X.base(chosen.base_score ?? 1), X.cap(chosen.cap ?? 0),
     // 玩法 played otherwise than the preset: what the server's summary says of each
-    ...preset.options.filter((o) => o.variant && (chosen[o.id] ?? o.default) !== o.default)
+    ...preset.options.filter((o) => o.variant && !moot(o, chosen, preset) && (chosen[o.id] ?? o.default) !== o.default)
       .map((o) => pick(o.values.find((v) => v.value === chosen[o.id]).sum)),
     preset.race ? X.race(preset.race, preset.unit, chosen.hands ?? preset.hands) : X.hands(chosen.hands ?? preset.hands)];
   const wo = opt("wang"); // 王 (R39): named where chosen, or where the preset deals some

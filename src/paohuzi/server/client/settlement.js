@@ -143,8 +143,10 @@ function paymentsTable(r) {
   t.append(row(T.payHead, "th"));
   r.payments.forEach((pay, s) => {
     const tr = el("tr");
-    const fed = s === r.discarder ? (r.baopei ? T.baopeiTag(r.baopei) : T.discarderTag) : ""; // 包赔: why ×3
-    tr.append(el("td", null, nameOf(s) + (s === r.winner ? T.winnerTag : "") + fed));
+    const who = el("td", null, nameOf(s));
+    const tag = s === r.winner ? T.winnerTag : s === r.discarder ? (r.baopei ? T.baopeiTag(r.baopei) : T.discarderTag) : "";
+    if (tag) who.append(el("span", "who-tag", tag)); // 包赔: why the discarder pays ×3
+    tr.append(who);
     tr.append(el("td", "num " + (pay > 0 ? "pos" : pay < 0 ? "neg" : ""), (pay > 0 ? "+" : "") + pay));
     const tot = r.match_scores[s];
     tr.append(el("td", "num", (tot > 0 ? "+" : "") + tot));

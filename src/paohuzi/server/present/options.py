@@ -20,8 +20,8 @@ from typing import Any
 
 from paohuzi.core.cards import MAX_WANG
 from paohuzi.core.mingtang import PATTERNS
-from paohuzi.core.rules import DECK, PRESETS, MatchKind, Rules, RulesError
-from paohuzi.core.variants import EXTRA_CAPS, choice_of, patched, summary_label, variants
+from paohuzi.core.rules import DECK, PRESETS, MatchKind, MingtangRule, Rules, RulesError
+from paohuzi.core.variants import EXTRA_CAPS, patched, play, stated, summary_label, variants
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.wire import RoomError
 
@@ -53,10 +53,10 @@ MINGTANG_EN = {
     "siqihong": "Four or seven red (四七红)",
     "zimo": "Self-drawn (自摸)",
     "gui": "Set of four (归)",
-    "xiaohong": "Small red, 8–9 red (小红)",
-    "dahong": "Big red, 10+ red (大红)",
+    "xiaohong": "Small red (小红)",
+    "dahong": "Big red (大红)",
     "shisanhong": "Thirteen red (十三红)",
-    "shihong": "Ten red, 10–12 (十红)",
+    "shihong": "Ten red (十红)",
     "sanshika": "Exactly 30 huxi (三十卡)",
     "ershika": "Exactly 20 huxi (二十卡)",
     "yikuaibian": "All red in one group (一块匾)",
@@ -206,12 +206,21 @@ def _variant_options(rules: Rules) -> list[dict[str, Any]]:
     """玩法: the preset's own options (core/variants.py), each value with what the
     summary says of it (the client's summary line reads it too)."""
     out = []
+    own = {m.id: m for m in rules.mingtang}
     for v in variants(rules.name):
         values = []
         for c in v.choices:
             zh, en = summary_label(v, c)
-            values.append({**_labelled(c.value, c.zh, c.en), "sum": {"zh": zh, "en": en}})
-        out.append({**_opt(v.id, v.zh, v.en, "one", values, v.default.value), "variant": True})
+            value = {**_labelled(c.value, c.zh, c.en), "sum": {"zh": zh, "en": en}}
+            # what this choice makes of the 名堂 chips (桂林's 自摸 +1 子 for ×2): relabelled
+            worth = {
+                m.id: {"fan": m.fan, "effect": m.effect.value}
+                for m in patched(rules, c.patch).mingtang
+                if m.id in own and (m.fan, m.effect) != (own[m.id].fan, own[m.id].effect)
+            }
+            values.append({**value, "mingtang": worth} if worth else value)
+        opt = {**_opt(v.id, v.zh, v.en, "one", values, v.default.value), "variant": True}
+        out.append({**opt, "needs": "wang"} if v.needs_wang else opt)
     return out
 
 
@@ -261,21 +270,26 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
         raise RoomError(
             422, "bad_options", sorted({f"options.{k}" if k else "options" for k in bad})
         )
-    out = rules
-    for v in variants(rules.name):  # first: the 坐醒 seat below follows the 醒 chosen
-        if v.id in options:
-            out = patched(out, v.choice(options[v.id]).patch)
+    # first 王 and the 玩法 (亡牌 needs 王; the 坐醒 seat below follows the 醒 chosen)
+    out = rules.replace(wang=options["wang"]) if "wang" in options else rules
+    out = play(out, {v.id: options[v.id] for v in variants(rules.name) if v.id in options})
     if "players" in options and options["players"] != spec["players"]["default"]:
         n = options["players"]
         out = out.with_players(n)  # 坐底, and with 醒 the 坐醒 seat that collects it
     if mt is not None and set(mt) != set(spec["mingtang"]["default"]):
-        # a 名堂 the lobby does not offer came with a variant (红转朱黑's 点胡/黑胡): kept
-        keep = tuple(m for m in out.mingtang if m.id in set(mt) or m.id not in allowed_mt)
+        # a 名堂 the lobby does not offer came with a variant (红转朱黑's 13–15 red 点胡,
+        # 16+ 黑胡): it counts where the chip of the 名堂 it counts as is chosen
+        named = {_zh(m) for m in out.mingtang if m.id in set(mt)}
+        keep = tuple(
+            m
+            for m in out.mingtang
+            if m.id in set(mt) or (m.id not in allowed_mt and _zh(m) in named)
+        )
         mode = rules.scoring_mode if rules.scoring_mode == "deng" or not keep else "mingtang"
         out = out.replace(mingtang=keep, mingtang_level="full", scoring_mode=mode)
     if "min_huxi" in options:
         out = out.replace(min_huxi=options["min_huxi"])
-    for k in ("wang", "base_score", "cap"):
+    for k in ("base_score", "cap"):
         if k in options:
             out = out.replace(**{k: options[k]})
     hands = options.get("hands", rules.hands_per_match)
@@ -286,6 +300,10 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
         raise RoomError(422, "bad_options", ["options"]) from None
     ready = options.get("ready_first") is True
     return Chosen(out, hands, options.get("bot"), options.get("turn_time"), ready)
+
+
+def _zh(m: MingtangRule) -> str:
+    return mingtang_label(m.id, m.name)["zh"]
 
 
 def _check_house(rules: Rules) -> None:
@@ -335,7 +353,7 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     zh.append(f"{cap}分封顶" if cap else "不封顶")
     en.append(f"capped at {cap}" if cap else "no cap")
     for v in variants(rules.name):  # 玩法 played otherwise than the preset
-        c = choice_of(v, rules)
+        c = stated(v, rules)
         if c is not v.default:
             z, e = summary_label(v, c)
             zh.append(z)

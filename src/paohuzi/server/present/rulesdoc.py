@@ -13,7 +13,17 @@ from typing import Any
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.position import WangPattern
-from paohuzi.core.rules import Effect, FanCombine, ForcedWin, MatchKind, Payment, Rules, Xing
+from paohuzi.core.rules import (
+    PRESETS,
+    Effect,
+    FanCombine,
+    ForcedWin,
+    MatchKind,
+    MingtangRule,
+    Payment,
+    Rules,
+    Xing,
+)
 from paohuzi.server.present.options import (
     WANG_EN,
     WANG_ZH,
@@ -264,6 +274,12 @@ def _tianhu(r: Rules) -> dict[str, Any]:
     )
 
 
+def _own(r: Rules) -> Rules:
+    """The preset these rules are named after (themselves if none): what a room's
+    option differs from."""
+    return PRESETS.get(r.name, r)
+
+
 def _forced(r: Rules) -> list[dict[str, Any]]:
     """R44: 有胡必胡 / 放炮必胡."""
     if r.forced_win == ForcedWin.ANY:
@@ -271,6 +287,8 @@ def _forced(r: Rules) -> list[dict[str, Any]]:
     elif r.forced_win == ForcedWin.DISCARD:
         zh = "放炮必胡：能胡别人打出的牌就自动胡；翻出的牌可以不胡"
         en = "a win on a discard is taken at once (放炮必胡); one on a turned-up card may be passed"
+    elif _own(r).forced_win != ForcedWin.NONE:  # the region forces wins, this room not
+        zh, en = "有胡可以不胡：能胡时也可以选择过", "a win may be passed (no 有胡必胡 here)"
     else:
         return []
     return [_item("forced_win", zh, en, "R44", value=r.forced_win.value)]
@@ -327,6 +345,10 @@ def _xing(r: Rules) -> list[dict[str, Any]]:
                 "and its count is added",
                 "R42",
             )
+        )
+    elif _own(r).xing_chain:  # the region turns again, this room not
+        items.append(
+            _item("xing_chain", "不连翻：醒牌只翻一张", "no 连翻: one 醒 card only", "R42")
         )
     if r.xing_seat:
         items.append(
@@ -453,13 +475,13 @@ def _score(r: Rules) -> list[dict[str, Any]]:
             )
         )
     elif r.payment == Payment.DISCARDER and r.baopei and r.win_on_discard:
-        n = r.players - 1
+        n = r.seated - 1
         items.append(
             _item(
                 "payment",
-                f"胡打出的牌由放炮的人一家付{n}份（包赔 × {n}），自摸大家付",
+                f"胡打出的牌由放炮的人一家付{n}份（包赔 × {n}）；自摸或胡别人翻出的牌，大家付",
                 f"a discard win is paid by the discarder alone, {n} times over (包赔); "
-                "a self-drawn win by everyone",
+                "a self-drawn win, or one on a card another player turned up, by everyone",
                 "R44",
             )
         )
@@ -467,8 +489,9 @@ def _score(r: Rules) -> list[dict[str, Any]]:
         items.append(
             _item(
                 "payment",
-                "胡打出的牌只由放炮的人付，自摸大家付",
-                "a discard win is paid by the discarder alone; a self-drawn win by everyone",
+                "胡打出的牌只由放炮的人付；自摸或胡别人翻出的牌，大家付",
+                "a discard win is paid by the discarder alone; a self-drawn win, or one on a "
+                "card another player turned up, by everyone",
                 "R37",
             )
         )
@@ -520,12 +543,21 @@ def _score(r: Rules) -> list[dict[str, Any]]:
     return items
 
 
+RED_COUNTS = {"honghu", "dahong", "shisanhong", "shihong", "xiaohong"}  # by red cards held
+
+
+def _en(m: MingtangRule) -> str:
+    """A 名堂's English; one the region names otherwise (永州's 13–15 red 点胡) says both."""
+    en = mingtang_label(m.id)["en"]
+    return f"{m.name} — {en}" if m.name and m.name != PATTERNS[m.id].name else en
+
+
 def _mingtang(r: Rules) -> list[dict[str, Any]]:
     out = []
     for m in r.mingtang:
         if not r.uses(m.id):
             continue
-        label = mingtang_label(m.id, m.name)["zh"], mingtang_label(m.id)["en"]
+        label = mingtang_label(m.id, m.name)["zh"], _en(m)
         if m.effect == Effect.BASE:  # 娄底: the hand counts 100 each instead of its 胡息
             zh, en = f"{label[0]}：计{m.fan}{r.unit}", f"{label[1]}: counts {m.fan} {r.unit}"
             zh += "（代替胡息，几个就几个一百）"
@@ -539,6 +571,9 @@ def _mingtang(r: Rules) -> list[dict[str, Any]]:
         if m.upto and m.threshold:
             zh += f"（{m.threshold}–{m.upto}张）"
             en += f" ({m.threshold}–{m.upto} cards)"
+        elif m.threshold and not m.per_extra and m.id in RED_COUNTS:
+            zh += f"（{m.threshold}张或以上）"
+            en += f" ({m.threshold} or more)"
         if m.per_extra and m.threshold:
             zh += f"（{m.threshold}张起，每多一张加{m.per_extra}番"
             en += f" (from {m.threshold} cards, +{m.per_extra} per extra card"
