@@ -85,8 +85,7 @@ def patched(rules: Rules, patch: Patch) -> Rules:
 
 
 def _mingtang(entries: list[dict[str, Any]], patch: dict[str, Any]) -> list[dict[str, Any]]:
-    out = [patch.get(m["id"], m) if m["id"] in patch else m for m in entries]
-    out = [m for m in out if m is not None]
+    out = [e for m in entries if (e := patch.get(m["id"], m)) is not None]
     at = 0
     for mid, entry in patch.items():
         ids = [m["id"] for m in out]
