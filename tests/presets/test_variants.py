@@ -15,6 +15,8 @@ from paohuzi.core.rules import (
     YONGZHOU_HONGZHUAN,
     Effect,
     Rules,
+    RulesError,
+    preset,
 )
 from paohuzi.core.scoring import settle
 from paohuzi.core.variants import VARIANTS, choice_of, parse, patched, play, stated, variants
@@ -135,3 +137,11 @@ def test_play_records_the_choices_other_than_the_presets() -> None:
     assert parse("guilin:xing=gen,lianfan=off") == r
     with pytest.raises(KeyError):
         play(GUILIN, {"xing": "sideways"})
+
+
+def test_a_preset_name_with_options_is_a_preset_everywhere() -> None:
+    """``preset("guilin:zimo=unit")`` (the RL envs, OpenSpiel's ``rules`` parameter and the
+    CLI all read names through it) is the preset played with those options."""
+    assert preset("guilin:zimo=unit") == parse("guilin:zimo=unit") == play(GUILIN, {"zimo": "unit"})
+    with pytest.raises(RulesError, match="guilin has no option 'tun'"):
+        preset("guilin:tun=1")

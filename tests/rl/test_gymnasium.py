@@ -25,7 +25,8 @@ def test_registered_and_checked() -> None:
     check_env(env.unwrapped)
 
 
-@pytest.mark.parametrize("rules", ["hunan", "luzhou"])
+# a region's options by name too (core.variants: 衡阳 一息一囤 and 跟醒)
+@pytest.mark.parametrize("rules", ["hunan", "luzhou", "hengyang:tun=1,xing=gen"])
 def test_masked_episodes_end_with_the_learners_payment(rules: str) -> None:
     env = PaohuziEnv(rules=rules, opponents="random")
     pick = random.Random(0)
