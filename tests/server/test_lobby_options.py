@@ -349,7 +349,7 @@ def test_a_variant_turned_off_is_named_so() -> None:
     """桂林 plays 连翻: a room without it says 不带连翻; its defaults say nothing of 玩法."""
     off = options.apply(PRESETS["guilin"], {"lianfan": "off", "haidi": "3"}).rules
     zh, en = options.summary(off)["zh"], options.summary(off)["en"]
-    assert "不带连翻" in zh and "八一字牌：海底+3子" in zh and "no chained 醒 (连翻)" in en
+    assert "不带连翻" in zh and "八一字牌：海底+3子" in zh and "no chained bonus cards (连翻)" in en
     plain = options.summary(PRESETS["guilin"])["zh"]
     assert not any(w in plain for w in ("连翻", "八一字牌", "醒"))
 
@@ -412,3 +412,16 @@ def test_the_rules_page_states_what_a_variant_turns_off_and_each_count() -> None
         i["id"]: i for s in rulesdoc.document(PRESETS["guilin"])["sections"] for i in s["items"]
     }
     assert "forced_win" in plain and "可以不胡" not in plain["forced_win"]["zh"]  # 有胡必胡
+
+
+def test_the_rules_page_lists_the_regions_options_with_the_one_played() -> None:
+    """A player reading 桂林's rules learns what the lobby lets a room change (PRESETS.md's
+    options), the one this table plays marked."""
+    doc = rulesdoc.document(options.apply(PRESETS["guilin"], {"zimo": "unit"}).rules)
+    sec = {s["id"]: s for s in doc["sections"]}["variants"]
+    items = {i["id"]: i for i in sec["items"]}
+    assert set(items) == {f"variant_{v.id}" for v in variants("guilin")}
+    assert items["variant_zimo"]["zh"] == "自摸：自摸×2、自摸加一子（现用）"
+    assert items["variant_zimo"]["value"] == "unit" and items["variant_xing"]["value"] == "fan0"
+    hunan = rulesdoc.document(PRESETS["hunan"])
+    assert "variants" not in {s["id"] for s in hunan["sections"]}  # no options in PRESETS.md

@@ -121,18 +121,18 @@ def _xing(default: str, *values: str) -> Variant:
     """醒 (R42): 翻醒 moved up, not, or down a point (上醒/本醒/下醒), 跟醒, or none."""
     every = {
         "fan+1": Choice(
-            "fan+1", "翻醒·上醒", "turned 醒, one up", (("xing", "fan"), ("xing_offset", 1))
+            "fan+1", "翻醒·上醒", "turned, one up (上醒)", (("xing", "fan"), ("xing_offset", 1))
         ),
         "fan0": Choice(
-            "fan0", "翻醒·本醒", "turned 醒, as turned", (("xing", "fan"), ("xing_offset", 0))
+            "fan0", "翻醒·本醒", "turned (本醒)", (("xing", "fan"), ("xing_offset", 0))
         ),
         "fan-1": Choice(
-            "fan-1", "翻醒·下醒", "turned 醒, one down", (("xing", "fan"), ("xing_offset", -1))
+            "fan-1", "翻醒·下醒", "turned, one down (下醒)", (("xing", "fan"), ("xing_offset", -1))
         ),
-        "gen": Choice("gen", "跟醒", "跟醒 (win card)", (("xing", "gen"), ("xing_offset", 0))),
-        "none": Choice("none", "不带醒", "no 醒", (("xing", "none"), ("xing_offset", 0))),
+        "gen": Choice("gen", "跟醒", "winning card (跟醒)", (("xing", "gen"), ("xing_offset", 0))),
+        "none": Choice("none", "不带醒", "none (不带醒)", (("xing", "none"), ("xing_offset", 0))),
     }
-    return Variant("xing", "醒", "醒 card", tuple(every[v] for v in (default, *values)))
+    return Variant("xing", "醒", "Bonus card (醒)", tuple(every[v] for v in (default, *values)))
 
 
 def _onoff(
@@ -156,9 +156,9 @@ def summary_label(variant: Variant, choice: Choice) -> tuple[str, str]:
 _HONGZHUAN_ON = {m.id: m.to_dict() for m in YONGZHOU_HONGZHUAN[:3]}
 _HONGZHUAN_OFF = {"honghu": YONGZHOU_MINGTANG[0].to_dict(), "shisanhong": None, "dahong": None}
 _FORCED = {
-    "none": Choice("none", "可不胡", "may pass a win", (("forced_win", "none"),)),
-    "any": Choice("any", "有胡必胡", "every win taken", (("forced_win", "any"),)),
-    "discard": Choice("discard", "放炮必胡", "discard wins taken", (("forced_win", "discard"),)),
+    "none": Choice("none", "可不胡", "may pass a win (可不胡)", (("forced_win", "none"),)),
+    "any": Choice("any", "有胡必胡", "every win taken (有胡必胡)", (("forced_win", "any"),)),
+    "discard": Choice("discard", "放炮必胡", "discard wins taken (放炮必胡)", (("forced_win", "discard"),)),
 }
 # 桂林's 自摸 (天胡 counts as one): ×2, or +1 子 instead; 海底 +2 子 (八一字牌: +3)
 _GUILIN_MT = {m.id: m.to_dict() for m in GUILIN.mingtang}
@@ -173,10 +173,10 @@ _GUILIN_ZIMO = Variant(
         Choice(
             "fan",
             "自摸×2",
-            "self-drawn ×2",
+            "self-drawn ×2 (自摸×2)",
             (("mingtang", {k: _GUILIN_MT[k] for k in _ZIMO_UNIT}),),
         ),
-        Choice("unit", "自摸加一子", "self-drawn +1 子", (("mingtang", _ZIMO_UNIT),)),
+        Choice("unit", "自摸加一子", "self-drawn +1 (自摸加一子)", (("mingtang", _ZIMO_UNIT),)),
     ),
 )
 _GUILIN_HAIDI = Variant(
@@ -184,11 +184,11 @@ _GUILIN_HAIDI = Variant(
     "海底",
     "Last card (海底)",
     (
-        Choice("2", "海底+2子", "+2 子", (("mingtang", {"haihu": _GUILIN_MT["haihu"]}),)),
+        Choice("2", "海底+2子", "+2 (海底+2子)", (("mingtang", {"haihu": _GUILIN_MT["haihu"]}),)),
         Choice(
             "3",
             "八一字牌：海底+3子",
-            "+3 子 (八一字牌)",
+            "+3 (八一字牌)",
             (("mingtang", {"haihu": {**_GUILIN_MT["haihu"], "fan": 3}}),),
         ),
     ),
@@ -200,21 +200,21 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
         _onoff(
             "xing_double",
             "双醒",
-            "Double 醒 (双醒)",
+            "Double bonus (双醒)",
             (("xing_double", False),),
             (("xing_double", True),),
         ),
         _onoff(
             "hongzhuan",
             "红转朱黑",
-            "13+ red as 点胡/黑胡 (红转朱黑)",
+            "13+ red re-counted (红转朱黑)",
             (("mingtang", _HONGZHUAN_OFF),),
             (("mingtang", _HONGZHUAN_ON),),
         ),
         _onoff(
             "wangpai",
             "亡牌",
-            "王 paid at a draw (亡牌)",
+            "Jokers pay at a draw (亡牌)",
             (("huangzhuang", {"wang_pay": 0}),),
             (("huangzhuang", {"wang_pay": 5}),),
             wang=True,
@@ -228,10 +228,10 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
         Variant(
             "zi_step",
             "算子",
-            "子 per 油",
+            "Units per huxi (算子)",
             (
-                Choice("3", "三油一子", "1 子 per 3 油", (("deng", {"step": 3}),)),
-                Choice("5", "五油一子", "1 子 per 5 油", (("deng", {"step": 5}),)),
+                Choice("3", "三油一子", "1 per 3 (三油一子)", (("deng", {"step": 3}),)),
+                Choice("5", "五油一子", "1 per 5 (五油一子)", (("deng", {"step": 5}),)),
             ),
         ),
         _GUILIN_ZIMO,
@@ -239,7 +239,7 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
         _onoff(
             "lianfan",
             "连翻",
-            "Chained 醒 (连翻)",
+            "Chained bonus cards (连翻)",
             (("xing_chain", False),),
             (("xing_chain", True),),
             on_first=True,
@@ -250,24 +250,24 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
         Variant(
             "tun",
             "算囤",
-            "囤 per huxi",
+            "Units per huxi (算囤)",
             (
                 Choice(
                     "3",
                     "三息一囤",
-                    "1 囤 per 3 huxi",
+                    "1 per 3 huxi (三息一囤)",
                     (("deng", {"base": 6, "step": 3, "offset": 1, "from_min": True}),),
                 ),
                 Choice(
                     "3+1",
                     "三息一囤加一囤",
-                    "1 囤 per 3 huxi, +1 囤",
+                    "1 per 3 huxi, +1 (加一囤)",
                     (("deng", {"base": 6, "step": 3, "offset": 2, "from_min": True}),),
                 ),
                 Choice(
                     "1",
                     "一息一囤",
-                    "1 囤 per huxi",
+                    "1 per huxi (一息一囤)",
                     (("deng", {"base": 0, "step": 1, "offset": 0, "from_min": False}),),
                 ),
             ),
@@ -275,7 +275,7 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
         Variant(
             "forced_win",
             "必胡",
-            "Forced win",
+            "Forced win (必胡)",
             (_FORCED["none"], _FORCED["any"], _FORCED["discard"]),
         ),
     ),

@@ -24,6 +24,7 @@ from paohuzi.core.rules import (
     Rules,
     Xing,
 )
+from paohuzi.core.variants import stated, variants
 from paohuzi.server.present.options import (
     WANG_EN,
     WANG_ZH,
@@ -674,8 +675,25 @@ def document(rules: Rules) -> dict[str, Any]:
                 if rules.match == MatchKind.RACE
                 else []
             ),
+            *(
+                [_section("variants", "玩法选项", "Options (玩法)", _variants(rules))]
+                if variants(rules.name)
+                else []
+            ),
         ],
     }
+
+
+def _variants(r: Rules) -> list[dict[str, Any]]:
+    """The region's options a room may choose (core/variants.py), the one played first
+    in brackets: what the lobby offers, on the page a player reads before choosing."""
+    out = []
+    for v in variants(r.name):
+        now = stated(v, r)
+        zh = "、".join(f"{c.zh}（现用）" if c is now else c.zh for c in v.choices)
+        en = " / ".join(f"{c.en} (in play)" if c is now else c.en for c in v.choices)
+        out.append(_item(f"variant_{v.id}", f"{v.zh}：{zh}", f"{v.en}: {en}", value=now.value))
+    return out
 
 
 __all__ = ["document"]
