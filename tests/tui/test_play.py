@@ -17,6 +17,7 @@ from pathlib import Path
 from paohuzi.core.actions import Action
 from paohuzi.core.determinize import resample
 from paohuzi.core.records import check
+from paohuzi.core.rules import preset
 from paohuzi.tui.app import QuitScreen, SettlementScreen
 
 from .helpers import (
@@ -217,3 +218,17 @@ async def _quit(tmp: Path) -> None:
         await pilot.pause()
     assert not app.is_running
     assert list(tmp.glob("*.json")) == []  # an unfinished hand leaves no record
+
+
+def test_the_header_names_the_regions_options_played() -> None:
+    """``paohuzi play --rules hengyang:tun=1,xing=gen``: the header says 一息一囤 and 跟醒
+    beside the preset's name (core/variants.py), as the web's summary line does."""
+
+    async def run() -> str:
+        app = make_app(None, rules=preset("hengyang:tun=1,xing=gen"))
+        async with app.run_test(size=(100, 24)) as pilot:
+            await pilot.pause()
+            return screen_text(app).splitlines()[0]
+
+    head = asyncio.run(run())
+    assert "hengyang" in head and "跟醒" in head and "一息一囤" in head, head

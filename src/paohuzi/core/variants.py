@@ -123,9 +123,7 @@ def _xing(default: str, *values: str) -> Variant:
         "fan+1": Choice(
             "fan+1", "翻醒·上醒", "turned, one up (上醒)", (("xing", "fan"), ("xing_offset", 1))
         ),
-        "fan0": Choice(
-            "fan0", "翻醒·本醒", "turned (本醒)", (("xing", "fan"), ("xing_offset", 0))
-        ),
+        "fan0": Choice("fan0", "翻醒·本醒", "turned (本醒)", (("xing", "fan"), ("xing_offset", 0))),
         "fan-1": Choice(
             "fan-1", "翻醒·下醒", "turned, one down (下醒)", (("xing", "fan"), ("xing_offset", -1))
         ),
@@ -158,7 +156,9 @@ _HONGZHUAN_OFF = {"honghu": YONGZHOU_MINGTANG[0].to_dict(), "shisanhong": None, 
 _FORCED = {
     "none": Choice("none", "可不胡", "may pass a win (可不胡)", (("forced_win", "none"),)),
     "any": Choice("any", "有胡必胡", "every win taken (有胡必胡)", (("forced_win", "any"),)),
-    "discard": Choice("discard", "放炮必胡", "discard wins taken (放炮必胡)", (("forced_win", "discard"),)),
+    "discard": Choice(
+        "discard", "放炮必胡", "discard wins taken (放炮必胡)", (("forced_win", "discard"),)
+    ),
 }
 # 桂林's 自摸 (天胡 counts as one): ×2, or +1 子 instead; 海底 +2 子 (八一字牌: +3)
 _GUILIN_MT = {m.id: m.to_dict() for m in GUILIN.mingtang}
@@ -323,6 +323,18 @@ def stated(variant: Variant, rules: Rules) -> Choice:
     return variant.default
 
 
+def labels(rules: Rules) -> list[tuple[str, str]]:
+    """What a one-line description says of the options ``rules`` play otherwise than
+    their preset (zh, en), in the preset's order: the lobby's summary, the terminal's
+    header."""
+    out = []
+    for v in variants(rules.name):
+        c = stated(v, rules)
+        if c is not v.default:
+            out.append(summary_label(v, c))
+    return out
+
+
 def parse(text: str) -> Rules:
     """``PRESET:ID=VALUE,…`` → that preset played so (the CLI's ``--rules
     yongzhou:xing=gen,hongzhuan=on``; ``cap=N`` sets 封顶 as well, as PRESETS.md's
@@ -367,6 +379,7 @@ __all__ = [
     "Choice",
     "Variant",
     "choice_of",
+    "labels",
     "parse",
     "patched",
     "play",

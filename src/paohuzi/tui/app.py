@@ -24,6 +24,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from paohuzi.bots import Observation
+from paohuzi.core import variants
 from paohuzi.core.actions import PASS, Action, IllegalAction
 from paohuzi.core.views import View
 from paohuzi.core.vocab import Phase
@@ -163,7 +164,9 @@ class GameScreen(Screen[None]):
         s = self.session
         t = Text.assemble(
             ("跑胡子 ", "bold"),
-            (f"{s.rules.name}  第{s.hand_no}/{s.match.hands}局  ", ""),
+            (f"{s.rules.name}  ", ""),
+            *((z + "  ", "cyan") for z, _ in variants.labels(s.rules)),  # 玩法 chosen
+            (f"第{s.hand_no}/{s.match.hands}局  ", ""),
             ("亮张 ", "dim"),
         )
         # `is not None`: a Card is an int, and 一 is 0

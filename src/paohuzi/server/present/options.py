@@ -21,7 +21,7 @@ from typing import Any
 from paohuzi.core.cards import MAX_WANG
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import DECK, PRESETS, MatchKind, MingtangRule, Rules, RulesError
-from paohuzi.core.variants import EXTRA_CAPS, patched, play, stated, summary_label, variants
+from paohuzi.core.variants import EXTRA_CAPS, labels, patched, play, summary_label, variants
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.wire import RoomError
 
@@ -352,12 +352,9 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     en.append(f"{base} pt per base (底)")
     zh.append(f"{cap}分封顶" if cap else "不封顶")
     en.append(f"capped at {cap}" if cap else "no cap")
-    for v in variants(rules.name):  # 玩法 played otherwise than the preset
-        c = stated(v, rules)
-        if c is not v.default:
-            z, e = summary_label(v, c)
-            zh.append(z)
-            en.append(e)
+    for z, e in labels(rules):  # 玩法 played otherwise than the preset
+        zh.append(z)
+        en.append(e)
     n_hands = rules.hands_per_match
     if race_target(rules):  # R45: the race decides; 局数 is only its safety cap
         target = race_target(rules)
