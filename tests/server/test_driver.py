@@ -76,3 +76,36 @@ def test_a_player_back_from_tuoguan_before_the_bot_moves_keeps_the_seat() -> Non
 
     asyncio.run(run())
     assert room.commits == []
+
+
+def test_a_driver_that_failed_plans_again() -> None:
+    """An unexpected fault in a room's driver (here: the room refuses one commit) is logged
+    and the driver plans again a second later, rather than leave the room's bots idle until
+    something else happens in the room (as the fault above once did)."""
+    table = Table([None, None, None], HUNAN, seed=5)
+    table.players[:] = [levels.make(levels.LEVELS["normal"]) for _ in range(3)]
+    table.deal()
+    room = StandInRoom(table)
+    failed: list[int] = []
+
+    def commit(seat: int, choice: Action | None) -> None:
+        if not failed:
+            failed.append(seat)
+            raise RuntimeError("a passing fault")
+        assert choice is not None
+        table.apply(choice)  # the hand moves on, as the room's one path makes it
+        room.commits.append((seat, choice))
+
+    room.commit = commit  # type: ignore[method-assign]
+    driver = Driver(room, Settings())
+
+    async def run() -> None:
+        driver.kick()
+        for _ in range(300):  # up to 3 s
+            await asyncio.sleep(0.01)
+            if len(room.commits) >= 2:
+                break
+        await driver.stop()
+
+    asyncio.run(run())
+    assert failed and len(room.commits) >= 2 and driver.failures == 0

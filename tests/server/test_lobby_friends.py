@@ -9,6 +9,7 @@ import segno
 from fastapi.testclient import TestClient
 
 from paohuzi.core.rules import PRESETS
+from paohuzi.core.variants import variants
 from paohuzi.server.http import qr
 from paohuzi.server.room import phrases, readiness
 
@@ -79,6 +80,7 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
         (["wang"] if r.wang else [])  # R39–R41, where the preset deals 王 (永州)
         + (["xing"] if r.xing != "none" else [])
         + (["race"] if r.match == "race" else [])
+        + (["variants"] if variants(name) else [])  # the region's options (玩法)
     )
     assert list(sections) == ["seats", "huxi", "moves", "win", "mingtang", "scoring", *extra]
     for s in doc["sections"]:

@@ -36,6 +36,7 @@ from paohuzi.table import derive_seed
 log = logging.getLogger("paohuzi.server")
 
 GRACE = 2.0  # seconds a pooled bot may overrun its budget before a quick bot answers instead
+RETRIES = 3  # after an unexpected failure the driver plans again (a second apart), this often
 FALLBACK = levels.LEVELS["normal"]  # plays when a pooled bot gives no answer
 
 
@@ -56,6 +57,7 @@ class Driver:
         self.room, self.settings = room, settings
         self.task: asyncio.Task[None] | None = None
         self.wake = asyncio.Event()
+        self.failures = 0  # in a row: a room whose driver keeps failing is left to its humans
 
     def busy(self) -> bool:
         return self.task is not None and not self.task.done()
@@ -85,6 +87,7 @@ class Driver:
                     return
                 if isinstance(step, Job):
                     await self._play(step)
+                    self.failures = 0
                     continue
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), step + 0.05)
@@ -92,6 +95,11 @@ class Driver:
             raise
         except Exception:
             log.exception("room %s: the bot driver failed", self.room.id)
+            # a passing fault (a race with a player's own move) must not leave the room's
+            # bots idle until something else happens in it: plan again shortly
+            self.failures += 1
+            if self.failures <= RETRIES:
+                asyncio.get_running_loop().call_later(1.0, self.kick)
 
     def _mark(self) -> tuple[str | None, int]:
         st = self.room.table.state
