@@ -140,8 +140,12 @@ def test_play_records_the_choices_other_than_the_presets() -> None:
 
 
 def test_a_preset_name_with_options_is_a_preset_everywhere() -> None:
-    """``preset("guilin:zimo=unit")`` (the RL envs, OpenSpiel's ``rules`` parameter and the
-    CLI all read names through it) is the preset played with those options."""
-    assert preset("guilin:zimo=unit") == parse("guilin:zimo=unit") == play(GUILIN, {"zimo": "unit"})
+    """``parse`` reads every name an entry point is given (the RL envs, OpenSpiel's
+    ``rules`` parameter, arena, ladder, the server, the CLI): a plain name is the preset
+    itself, one with options the preset played so."""
+    assert parse("guilin") is preset("guilin") is GUILIN
+    assert parse("guilin:zimo=unit") == play(GUILIN, {"zimo": "unit"})
     with pytest.raises(RulesError, match="guilin has no option 'tun'"):
-        preset("guilin:tun=1")
+        parse("guilin:tun=1")
+    with pytest.raises(RulesError, match="unknown preset 'gui'"):
+        parse("gui")

@@ -17,6 +17,7 @@ from typing import Any
 
 from rich.text import Text
 
+from paohuzi.core import variants
 from paohuzi.core.cards import Card
 from paohuzi.core.rules import PRESETS, Rules, RulesError, preset
 
@@ -99,7 +100,7 @@ def load_rules(arg: str | None) -> Rules:
     if arg is None or arg == "":
         return preset(DEFAULT_PRESET)
     if arg.partition(":")[0] in PRESETS:  # a region's 玩法: yongzhou:xing=gen,hongzhuan=on
-        return preset(arg)
+        return variants.parse(arg)
     if arg in PRESETS or not _looks_like_path(arg):
         return preset(arg)
     try:

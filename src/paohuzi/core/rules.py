@@ -991,14 +991,9 @@ def per_rules(fn: Callable[[Rules], _T]) -> Callable[[Rules], _T]:
 
 def preset(name: str) -> Rules:
     """A named preset: ``hunan`` (default), ``changde``, ``luzhou``, ``guilin``,
-    ``hengyang``, ``loudi`` or ``yongzhou`` — or one with its region's options,
-    ``guilin:zimo=unit,haidi=3`` (:func:`paohuzi.core.variants.parse`), so that every
-    entry point taking a preset's name (the RL envs, OpenSpiel's ``rules`` parameter,
-    the CLI) takes those too."""
-    if ":" in name:
-        from paohuzi.core import variants  # the options are data about the presets here
-
-        return variants.parse(name)
+    ``hengyang``, ``loudi`` or ``yongzhou``. A name with the region's options
+    (``guilin:zimo=unit``) is read by :func:`paohuzi.core.variants.parse`, which every
+    entry point taking a name uses."""
     try:
         return PRESETS[name]
     except KeyError:

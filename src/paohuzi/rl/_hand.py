@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from ..core import variants
 from ..core.action_index import ACTION_COUNT, PASS_INDEX, legal_by_index
 from ..core.actions import Action
 from ..core.records import play_on
-from ..core.rules import Rules, preset
+from ..core.rules import Rules
 from ..core.state import GameState
 from ..core.views import View, view
 from ..encoding.observation import (
@@ -108,7 +109,7 @@ def action_of(action: Any) -> int:
 
 
 def resolve_rules(rules: str | Rules) -> Rules:
-    return preset(rules) if isinstance(rules, str) else rules
+    return variants.parse(rules) if isinstance(rules, str) else rules
 
 
 def deal(rules: Rules, rng: random.Random, dealer: int | None = None) -> GameState:

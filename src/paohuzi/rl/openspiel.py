@@ -36,9 +36,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from ..core import variants
 from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_for, canonical_id
 from ..core.cards import CARDS, COPIES, DECK_SIZE, MAX_WANG, WANG, WANG_CODE
-from ..core.rules import preset
 from ..core.state import CLAIM, GameState
 from ..encoding.observation import (
     EVENT_FEATURES,
@@ -86,7 +86,7 @@ class PaohuziGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
-        self.rules = preset(str(params["rules"]))
+        self.rules = variants.parse(str(params["rules"]))  # a preset, or one with options
         zero_sum = self.rules.zero_sum
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,

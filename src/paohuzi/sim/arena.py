@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.policy import Policy, as_bot
+from ..core import variants
 from ..core.player import Bot
-from ..core.rules import MatchKind, Rules, preset
+from ..core.rules import MatchKind, Rules
 from .runner import derive_seed, play_hand, play_match, run_tasks, run_tasks_ray, save_record
 
 Z95 = 1.959963984540054
@@ -362,7 +363,7 @@ def evaluate(
     With ``matches`` (the default for a race preset, R45) ``hands`` counts whole
     matches, as ``arena --matches``.
     """
-    r = preset(rules) if isinstance(rules, str) else rules
+    r = variants.parse(rules) if isinstance(rules, str) else rules
     opps: list[Player]
     if isinstance(opponents, (str, Bot)) or callable(opponents):
         opps = [opponents]

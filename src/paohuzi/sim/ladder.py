@@ -28,7 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.rules import Rules, preset
+from ..core import variants
+from ..core.rules import Rules
 from .arena import evaluate
 
 Z95 = 1.959963984540054
@@ -200,7 +201,7 @@ def run_ladder(
         raise ValueError("a ladder needs at least two players")
     if hands < 1:
         raise ValueError("hands must be at least 1")
-    r = preset(rules)
+    r = variants.parse(rules)
     ladder = Ladder(rules, hands, seed, names)
     for a in names:
         for b in names:
@@ -220,7 +221,7 @@ def place(
     """``ladder`` with ``player`` added: it plays every stored player, both orders,
     on the ladder's own hands, seed and rules (a player already on it is replayed)."""
     player = player.strip()
-    r = preset(ladder.rules)
+    r = variants.parse(ladder.rules)
     others = [p for p in ladder.players if p != player]
     if not others:
         raise ValueError("the ladder has no one to play against")

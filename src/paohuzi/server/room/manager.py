@@ -21,7 +21,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from paohuzi.bots.hints import hint
-from paohuzi.core.rules import Rules, RulesError, preset
+from paohuzi.core import variants
+from paohuzi.core.rules import Rules, RulesError
 from paohuzi.server.limits import MAX_HANDS, RULES_NAME_CHARS, Buckets, Limits, Window
 from paohuzi.server.nodes.counters import WindowCounter
 from paohuzi.server.nodes.lease import RENEW_EVERY, Leases
@@ -50,7 +51,7 @@ MAX_ROOMS_IN_MEMORY = 512  # idle rooms beyond this are dropped from memory (rel
 def rules_of(spec: str | dict[str, Any]) -> Rules:
     """The rules a request names (a preset, or a full rules object within the bounds)."""
     try:
-        rules = preset(spec) if isinstance(spec, str) else Rules.from_dict(spec)
+        rules = variants.parse(spec) if isinstance(spec, str) else Rules.from_dict(spec)
     except (RulesError, TypeError, ValueError):
         raise RoomError(400, "bad_rules") from None
     if len(rules.name) > RULES_NAME_CHARS or rules.hands_per_match > MAX_HANDS:
