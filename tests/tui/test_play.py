@@ -14,10 +14,10 @@ import random
 import re
 from pathlib import Path
 
+from paohuzi.core import variants
 from paohuzi.core.actions import Action
 from paohuzi.core.determinize import resample
 from paohuzi.core.records import check
-from paohuzi.core.rules import preset
 from paohuzi.tui.app import QuitScreen, SettlementScreen
 
 from .helpers import (
@@ -225,7 +225,7 @@ def test_the_header_names_the_regions_options_played() -> None:
     beside the preset's name (core/variants.py), as the web's summary line does."""
 
     async def run() -> str:
-        app = make_app(None, rules=preset("hengyang:tun=1,xing=gen"))
+        app = make_app(None, rules=variants.parse("hengyang:tun=1,xing=gen"))
         async with app.run_test(size=(100, 24)) as pilot:
             await pilot.pause()
             return screen_text(app).splitlines()[0]
