@@ -205,3 +205,22 @@ def test_score_says_how_many_wang_the_rules_deal(
     hand = "一二三四五六七八九壹贰叁肆伍陆柒捌王王王"
     code, _, err = _score(capsys, hand, "--win", "拾", "--self-drawn", "--rules", wang_rules)
     assert code == 2 and "3 王, but these rules (hunan_w2) deal 2 (R39)" in err
+
+
+def test_the_breakdown_names_the_card_each_wang_stood_for_in_its_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """R40: ``score``'s 门子 table gains a column ``王 as`` on a hand with 王: the 坎 that
+    the 王 completed names 拾 there, and no other 门子 names anything."""
+    rules = tmp_path / "w2.toml"
+    rules.write_text(HUNAN.replace(name="hunan_w2", wang=2).to_toml(), encoding="utf-8")
+    hand = "一二三四五六七八九壹贰叁肆伍陆柒捌玖拾王"
+    argv = ["score", hand, "--win", "拾", "--self-drawn", "--rules", str(rules)]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "王 as" in next(line for line in lines if "门子 group" in line)
+    rows = [line.split() for line in lines if line.split()[:1] in (["1"], ["4"], ["7"])]
+    assert rows[-1][1:] == ["坎", "kan", "拾拾拾", "6", "拾"], rows
+    assert all(len(r) == 5 for r in rows[:-1]), rows  # (#, 句, run, cards, 胡息): no 王
+    assert main(["score", "一二三四五六七八九壹贰叁肆伍陆柒捌玖拾拾", "--win", "拾"]) == 0
+    assert "王 as" not in capsys.readouterr().out  # no 王, no column

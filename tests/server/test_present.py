@@ -4,6 +4,7 @@ seat may know (R16), and present/ reading nothing of the room but a snapshot."""
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
+from paohuzi.core.wang import wang_places
 from paohuzi.server.messages import Timer
 from paohuzi.server.present import state as present
 from paohuzi.server.present.choices import described
@@ -122,9 +124,10 @@ def test_the_settlement_is_built_from_the_result_as_the_record_had_it(preset: st
         for seat in st.seats:  # every seat's view reveals the same hands (R33)
             got = hand_settlement(st.result, view(st, seat), m.scores, m.index, m.hands, rules)
             want = settlement_via_dicts(st, list(m.scores), m.index, m.hands)
-            assert got.model_dump(mode="json", exclude_none=True) == {
-                k: v for k, v in want.items() if v is not None
-            }
+            dumped = got.model_dump(mode="json", exclude_none=True)
+            for g in dumped.get("groups", ()):  # (not in the record: test_wang_places)
+                g.pop("wang", None)
+            assert dumped == {k: v for k, v in want.items() if v is not None}
         r = st.result
         seen.add("荒庄" if r.winner is None else "放炮" if r.discarder is not None else "胡")
         if r.settlement is not None and r.settlement.mingtang:
@@ -137,6 +140,45 @@ def test_the_settlement_is_built_from_the_result_as_the_record_had_it(preset: st
     assert {"荒庄", "胡"} <= seen  # the test saw both ends of a hand
     assert ("包赔" in seen) == (preset in ("guilin", "hengyang"))  # a discarder pays for all
     assert ("黄番" in seen) == (preset == "changde")  # the one 黄番 preset shows it
+
+
+def test_each_wang_is_shown_on_one_card_of_the_kind_it_stood_for() -> None:
+    """R40/R41: the sheet marks, for each 王, one card of the kind it became — never in a
+    meld that lay on the table (R39), the 王 pattern's own group holding its 王."""
+    rules = PRESETS["yongzhou"]
+    kinds = set()
+    wins = 0
+    for seed in range(60):
+        table = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed, 1)
+        res = table.play_hand()
+        if res is None or res.settlement is None or not res.settlement.wang:
+            continue
+        st, pos = res.settlement, res.position
+        assert pos is not None
+        places = wang_places(st.groups, st.wang, pos)
+        marked = Counter(
+            g.cards[k] for g, p in zip(st.groups, places, strict=True) for k in p or ()
+        )
+        assert marked == Counter(st.wang)
+        table_melds = Counter(pos.table)
+        for g, p in zip(st.groups, places, strict=True):
+            if p is None:
+                continue
+            assert len(set(p)) == len(p) and all(0 <= k < len(g.cards) for k in p)
+            if table_melds[g] and g.kind.value in ("chi", "peng", "wei", "chouwei"):
+                raise AssertionError(f"a 王 shown in a table meld {g}")
+        if pos.pattern is not None:
+            fixed = [
+                p
+                for g, p in zip(st.groups, places, strict=True)
+                if p and len(p) >= pos.pattern.hand_wang
+            ]
+            assert fixed, "the 王 pattern's group holds its 王"
+        sheet = hand_settlement(res, None, res.scores, 1, 1, rules)
+        assert [g.wang for g in sheet.groups] == places
+        kinds.update(g.kind.value for g, p in zip(st.groups, places, strict=True) if p)
+        wins += 1
+    assert wins >= 10 and len(kinds) >= 3  # several wins with 王, marked in several kinds
 
 
 def snapshot(timers: tuple[Timer, ...], discarding: int | None) -> RoomSnapshot:

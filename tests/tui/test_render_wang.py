@@ -32,3 +32,33 @@ def test_wang_shows_in_the_hand_last_and_is_never_selectable() -> None:
     assert end.revealed is not None
     assert [h.count(Card.W) for h in end.revealed] == [s.wang(t) for t in range(s.n)]
     assert seen
+
+
+def test_the_settlement_names_what_each_wang_stood_for_after_its_group() -> None:
+    """R40: the terminal's 结算 writes 王作X after each 门子 a 王 completed, one card per
+    王 the winner held, never after a meld that lay on the table."""
+    from paohuzi.bots import make_bot
+    from paohuzi.core.rules import PRESETS
+    from paohuzi.table import Table
+
+    rules = PRESETS["yongzhou"]
+    shown = 0
+    for seed in range(40):
+        t = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed, 1)
+        st = t.deal()
+        while not st.is_terminal():
+            seat = t.next_bot()
+            assert seat is not None
+            t.apply(t.choose(seat))
+        res = st.result
+        if res is None or res.settlement is None or not res.settlement.wang:
+            continue
+        text = R.settlement_text(view(st, res.winner), {s: f"P{s}" for s in st.seats}, [0] * 3, "")
+        notes = [line.split("王作")[1] for line in text.plain.splitlines() if "王作" in line]
+        assert sorted("".join(notes)) == sorted(c.zh for c in res.settlement.wang)
+        table = {g.zh for g in res.position.table} if res.position else set()
+        for line in text.plain.splitlines():
+            if "王作" in line:
+                assert line.split()[1] not in table or line.split()[0] in ("提", "跑")
+        shown += 1
+    assert shown >= 5

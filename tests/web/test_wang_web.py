@@ -154,6 +154,11 @@ def test_a_hand_with_wang_plays_to_a_sheet_showing_each_wangs_card(
         assert shown == r["wang"] and len(shown) == kept, (shown, r["wang"], kept)
         assert "w" not in shown
         assert page.inner_text("#settle-body .summary .wang-as").startswith("王 作")
+        # … and in the 门子 table, one card per 王 in the 王's colours (R40)
+        marked = page.eval_on_selector_all(
+            "#settle-body table.groups .card.as-wang", "cs => cs.map((c) => c.dataset.card)"
+        )
+        assert sorted(marked) == sorted(r["wang"]), (marked, r["wang"])
         page.wait_for_timeout(400)  # the sheet's entrance
         shot(page, f"wang-settlement-{wang}.png")
         # the replay draws the 王 faces as the table did (R39): the deal, then the end

@@ -22,6 +22,7 @@ from paohuzi.core.labels import doubling_zh, win_flags_zh
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.position import Position, WangPattern, deal_win_problem
 from paohuzi.core.rules import Rules, RulesError
+from paohuzi.core.wang import wang_places
 
 from .common import (
     EXIT_BAD_INPUT,
@@ -318,7 +319,7 @@ def render(settlement: Settlement, position: Position, rules: Rules, console: Co
     """The coloured breakdown: groups, 胡息, doubling, 等, 名堂/番, 底 (R22–R37)."""
     console.print(_position_line(position, rules))
     if settlement.groups:
-        console.print(_groups_table(settlement))
+        console.print(_groups_table(settlement, position))
     if not settlement.win:
         reason = ERROR_TEXT.get(settlement.error or "", settlement.error or "not a win")
         reason = reason.format(huxi=settlement.huxi, min_huxi=rules.min_huxi)
@@ -383,15 +384,22 @@ def _position_line(position: Position, rules: Rules) -> Text:
     return line
 
 
-def _groups_table(s: Settlement) -> Table:
+def _groups_table(s: Settlement, position: Position) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_footer=True, pad_edge=False)
     table.add_column("#", justify="right", footer="")
     table.add_column("门子 group", footer="合计 total")
     table.add_column("牌 cards")
     table.add_column("胡息 huxi", justify="right", footer=str(sum(s.group_huxi)))
-    for i, (g, h) in enumerate(zip(s.groups, s.group_huxi, strict=False), start=1):
+    places = wang_places(s.groups, s.wang, position)
+    if s.wang:  # R40: which card of each 门子 a 王 stood for
+        table.add_column("王 as")
+    for i, (g, h, p) in enumerate(zip(s.groups, s.group_huxi, places, strict=False), start=1):
         kind = f"{g.kind.zh} {KIND_EN.get(g.kind.value, g.kind.value)}"
-        table.add_row(str(i), kind, cards_text(g.cards), Text(str(h), style="bold" if h else "dim"))
+        row: list[str | Text] = [str(i), kind, cards_text(g.cards)]
+        row.append(Text(str(h), style="bold" if h else "dim"))
+        if s.wang:
+            row.append(cards_text([g.cards[k] for k in p]) if p else Text(""))
+        table.add_row(*row)
     return table
 
 

@@ -20,6 +20,7 @@ every kind and splits each resulting hand by brute force.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,7 @@ __all__ = [
     "most_huxi",
     "most_huxi_of",
     "split_classes",
+    "wang_places",
     "wild_splits",
 ]
 
@@ -556,3 +558,48 @@ _WILD: dict[object, Any] = {}
 
 def _order(g: Group) -> tuple[str, tuple[Card, ...]]:
     return g.kind, g.cards  # a StrEnum member is its value's str: sorts as the value
+
+
+_FOUR_KINDS = (_K.TI, _K.PAO)
+_PATTERN_KINDS = (_K.JIANG, _K.KAN, _K.TI)  # R41: 王钓, 王闯, 王炸's group
+
+
+def wang_places(
+    groups: Sequence[Group], wang: Sequence[Card], pos: Position
+) -> list[tuple[int, ...] | None]:
+    """R40: for each 门子, the places of its cards that a 王 stood for (None: none did).
+
+    The split names only the kinds the 王 became; which of two alike cards in the
+    门子 was the 王 does not change the score (the settlement reads the multiset of
+    门子), so one reading is shown: never a meld that lay on the table (a 王 is never
+    吃/碰/偎'd, R39), first the 王 pattern's group (R41), then a four made at the win
+    (a 坎 or a table 偎 that a 王 made a 提), then the rest in order."""
+    left = Counter(wang)
+    out: list[tuple[int, ...] | None] = [None] * len(groups)
+    if not left:
+        return out
+    on_table = Counter(pos.table)
+    mine = []
+    for i, g in enumerate(groups):
+        if on_table[g]:
+            on_table[g] -= 1
+        else:
+            mine.append(i)
+
+    pat = pos.pattern
+    fixed = _PATTERN_KINDS[pat.hand_wang - 1] if pat is not None else None
+
+    def rank(i: int) -> int:
+        g = groups[i]
+        if g.kind is fixed and (pos.win is None or g.cards[0] == pos.win):
+            return 0
+        return 1 if g.kind in _FOUR_KINDS else 2
+
+    for i in sorted(mine, key=rank):
+        places = []
+        for k, c in enumerate(groups[i].cards):
+            if left[c] > 0:
+                left[c] -= 1
+                places.append(k)
+        out[i] = tuple(places) or None
+    return out

@@ -195,6 +195,8 @@ class GroupLine(Out):
     kind: str
     cards: str  # Chinese characters
     huxi: int
+    # R40: which of ``cards`` (their places, from 0) a 王 stood for, in a win with 王
+    wang: tuple[int, ...] | None = omitted()
 
 
 class MingtangLine(Out):

@@ -22,9 +22,11 @@ from paohuzi.core.events import Event
 from paohuzi.core.labels import OPEN_VERB_ZH, doubling_zh, win_flags_zh
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.mingtang import MingtangHit
+from paohuzi.core.position import Position
 from paohuzi.core.scoring import Settlement
 from paohuzi.core.views import MeldView, View
 from paohuzi.core.vocab import EventType, Source
+from paohuzi.core.wang import wang_places
 
 HIDDEN = "▒▒"
 RED = "bold red"
@@ -299,7 +301,7 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
         out.append(("  " + " ".join(flags)) if flags else "")
         out.append("\n")
         if res.settlement is not None:
-            out.append_text(_groups_block(res.settlement))
+            out.append_text(_groups_block(res.settlement, pos))
             xing = pos.xing if pos is not None else ()
             out.append_text(_score_block(res.settlement, xing))
     scores = res.scores if res is not None else ()
@@ -307,15 +309,20 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
     return out
 
 
-def _groups_block(st: Settlement) -> Text:
+def _groups_block(st: Settlement, pos: Position | None) -> Text:
     out = Text()
     out.append(" 门子   牌          胡息\n", style=DIM)
-    for g, huxi in zip(st.groups, st.group_huxi, strict=True):
+    # R40: after a 门子 holding a 王, the card(s) it stood for
+    places = wang_places(st.groups, st.wang, pos) if pos is not None else [None] * len(st.groups)
+    for g, huxi, p in zip(st.groups, st.group_huxi, places, strict=True):
         out.append(" " + pad(g.kind.zh, 7), style="bold")
         ct = cards_text(g.cards)
         out.append_text(ct)
         out.append(" " * max(1, 13 - ct.cell_len))
-        out.append(f"{huxi:>3}\n", style="bold" if huxi else DIM)
+        out.append(f"{huxi:>3}", style="bold" if huxi else DIM)
+        if p:
+            out.append("  王作" + "".join(g.cards[k].zh for k in p), style="bold yellow")
+        out.append("\n")
     out.append(f" 合计 total          {sum(st.group_huxi):>3}\n", style=DIM)
     return out
 

@@ -100,7 +100,7 @@ function summary(r) {
   }
   if (r.wang && r.wang.length) { // R40: what each 王 stood for in the scored split
     const w = el("span", "wang-as", T.wangAs);
-    for (const c of r.wang) w.append(cardEl(c, "mini"));
+    for (const c of r.wang) w.append(asWang(cardEl(c, "mini")));
     sum.append(w);
   }
   const mt = r.mingtang.length ? r.mingtang.map((x) => mtText(x, r.fan_combine, unit)).join("、") : T.pinghu;
@@ -124,6 +124,14 @@ function raceLine(race) {
   return p;
 }
 
+/** A card a 王 stood for (R40): in the 王's colours, named in its title. */
+function asWang(card) {
+  if (!card) return card;
+  card.classList.add("as-wang");
+  card.title = T.wangAs + card.title;
+  return card;
+}
+
 function groupsTable(r) {
   const t = el("table", "groups");
   t.append(row(T.groupsHead, "th"));
@@ -131,7 +139,9 @@ function groupsTable(r) {
     const tr = el("tr");
     tr.append(el("td", null, T.kinds[g.kind] || g.kind));
     const td = el("td");
-    td.append(cardsEl([...g.cards].map(codeOfZh).filter(Boolean)));
+    const cards = cardsEl([...g.cards].map(codeOfZh).filter(Boolean));
+    for (const k of g.wang || []) asWang(cards.children[k]); // R40: the card a 王 stood for
+    td.append(cards);
     tr.append(td, el("td", "num", String(g.huxi)));
     t.append(tr);
   }

@@ -17,6 +17,7 @@ from paohuzi.core.result import HandResult
 from paohuzi.core.rules import HUNAN, MatchKind, Rules, Xing
 from paohuzi.core.scoring import discarder_shares
 from paohuzi.core.views import View
+from paohuzi.core.wang import wang_places
 from paohuzi.server.messages import GroupLine, HandSettlement, MingtangLine, RaceLine
 
 
@@ -90,8 +91,10 @@ def hand_settlement(
         tianhu=pos.tianhu,
         win_card=pos.win.code if pos.win is not None else ("w" if pos.win_wang else None),
         groups=tuple(
-            GroupLine.make(kind=g.kind.value, cards=g.zh, huxi=h)
-            for g, h in zip(st.groups, st.group_huxi, strict=True)
+            GroupLine.make(kind=g.kind.value, cards=g.zh, huxi=h, wang=w)
+            for g, h, w in zip(
+                st.groups, st.group_huxi, wang_places(st.groups, st.wang, pos), strict=True
+            )
         ),
         huxi=st.huxi,
         scored_huxi=st.scored_huxi,
