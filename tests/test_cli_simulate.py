@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,6 +92,52 @@ def test_replay_check_finds_a_tampered_record(
     bad.write_text(json.dumps(rec), encoding="utf-8")
     assert main(["replay", "--check", str(bad)]) == 1
     assert capsys.readouterr().err.strip()
+
+
+def _leaves(d: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """The path of every number, string, boolean and null in a JSON value."""
+    if isinstance(d, dict):
+        for k, v in d.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(d, list):
+        for i, v in enumerate(d):
+            yield from _leaves(v, (*path, i))
+    else:
+        yield path
+
+
+def test_replay_check_compares_the_whole_outcome(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """INTERFACES §3: ``replay --check`` exits 0 only if the outcome matches the recorded
+    one — every value of ``result`` (等, 番, 名堂, 醒, the discarder, the settlement's 门子
+    and payments …), changed one at a time or dropped, fails it, naming the place."""
+    argv = ["simulate", "--games", "12", "--seed", "5", "--bots", "greedy"]
+    run_json(
+        capsys, *argv, "--rules", "yongzhou:xing_double=on", "--records", str(tmp_path), "--json"
+    )
+    recs = [json.loads(f.read_text(encoding="utf-8")) for f in sorted(tmp_path.glob("*.json"))]
+    rec = next(r for r in recs if r["result"].get("winner") is not None and r["result"].get("xing"))
+    bad = tmp_path / "bad" / "bad.json"
+    bad.parent.mkdir()
+    paths = list(_leaves(rec["result"]))
+    assert len(paths) > 40  # (the settlement's 门子 and the position's cards among them)
+    for path in [*paths[:: max(1, len(paths) // 30)], ("xing",), ("settlement", "di")]:
+        changed = json.loads(json.dumps(rec))
+        node = changed["result"]
+        for k in path[:-1]:
+            node = node[k]
+        old = node[path[-1]]
+        node[path[-1]] = (not old) if isinstance(old, bool) else 9999 if old != 9999 else 1
+        bad.write_text(json.dumps(changed, ensure_ascii=False), encoding="utf-8")
+        assert main(["replay", "--check", str(bad)]) == 1, path
+        err = capsys.readouterr().err
+        if path[0] != "position":  # (a changed position stops the replay's re-settling)
+            assert "result." + str(path[0]) in err, (path, err)
+        del node[path[-1]]
+        bad.write_text(json.dumps(changed, ensure_ascii=False), encoding="utf-8")
+        assert main(["replay", "--check", str(bad)]) == 1, path  # dropped: fails too
+        capsys.readouterr()
 
 
 @pytest.mark.parametrize(

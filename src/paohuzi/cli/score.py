@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
 from rich import box
@@ -17,11 +19,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from paohuzi.core.cards import WANG_ZH
+from paohuzi.core.cards import CARDS, WANG_ZH, Card, CardError, parse_tiles
 from paohuzi.core.labels import doubling_zh, win_flags_zh
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.position import Position, WangPattern, deal_win_problem
-from paohuzi.core.rules import Rules, RulesError
+from paohuzi.core.rules import Dihu, Rules, RulesError, Xing
 from paohuzi.core.wang import wang_places
 
 from .common import (
@@ -172,7 +174,7 @@ def _run(args: argparse.Namespace, json_mode: bool) -> int:
     if args.pattern:
         line["pattern"] = args.pattern
     try:
-        position = Position.from_dict(line, hand_size=rules.hand_size)
+        position = read_position(line, rules)
     except ValueError as e:
         return fail(COMMAND, e, json_mode)
     problem = position_problem(position, rules)
@@ -188,12 +190,110 @@ def _run(args: argparse.Namespace, json_mode: bool) -> int:
 
 def position_problem(position: Position, rules: Rules) -> str | None:
     """Why ``position`` cannot occur under ``rules`` (its 王, its 天胡/地胡 flags, its
-    mandatory 天胡), or None."""
+    mandatory 天胡, its 醒牌), or None."""
     return (
         wang_problem(position, rules)
         or deal_win_problem(position)
+        or dihu_problem(position, rules)
         or tianhu_problem(position, rules)
+        or xing_problem(position, rules)
     )
+
+
+def read_position(data: Any, rules: Rules) -> Position:
+    """:meth:`Position.from_dict` of a command line's or a batch line's position, with
+    the 醒牌 it implies (:func:`with_xing`; a 醒牌 given as 王, R42, is one of them)."""
+    xing, wang_at = data.get("xing") if isinstance(data, dict) else None, []
+    if isinstance(xing, str):
+        xing = [xing]
+    if isinstance(xing, list):
+        wang_at = [i for i, x in enumerate(xing) if isinstance(x, str) and _one_wang(x)]
+    if wang_at:
+        data = {k: v for k, v in data.items() if k != "xing"}
+        rest = [x for i, x in enumerate(xing) if i not in wang_at]  # type: ignore[arg-type]
+        if rest:
+            data["xing"] = rest
+    return with_xing(Position.from_dict(data, hand_size=rules.hand_size), rules, wang_at)
+
+
+def _one_wang(text: str) -> bool:
+    try:
+        return parse_tiles(text) == ([], 1)
+    except CardError:
+        return False
+
+
+def dihu_problem(position: Position, rules: Rules) -> str | None:
+    """A 地胡 under rules that have none (R29: 永州 wins only on turned-up cards)."""
+    if position.dihu and rules.dihu == Dihu.NONE:
+        return f"these rules ({rules.name}) have no 地胡 (R29)"
+    return None
+
+
+def _held(position: Position) -> list[int]:
+    """The winner's natural cards per kind (hand, table, winning card): what R42 counts."""
+    held = [0] * 20
+    for c in position.all_cards():
+        held[c] += 1
+    return held
+
+
+def _shifted(card: int, rules: Rules) -> Card:
+    """The 醒牌 a card turned gives (R42): moved by the offset, same size, 10 ↔ 1."""
+    return CARDS[card - card % 10 + (card % 10 + rules.xing_offset) % 10]
+
+
+def with_xing(position: Position, rules: Rules, wang_at: Sequence[int] = ()) -> Position:
+    """The position with the 醒牌 it implies (R42): a 王 醒牌 (its places in the list,
+    ``wang_at``) is the kind the winner holds most; under 跟醒 with none given, the
+    醒牌 is the winning card's (a 王 drawn: again the kind held most)."""
+    xing = list(position.xing)
+    # 跟醒, or 翻醒 after 海底 (the wall is empty): the 醒牌 is the winning card's
+    own = rules.xing == Xing.GEN or (rules.xing == Xing.FAN and position.last_card)
+    if rules.xing == Xing.NONE or (not xing and not wang_at and not own):
+        return position
+    held = _held(position)
+    most = CARDS[max(range(20), key=held.__getitem__)]  # (the engine's choice on ties)
+    for i in sorted(wang_at):
+        xing.insert(i, most)
+    if not xing and own and (position.win is not None or position.win_wang):
+        xing = [_shifted(position.win, rules) if position.win is not None else most]
+    return replace(position, xing=tuple(xing)) if xing != list(position.xing) else position
+
+
+def xing_problem(position: Position, rules: Rules) -> str | None:
+    """醒牌 that cannot follow this win (R42), as the engine turns them: none where the
+    rules turn no 醒; the winning card's first under 跟醒, and under 翻醒 after 海底
+    (the wall is empty); a second only under 连翻, with wall left, after a 醒牌 that
+    made a four-group in the winner's 门子 — his three of it and the card turned from
+    the wall, or all four his own when the 醒牌 was the winning card's."""
+    xing = position.xing
+    if not xing:
+        return None
+    if rules.xing == Xing.NONE:
+        return f"these rules ({rules.name}) turn no 醒 (R42): leave out the 醒牌"
+    win = position.win
+    # the first 醒牌 is the winning card's (not one turned from the wall)
+    own = win is not None and (rules.xing == Xing.GEN or position.last_card)
+    if own and xing[0] != _shifted(win, rules):  # type: ignore[arg-type]
+        why = "跟醒" if rules.xing == Xing.GEN else "海底 (the wall is empty)"
+        want = _shifted(win, rules).zh  # type: ignore[arg-type]
+        return f"under {why} the 醒牌 is the winning card's: {want} (R42), not {xing[0].zh}"
+    if len(xing) == 1:
+        return None
+    if not rules.xing_chain:
+        return f"one 醒牌: these rules ({rules.name}) do not turn again (连翻 off, R42)"
+    if position.last_card:
+        return "one 醒牌: after 海底 no wall card is left to turn (连翻, R42)"
+    held = _held(position)
+    for i, x in enumerate(xing[:-1]):
+        need = 4 if own and i == 0 else 3  # (+1: the card turned from the wall)
+        if held[x] != need:
+            return (
+                f"醒牌 {x.zh} makes no four-group with the winner's cards ({held[x]} held), "
+                "so no further 醒牌 is turned (连翻, R42)"
+            )
+    return None
 
 
 def tianhu_problem(position: Position, rules: Rules) -> str | None:
@@ -299,7 +399,7 @@ def score_line(raw: str, rules: Rules) -> tuple[dict[str, Any], str | None]:
             return obj, obj["message"]
         huang = got
     try:
-        position = Position.from_dict(data, hand_size=rules.hand_size)
+        position = read_position(data, rules)
     except ValueError as e:
         obj = invalid_input(e)
         return obj, obj["message"]

@@ -189,12 +189,11 @@ class HandRecord:
         if state.result is None:
             raise ReplayError(step, "the record is finished but the replay is not")
         mine, res = state.result.to_dict(), self.result or {}
-        for key in ("winner", "huxi", "di", "scores"):
-            if res.get(key) != mine.get(key):
-                raise ReplayError(
-                    step,
-                    f"result {key}: replay gives {mine.get(key)!r}, record has {res.get(key)!r}",
-                )
+        # the whole outcome (INTERFACES §3): winner, 胡息, 等, 番, 名堂, 醒, 底, payments …
+        # the first key that differs, checked ones first, is named
+        diff = _first_difference(mine, res, "result", _RESULT_FIRST)
+        if diff is not None:
+            raise ReplayError(step, diff)
 
     def steps(self) -> Iterator[tuple[Action | None, GameState]]:
         """The hand after the deal (action None), then after each action: one state,
@@ -242,6 +241,34 @@ class HandRecord:
             except (KeyError, PositionError) as e:
                 problems.append(f"result.position: {e}")
         return problems
+
+
+_RESULT_FIRST = ("winner", "huxi", "di", "scores")
+_ABSENT = object()
+
+
+def _first_difference(got: Any, had: Any, path: str, first: tuple[str, ...] = ()) -> str | None:
+    """Where the replay's value ``got`` and the record's ``had`` first differ, as
+    "PATH: replay gives X, record has Y" (nested keys and list places named), or None."""
+    if isinstance(got, dict) and isinstance(had, dict):
+        for key in [*first, *sorted((set(got) | set(had)) - set(first), key=str)]:
+            a, b = got.get(key, _ABSENT), had.get(key, _ABSENT)
+            if a is _ABSENT or b is _ABSENT:
+                if a is not b:
+                    shown = (repr(v) if v is not _ABSENT else "nothing" for v in (a, b))
+                    return "{}.{}: replay gives {}, record has {}".format(path, key, *shown)
+                continue
+            diff = _first_difference(a, b, f"{path}.{key}")
+            if diff is not None:
+                return diff
+        return None
+    if isinstance(got, list) and isinstance(had, list) and len(got) == len(had):
+        for i, (a, b) in enumerate(zip(got, had, strict=True)):
+            diff = _first_difference(a, b, f"{path}[{i}]")
+            if diff is not None:
+                return diff
+        return None
+    return None if got == had else f"{path}: replay gives {got!r}, record has {had!r}"
 
 
 def play_on(state: GameState, actions: Iterable[Action]) -> Iterator[tuple[Event, ...]]:
