@@ -7,7 +7,12 @@ import { openRules } from "./rulespage.js";
 import { openTutorial } from "./tutorial.js";
 import { $, el, button, langButton, storeSeat, mySeats, goRoom, keepReplayContext } from "./store.js";
 
-const L = { presets: [], levels: [], chosen: {}, preset: null, bots: null };
+// `friends`: seats the player chose to leave for friends (0: every other seat a bot). The
+// bot count follows 人数 from it, so a "vs bots" room stays one when the seats change.
+const L = { presets: [], levels: [], chosen: {}, preset: null, friends: 0 };
+
+/** Bots the room is created with: every seat but mine and the friends'. */
+const botsOf = () => Math.max(0, seatsOf() - 1 - L.friends);
 
 /* ------------------------------------------------------------ the lobby */
 /** Write the lobby (index.html has its empty parts) in the chosen language. */
@@ -88,9 +93,9 @@ function renderCreate() {
     o.value = String(i);
     bs.append(o);
   }
-  if (L.bots === null || L.bots > n - 1) L.bots = n - 1;
-  bs.value = String(L.bots);
-  bs.addEventListener("change", () => { L.bots = parseInt(bs.value, 10); });
+  if (L.friends > n - 1) L.friends = n - 1;
+  bs.value = String(botsOf());
+  bs.addEventListener("change", () => { L.friends = n - 1 - parseInt(bs.value, 10); });
   lb.append(bs);
   form.append(lb);
   const ln = el("label", "opt-name");
@@ -201,7 +206,7 @@ function choosePreset(name) {
   L.preset = L.presets.find((p) => p.name === name) || L.presets[0];
   L.chosen = {};
   for (const o of L.preset.options) L.chosen[o.id] = Array.isArray(o.default) ? [...o.default] : o.default;
-  L.bots = null;
+  L.friends = 0;
   Object.assign(L, keep);
 }
 
@@ -249,7 +254,7 @@ async function createRoom() {
     if (o.id === "hands" && !o.values.some((x) => x.value === v)) continue; // sent as `hands`
     options[o.id] = v;
   }
-  const body = { rules: L.preset.name, bots: L.bots, options };
+  const body = { rules: L.preset.name, bots: botsOf(), options };
   if (!("hands" in options)) body.hands = L.chosen.hands;
   if (L.name) body.name = L.name;
   const btn = $("#create-btn");

@@ -30,6 +30,7 @@ export function eventText(e, who, me) {
     case "pile": return E.pile(name, card);
     case "hu": return E.hu(name, card, e.self_drawn, e.pattern && T.patterns[e.pattern]);
     case "huangzhuang": return E.huang;
+    case "xing": return E.xing(name, card, e.turned ? zh(e.turned) : "", e.count ?? 0, e.source === "wall");
     case "settle": return null;
     default: return `${name} ${e.type} ${card}`.trim();
   }

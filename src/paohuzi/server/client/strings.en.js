@@ -88,6 +88,8 @@ export default {
     pile: (w, c) => `Nobody takes ${c}: to ${their(w)} discards`,
     hu: (w, c, zimo, pat) => (pat ? `${w}: ${pat} win on ${c}` : c ? `${w}: win on ${c}${zimo ? " (self-drawn)" : ""}` : `${w}: natural win!`),
     huang: "No winner: the wall ran out",
+    xing: (w, k, t, n, wall) => (wall ? `${w}: turns up ${t && t !== k ? `${t} → ` : ""}bonus card (醒) ${k}, ${n} held`
+      : `${w}: bonus card (醒) ${k} (the winning card), ${n} held`),
   },
   voice: { chi: "吃", peng: "碰", pao: "跑", hu: "胡了", ti: "提", wei: "偎" }, // the calls stay Chinese
   /* ---------------------------------------------------------------- the settlement */

@@ -85,6 +85,9 @@ export default {
     pile: (w, c) => `${c} 无人要，进${w}的弃牌区`,
     hu: (w, c, zimo, pat) => (pat ? `${w} ${pat} 胡 ${c}` : c ? `${w} 胡 ${c}${zimo ? "（自摸）" : ""}` : `${w} 天胡！`),
     huang: "荒庄：牌墙摸完，无人胡牌",
+    // 醒 (R42): `k` the 醒牌, `t` the card turned (another with 上醒/下醒), `n` how many the
+    // winner holds; `wall`: turned from the wall (翻醒), else the winning card (跟醒)
+    xing: (w, k, t, n, wall) => `${w} ${wall ? "翻醒" : "跟醒"}：${t && t !== k ? `${t} → ${k}` : k}（醒 ${n}）`,
   },
   voice: { chi: "吃", peng: "碰", pao: "跑", hu: "胡了", ti: "提", wei: "偎" },
   /* ---------------------------------------------------------------- the settlement */
