@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from paohuzi.core import variants as variants_module
 from paohuzi.core.position import Position
 from paohuzi.core.rules import (
     GUILIN,
@@ -149,3 +150,18 @@ def test_a_preset_name_with_options_is_a_preset_everywhere() -> None:
         parse("guilin:tun=1")
     with pytest.raises(RulesError, match="unknown preset 'gui'"):
         parse("gui")
+
+
+@pytest.mark.parametrize(
+    "text", ["guilin:zimo=unit,haidi=3", "hengyang:tun=3+1, xing=gen", "yongzhou:cap=600", "loudi"]
+)
+def test_the_compact_spelling_reads_as_the_same_rules(text: str) -> None:
+    """``PRESET:ID:VALUE;…`` (OpenSpiel's game strings) is the same choice as ``ID=VALUE,…``."""
+    short = variants_module.compact(text)
+    assert "=" not in short and "," not in short
+    assert variants_module.parse(short) == variants_module.parse(text)
+    assert variants_module.compact(short) == short
+    with pytest.raises(RulesError):
+        variants_module.compact(
+            text.replace(":", ":bogus:1;", 1) if ":" in text else text + ":bogus:1"
+        )

@@ -37,6 +37,23 @@ def test_random_sim(rules: str) -> None:
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize(
+    "spec", ["guilin:zimo=unit", "hengyang:tun=3+1,xing=gen", "yongzhou:xing=gen;cap:600"]
+)
+def test_a_game_with_options_reads_its_own_string_back(spec: str) -> None:
+    """A preset with options (variants.parse) is a game whose string — which OpenSpiel's
+    serialization writes — loads the same game again (``=`` and ``,`` cannot stand in
+    a game string: the options are spelled ``id:value;…`` there)."""
+    game = pyspiel.load_game("python_paohuzi", {"rules": spec})
+    again = pyspiel.load_game(str(game))
+    assert again.rules == game.rules and str(again) == str(game)
+    assert "=" not in game.get_parameters()["rules"]
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = deal(game, random.Random(3))
+    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert g2.rules == game.rules and str(s2) == str(state)
+
+
 def test_wang_are_dealt_and_race_returns_need_not_cancel() -> None:
     rng = random.Random(11)
     yongzhou = pyspiel.load_game("python_paohuzi", {"rules": "yongzhou"})

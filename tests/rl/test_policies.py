@@ -140,3 +140,30 @@ def test_policy_opponents_see_the_history_block_the_learner_sees() -> None:
         play(env, seed)
         play(pool, seed)
     assert sizes == {env.observation_space.shape[0]} == {OBSERVATION_SIZE + 8 * 87}
+
+
+def test_a_snapshot_of_a_learnt_model_is_frozen() -> None:
+    """``sb3_policy(model, snapshot=True)`` after learning (docs/rl.md's self-play block):
+    it once deep-copied the network, which fails once the model has learnt (tensors of
+    its last forward pass are not copyable). The snapshot plays as the model did when
+    taken, and keeps doing so while the model learns on."""
+    pytest.importorskip("sb3_contrib")
+    pytest.importorskip("torch")
+    from sb3_contrib import MaskablePPO
+
+    from paohuzi.bots.policy import sb3_policy
+
+    env = SelfPlay(gymnasium.make(paohuzi.rl.ENV_ID), pool=["random"])
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0)
+    model.learn(64)
+    frozen = sb3_policy(model, snapshot=True, deterministic=True)
+    obs, info = env.reset(seed=1)
+    mask = info["action_mask"]
+    before = {k: v.clone() for k, v in model.policy.state_dict().items()}
+    first = frozen(obs, mask)
+    assert mask[first]
+    model.learn(64)
+    assert any((before[k] != v).any() for k, v in model.policy.state_dict().items())
+    assert frozen(obs, mask) == first  # the copy did not learn with the model
+    env.add(frozen, name="past")  # and it sits in a self-play pool
+    play(env, 2)

@@ -128,9 +128,7 @@ def sb3_policy(model: Any, deterministic: bool = True, snapshot: bool = False) -
     past self for a self-play pool), not the live one that keeps learning.
     """
     if snapshot:
-        import copy
-
-        model = copy.deepcopy(getattr(model, "policy", model))
+        model = _frozen(getattr(model, "policy", model))
 
     def policy(obs: np.ndarray, mask: np.ndarray) -> int:
         action, _state = model.predict(
@@ -139,6 +137,21 @@ def sb3_policy(model: Any, deterministic: bool = True, snapshot: bool = False) -
         return int(np.asarray(action).reshape(-1)[0])
 
     return policy
+
+
+def _frozen(policy: Any) -> Any:
+    """A copy of an sb3 policy network with its weights as they are now. Made as sb3
+    loads a saved policy (its constructor's arguments, then the weights): a deep copy
+    fails once it has learnt, holding tensors of its last forward pass."""
+    params = getattr(policy, "_get_constructor_parameters", None)
+    if params is None:  # not an sb3 policy: any copyable model
+        import copy
+
+        return copy.deepcopy(policy)
+    frozen = type(policy)(**params())
+    frozen.load_state_dict(policy.state_dict())
+    frozen.set_training_mode(False)
+    return frozen.to(policy.device)
 
 
 __all__ = ["Policy", "PolicyBot", "as_bot", "is_import_ref", "load_policy", "sb3_policy"]

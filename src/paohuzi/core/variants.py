@@ -21,6 +21,7 @@ lobby's 名堂 choice (no 名堂 chosen: 等 only), and a preset's other 封顶
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -339,14 +340,11 @@ def parse(text: str) -> Rules:
     """``PRESET:ID=VALUE,…`` → that preset played so (the CLI's ``--rules
     yongzhou:xing=gen,hongzhuan=on``; ``cap=N`` sets 封顶 as well, as PRESETS.md's
     永州 600 and 娄底 400); :class:`RulesError` names what is not offered."""
-    name, _, spec = text.partition(":")
-    if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
+    name, items = _items(text)
     offered = {v.id: v for v in variants(name)}
     chosen: dict[str, str] = {}
     cap: int | None = None
-    for item in filter(None, (x.strip() for x in spec.split(","))):
-        vid, eq, value = (x.strip() for x in item.partition("="))
+    for vid, eq, value in items:
         if vid in chosen or (vid == "cap" and cap is not None):
             raise RulesError(f"{name} option {vid} is given twice")
         if vid == "cap":
@@ -368,6 +366,29 @@ def parse(text: str) -> Rules:
     return rules if cap is None else rules.replace(cap=cap)
 
 
+def _items(text: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """The preset's name and its options as (id, "=" or "", value). Options are split by
+    ``,`` or ``;`` and each at ``=`` or ``:`` — the second spelling, OpenSpiel's
+    (:func:`compact`), holds no ``=`` or ``,``, which a game string cannot carry."""
+    name, _, spec = text.partition(":")
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
+    out = []
+    for item in filter(None, (x.strip() for x in re.split("[,;]", spec))):
+        vid, eq, value = item.partition("=") if "=" in item else item.partition(":")
+        out.append((vid.strip(), "=" if eq else "", value.strip()))
+    return name, out
+
+
+def compact(text: str) -> str:
+    """``PRESET:ID=VALUE,…`` spelled ``PRESET:ID:VALUE;…`` (as :func:`parse` reads it
+    too): a value OpenSpiel's game string (``python_paohuzi(rules=…)``) carries and
+    reads back. Checked as :func:`parse` checks it."""
+    parse(text)
+    name, items = _items(text)
+    return name + (":" + ";".join(f"{k}:{v}" for k, _, v in items) if items else "")
+
+
 def variants(name: str) -> tuple[Variant, ...]:
     """The variants of preset ``name`` (none for a preset PRESETS.md gives no options)."""
     return VARIANTS.get(name, ())
@@ -379,6 +400,7 @@ __all__ = [
     "Choice",
     "Variant",
     "choice_of",
+    "compact",
     "labels",
     "parse",
     "patched",

@@ -87,6 +87,8 @@ class PaohuziGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
         self.rules = variants.parse(str(params["rules"]))  # a preset, or one with options
+        # spelled so that the game's string (str(game), serialization) loads again
+        params["rules"] = variants.compact(str(params["rules"]))
         zero_sum = self.rules.zero_sum
         info = pyspiel.GameInfo(
             num_distinct_actions=ACTION_COUNT,
