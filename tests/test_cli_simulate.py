@@ -176,3 +176,23 @@ def test_replay_refuses_what_is_not_a_record(
         assert main(argv) == 2
         out, err = capsys.readouterr()
         assert out == "" and "is not a game record" in err
+
+
+def test_replay_takes_rules_that_the_records_must_have(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """INTERFACES: every command takes ``--rules``; ``replay`` replays a record under its
+    own rules, and with ``--rules`` a record played under others fails (exit 1)."""
+    argv = ["simulate", "--games", "3", "--seed", "2", "--records", str(tmp_path), "--json"]
+    run_json(capsys, *argv, "--rules", "guilin:zimo=unit")
+    assert main(["replay", "--check", str(tmp_path), "--rules", "guilin:zimo=unit"]) == 0
+    assert "3 of 3 records ok" in capsys.readouterr().out
+    assert main(["replay", "--check", str(tmp_path), "--rules", "guilin"]) == 1
+    err = capsys.readouterr().err
+    assert "played under rules 'guilin:zimo=unit', not those of --rules 'guilin'" in err
+    one = str(next(tmp_path.glob("*.json")))
+    assert main(["replay", one, "--rules", "hunan"]) == 1
+    assert main(["replay", one, "--rules", "nowhere"]) == 2
+    capsys.readouterr()
+    assert main(["replay", one, "--rules", "guilin:zimo=unit"]) == 0
+    assert "规则 guilin" in capsys.readouterr().out

@@ -78,7 +78,12 @@ def test_a_regions_options_by_name_on_every_rules_flag(capsys) -> None:
     flat = re.sub(r"\s+", " ", out)
     assert status == 0 and "玩法 options" in out and "*off 不带" in flat and " on 带" in flat
     status, out, _ = run(capsys, "hunan")
-    assert status == 0 and "玩法" not in out  # no options in PRESETS.md: no table
+    # no region's options in PRESETS.md: the table holds the house's 封顶 alone
+    flat = re.sub(r"\s+", " ", out)
+    assert status == 0 and "玩法 options" in out and "cap 封顶" in flat
+    assert "*0 now" in flat and "region's other" not in flat
+    status, out, _ = run(capsys, "loudi:cap=400")
+    assert "*400 now" in re.sub(r"\s+", " ", out)
     assert main(["simulate", "--rules", "hengyang:tun=1", "--games", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out.splitlines()[-1])
 

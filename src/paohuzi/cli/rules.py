@@ -167,7 +167,7 @@ def render(rules: Rules) -> list[Table]:
         _huxi_table(d["huxi_table"]),
         _mingtang(d["mingtang"], rules.effective_level),
     ]
-    if variants.variants(rules.name):
+    if rules.name in PRESETS:  # (a rules file of another name has no region's options)
         out.append(_variants(rules))
     return out
 
@@ -185,6 +185,14 @@ def _variants(rules: Rules) -> Table:
         now = variants.stated(v, rules)
         vals = [f"{'*' if c is now else ' '}{c.value} {c.zh} ({c.en})" for c in v.choices]
         t.add_row(v.id, f"{v.zh}\n{v.en}", "\n".join(vals))
+    # every preset: 封顶, a house option too (PRESETS.md names 永州's 600, 娄底's 400)
+    region = variants.EXTRA_CAPS.get(rules.name)
+    t.add_row(
+        "cap",
+        "封顶\nCap (封顶)",
+        f"*{rules.cap} now (0 = none); any whole number"
+        + (f"; the region's other: {', '.join(map(str, region))}" if region else ""),
+    )
     return t
 
 
