@@ -102,3 +102,27 @@ def test_the_calculator_turns_what_the_engine_turns(
     argv = ["score", H, "--table", "wei:五", "--win", "九", "--self-drawn", "--rules", rules]
     assert main([*argv, *extra, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["xing"] == xing
+
+
+def test_a_win_on_a_discard_names_what_the_discarder_pays(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """R44: ``--discard`` (a batch line's ``"discard": true``) says the card was
+    discarded: 衡阳's discarder pays for all three others (包赔), 泸州's his own share;
+    rules without discard wins, and a 自摸, refuse it."""
+    hy = ["score", "一二三贰柒拾四五六九九九壹贰", "--win", "叁", "--rules", "hengyang"]
+    assert main([*hy, "--discard", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["discarder_pays"] == 3 * d["pays"] > 0
+    assert main([*hy, "--discard"]) == 0
+    assert f"the discarder alone pays {3 * d['pays']}" in capsys.readouterr().out
+    base = ["score", H, "--table", "wei:五", "--win", "九"]
+    assert main([*base, "--rules", "hunan", "--discard"]) == 2  # no discard wins (R44)
+    assert "no win on a discard" in capsys.readouterr().err
+    assert main([*base, "--rules", "guilin", "--self-drawn", "--discard"]) == 2
+    capsys.readouterr()
+    line = {"hand": "一二三贰柒拾四五六九九九壹贰", "win": "叁", "discard": True}
+    got, problem = score_line(json.dumps(line, ensure_ascii=False), parse("hengyang"))
+    assert problem is None and got["discarder_pays"] == 3 * got["pays"]
+    got, problem = score_line(json.dumps({**line, "discard": "yes"}), parse("hengyang"))
+    assert problem is not None and got["error"] == "invalid_input"

@@ -112,6 +112,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="荒庄 in a row just before this hand (黄番 presets multiply 底; a record's 'huang')",
     )
+    p.add_argument(
+        "--discard",
+        action="store_true",
+        help="won on another player's discard (R44: presets with discard wins): the "
+        "payment names what the discarder pays",
+    )
     p.add_argument("--rules", default="hunan", metavar="P", help=RULES_HELP)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
@@ -177,15 +183,36 @@ def _run(args: argparse.Namespace, json_mode: bool) -> int:
         position = read_position(line, rules)
     except ValueError as e:
         return fail(COMMAND, e, json_mode)
-    problem = position_problem(position, rules)
+    problem = position_problem(position, rules) or discard_problem(position, rules, args.discard)
     if problem is not None:
         return fail(COMMAND, problem, json_mode)
     settlement = _settle(position, rules, args.huang)
     if args.json:
-        print(dumps(result_object(settlement, rules)))
+        print(dumps(result_object(settlement, rules, position, args.discard)))
     else:
-        render(settlement, position, rules, Console(file=sys.stdout, highlight=False))
+        console = Console(file=sys.stdout, highlight=False)
+        render(settlement, position, rules, console, args.discard)
     return EXIT_OK
+
+
+def discard_problem(position: Position, rules: Rules, discard: bool) -> str | None:
+    """A win on a discard (R44) that cannot be: rules without discard wins, a 自摸."""
+    if not discard:
+        return None
+    if not rules.win_on_discard:
+        return f"these rules ({rules.name}) allow no win on a discard (R44)"
+    if position.self_drawn or position.tianhu:
+        return "a win on a discard is not self-drawn (自摸/天胡)"
+    return None
+
+
+def discarder_pays(settlement: Settlement, rules: Rules, position: Position) -> int:
+    """What the discarder pays alone on a discard win (R44; 包赔: every payer's share;
+    R37's 地胡 包赔 too), 0 where each payer pays his own."""
+    from paohuzi.core.scoring import discarder_shares
+
+    shares = discarder_shares(rules, 0, position.dihu, rules.seated - 1)
+    return _pays(settlement, rules) * shares if settlement.win else 0
 
 
 def position_problem(position: Position, rules: Rules) -> str | None:
@@ -390,7 +417,7 @@ def score_line(raw: str, rules: Rules) -> tuple[dict[str, Any], str | None]:
     except RecursionError:  # nested deeper than the parser goes: no position anyway
         obj = invalid_input("not a position: JSON nested too deep")
         return obj, obj["message"]
-    huang = 0
+    huang, discard = 0, False
     if isinstance(data, dict) and "huang" in data:  # a record's 荒庄 before (黄番)
         data = dict(data)
         got = _huang(data.pop("huang"))
@@ -398,24 +425,36 @@ def score_line(raw: str, rules: Rules) -> tuple[dict[str, Any], str | None]:
             obj = invalid_input(f"huang must be a count of 荒庄 (0–{MAX_HUANG})")
             return obj, obj["message"]
         huang = got
+    if isinstance(data, dict) and "discard" in data:  # a win on a discard (R44)
+        data = dict(data)
+        discard = data.pop("discard")
+        if not isinstance(discard, bool):
+            obj = invalid_input("discard must be true or false")
+            return obj, obj["message"]
     try:
         position = read_position(data, rules)
     except ValueError as e:
         obj = invalid_input(e)
         return obj, obj["message"]
-    problem = position_problem(position, rules)
+    problem = position_problem(position, rules) or discard_problem(position, rules, discard)
     if problem is not None:
         obj = invalid_input(problem)
         return obj, obj["message"]
     try:
-        return result_object(_settle(position, rules, huang), rules), None
+        return result_object(_settle(position, rules, huang), rules, position, discard), None
     except Exception as e:  # a bug on one line must not lose the rest of the batch
         message = one_line(f"internal error: {type(e).__name__}: {e}")
         return {"error": "internal_error", "message": message}, message
 
 
 # -- human-readable breakdown ---------------------------------------------------------------------
-def render(settlement: Settlement, position: Position, rules: Rules, console: Console) -> None:
+def render(
+    settlement: Settlement,
+    position: Position,
+    rules: Rules,
+    console: Console,
+    discard: bool = False,
+) -> None:
     """The coloured breakdown: groups, 胡息, doubling, 等, 名堂/番, 底 (R22–R37)."""
     console.print(_position_line(position, rules))
     if settlement.groups:
@@ -427,7 +466,16 @@ def render(settlement: Settlement, position: Position, rules: Rules, console: Co
         return
     console.print(_summary_table(settlement, rules, position))
     # A position does not say whether the card was discarded or turned up from the
-    # wall, so under discarder-pays rules both payers are named (R37, PRESETS 泸州).
+    # wall: unless --discard says so, under discarder-pays rules both payers are named
+    # (R37, R44, PRESETS 泸州).
+    alone = discarder_pays(settlement, rules, position) if discard else 0
+    if alone:
+        shares = alone // max(1, _pays(settlement, rules))
+        times = f", × {shares} for every other player: 包赔" if shares > 1 else ""
+        line = Text.assemble(("胡 win", "bold green"), " — the discarder alone pays ")
+        line.append_text(Text.assemble((str(alone), "bold"), f" (底 {settlement.di}{times})"))
+        console.print(line)
+        return
     if rules.payment == "race":  # R45: the winner scores; only a discarder loses it
         who = "the winner's running total gains"
         after = f" (a discarder loses it, at most {rules.race.discarder_cap})"
@@ -456,9 +504,16 @@ def _pays(settlement: Settlement, rules: Rules) -> int:
     return each_pays(settlement.di, rules) if settlement.win else 0
 
 
-def result_object(settlement: Settlement, rules: Rules) -> dict[str, Any]:
-    """The ``--json`` / ``--batch`` object: the settlement, and ``pays`` (R37)."""
-    return {**settlement.to_dict(), "pays": _pays(settlement, rules)}
+def result_object(
+    settlement: Settlement, rules: Rules, position: Position | None = None, discard: bool = False
+) -> dict[str, Any]:
+    """The ``--json`` / ``--batch`` object: the settlement, and ``pays`` (R37); on a
+    win on a discard (``discard``) also ``discarder_pays`` (R44: what he pays alone,
+    0 where each payer pays his own)."""
+    out = {**settlement.to_dict(), "pays": _pays(settlement, rules)}
+    if discard and position is not None:
+        out["discarder_pays"] = discarder_pays(settlement, rules, position)
+    return out
 
 
 def _position_line(position: Position, rules: Rules) -> Text:
