@@ -32,3 +32,31 @@ def test_the_narrator_uses_them() -> None:
     assert narrate_event({"type": "wei", "seat": 2, "card": "x3", "source": "draw"}) == (
         "2号 偎 三（摸牌，自动）"
     )
+
+
+def test_every_event_type_is_told_in_words() -> None:
+    """``paohuzi replay`` narrates every kind of event the engine makes (the 醒 event
+    of R42 once came out as the raw ``xing``), from the events of real hands."""
+    from paohuzi.bots import make_bot
+    from paohuzi.core.variants import parse
+    from paohuzi.core.vocab import EventType
+    from paohuzi.table import Table
+
+    seen: dict[str, str] = {}
+    for name in ("hunan", "yongzhou", "guilin", "changde", "luzhou"):
+        rules = parse(name)
+        for seed in range(25):
+            t = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed, 1)
+            st = t.deal()
+            while not st.is_terminal():
+                seat = t.next_bot()
+                assert seat is not None
+                t.apply(t.choose(seat))
+            for e in st.events:
+                d = e.to_dict()
+                seen.setdefault(d["type"], narrate_event(d, dealer=st.dealer))
+    assert {"xing", "hu", "chi", "ti", "liangzhang", "pile"} <= set(seen)
+    for t, line in seen.items():
+        assert t not in line, (t, line)  # a word, not the event's id
+    assert "醒牌" in seen["xing"] and "门子中" in seen["xing"]
+    assert set(seen) <= {x.value for x in EventType}

@@ -127,3 +127,33 @@ def test_only_own_passes_are_logged() -> None:
 def test_open_card_verb() -> None:
     assert R.source_zh(Source.DRAW) == "翻出" and R.source_zh(Source.DISCARD) == "打出"
     assert R.source_zh(Source.LIANGZHANG) == "亮张" and R.source_zh(None) == "出"
+
+
+def test_the_log_tells_each_xing_card_turned() -> None:
+    """R42: the terminal's log writes each 醒牌, the card turned for it and how many of
+    its kind the winner holds (it once wrote no line for them)."""
+    from paohuzi.bots import make_bot
+    from paohuzi.core.variants import parse
+    from paohuzi.core.vocab import EventType
+    from paohuzi.table import Table
+    from paohuzi.tui import render as R
+
+    told = 0
+    for name in ("guilin", "guilin:xing=gen"):
+        rules = parse(name)
+        for seed in range(12):
+            t = Table([make_bot("greedy") for _ in range(3)], rules, seed, 1)
+            st = t.deal()
+            while not st.is_terminal():
+                seat = t.next_bot()
+                assert seat is not None
+                t.apply(t.choose(seat))
+            for e in st.events:
+                if e.type is EventType.XING:
+                    line = R.event_text(e, {s: f"P{s}" for s in range(3)})
+                    assert line is not None
+                    text = line.plain
+                    assert f"醒牌 {e.card.zh}" in text and f"门子中 {e.get('count')} 张" in text
+                    assert ("跟醒" in text) == (name.endswith("gen") and e.source is None)
+                    told += 1
+    assert told >= 10

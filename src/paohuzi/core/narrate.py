@@ -56,6 +56,10 @@ def narrate_event(e: dict[str, Any], dealer: int | None = None) -> str:
         if not e.get("card"):  # R28 mandatory 天胡: no winning card
             return f"{who} 天胡（自动）"
         return f"{who} 胡 {card}" + (f"（{'、'.join(how)}）" if how else "")
+    if t == "xing":  # R42: the 醒牌, the card turned for it, how many the winner holds
+        turned = card_zh(e.get("turned"))
+        from_ = f"翻出 {turned}" if e.get("source") == "wall" else f"跟醒，胡的牌 {turned}"
+        return f"{who} 醒牌 {card}（{from_}），门子中 {e.get('count', '?')} 张"
     if t == "huangzhuang":
         return "荒庄：墩已摸完，无人胡牌"
     if t == "settle":
@@ -76,7 +80,8 @@ def narrate_result(res: dict[str, Any] | None, dealer: int | None = None) -> lis
     if st.get("wang"):  # R40: what each 王 stood for in the scored split
         lines.append("  王 作 " + "".join(card_zh(c) for c in st["wang"]))
     if st:
-        lines.append(f"  等 {st.get('deng')}  番 {st.get('fan')}  底 {st.get('di')}")
+        xing = f"（含醒 {st['xing']}）" if st.get("xing") else ""  # R42
+        lines.append(f"  等 {st.get('deng')}{xing}  番 {st.get('fan')}  底 {st.get('di')}")
     for m in res.get("mingtang", []):
         lines.append(f"  名堂 {m['name']} {m['fan']} 番")
     lines.append(

@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from paohuzi.core.actions import CHI, HU, PASS, PENG, Action
-from paohuzi.core.cards import Card
+from paohuzi.core.cards import Card, card_or_wang
 from paohuzi.core.events import Event
 from paohuzi.core.labels import OPEN_VERB_ZH, doubling_zh, win_flags_zh
 from paohuzi.core.melds import GroupKind
@@ -248,6 +248,11 @@ def event_text(e: Event, names: dict[int, str], me: int = 0) -> Text | None:
         return Text.assemble((f"{who} 胡 ", "bold green"), card_text(c), "  " + " ".join(flags))
     if t == E.HUANGZHUANG:
         return Text("荒庄: 墩牌摸完, 无人胡", style="bold yellow")
+    if t == E.XING:  # R42: the 醒牌, the card turned for it, how many the winner holds
+        turned = card_or_wang(e.get("turned"))
+        how = "翻出 " if e.source is not None else "跟醒 "
+        out = Text.assemble(f"{who} 醒牌 ", card_text(c), f"  ({how}", card_text(turned))
+        return out.append(f")  门子中 {e.get('count')} 张")
     return None  # deal, pile (shown in the piles), settle (its own screen)
 
 
