@@ -3,11 +3,13 @@ R19 比 packages, hidden 偎/提 cards)."""
 
 from __future__ import annotations
 
+import pytest
+
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import Card, parse_cards
 from paohuzi.core.events import Event
 from paohuzi.core.melds import GroupKind
-from paohuzi.core.views import MeldView
+from paohuzi.core.views import MeldView, view
 from paohuzi.core.vocab import EventType, Source
 from paohuzi.tui import render as R
 
@@ -157,3 +159,27 @@ def test_the_log_tells_each_xing_card_turned() -> None:
                     assert ("跟醒" in text) == (name.endswith("gen") and e.source is None)
                     told += 1
     assert told >= 10
+
+
+@pytest.mark.parametrize(("name", "why"), [("yongzhou:wangpai=on", "亡牌"), ("loudi", "罚 10 息")])
+def test_a_huangzhuang_that_moves_points_says_why(name: str, why: str) -> None:
+    """R32/R45, 亡牌: the terminal's 荒庄 sheet once said "no score" beside payments."""
+    from paohuzi.bots import make_bot
+    from paohuzi.core.variants import parse
+    from paohuzi.table import Table
+    from paohuzi.tui import render as R
+
+    rules = parse(name)
+    for seed in range(80):
+        t = Table([make_bot("random") for _ in range(rules.players)], rules, seed, 1)
+        st = t.deal()
+        while not st.is_terminal():
+            seat = t.next_bot()
+            assert seat is not None
+            t.apply(t.choose(seat))
+        if st.result is not None and st.result.winner is None and any(st.result.scores):
+            names = {s: f"P{s}" for s in range(rules.players)}
+            text = R.settlement_text(view(st, st.seats[0]), names, [0] * rules.players, "").plain
+            assert why in text and "no score" not in text
+            return
+    raise AssertionError("no 荒庄 that moved points")

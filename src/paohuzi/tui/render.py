@@ -293,7 +293,10 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
     out = Text()
     out.append(f" {title}\n", style="bold")
     if res is None or res.winner is None:
-        out.append(" 荒庄 — no winner, no score (R32)\n", style="bold yellow")
+        moved = res is not None and any(res.scores)
+        out.append(f" 荒庄 — no winner{'' if moved else ', no score'} (R32)\n", style="bold yellow")
+        if moved:
+            out.append_text(_huang_why(v, names))
     else:
         out.append(f" {names[res.winner]} 胡", style="bold green")
         pos = res.position
@@ -311,6 +314,21 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
             out.append_text(_score_block(res.settlement, xing))
     scores = res.scores if res is not None else ()
     out.append_text(_players_block(v, names, scores, totals))
+    return out
+
+
+def _huang_why(v: View, names: dict[int, str]) -> Text:
+    """Why points move at a 荒庄: the race's penalty (R45), the dealer's cost (R32),
+    亡牌 — more 王 held pays 王 by 王 (永州's option)."""
+    rules, dealer = v.rules, names.get(v.dealer, "")
+    out = Text()
+    if rules.payment == "race":
+        return Text(f" 庄家 {dealer} 罚 {rules.race.huangzhuang_penalty} 息 (R45)\n", style=DIM)
+    if rules.huangzhuang.cost:
+        out.append(f" 庄家 {dealer} 付每家 {rules.huangzhuang.cost} (R32)\n", style=DIM)
+    if rules.huangzhuang.wang_pay and v.reveal_wang:
+        held = "  ".join(f"{names.get(s, s)} {n}王" for s, n in enumerate(v.reveal_wang))
+        out.append(f" 亡牌: 王多者每多一张付 {rules.huangzhuang.wang_pay}  ({held})\n", style=DIM)
     return out
 
 
