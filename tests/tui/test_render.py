@@ -183,3 +183,33 @@ def test_a_huangzhuang_that_moves_points_says_why(name: str, why: str) -> None:
             assert why in text and "no score" not in text
             return
     raise AssertionError("no 荒庄 that moved points")
+
+
+def test_the_sit_out_seat_says_what_it_collects() -> None:
+    """永州 坐醒 (4 seats): the sheet names the seat that sits out and 番 × 醒数, what
+    each loser pays it — the payments column alone did not add up to 底."""
+    from paohuzi.bots import make_bot
+    from paohuzi.core.rules import PRESETS
+    from paohuzi.table import Table
+
+    rules = PRESETS["yongzhou"].with_players(4)
+    for seed in range(40):
+        t = Table([make_bot("greedy") for _ in range(4)], rules, seed, 1)
+        st = t.deal()
+        while not st.is_terminal():
+            seat = t.next_bot()
+            assert seat is not None
+            t.apply(t.choose(seat))
+        res = st.result
+        if res is None or res.settlement is None or not res.settlement.xing:
+            continue
+        out = next(s for s in range(4) if s not in st.seats)
+        names = {s: f"P{s}" for s in range(4)}
+        text = R.settlement_text(view(st, st.seats[0]), names, [0] * 4, "").plain
+        each = res.settlement.fan * res.settlement.xing
+        assert (
+            f"坐醒 P{out} 收每家 番{res.settlement.fan} × 醒{res.settlement.xing} = {each}" in text
+        )
+        assert res.scores[out] == each * (len(st.seats) - 1)
+        return
+    raise AssertionError("no win with 醒 at four seats")

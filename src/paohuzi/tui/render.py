@@ -312,9 +312,28 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
             out.append_text(_groups_block(res.settlement, pos))
             xing = pos.xing if pos is not None else ()
             out.append_text(_score_block(res.settlement, xing))
+            out.append_text(_xing_seat(v, names, res.settlement))
     scores = res.scores if res is not None else ()
     out.append_text(_players_block(v, names, scores, totals))
     return out
+
+
+# The seat that sits out and collects 醒 (PRESETS: 永州 坐醒, 桂林 数醒)
+_XING_SEAT = {"guilin": "数醒"}
+
+
+def _xing_seat(v: View, names: dict[int, str], st: Settlement) -> Text:
+    """坐醒/数醒: the seat that sits out collects 番 × 醒数 from each loser (PRESETS)."""
+    rules = v.rules
+    out = [t for t in range(rules.players) if t not in v.seats]
+    if not rules.xing_seat or not out or not st.xing:
+        return Text()
+    label = _XING_SEAT.get(rules.name, "坐醒")
+    each = st.fan * st.xing
+    return Text(
+        f" {label} {names.get(out[0], out[0])} 收每家 番{st.fan} × 醒{st.xing} = {each}\n",
+        style=DIM,
+    )
 
 
 def _huang_why(v: View, names: dict[int, str]) -> Text:
