@@ -101,6 +101,13 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
             if rules.name == "loudi"
             else {}
         ),
+        # a race's 荒庄 costs the dealer 10 (R45): the sheet says so (no preset's default
+        # has a 荒庄 cost or 亡牌)
+        **(
+            {"huang": {"dealer": state.dealer, "cost": 0, "penalty": 10, "wang_pay": 0}}
+            if rules.name == "loudi" and res.get("winner") is None
+            else {}
+        ),
     }
 
 

@@ -4,11 +4,14 @@ Uses conftest.py's ``server`` and ``browser``."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import httpx
 import pytest
 
-from .lobby_helpers import DESKTOP, open_lobby, shot
+from .helpers import VIEWPORTS, Frames, open_seat, play_hand, shot, wait_js
+from .lobby_helpers import DESKTOP, open_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -82,3 +85,115 @@ def test_xing_event_is_told_in_words(browser: Any, server: str) -> None:
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         c.close()
+
+
+def _room(page: Any, server: str, rules: str, seed: int, options: dict[str, Any]) -> None:
+    body = {"rules": rules, "bot": "normal", "seed": seed, "name": "小明", "options": options}
+    r = httpx.post(server + "/api/rooms", json=body)
+    r.raise_for_status()
+    room = r.json()
+    open_seat(page, server, room["room"], room["token"])
+
+
+def _lang(page: Any, lang: str) -> None:
+    page.evaluate(f"localStorage.setItem('phz:lang', '{lang}')")
+    page.reload()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_xing_seat_is_named_and_its_collection_explained(
+    browser: Any, server: str, lang: str
+) -> None:
+    """永州 4人: the seat that sits out is 坐醒 (not 坐底); a won hand's sheet says it
+    collects 番 × 醒 from each loser, and tags its line in the payments."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
+    _room(page, server, "yongzhou", 11, {"players": 4, "hands": 8})
+    if lang == "en":
+        _lang(page, lang)
+    rng = random.Random(3)
+    term = "坐醒" if lang == "zh" else "Sits out · 坐醒"
+    seen = False
+    for _ in range(8):
+        wait_js(page, "['playing', 'settlement', 'finished'].includes(document.body.dataset.phase)")
+        badges = page.eval_on_selector_all(
+            "#game .seat .badge.out", "bs => bs.map(b => b.textContent)"
+        )
+        assert badges == [term], badges
+        play_hand(page, rng)
+        wait_js(page, "['settlement', 'finished'].includes(document.body.dataset.phase)")
+        page.wait_for_selector("#settlement:not(.hidden)")
+        r = frames.last["result"] if frames.last else None
+        assert r is not None
+        if r["winner"] is not None:
+            x = r["xing_seat"]
+            line = page.inner_text("#settle-body .why.xing-seat")
+            assert term in line and f"= {x['each']}" in line, line
+            assert f"{x['fan']}" in line and f"{x['xing']}" in line
+            tags = page.inner_text("#settle-body table.payments").count(term.split(" · ")[-1])
+            assert tags == 1
+            for vp in ("desktop", "phone-portrait", "phone-landscape"):
+                page.set_viewport_size(VIEWPORTS[vp]["viewport"])
+                page.eval_on_selector("#settle-scroll", "e => { e.scrollTop = 0; }")
+                shot(page, f"pass-sheet-top-{vp}-{lang}.png")
+                page.locator("#settle-body .why.xing-seat").scroll_into_view_if_needed()
+                shot(page, f"pass-xing-seat-{vp}-{lang}.png")
+            seen = True
+            break
+        if page.get_attribute("body", "data-phase") == "finished":
+            break
+        hand = page.get_attribute("body", "data-hand")
+        page.click("#ready-btn")
+        wait_js(page, f"document.body.dataset.hand !== '{hand}'")
+    assert seen, "no hand was won"
+    assert not errors, errors
+    ctx.close()
+
+
+HUANG = """(h) => (async () => {
+  const { S } = await import('/static/store.js');
+  const r = S.msg.result;
+  const n = r.payments.length;
+  S.msg = { ...S.msg, hand_id: S.msg.hand_id + 'h', result: { ...r, winner: null, huangzhuang: true,
+    discarder: null, groups: [], mingtang: [], xing_cards: undefined, xing: undefined,
+    xing_seat: undefined, wang: undefined, huang: h.huang, payments: h.payments.slice(0, n) } };
+  (await import('/static/app.js')).rerender();
+})()"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_huangzhuang_sheet_says_why_money_moved(browser: Any, server: str, lang: str) -> None:
+    """A 荒庄 that moves money says why: 娄底's dealer penalty (R45); 永州 亡牌 with the 王
+    each seat held (the server's ``huang``, tests/server/test_player_pass.py)."""
+    ctx = browser.new_context(**VIEWPORTS["phone-portrait"])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _room(page, server, "yongzhou", 5, {"hands": 4, "wangpai": "on"})
+    if lang == "en":
+        _lang(page, lang)
+    play_hand(page, random.Random(1))
+    wait_js(page, "['settlement', 'finished'].includes(document.body.dataset.phase)")
+    page.wait_for_selector("#settlement:not(.hidden)")
+    huang = {"dealer": 1, "cost": 0, "penalty": 0, "wang_pay": 5, "wang": [2, 0, 1]}
+    page.evaluate(HUANG, {"huang": huang, "payments": [-15, 10, 5]})
+    page.wait_for_selector("#settle-body .why.wang-pai")
+    line = page.inner_text("#settle-body .why.wang-pai")
+    assert "亡牌" in line and "5" in line, line
+    me = "我" if lang == "zh" else "You"
+    assert f"{me} 2" in line and " 0" in line and " 1" in line, line
+    for vp in ("phone-portrait", "desktop", "phone-landscape"):
+        page.set_viewport_size(VIEWPORTS[vp]["viewport"])
+        page.locator("#settle-body .why.wang-pai").scroll_into_view_if_needed()
+        shot(page, f"pass-huang-wangpai-{vp}-{lang}.png")
+    page.evaluate(
+        HUANG,
+        {"huang": {"dealer": 2, "cost": 0, "penalty": 10, "wang_pay": 0}, "payments": [0, 0, -10]},
+    )
+    line = page.inner_text("#settle-body .why.huang-why")
+    assert ("庄家" in line or "dealer" in line) and "10" in line, line
+    assert not errors, errors
+    ctx.close()

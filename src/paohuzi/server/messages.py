@@ -217,6 +217,28 @@ class RaceLine(Out):
     totals: tuple[int, ...]
 
 
+class XingSeatLine(Out):
+    """坐醒 / 数醒 (PRESETS yongzhou, guilin; ``rules.xing_seat``): the seat that sat out
+    collected ``each`` (番 × 醒数, capped like 底) from each of the ``losers``."""
+
+    seat: int
+    fan: int
+    xing: int
+    each: int
+    losers: int
+
+
+class HuangLine(Out):
+    """Why money moved on a 荒庄: the dealer's cost to each other seat (R32) or his race
+    penalty (R45), and 亡牌 (永州): the 王 each seat held, ``wang_pay`` per extra 王."""
+
+    dealer: int
+    cost: int = 0  # the dealer paid each other dealt-in seat this
+    penalty: int = 0  # a race: the dealer lost this from his running total
+    wang_pay: int = 0  # 亡牌: between every two dealt-in seats, per extra 王
+    wang: tuple[int, ...] | None = omitted()  # 亡牌: the 王 each seat held
+
+
 class HandSettlement(Out):
     """结算 of a finished hand (R33–R37) with the match totals after it (R38)."""
 
@@ -251,6 +273,8 @@ class HandSettlement(Out):
     pattern: str | None = omitted()  # R41: the win's 王 pattern (wangdiao … wangzha_wang)
     huang_multiplier: int | None = omitted()  # 黄番: 底 × this after 荒庄 in a row (> 1 only)
     baopei: int | None = omitted()  # 包赔: the discarder paid this many seats' shares (> 1 only)
+    xing_seat: XingSeatLine | None = omitted()  # 坐醒/数醒: what the sit-out seat collected
+    huang: HuangLine | None = omitted()  # 荒庄: why money moved (only where some did)
 
 
 class HandLine(Out):
@@ -514,6 +538,7 @@ __all__ = [
     "HandSettlement",
     "HintInfo",
     "HintMessage",
+    "HuangLine",
     "MatchSummary",
     "MeldWire",
     "MingtangLine",
@@ -534,6 +559,7 @@ __all__ = [
     "Transfer",
     "View",
     "ViewWire",
+    "XingSeatLine",
     "encode",
     "omitted",
     "same",

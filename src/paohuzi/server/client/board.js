@@ -119,7 +119,7 @@ function fillSeat(node, v, seat, o) {
   if (v.dealer === seat) head.append(el("span", "badge dealer", T.dealer));
   for (const [cls, text] of o.badges ? o.badges(seat) : []) head.append(el("span", "badge " + cls, text));
   const out = !v.seats.includes(seat);
-  if (out) head.append(el("span", "badge", T.out));
+  if (out) head.append(el("span", "badge out", T.outOf(v.rules))); // 坐底, or 坐醒 / 数醒
   const sc = o.score ? o.score(seat) : null;
   if (sc !== null && sc !== undefined) head.append(el("span", "score", `${sc > 0 ? "+" : ""}${sc}`));
   if (o.timers && seat !== bottom) { // another seat's public timer (its discard)

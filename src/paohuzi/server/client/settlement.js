@@ -3,7 +3,7 @@
  * When the match is over (phase "finished") the sheet is the match summary: ranking,
  * 大赢家, the best hand, points per hand with totals (the state's `summary`; without it,
  * the ranking of `scores`), the last hand folded below, 再来一场 and 返回大厅. */
-import { T } from "./i18n.js";
+import { T, lang } from "./i18n.js";
 import { S, $, el, nameOf, shownName } from "./store.js";
 import { cardEl, cardsEl, codeOfZh } from "./cards.js";
 import { dealCheck } from "./fairdeal.js";
@@ -45,7 +45,9 @@ export function renderSettlement() {
   }
   if (r && !r.huangzhuang) into.append(summary(r), groupsTable(r));
   if (r) {
-    into.append(paymentsTable(r));
+    into.append(paymentsTable(r, m));
+    const why = whyLines(r, m); // 坐醒/数醒's 醒, a 荒庄's penalty or 亡牌: why money moved
+    if (why.length) into.append(...why);
     if (r.race) into.append(raceLine(r.race));
     into.append(el("p", "handno", T.handNo(r.hand_index, r.hands_total, m.hand_id)));
     into.append(fairLine(m));
@@ -120,7 +122,11 @@ function mtText(x, combine, unit) {
 /** 放炮罚 (R45): every seat's running total against the target. */
 function raceLine(race) {
   const p = el("p", "race-line", T.raceTarget(race.target));
-  race.totals.forEach((t, s) => p.append(el("span", "race-total", `${nameOf(s)} ${signed(t)}`)));
+  race.totals.forEach((t, s) => { // the name, then its total apart (never "机器人2 0" as "机器人20")
+    const x = el("span", "race-total", nameOf(s) + T.raceSep);
+    x.append(el("b", "num", signed(t)));
+    p.append(x);
+  });
   return p;
 }
 
@@ -148,13 +154,31 @@ function groupsTable(r) {
   return t;
 }
 
-function paymentsTable(r) {
+/** The sentences that explain payments beyond 底: what the seat that sat out collected
+ * (坐醒 / 数醒: 番 × 醒数 from each loser), a 荒庄's cost or race penalty for the dealer,
+ * 亡牌 with the 王 each seat held. */
+function whyLines(r, m) {
+  const out = [];
+  const x = r.xing_seat;
+  if (x) out.push(el("p", "why xing-seat", T.xingSeat(T.outOf(m.rules), nameOf(x.seat), x.fan, x.xing, x.each, x.losers)));
+  const h = r.huang;
+  if (h && h.penalty) out.push(el("p", "why huang-why", T.huangPenalty(nameOf(h.dealer), h.penalty, r.unit || "息")));
+  if (h && h.cost) out.push(el("p", "why huang-why", T.huangCost(nameOf(h.dealer), h.cost)));
+  if (h && h.wang_pay && h.wang) {
+    const held = h.wang.map((n, s) => `${nameOf(s)} ${n}`).join(lang() === "zh" ? "、" : ", ");
+    out.push(el("p", "why wang-pai", T.wangPai(h.wang_pay, held)));
+  }
+  return out;
+}
+
+function paymentsTable(r, m) {
   const t = el("table", "payments");
   t.append(row(T.payHead, "th"));
   r.payments.forEach((pay, s) => {
     const tr = el("tr");
     const who = el("td", null, nameOf(s));
-    const tag = s === r.winner ? T.winnerTag : s === r.discarder ? (r.baopei ? T.baopeiTag(r.baopei) : T.discarderTag) : "";
+    const tag = s === r.winner ? T.winnerTag : s === r.discarder ? (r.baopei ? T.baopeiTag(r.baopei) : T.discarderTag)
+      : r.xing_seat && s === r.xing_seat.seat ? T.xingSeatTag(T.outOf(m.rules)) : "";
     if (tag) who.append(el("span", "who-tag", tag)); // 包赔: why the discarder pays ×3
     tr.append(who);
     tr.append(el("td", "num " + (pay > 0 ? "pos" : pay < 0 ? "neg" : ""), (pay > 0 ? "+" : "") + pay));

@@ -14,11 +14,51 @@ from collections.abc import Sequence
 from paohuzi.core.cards import CODES
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.result import HandResult
-from paohuzi.core.rules import HUNAN, MatchKind, Rules, Xing
-from paohuzi.core.scoring import discarder_shares
+from paohuzi.core.rules import HUNAN, MatchKind, Payment, Rules, Xing
+from paohuzi.core.scoring import Settlement, discarder_shares
 from paohuzi.core.views import View
 from paohuzi.core.wang import wang_places
-from paohuzi.server.messages import GroupLine, HandSettlement, MingtangLine, RaceLine
+from paohuzi.server.messages import (
+    GroupLine,
+    HandSettlement,
+    HuangLine,
+    MingtangLine,
+    RaceLine,
+    XingSeatLine,
+)
+
+
+def xing_seat_line(st: Settlement, v: View | None, rules: Rules) -> XingSeatLine | None:
+    """坐醒 / 数醒: the seat that sat out and what each loser paid it — 番 × 醒数, capped by
+    封顶 like 底 (as core.state ``_settle`` and core.scoring ``payments`` count it)."""
+    if not rules.xing_seat or v is None:
+        return None
+    seat = next((t for t in range(rules.players) if t not in v.seats), None)
+    if seat is None:
+        return None
+    each = st.fan * st.xing
+    if rules.cap:
+        each = min(each, rules.cap)
+    losers = 0 if rules.payment == Payment.RACE else len(v.seats) - 1
+    return XingSeatLine.make(seat=seat, fan=st.fan, xing=st.xing, each=each, losers=losers)
+
+
+def huang_line(v: View | None, rules: Rules) -> HuangLine | None:
+    """Why money moved on a 荒庄 (core.scoring ``huangzhuang_payments``): the dealer's race
+    penalty (R45) or his cost to each other seat (R32), and 亡牌 with the 王 each held.
+    None where nothing moved by the rules."""
+    if v is None:
+        return None
+    if rules.payment == Payment.RACE:
+        pen = rules.race.huangzhuang_penalty
+        return HuangLine.make(dealer=v.dealer, penalty=pen) if pen else None
+    cost, pay = rules.huangzhuang.cost, rules.huangzhuang.wang_pay
+    wang = v.reveal_wang if pay and rules.wang else None
+    if not cost and wang is None:
+        return None
+    return HuangLine.make(
+        dealer=v.dealer, cost=cost, wang_pay=pay if wang is not None else 0, wang=wang
+    )
 
 
 def hand_settlement(
@@ -78,6 +118,7 @@ def hand_settlement(
             xing_cards=None,
             xing=None,
             race=race,
+            huang=huang_line(v, rules),
         )
     has_xing = rules.xing != Xing.NONE
     # 包赔 (R37, R44): why the discarder's line is several shares (衡阳: ×3)
@@ -115,6 +156,7 @@ def hand_settlement(
         pattern=pos.pattern.value if pos.pattern is not None else None,
         huang_multiplier=st.huang_multiplier if st.huang_multiplier > 1 else None,
         baopei=shares if rules.baopei and shares > 1 else None,
+        xing_seat=xing_seat_line(st, v, rules),
     )
 
 

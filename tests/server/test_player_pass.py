@@ -1,0 +1,103 @@
+"""The settlement says why money moved (a player's pass): the 坐醒/数醒 seat's 醒 from
+each loser, and on a 荒庄 the dealer's penalty or cost and 亡牌 with the 王 each held."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from paohuzi.bots import make_bot
+from paohuzi.core.rules import Rules
+from paohuzi.core.state import GameState
+from paohuzi.core.variants import parse
+from paohuzi.core.views import view
+from paohuzi.server.messages import HandSettlement
+from paohuzi.server.present.settlement import hand_settlement
+from paohuzi.table import Table
+
+
+def _hands(rules: Rules, seeds: range, hands: int = 8) -> Any:
+    """Every finished hand of bot matches: (state, its seat-0 settlement)."""
+    for seed in seeds:
+        bots = [make_bot("greedy") for _ in range(rules.players)]
+        table = Table(bots, rules, seed, hands)
+        while not table.match.is_over():
+            st: GameState = table.deal()
+            while not st.is_terminal():
+                seat = table.next_bot()
+                assert seat is not None
+                table.apply(table.choose(seat))
+            table.finish_hand()
+            m = table.match
+            assert st.result is not None
+            yield st, hand_settlement(st.result, view(st, st.seats[0]), m.scores, 1, 1, rules)
+
+
+@pytest.mark.parametrize("preset", ["yongzhou", "guilin"])
+def test_the_xing_seat_says_what_each_loser_paid_it(preset: str) -> None:
+    """4人: the seat that sits out collects 番 × 醒数 from each loser; the sheet names the
+    seat, 番, 醒数 and what each paid, and that is all the seat got."""
+    rules = parse(preset).with_players(4)
+    assert rules.xing_seat
+    wins = 0
+    for st, sheet in _hands(rules, range(3)):
+        if sheet.huangzhuang:
+            assert sheet.xing_seat is None
+            continue
+        line = sheet.xing_seat
+        assert line is not None
+        assert line.seat not in st.seats and line.losers == len(st.seats) - 1
+        assert line.fan == sheet.fan and line.xing == sheet.xing
+        assert line.each == min(sheet.fan * (sheet.xing or 0), rules.cap or 10**9)
+        assert sheet.payments[line.seat] == line.each * line.losers
+        wins += 1
+    assert wins
+    # three players: no sit-out seat, nothing said
+    for _, sheet in _hands(parse(preset), range(1), 3):
+        assert sheet.xing_seat is None
+
+
+def test_wangpai_on_a_huangzhuang_names_the_wang_each_held() -> None:
+    """永州 亡牌: between every two seats the one holding more 王 pays 5 per extra 王 — the
+    sheet carries the 王 counts, the dealer and the 5, which add up to the payments."""
+    rules = parse("yongzhou:wangpai=on")
+    seen = 0
+    for st, sheet in _hands(rules, range(12)):
+        if not sheet.huangzhuang:
+            assert sheet.huang is None
+            continue
+        h = sheet.huang
+        assert h is not None and h.dealer == st.dealer and h.wang_pay == 5
+        assert h.wang is not None and len(h.wang) == rules.players
+        want = [0] * rules.players
+        for i in range(rules.players):
+            for j in range(i + 1, rules.players):
+                d = (h.wang[i] - h.wang[j]) * 5
+                want[i] -= d
+                want[j] += d
+        assert list(sheet.payments) == want
+        seen += 1
+    assert seen
+    # without 亡牌 nothing moves on a 荒庄 and nothing is said
+    for _, sheet in _hands(parse("yongzhou"), range(4)):
+        if sheet.huangzhuang:
+            assert sheet.huang is None and not any(sheet.payments)
+
+
+def test_a_race_huangzhuang_names_the_dealers_penalty() -> None:
+    """娄底 (R45): a 荒庄 costs the dealer 10 息; the sheet says who and how much."""
+    rules = parse("loudi")
+    seen = 0
+    for st, sheet in _hands(rules, range(6)):
+        if sheet.huangzhuang:
+            h = sheet.huang
+            assert h is not None and h.dealer == st.dealer and h.penalty == 10
+            assert sheet.payments[st.dealer] == -10
+            seen += 1
+    assert seen
+
+
+def test_the_new_fields_stay_off_the_wire_where_not_used() -> None:
+    fields = HandSettlement.model_fields
+    assert "xing_seat" in fields and "huang" in fields
