@@ -107,9 +107,9 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
          ["翻醒", "+1 子 each", "units (子) = 1 + (huxi − 10) ÷ 3", "有胡必胡", "2 times over",
           "+2 子", "multiplied", "any non-dealer wins on the dealer's first discard"]),
         ("hengyang", ["每家14张", "5个门子", "明偎", "每张加1囤", "囤 = 1 + (胡息 − 6) ÷ 3",
-                      "包赔 × 3", "小红：×2（8–9张）", "庄家起手15张就是胡牌",
+                      "包赔 × 3", "小红：×2（8–9张红字）", "庄家起手15张就是胡牌",
                       "地胡：闲家胡庄家打出的第一张牌"],
-         ["14 cards each", "5 groups", "open wei", "+1 囤 each", "3 times over", "×2 (8–9 cards)"]),
+         ["14 cards each", "5 groups", "open wei", "+1 囤 each", "3 times over", "×2 (8–9 red cards)"]),
         # a score in 息, 名堂 that set the base, the race (R45)
         ("loudi", ["息 = 胡息", "计100息", "一点朱：×2", "放炮必胡", "先到100息", "每局最多100",
                    "庄家扣10息", "四舍五入到10", "最多30局", "赢家得分"],

@@ -404,10 +404,12 @@ def test_the_rules_page_states_what_a_variant_turns_off_and_each_count() -> None
     assert "turned up" in items["payment"]["en"] and "翻出" in items["payment"]["zh"]
     yz = options.apply(PRESETS["yongzhou"], {"hongzhuan": "on"}).rules
     mt = {i["id"]: i for s in rulesdoc.document(yz)["sections"] for i in s["items"]}
-    assert mt["shisanhong"]["zh"] == "点胡：×3（13–15张）"
-    assert mt["dahong"]["zh"] == "黑胡：×4（16张或以上）"
-    assert mt["dahong"]["en"].startswith("黑胡 — Big red (大红): ×4 (16 or more")
-    assert mt["honghu"]["zh"] == "红胡：×2（10–12张）"
+    # one item per name: 点胡 (one red, or 13–15) and 黑胡 (none, or 16+) each once
+    assert mt["shisanhong"]["zh"] == "点胡：×3（只有一张红字，或13–15张红字）"
+    assert mt["dahong"]["zh"] == "黑胡：×4（没有红字，或16张红字或以上）"
+    assert mt["dahong"]["en"].startswith("No red (黑胡): ×4 (no red card, or 16 or more")
+    assert mt["honghu"]["zh"] == "红胡：×2（10–12张红字）"
+    assert "dianhu" not in mt and "wuhu" not in mt
     plain = {
         i["id"]: i for s in rulesdoc.document(PRESETS["guilin"])["sections"] for i in s["items"]
     }

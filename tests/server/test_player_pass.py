@@ -101,3 +101,50 @@ def test_a_race_huangzhuang_names_the_dealers_penalty() -> None:
 def test_the_new_fields_stay_off_the_wire_where_not_used() -> None:
     fields = HandSettlement.model_fields
     assert "xing_seat" in fields and "huang" in fields
+
+
+def _items(rules: str) -> list[tuple[str, dict[str, Any]]]:
+    from paohuzi.server.present.rulesdoc import document
+
+    return [(s["id"], it) for s in document(parse(rules))["sections"] for it in s["items"]]
+
+
+def test_hengyang_states_only_its_open_wei() -> None:
+    """衡阳 (明偎): the 偎 lies face up — the page never also says 扣着放 (face down)."""
+    items = _items("hengyang")
+    wei = [it for sid, it in items if sid == "moves" and ("偎：" in it["zh"] or "明偎" in it["zh"])]
+    assert len(wei) == 1 and "亮着放" in wei[0]["zh"] and "face up" in wei[0]["en"]
+    assert not any("扣着放" in it["zh"] or "face down" in it["en"] for _, it in items)
+    hunan = [it for sid, it in _items("hunan") if sid == "moves" and it["id"] == "wei"]
+    assert "扣着放" in hunan[0]["zh"]  # elsewhere a 偎 lies face down
+
+
+@pytest.mark.parametrize("rules", ["yongzhou", "yongzhou:hongzhuan=on", "hengyang", "loudi"])
+def test_each_mingtang_name_is_stated_once(rules: str) -> None:
+    """永州 红转朱黑: 13–15 red is 点胡 as one red is — one 点胡 item saying both, one 黑胡."""
+    names = [it["zh"].split("：")[0] for sid, it in _items(rules) if sid == "mingtang"]
+    assert len(names) == len(set(names)), names
+    if rules == "yongzhou:hongzhuan=on":
+        mt = {it["zh"].split("：")[0]: it for sid, it in _items(rules) if sid == "mingtang"}
+        assert "只有一张红字" in mt["点胡"]["zh"] and "13–15张红字" in mt["点胡"]["zh"]
+        assert "没有红字" in mt["黑胡"]["zh"] and "16张红字或以上" in mt["黑胡"]["zh"]
+        assert mt["黑胡"]["en"].startswith("No red (黑胡)")
+
+
+def test_honghu_is_a_red_hand_in_english_and_a_region_keeps_its_word() -> None:
+    """红胡 is 10 or more red cards (R36), not "all red"; 永州's 黑胡 is not called 乌胡."""
+    from paohuzi.server.present.options import mingtang_label, schema
+
+    assert mingtang_label("honghu")["en"] == "Red hand (红胡)"
+    for name in ("hunan", "yongzhou", "hengyang", "luzhou", "guilin"):
+        for _, it in _items(name):
+            assert "All red" not in it["en"], it
+    chips = {
+        v["value"]: v["en"]
+        for o in schema(parse("yongzhou"))
+        if o["id"] == "mingtang"
+        for v in o["values"]
+    }
+    assert chips["honghu"] == "Red hand (红胡)" and chips["wuhu"] == "No red (黑胡)"
+    guilin = {it["id"]: it["en"] for sid, it in _items("guilin") if sid == "mingtang"}
+    assert guilin["haihu"].startswith("Last card (海底)")

@@ -197,3 +197,49 @@ def test_a_huangzhuang_sheet_says_why_money_moved(browser: Any, server: str, lan
     assert ("庄家" in line or "dealer" in line) and "10" in line, line
     assert not errors, errors
     ctx.close()
+
+
+SUMMARY = """async () => {
+  const { S } = await import('/static/store.js');
+  const x = S.msg.summary;
+  const hands = x.hands.map((h) => ({ ...h, index: 12, scores: [142, -71, -71] }));
+  S.msg = { ...S.msg, summary: { ...x, totals: [142, -71, -71], ranking: [0, 1, 2], big_winner: [0],
+    hands, best_hand: { index: 12, seat: 0, score: 142 },
+    best_hands: [{ index: 12, score: 142 }, { index: 3, score: 36 }, { index: 7, score: 24 }] } };
+  (await import('/static/app.js')).rerender();
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_match_summary_names_fit_on_a_phone(browser: Any, server: str, lang: str) -> None:
+    """390×844: the big winner's ranking row shows the whole name beside its badge, its
+    points and its best hand (the row wraps; nothing is cut to "B··")."""
+    ctx = browser.new_context(**VIEWPORTS["phone-portrait"])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    body = {"rules": "hunan", "bot": "normal", "seed": 2, "name": "Bartholomew", "hands": 1}
+    room = httpx.post(server + "/api/rooms", json=body).json()
+    open_seat(page, server, room["room"], room["token"])
+    if lang == "en":
+        _lang(page, lang)
+    play_hand(page, random.Random(2))
+    wait_js(page, "document.body.dataset.phase === 'finished'")
+    page.wait_for_selector("#match-summary .ranking li")
+    page.evaluate(SUMMARY)  # seat 0, the long name, is the big winner with a best hand
+    page.wait_for_selector("#match-summary .ranking li.big-winner[data-seat='0'] .seat-best")
+    cut = page.eval_on_selector_all(
+        "#match-summary .ranking .who, #match-summary .ranking .seat-best, "
+        "#match-summary .ranking .badge.big, #match-summary .ranking .pts",
+        "es => es.filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().width < 8)"
+        ".map(e => e.textContent)",
+    )
+    assert cut == [], cut
+    rows = page.eval_on_selector_all(
+        "#match-summary .ranking li",
+        "ls => ls.map(l => [l.getBoundingClientRect().right, l.parentElement.getBoundingClientRect().right])",
+    )
+    assert all(r <= p + 1 for r, p in rows), rows
+    shot(page, f"pass-match-summary-phone-{lang}.png")
+    assert not errors, errors
+    ctx.close()

@@ -36,7 +36,7 @@ PRESET_LABELS = {
 }
 LEVEL_EN = {"easy": "Beginner", "normal": "Intermediate", "hard": "Advanced"}
 MINGTANG_EN = {
-    "honghu": "All red (红胡)",
+    "honghu": "Red hand (红胡)",  # R36: 10 or more red cards, not all of them
     "dianhu": "One red (点胡)",
     "wuhu": "No red (乌胡)",
     "duizihu": "Pongs only (对子胡)",
@@ -77,9 +77,26 @@ def preset_label(name: str) -> dict[str, str]:
     return {"zh": zh, "en": en}
 
 
+# the English of a region's own word for a 名堂 (what it says, not the pattern's other name)
+NAME_EN = {
+    "天胡(自摸)": "Heavenly win, as self-drawn",
+    "海底": "Last card",
+    "海底捞": "Last card",
+    "一点红": "One red",
+    "一点朱": "One red",
+    "点胡": "One red",
+    "黑胡": "No red",
+}
+
+
 def mingtang_label(mid: str, name: str = "") -> dict[str, str]:
-    """A 名堂's labels; ``name`` is the region's own word for it (一点朱, 海底捞), if any."""
-    return {"zh": name or PATTERNS[mid].name, "en": MINGTANG_EN.get(mid, mid)}
+    """A 名堂's labels; ``name`` is the region's own word for it (一点朱, 海底捞), if any:
+    the English names that word (永州's 黑胡 is "No red (黑胡)", never 乌胡)."""
+    zh = name or PATTERNS[mid].name
+    en = MINGTANG_EN.get(mid, mid)
+    if zh != PATTERNS[mid].name:
+        en = f"{NAME_EN.get(zh, en.split(' (')[0])} ({zh})"
+    return {"zh": zh, "en": en}
 
 
 def players_allowed(rules: Rules) -> list[int]:

@@ -114,18 +114,20 @@ def _seats(r: Rules) -> list[dict[str, Any]]:
 
 
 def _moves(r: Rules) -> list[dict[str, Any]]:
-    return _moves_base(r) + (
-        [
-            _item(
-                "open_wei",
-                "明偎：偎牌亮着放，大家都看得见是哪张",
-                "open wei (明偎): a wei lies face up, its card seen by all",
-                "R11",
-            )
-        ]
-        if r.open_wei
-        else []
-    )
+    """The moves; with 明偎 (衡阳) the 偎 item says it lies face up, and only that (one
+    item, never "扣着放" beside "亮着放")."""
+    items = _moves_base(r)
+    if r.open_wei:
+        at = next(i for i, it in enumerate(items) if it["id"] == "wei")
+        items[at] = _item(
+            "wei",
+            "偎（明偎）：自己翻出手中对子的第三张，必须偎，亮着放，大家都看得见是哪张",
+            "open wei (明偎): turning up the third card of a pair you hold; automatic, laid "
+            "face up, its card seen by all",
+            "R11",
+            open=True,
+        )
+    return items
 
 
 def _moves_base(r: Rules) -> list[dict[str, Any]]:
@@ -548,51 +550,79 @@ RED_COUNTS = {"honghu", "dahong", "shisanhong", "shihong", "xiaohong"}  # by red
 
 
 def _en(m: MingtangRule) -> str:
-    """A 名堂's English; one the region names otherwise (永州's 13–15 red 点胡) says both."""
-    en = mingtang_label(m.id)["en"]
-    return f"{m.name} — {en}" if m.name and m.name != PATTERNS[m.id].name else en
+    """A 名堂's English, by the region's own word for it (永州's 黑胡: "No red (黑胡)")."""
+    return mingtang_label(m.id, m.name)["en"]
+
+
+# 名堂 by colour that no threshold states: what they need
+RED_EXACT = {
+    "dianhu": ("只有一张红字", "exactly one red card"),
+    "wuhu": ("没有红字", "no red card"),
+}
+
+
+def _worth(r: Rules, m: MingtangRule, label: tuple[str, str]) -> tuple[str, str]:
+    """What a 名堂 is worth, in words: ×番, +units, the 底 it sets (娄底)."""
+    if m.effect == Effect.BASE:  # 娄底: the hand counts 100 each instead of its 胡息
+        return f"{label[0]}：计{m.fan}{r.unit}", f"{label[1]}: counts {m.fan} {r.unit}"
+    if m.effect == Effect.UNITS:
+        return f"{label[0]}：加{m.fan}{r.unit}", f"{label[1]}: +{m.fan} {r.unit}"
+    if r.fan_combine == FanCombine.MULTIPLY:
+        return f"{label[0]}：×{m.fan}", f"{label[1]}: ×{m.fan}"
+    return f"{label[0]}：{m.fan}番", f"{label[1]}: ×{m.fan} (番)"
+
+
+def _condition(m: MingtangRule) -> tuple[str, str]:
+    """When a 名堂 by red cards holds ("" where its name says it all)."""
+    if m.upto and m.threshold:
+        return f"{m.threshold}–{m.upto}张红字", f"{m.threshold}–{m.upto} red cards"
+    if m.threshold and not m.per_extra and m.id in RED_COUNTS:
+        return f"{m.threshold}张红字或以上", f"{m.threshold} or more red cards"
+    return RED_EXACT.get(m.id, ("", ""))
 
 
 def _mingtang(r: Rules) -> list[dict[str, Any]]:
-    out = []
+    """One item per 名堂 name: two patterns the region calls alike (永州's 红转朱黑: 13–15
+    red is 点胡 as one red is) are one item that names both conditions ("或")."""
+    out: list[dict[str, Any]] = []
+    named: dict[tuple[str, int, str], dict[str, Any]] = {}
     for m in r.mingtang:
         if not r.uses(m.id):
             continue
         label = mingtang_label(m.id, m.name)["zh"], _en(m)
-        if m.effect == Effect.BASE:  # 娄底: the hand counts 100 each instead of its 胡息
-            zh, en = f"{label[0]}：计{m.fan}{r.unit}", f"{label[1]}: counts {m.fan} {r.unit}"
-            zh += "（代替胡息，几个就几个一百）"
-            en += " (instead of the huxi; each one that holds adds it)"
-        elif m.effect == Effect.UNITS:
-            zh, en = f"{label[0]}：加{m.fan}{r.unit}", f"{label[1]}: +{m.fan} {r.unit}"
-        elif r.fan_combine == FanCombine.MULTIPLY:
-            zh, en = f"{label[0]}：×{m.fan}", f"{label[1]}: ×{m.fan}"
-        else:
-            zh, en = f"{label[0]}：{m.fan}番", f"{label[1]}: ×{m.fan} (番)"
-        if m.upto and m.threshold:
-            zh += f"（{m.threshold}–{m.upto}张）"
-            en += f" ({m.threshold}–{m.upto} cards)"
-        elif m.threshold and not m.per_extra and m.id in RED_COUNTS:
-            zh += f"（{m.threshold}张或以上）"
-            en += f" ({m.threshold} or more)"
+        cond = _condition(m)
+        key = (label[0], m.fan, m.effect.value)
+        same = named.get(key)
+        if same is not None and cond[0] and same["conds"][0]:
+            same["conds"].append(cond)
+            same["also"].append(m.id)
+            continue
+        zh, en = _worth(r, m, label)
         if m.per_extra and m.threshold:
             zh += f"（{m.threshold}张起，每多一张加{m.per_extra}番"
             en += f" (from {m.threshold} cards, +{m.per_extra} per extra card"
             zh += f"，最多{m.max_fan}番）" if m.max_fan else "）"
             en += f", at most {m.max_fan})" if m.max_fan else ")"
         doc = (PATTERNS[m.id].__doc__ or "").strip().splitlines()[0]
-        out.append(
-            _item(
-                m.id,
-                zh,
-                en,
-                "R36",
-                fan=m.fan,
-                level=LEVEL_ZH[m.level],
-                condition=doc,
-                effect=m.effect.value,
-            )
+        it = _item(
+            m.id,
+            zh,
+            en,
+            "R36",
+            fan=m.fan,
+            level=LEVEL_ZH[m.level],
+            condition=doc,
+            effect=m.effect.value,
         )
+        named[key] = {"item": it, "conds": [cond], "also": [], "zh": zh, "en": en}
+        out.append(it)
+    for x in named.values():
+        conds = sorted((c for c in x["conds"] if c[0]), key=lambda c: c not in RED_EXACT.values())
+        if conds:
+            x["item"]["zh"] = x["zh"] + "（" + "，或".join(c[0] for c in conds) + "）"
+            x["item"]["en"] = x["en"] + " (" + ", or ".join(c[1] for c in conds) + ")"
+        if x["also"]:  # the ids of the patterns stated with it
+            x["item"]["also"] = x["also"]
     if not out:
         out.append(
             _item("none", "不算名堂（平胡）", "no scoring patterns (every win is 平胡)", "R36")
