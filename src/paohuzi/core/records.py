@@ -191,7 +191,10 @@ class HandRecord:
         mine, res = state.result.to_dict(), self.result or {}
         # the whole outcome (INTERFACES §3): winner, 胡息, 等, 番, 名堂, 醒, 底, payments …
         # the first key that differs, checked ones first, is named
-        diff = _first_difference(mine, res, "result", _RESULT_FIRST)
+        # (a race's running totals after the hand, INTERFACES §4, are the match's: one
+        # hand cannot replay them)
+        hand = {k: v for k, v in res.items() if k not in _MATCH_KEYS}
+        diff = _first_difference(mine, hand, "result", _RESULT_FIRST)
         if diff is not None:
             raise ReplayError(step, diff)
 
@@ -244,6 +247,7 @@ class HandRecord:
 
 
 _RESULT_FIRST = ("winner", "huxi", "di", "scores")
+_MATCH_KEYS = frozenset({"totals"})  # what the match adds to a hand's result (table.py)
 _ABSENT = object()
 
 
