@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 
+from bot_hands import bot_hand
 from paohuzi.core.actions import TYPES
 from paohuzi.core.labels import ACTION_ZH, DOUBLING_ZH, WIN_FLAGS_ZH, doubling_zh, win_flags_zh
 from paohuzi.core.narrate import narrate_event
@@ -37,21 +38,14 @@ def test_the_narrator_uses_them() -> None:
 def test_every_event_type_is_told_in_words() -> None:
     """``paohuzi replay`` narrates every kind of event the engine makes (the 醒 event
     of R42 once came out as the raw ``xing``), from the events of real hands."""
-    from paohuzi.bots import make_bot
     from paohuzi.core.variants import parse
     from paohuzi.core.vocab import EventType
-    from paohuzi.table import Table
 
     seen: dict[str, str] = {}
     for name in ("hunan", "yongzhou", "guilin", "changde", "luzhou"):
         rules = parse(name)
         for seed in range(25):
-            t = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed, 1)
-            st = t.deal()
-            while not st.is_terminal():
-                seat = t.next_bot()
-                assert seat is not None
-                t.apply(t.choose(seat))
+            st = bot_hand(rules, seed)
             for e in st.events:
                 d = e.to_dict()
                 seen.setdefault(d["type"], narrate_event(d, dealer=st.dealer))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot_hands import bot_hand
 from paohuzi.core.actions import Action
 from paohuzi.core.cards import Card, parse_cards
 from paohuzi.core.events import Event
@@ -134,22 +135,15 @@ def test_open_card_verb() -> None:
 def test_the_log_tells_each_xing_card_turned() -> None:
     """R42: the terminal's log writes each 醒牌, the card turned for it and how many of
     its kind the winner holds (it once wrote no line for them)."""
-    from paohuzi.bots import make_bot
     from paohuzi.core.variants import parse
     from paohuzi.core.vocab import EventType
-    from paohuzi.table import Table
     from paohuzi.tui import render as R
 
     told = 0
     for name in ("guilin", "guilin:xing=gen"):
         rules = parse(name)
         for seed in range(12):
-            t = Table([make_bot("greedy") for _ in range(3)], rules, seed, 1)
-            st = t.deal()
-            while not st.is_terminal():
-                seat = t.next_bot()
-                assert seat is not None
-                t.apply(t.choose(seat))
+            st = bot_hand(rules, seed)
             for e in st.events:
                 if e.type is EventType.XING:
                     line = R.event_text(e, {s: f"P{s}" for s in range(3)})
@@ -164,19 +158,12 @@ def test_the_log_tells_each_xing_card_turned() -> None:
 @pytest.mark.parametrize(("name", "why"), [("yongzhou:wangpai=on", "亡牌"), ("loudi", "罚 10 息")])
 def test_a_huangzhuang_that_moves_points_says_why(name: str, why: str) -> None:
     """R32/R45, 亡牌: the terminal's 荒庄 sheet once said "no score" beside payments."""
-    from paohuzi.bots import make_bot
     from paohuzi.core.variants import parse
-    from paohuzi.table import Table
     from paohuzi.tui import render as R
 
     rules = parse(name)
     for seed in range(80):
-        t = Table([make_bot("random") for _ in range(rules.players)], rules, seed, 1)
-        st = t.deal()
-        while not st.is_terminal():
-            seat = t.next_bot()
-            assert seat is not None
-            t.apply(t.choose(seat))
+        st = bot_hand(rules, seed, "random")
         if st.result is not None and st.result.winner is None and any(st.result.scores):
             names = {s: f"P{s}" for s in range(rules.players)}
             text = R.settlement_text(view(st, st.seats[0]), names, [0] * rules.players, "").plain
@@ -188,18 +175,11 @@ def test_a_huangzhuang_that_moves_points_says_why(name: str, why: str) -> None:
 def test_the_sit_out_seat_says_what_it_collects() -> None:
     """永州 坐醒 (4 seats): the sheet names the seat that sits out and 番 × 醒数, what
     each loser pays it — the payments column alone did not add up to 底."""
-    from paohuzi.bots import make_bot
     from paohuzi.core.rules import PRESETS
-    from paohuzi.table import Table
 
     rules = PRESETS["yongzhou"].with_players(4)
     for seed in range(40):
-        t = Table([make_bot("greedy") for _ in range(4)], rules, seed, 1)
-        st = t.deal()
-        while not st.is_terminal():
-            seat = t.next_bot()
-            assert seat is not None
-            t.apply(t.choose(seat))
+        st = bot_hand(rules, seed)
         res = st.result
         if res is None or res.settlement is None or not res.settlement.xing:
             continue

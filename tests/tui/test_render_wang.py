@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot_hands import bot_hand
 from paohuzi.core.cards import Card
 from paohuzi.core.rules import HUNAN
 from paohuzi.core.state import GameState
@@ -37,19 +38,12 @@ def test_wang_shows_in_the_hand_last_and_is_never_selectable() -> None:
 def test_the_settlement_names_what_each_wang_stood_for_after_its_group() -> None:
     """R40: the terminal's 结算 writes 王作X after each 门子 a 王 completed, one card per
     王 the winner held, never after a meld that lay on the table."""
-    from paohuzi.bots import make_bot
     from paohuzi.core.rules import PRESETS
-    from paohuzi.table import Table
 
     rules = PRESETS["yongzhou"]
     shown = 0
     for seed in range(40):
-        t = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed, 1)
-        st = t.deal()
-        while not st.is_terminal():
-            seat = t.next_bot()
-            assert seat is not None
-            t.apply(t.choose(seat))
+        st = bot_hand(rules, seed)
         res = st.result
         if res is None or res.settlement is None or not res.settlement.wang:
             continue
