@@ -104,7 +104,7 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
         ("guilin", ["翻醒", "本醒", "每张加1子", "连翻", "子 = 1 + (胡息 − 10) ÷ 3", "有胡必胡",
                     "包赔 × 2", "海底：加2子", "自摸：×2", "底 = (子 + 醒数) × 番",
                     "地胡：闲家胡庄家打出的第一张牌", "荒庄：没人胡，不计分；由庄家下家坐庄"],
-         ["翻醒", "+1 子 each", "units (子) = 1 + (huxi − 10) ÷ 3", "有胡必胡", "2 times over",
+         ["翻醒", "+1 子 each", "zi (子) = 1 + (huxi − 10) ÷ 3", "有胡必胡", "2 times over",
           "+2 子", "multiplied", "any non-dealer wins on the dealer's first discard"]),
         ("hengyang", ["每家14张", "5个门子", "明偎", "每张加1囤", "囤 = 1 + (胡息 − 6) ÷ 3",
                       "包赔 × 3", "小红：×2（8–9张红字）", "庄家起手15张就是胡牌",
@@ -113,13 +113,13 @@ def test_rules_page_of_each_preset_comes_from_its_rules(client: TestClient, name
         # a score in 息, 名堂 that set the base, the race (R45)
         ("loudi", ["息 = 胡息", "计100息", "一点朱：×2", "放炮必胡", "先到100息", "每局最多100",
                    "庄家扣10息", "四舍五入到10", "最多30局", "赢家得分"],
-         ["units (息) = huxi", "counts 100 息", "放炮必胡", "reaches 100", "at most 100 a hand",
+         ["xi (息) = huxi", "counts 100 息", "放炮必胡", "reaches 100", "at most 100 a hand",
           "loses 10", "nearest 10", "every two players settle", "at most 30 hands"]),
         # issue 23: no discard win, not even 地胡; 囤 from 起胡; 上醒; 封顶 300
         ("yongzhou", ["只能胡翻出来的牌，不能胡打出的牌", "囤 = 2 + (胡息 − 15) ÷ 3", "上醒",
                       "王钓/王闯/王炸除外：下家可用于别人打出的牌",
                       "封顶：每家每局最多300分", "点胡：×3", "黑胡：×4"],
-         ["never a discard", "units (囤) = 2 + (huxi − 15) ÷ 3", "moved one point up",
+         ["never a discard", "tun (囤) = 2 + (huxi − 15) ÷ 3", "moved one point up",
           "capped at 300"]),
     ],
 )  # fmt: skip

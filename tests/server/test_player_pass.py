@@ -148,3 +148,47 @@ def test_honghu_is_a_red_hand_in_english_and_a_region_keeps_its_word() -> None:
     assert chips["honghu"] == "Red hand (红胡)" and chips["wuhu"] == "No red (黑胡)"
     guilin = {it["id"]: it["en"] for sid, it in _items("guilin") if sid == "mingtang"}
     assert guilin["haihu"].startswith("Last card (海底)")
+
+
+@pytest.mark.parametrize("rules", ["guilin", "yongzhou", "hengyang", "hunan"])
+def test_the_rules_page_cites_tianhu_and_names_its_unit_one_way(rules: str) -> None:
+    """天胡 cites R28 in the 20-card presets (R43 is the 14/17-card hands'); the unit's
+    English is one name page-wide (tun (囤), never also units (囤))."""
+    items = _items(rules)
+    tianhu = [it for sid, it in items if it["id"] == "tianhu" and sid != "mingtang"]
+    r = parse(rules)
+    for it in tianhu:
+        assert it["rule"] == ("R28" if r.melds_to_win == 7 else "R43"), it
+    text = " ".join(it["en"] for _, it in items)
+    assert f"units ({r.unit})" not in text
+
+
+def test_a_presets_rules_page_with_the_lobbys_options(client: Any) -> None:
+    """The lobby's 查看完整规则 states the options chosen: 红转朱黑 带 is 现用, 4人 坐醒."""
+    import json
+
+    q = {"options": json.dumps({"hongzhuan": "on", "players": 4})}
+    doc = client.get("/api/rules/yongzhou", params=q).json()
+    items = {it["id"]: it for s in doc["sections"] for it in s["items"]}
+    assert "带（现用）" in items["variant_hongzhuan"]["zh"]
+    assert "坐醒" in items["players"]["zh"] and "4人坐醒" in doc["summary"]["zh"]
+    plain = client.get("/api/rules/yongzhou").json()
+    items = {it["id"]: it for s in plain["sections"] for it in s["items"]}
+    assert "不带（现用）" in items["variant_hongzhuan"]["zh"]
+    for bad in ('{"hongzhuan": "x"}', "[1", '"on"'):
+        r = client.get("/api/rules/yongzhou", params={"options": bad})
+        assert r.status_code == 422 and r.json()["error"] == "bad_options"
+
+
+def test_sit_out_and_forced_win_are_named_as_the_region_does() -> None:
+    """4人: 永州 坐醒, 桂林 数醒, elsewhere 坐底 (lobby values, the summary); 桂林's option
+    is titled 必胡, not one of its values (有胡必胡 / 可不胡)."""
+    from paohuzi.server.present.options import schema, summary
+
+    for name, word in (("yongzhou", "坐醒"), ("guilin", "数醒"), ("hunan", "坐底")):
+        opts = {o["id"]: o for o in schema(parse(name))}
+        four = next(v for v in opts["players"]["values"] if v["value"] == 4)
+        assert four["zh"] == f"4人{word}" and four["sit_out_word"] == word
+        assert f"4人{word}" in summary(parse(name).with_players(4))["zh"]
+    fw = next(o for o in schema(parse("guilin")) if o["id"] == "forced_win")
+    assert fw["zh"] == "必胡" and fw["zh"] not in [v["zh"] for v in fw["values"]]

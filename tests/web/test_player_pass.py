@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from .helpers import VIEWPORTS, Frames, open_seat, play_hand, shot, wait_js
-from .lobby_helpers import DESKTOP, open_lobby
+from .lobby_helpers import DESKTOP, PHONE, open_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -243,3 +243,33 @@ def test_match_summary_names_fit_on_a_phone(browser: Any, server: str, lang: str
     shot(page, f"pass-match-summary-phone-{lang}.png")
     assert not errors, errors
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lobby_follows_the_preset_and_its_options(browser: Any, server: str, lang: str) -> None:
+    """The subtitle names the preset's game; 4人 says 数醒 / 坐醒; 桂林's 必胡 option is
+    titled apart from its values; 查看完整规则 states the options chosen (带 现用)."""
+    c, page = _page(browser, **PHONE)
+    try:
+        open_lobby(page, server, lang)
+        page.select_option("#rules", "guilin")
+        sub = page.inner_text("#lobby h1 small")
+        assert sub == ("桂林字牌" if lang == "zh" else "Guilin word cards"), sub
+        four = page.eval_on_selector("#opt-players", "s => s.options[2].textContent")
+        assert "数醒" in four, four
+        title = page.inner_text("#create-form [data-option=forced_win] > span")
+        assert title == ("必胡" if lang == "zh" else "Forced win (必胡)"), title
+        page.select_option("#rules", "yongzhou")
+        page.select_option("#opt-hongzhuan", index=1)  # 红转朱黑 带
+        page.click("#summary-rules-btn")
+        page.wait_for_selector("#rules-page:not(.hidden) [data-item=variant_hongzhuan]")
+        item = page.inner_text("#rules-page [data-item=variant_hongzhuan]")
+        assert (
+            ("带（现用）" in item and "不带（现用）" not in item)
+            if lang == "zh"
+            else (item.count("(in play)") == 1 and item.index("(in play)") > item.index("/"))
+        ), item
+        shot(page, f"pass-lobby-rules-{lang}.png")
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        c.close()

@@ -47,11 +47,17 @@ function buildLobby() {
     navButton("matches-btn", T.navMatches, () => $("#my-matches").scrollIntoView({ behavior: "smooth" })),
     el("span", "spacer"), langButton("lang-btn"));
   $("#lobby h1").replaceChildren(T.appTitle + " ", el("small", null, T.appSub));
+  subtitle();
   renderCreate();
   renderJoinForm();
   renderReplayForm();
   renderMatches();
   document.title = T.appTitle;
+}
+/** The lobby's subtitle names the chosen preset's game (桂林字牌, not always 湖南字牌). */
+function subtitle() {
+  const sub = $("#lobby h1 small");
+  if (sub && L.preset) sub.textContent = T.appSubOf(pick(L.preset.label));
 }
 function navButton(id, text, onClick) {
   const b = button("nav", text, onClick);
@@ -64,6 +70,7 @@ function renderCreate() {
   if (!form || !L.presets.length) return;
   form.classList.add("gen");
   form.replaceChildren();
+  subtitle();
   form.append(el("h2", null, t("createTitle")));
   // 玩法 (preset): a new preset in /api/presets is a new option here
   const lp = el("label", "opt-preset");
@@ -116,7 +123,7 @@ function renderCreate() {
   const more = el("button", "link", t("rulesOf"));
   more.type = "button";
   more.id = "summary-rules-btn";
-  more.addEventListener("click", () => openRules(L.preset.name));
+  more.addEventListener("click", () => openRules(L.preset.name, chosenOptions())); // as chosen
   form.append(more);
   const go = el("button", "primary", t("createBtn"));
   go.type = "submit";
@@ -225,7 +232,7 @@ function summaryOf(preset, chosen, levels) {
   const seat = opt("players") && opt("players").values.find((v) => v.value === n);
   const mo = opt("mingtang");
   const mts = mo ? mo.values.filter((v) => (chosen.mingtang || []).includes(v.value)) : [];
-  const parts = [pick(preset.label), X.players(n, !!(seat && seat.sit_out)), X.minHuxi(chosen.min_huxi ?? preset.min_huxi),
+  const parts = [pick(preset.label), X.players(n, !!(seat && seat.sit_out), seat && seat.sit_out_word), X.minHuxi(chosen.min_huxi ?? preset.min_huxi),
     X.mingtang(mts), X.base(chosen.base_score ?? 1), X.cap(chosen.cap ?? 0),
     // 玩法 played otherwise than the preset: what the server's summary says of each
     ...preset.options.filter((o) => o.variant && !moot(o, chosen, preset) && (chosen[o.id] ?? o.default) !== o.default)
@@ -245,15 +252,21 @@ function updateSummary() {
   if (s) s.textContent = summaryOf(L.preset, L.chosen, L.levels);
 }
 
-async function createRoom() {
-  const err = $("#create-error");
-  err.textContent = "";
+/** The options chosen, as POST /api/rooms takes them (a 局数 not offered goes as `hands`). */
+function chosenOptions() {
   const options = {};
   for (const o of L.preset.options) {
     const v = L.chosen[o.id];
     if (o.id === "hands" && !o.values.some((x) => x.value === v)) continue; // sent as `hands`
     options[o.id] = v;
   }
+  return options;
+}
+
+async function createRoom() {
+  const err = $("#create-error");
+  err.textContent = "";
+  const options = chosenOptions();
   const body = { rules: L.preset.name, bots: botsOf(), options };
   if (!("hands" in options)) body.hands = L.chosen.hands;
   if (L.name) body.name = L.name;

@@ -6,10 +6,14 @@ import { t, pick, onLang, api } from "./i18n.js";
 import { $, el, dialog, closeButton } from "./store.js";
 
 let openKey = null;
+let openOptions = null;
 let seq = 0;
 
-export async function openRules(key) {
+/** The rules page of `key` (a preset or a room); a preset's with `options` (as a room is
+ * created with them: the lobby's choices) states the rules those options make. */
+export async function openRules(key, options = null) {
   openKey = key;
+  openOptions = options;
   const page = dialog("rules-page", "lobby-overlay rules-overlay", (p) =>
     p.addEventListener("click", (ev) => { if (ev.target === p) closeRules(); }));
   page.dataset.key = key;
@@ -18,7 +22,8 @@ export async function openRules(key) {
   sheet.append(head(key, ""), el("p", "muted", t("loading")));
   page.replaceChildren(sheet);
   let doc;
-  try { doc = await api(`/api/rules/${encodeURIComponent(key)}`); } catch (e) {
+  const q = options ? `?options=${encodeURIComponent(JSON.stringify(options))}` : "";
+  try { doc = await api(`/api/rules/${encodeURIComponent(key)}${q}`); } catch (e) {
     if (s !== seq) return;
     const err = el("p", "error", t("loadFail", e.message));
     err.id = "rules-error";
@@ -85,4 +90,4 @@ function render(sheet, key, doc) {
   }
 }
 
-onLang(() => { if (openKey) openRules(openKey); });
+onLang(() => { if (openKey) openRules(openKey, openOptions); });

@@ -100,9 +100,11 @@ export default {
   tianhu: " (natural win)", zimo: " (self-drawn)",
   huang: "No winner", finishedPrefix: "Match over · ",
   winCard: "Winning card ", huxi: (n) => `huxi ${n}`, doubled: (d, n) => `doubled ${d} → ${n}`,
-  deng: (n) => `grades (等) ${n}`, mingtang: (x) => `patterns ${x}`, pinghu: "plain win", fanLine: (n) => `×${n} (番)`, di: (n) => `base (底) ${n}`, huangFan: (n) => `×${n} after 荒庄 (黄番)`,
+  deng: (n) => `grades (等) ${n}`, mingtang: (x) => `patterns ${x}`, pinghu: "plain win", fanLine: (n) => `multiplier (番) ×${n}`, di: (n) => `base (底) ${n}`, huangFan: (n) => `×${n} after 荒庄 (黄番)`,
   mtItem: (name, fan) => `${name} ×${fan}`,
-  units: (u, n) => `${n} ${u}`, xingCard: "醒 card ", xingCount: (n, u) => `(incl. 醒 ${n} ${u})`,
+  // the score's unit named as the rules page names it (娄底's 息 is the score itself)
+  units: (u, n) => `${({ 囤: "tun (囤)", 子: "zi (子)", 息: "score (息)" })[u] || u} ${n}`,
+  xingCard: "Bonus card (醒) ", xingCount: (n, u) => `(incl. ${n} ${u} from 醒)`,
   mtTimes: (name, fan) => `${name} ×${fan}`, mtUnits: (name, n, u) => `${name} +${n} ${u}`,
   mtBase: (name, n, u) => `${name} counts ${n} ${u}`,
   raceSep: ": ",
@@ -145,7 +147,7 @@ export default {
   viewAs: "View", allOpen: "All hands open", seatView: (name) => (name === ME ? "Your view" : `${name}'s view`), youTag: " (you)",
   stepLabel: (i, n) => `step ${i}/${n}`, sep: "; ",
   /* ---------------------------------------------------------------- the lobby (lobby.js) */
-  appTitle: "Paohuzi", appSub: "Hunan word cards",
+  appTitle: "Paohuzi", appSub: "Hunan word cards", appSubOf: (l) => `${l.replace(/ \(.*\)$/, "")} word cards`,
   langSwitch: "中文", langSwitchTitle: "切换到中文", langShort: "中",
   navTutorial: "Tutorial", navRules: "Rules", navMatches: "My matches",
   createTitle: "New room", preset: "Rules", bots: "Bots",
@@ -153,7 +155,7 @@ export default {
   name: "Name", namePh: "Player 1", createBtn: "Create and sit down",
   presetOption: (label, n) => `${label} (${n} players)`,
   // the rules line, part by part as the server's options.summary writes it
-  sum: { players: (n, sitOut) => `${n} players` + (sitOut ? ", one sits out" : ""), minHuxi: (h) => `win from ${h} huxi`,
+  sum: { players: (n, sitOut, word) => `${n} players` + (sitOut ? `, one sits out${word && word !== "坐底" ? ` (${word})` : ""}` : ""), minHuxi: (h) => `win from ${h} huxi`,
     mingtang: (mts) => (mts.length ? `${mts.length} scoring patterns` : "no scoring patterns"),
     base: (b) => `${b} pt per base (底)`, cap: (c) => (c ? `capped at ${c}` : "no cap"), race: (t, u, h) => `first to ${t} points (at most ${h} hands)`, hands: (h) => `${h} hand${h === 1 ? "" : "s"}`,
     turn: (s) => `${s} s a turn`, bots: (lv) => `${lv.label_en.toLowerCase()} bots` },

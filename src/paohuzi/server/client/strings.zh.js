@@ -100,7 +100,8 @@ export default {
   winCard: "胡牌 ", huxi: (n) => `胡息 ${n}`, doubled: (d, n) => `翻倍 ${d} → ${n}`,
   deng: (n) => `等 ${n}`, mingtang: (x) => `名堂 ${x}`, pinghu: "平胡", fanLine: (n) => `番 ${n}`, di: (n) => `底 ${n}`, huangFan: (n) => `黄番 ×${n}`,
   mtItem: (name, fan) => `${name} ${fan}番`,
-  units: (u, n) => `${u} ${n}`, xingCard: "醒牌 ", xingCount: (n, u) => `（含醒 ${n}${u}）`,
+  // 娄底: the score in 息 beside 胡息 says it is the score ("计 22 息"), not a second 胡息
+  units: (u, n) => (u === "息" ? `计 ${n} 息` : `${u} ${n}`), xingCard: "醒牌 ", xingCount: (n, u) => `（含醒 ${n}${u}）`,
   mtTimes: (name, fan) => `${name} ×${fan}`, mtUnits: (name, n, u) => `${name} +${n}${u}`,
   mtBase: (name, n, u) => `${name} 记${n}${u}`,
   raceSep: "：",
@@ -143,7 +144,7 @@ export default {
   viewAs: "视角", allOpen: "全部明牌", seatView: (name) => `${name}的视角`, youTag: "（你）",
   stepLabel: (i, n) => `第 ${i}/${n} 步`, sep: "；",
   /* ---------------------------------------------------------------- the lobby (lobby.js) */
-  appTitle: "跑胡子", appSub: "湖南字牌",
+  appTitle: "跑胡子", appSub: "湖南字牌", appSubOf: (l) => (l.length <= 2 ? `${l}字牌` : l),
   langSwitch: "English", langSwitchTitle: "Switch to English", langShort: "EN",
   navTutorial: "新手教学", navRules: "规则", navMatches: "我的牌局",
   createTitle: "创建房间", preset: "玩法", bots: "机器人",
@@ -151,7 +152,7 @@ export default {
   name: "昵称", namePh: "玩家1", createBtn: "创建并入座",
   presetOption: (label, n) => `${label}（${n}人）`,
   // the rules line, part by part as the server's options.summary writes it
-  sum: { players: (n, sitOut) => (sitOut ? `${n}人坐底` : `${n}人`), minHuxi: (h) => `${h}胡起胡`,
+  sum: { players: (n, sitOut, word) => (sitOut ? `${n}人${word || "坐底"}` : `${n}人`), minHuxi: (h) => `${h}胡起胡`,
     mingtang: (mts) => (mts.length ? "名堂：" + [...new Set(mts.map((v) => v.zh))].join("、") : "无名堂"),
     base: (b) => `底分${b}`, cap: (c) => (c ? `${c}分封顶` : "不封顶"), race: (t, u, h) => `先到${t}${u}胜（最多${h}局）`, hands: (h) => `${h}局`,
     turn: (s) => `每步${s}秒`, bots: (lv) => `机器人${lv.label}` },

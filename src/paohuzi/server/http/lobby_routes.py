@@ -7,6 +7,7 @@ the websocket. Routes find the room manager and storage on ``app.state``.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -18,7 +19,7 @@ from paohuzi.core.rules import PRESETS
 from paohuzi.server.http import bodies, qr
 from paohuzi.server.limits import ACTION_CHARS, TOKEN_CHARS, Buckets
 from paohuzi.server.present import rulesdoc, tutorial
-from paohuzi.server.present.options import summary
+from paohuzi.server.present.options import apply, summary
 from paohuzi.server.room import phrases
 from paohuzi.server.room.room import Room
 from paohuzi.server.storage.my_matches import MAX_TOKENS, my_matches
@@ -92,10 +93,22 @@ async def room_rules(room_id: RoomId, request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/rules/{key}")
-async def rules_page(key: Key, request: Request) -> dict[str, Any]:
-    """A preset by name, else a room by code: only that room's own rules."""
+async def rules_page(
+    key: Key,
+    request: Request,
+    options: Annotated[str | None, Query(max_length=2000)] = None,
+) -> dict[str, Any]:
+    """A preset by name, else a room by code: only that room's own rules. A preset's page
+    with ``?options=`` (JSON, as POST /api/rooms takes them) is the rules a room created
+    with them would play: the lobby's 查看完整规则 shows the options chosen."""
     if key in PRESETS:
-        return rulesdoc.document(PRESETS[key])
+        if options is None:
+            return rulesdoc.document(PRESETS[key])
+        try:
+            chosen = json.loads(options)
+        except ValueError:
+            raise RoomError(422, "bad_options", ["options"]) from None
+        return rulesdoc.document(apply(PRESETS[key], chosen).rules)
     await meter(request, "read")
     room = await request.app.state.manager.get(key)
     if room is None:

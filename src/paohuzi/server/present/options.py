@@ -109,6 +109,21 @@ def _seated(n: int, rules: Rules) -> bool:
     return rules.with_players(n).sit_out
 
 
+# the seat that sits out where it collects 醒 (PRESETS.md: 永州 坐醒, 桂林 数醒)
+SIT_OUT_WORD = {"yongzhou": "坐醒", "guilin": "数醒"}
+
+
+def sit_out_word(rules: Rules) -> str:
+    """What the seat that sits out is called: 坐底, or 坐醒 / 数醒 where it collects 醒."""
+    if not rules.xing_seat:
+        return "坐底"
+    return SIT_OUT_WORD.get(rules.name.split(":")[0], "坐醒")
+
+
+def _sit_out_en(word: str) -> str:
+    return "one sits out" + (f" ({word})" if word != "坐底" else "")
+
+
 def _choice(values: list[Any], default: Any) -> list[Any]:
     return sorted(set(values) | {default})
 
@@ -119,17 +134,21 @@ def _labelled(value: Any, zh: str, en: str) -> dict[str, Any]:
 
 def schema(rules: Rules) -> list[dict[str, Any]]:
     """The options of a room under ``rules`` (a preset): id, labels, kind, values, default."""
-    pl = [
-        {
-            **(
-                _labelled(n, f"{n}人坐底", f"{n}, one sits out")
-                if _seated(n, rules)
-                else _labelled(n, f"{n}人", f"{n} players")
-            ),
-            "sit_out": _seated(n, rules),  # the client reads 坐底 here, not in a label
-        }
-        for n in players_allowed(rules)
-    ]
+    pl = []
+    for n in players_allowed(rules):
+        word = sit_out_word(rules.with_players(n))
+        pl.append(
+            {
+                **(
+                    _labelled(n, f"{n}人{word}", f"{n}, {_sit_out_en(word)}")
+                    if _seated(n, rules)
+                    else _labelled(n, f"{n}人", f"{n} players")
+                ),
+                "sit_out": _seated(n, rules),  # the client reads 坐底 here, not in a label
+                # 坐醒 / 数醒: the seat that sits out collects 醒 (the summary names it so)
+                **({"sit_out_word": word} if _seated(n, rules) else {}),
+            }
+        )
     counted = [m.id for m in rules.mingtang if rules.uses(m.id)]
     mt = [
         {
@@ -219,6 +238,18 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
     ]
 
 
+# an option's title where the region's word for it is one of its values (桂林's 有胡必胡:
+# 有胡必胡 / 可不胡): the title names what is chosen, not one answer
+OPTION_TITLE = {"forced_win": ("必胡", "Forced win (必胡)")}
+
+
+def option_title(v: Any) -> tuple[str, str]:
+    """A 玩法's title (zh, en), never one of its own values."""
+    if any(c.zh == v.zh for c in v.choices):
+        return OPTION_TITLE.get(v.id, (v.zh, v.en))
+    return v.zh, v.en
+
+
 def _variant_options(rules: Rules) -> list[dict[str, Any]]:
     """玩法: the preset's own options (core/variants.py), each value with what the
     summary says of it (the client's summary line reads it too)."""
@@ -236,7 +267,7 @@ def _variant_options(rules: Rules) -> list[dict[str, Any]]:
                 if m.id in own and (m.fan, m.effect) != (own[m.id].fan, own[m.id].effect)
             }
             values.append({**value, "mingtang": worth} if worth else value)
-        opt = {**_opt(v.id, v.zh, v.en, "one", values, v.default.value), "variant": True}
+        opt = {**_opt(v.id, *option_title(v), "one", values, v.default.value), "variant": True}
         out.append({**opt, "needs": "wang"} if v.needs_wang else opt)
     return out
 
@@ -353,8 +384,9 @@ def summary(rules: Rules, bot: str | None = None, turn_time: float | None = None
     offered = {m.id for m in (own or rules).mingtang}
     mts = [m for m in rules.mingtang if rules.uses(m.id) and m.id in offered]
     base, cap = rules.base_score, rules.cap
-    zh = [label["zh"], f"{n}人坐底" if rules.sit_out else f"{n}人", f"{rules.min_huxi}胡起胡"]
-    en = [label["en"], f"{n} players" + (", one sits out" if rules.sit_out else "")]
+    word = sit_out_word(rules)
+    zh = [label["zh"], f"{n}人{word}" if rules.sit_out else f"{n}人", f"{rules.min_huxi}胡起胡"]
+    en = [label["en"], f"{n} players" + (f", {_sit_out_en(word)}" if rules.sit_out else "")]
     en.append(f"win from {rules.min_huxi} huxi")
     if _wang_shown(rules):
         zh.insert(2, WANG_ZH[rules.wang])

@@ -29,7 +29,9 @@ from paohuzi.server.present.options import (
     WANG_EN,
     WANG_ZH,
     mingtang_label,
+    option_title,
     preset_label,
+    sit_out_word,
     summary,
 )
 
@@ -88,9 +90,14 @@ def _seats(r: Rules) -> list[dict[str, Any]]:
     items = [
         _item(
             "players",
-            f"{r.players}人" + ("，庄家对面一家坐底（数底），这一局不发牌" if r.sit_out else ""),
+            f"{r.players}人"
+            + (f"，庄家对面一家{sit_out_word(r)}，这一局不发牌" if r.sit_out else ""),
             f"{r.players} players"
-            + (", the seat opposite the dealer sits the hand out (坐底)" if r.sit_out else ""),
+            + (
+                f", the seat opposite the dealer sits the hand out ({sit_out_word(r)})"
+                if r.sit_out
+                else ""
+            ),
             "R5",
         ),
         _item(
@@ -266,7 +273,7 @@ def _tianhu(r: Rules) -> dict[str, Any]:
             f"天胡：庄家起手{n}张就是胡牌（不按提、坎数）",
             f"heavenly win: the dealer's {n} dealt cards already form a winning hand "
             "(no ti/kan count)",
-            "R43",
+            "R43" if r.melds_to_win != 7 else "R28",  # R43 is the 5- and 6-门子 hands'
         )
     return _item(
         "tianhu",
@@ -357,8 +364,8 @@ def _xing(r: Rules) -> list[dict[str, Any]]:
         items.append(
             _item(
                 "xing_seat",
-                "坐醒：坐底的一家收每个输家 番 × 醒数",
-                "the seat sitting out (坐醒) collects 番 × 醒 count from each loser",
+                f"{sit_out_word(r)}：不发牌的一家收每个输家 番 × 醒数",
+                f"the seat sitting out ({sit_out_word(r)}) collects 番 × 醒 count from each loser",
                 "R42",
             )
         )
@@ -422,7 +429,7 @@ def _score(r: Rules) -> list[dict[str, Any]]:
         head = f"{d.offset} + " if d.offset else ""
         zh_f = f"{u} = {head}(胡息 − {low}) ÷ {d.step}（取整）"
         en_f = f"{u} = {head}(huxi − {low}) ÷ {d.step}, rounded down"
-    name_en = "grades (等)" if u == "等" else f"units ({u})"
+    name_en = UNIT_EN.get(u, f"units ({u})")  # one English name per unit, page-wide
     items = [_item("deng", zh_f, en_f.replace(f"{u} =", f"{name_en} =", 1), "R34", unit=u)]
     if r.zimo_bonus:
         items.append(
@@ -722,7 +729,8 @@ def _variants(r: Rules) -> list[dict[str, Any]]:
         now = stated(v, r)
         zh = "、".join(f"{c.zh}（现用）" if c is now else c.zh for c in v.choices)
         en = " / ".join(f"{c.en} (in play)" if c is now else c.en for c in v.choices)
-        out.append(_item(f"variant_{v.id}", f"{v.zh}：{zh}", f"{v.en}: {en}", value=now.value))
+        tz, te = option_title(v)
+        out.append(_item(f"variant_{v.id}", f"{tz}：{zh}", f"{te}: {en}", value=now.value))
     return out
 
 
