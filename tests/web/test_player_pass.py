@@ -135,6 +135,10 @@ def test_the_xing_seat_is_named_and_its_collection_explained(
             assert f"{x['fan']}" in line and f"{x['xing']}" in line
             tags = page.inner_text("#settle-body table.payments").count(term.split(" · ")[-1])
             assert tags == 1
+            chips = page.inner_text("#settle-body .summary")
+            if lang == "en":  # the units labelled, 醒 and 番 named in English
+                assert "tun (囤) " in chips and "Bonus card (醒)" in chips, chips
+                assert "multiplier (番) ×" in chips and "醒 card" not in chips, chips
             for vp in ("desktop", "phone-portrait", "phone-landscape"):
                 page.set_viewport_size(VIEWPORTS[vp]["viewport"])
                 page.eval_on_selector("#settle-scroll", "e => { e.scrollTop = 0; }")
@@ -270,6 +274,73 @@ def test_lobby_follows_the_preset_and_its_options(browser: Any, server: str, lan
             else (item.count("(in play)") == 1 and item.index("(in play)") > item.index("/"))
         ), item
         shot(page, f"pass-lobby-rules-{lang}.png")
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        c.close()
+
+
+PROMPT_JS = """() => {
+  const t = document.querySelector('#game .turn-text');
+  const p = document.querySelector('#chi-picker').getBoundingClientRect();
+  const r = t.getBoundingClientRect();
+  const overlap = !(p.right <= r.left || p.left >= r.right || p.bottom <= r.top || p.top >= r.bottom);
+  return { text: t.textContent, overlap, prompt: [r.left, r.top, r.right, r.bottom],
+    picker: [p.left, p.top, p.right, p.bottom] };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_chi_picker_leaves_the_prompt_in_sight_on_a_phone(
+    browser: Any, server: str, lang: str
+) -> None:
+    """390×844: the 吃 picker opens without covering "请选择：吃 / 过" (the prompt)."""
+    from .test_new_user import open_chi_picker
+
+    ctx = browser.new_context(**VIEWPORTS["phone-portrait"])
+    page = ctx.new_page()
+    try:
+        open_chi_picker(page, server, random.Random(11))
+        if lang == "en":
+            page.evaluate("async () => (await import('/static/i18n.js')).setLang('en')")
+            wait_js(
+                page, "document.querySelector('#game .turn-text').textContent.startsWith('Choose')"
+            )
+        x = page.evaluate(PROMPT_JS)
+        shot(page, f"pass-chi-picker-phone-{lang}.png")
+        assert x["text"] and not x["overlap"], x
+    finally:
+        ctx.close()
+
+
+SELECTS_JS = """() => {
+  const g = document.createElement('canvas').getContext('2d');
+  const out = [];
+  for (const s of document.querySelectorAll('#create-form label > select')) {
+    const cs = getComputedStyle(s);
+    g.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const need = Math.max(...[...s.options].map((o) => g.measureText(o.textContent).width));
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+    if (need > room) out.push(s.name + ': ' + [...s.options].map((o) => o.textContent).join(' | '));
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_lobby_selects_show_their_whole_values_on_a_phone(
+    browser: Any, server: str, lang: str
+) -> None:
+    """390×844: no select's value is cut ("turned, one up (上醒"): a long one takes the
+    whole row, in every preset."""
+    c, page = _page(browser, **PHONE)
+    try:
+        open_lobby(page, server, lang)
+        for name in ("guilin", "yongzhou", "hengyang", "loudi", "hunan"):
+            page.select_option("#rules", name)
+            cut = page.evaluate(SELECTS_JS)
+            assert cut == [], (name, cut)
+        page.select_option("#rules", "guilin")
+        shot(page, f"pass-lobby-phone-{lang}.png")
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         c.close()

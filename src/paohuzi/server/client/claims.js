@@ -64,8 +64,8 @@ export function renderActions(rerender) {
   }
 }
 
-/** The picker opens at the 吃 button: above its row of buttons, beside the open card
- * rather than over it (the claimed card stays in sight); where neither fits, below the
+/** The picker opens at the 吃 button: above its row of buttons, beside the open card and
+ * the prompt rather than over them (the claimed card stays in sight); where neither fits, below the
  * row (over the hand, which waits for the choice); always on screen. */
 function placePicker(picker, btn) {
   picker.classList.add("floating");
@@ -76,9 +76,13 @@ function placePicker(picker, btn) {
   const r = picker.getBoundingClientRect();
   const card = $("#open-card");
   const o = card && !card.closest(".hidden") ? card.getBoundingClientRect() : null;
+  // the prompt ("请选择：吃 / 过") stays in sight as well as the open card
+  const prompt = $("#game .turn-text");
+  const q = prompt && prompt.textContent && prompt.getClientRects().length ? prompt.getBoundingClientRect() : null;
   const clampX = (x) => Math.min(Math.max(x, pad), vw - r.width - pad);
   const clampY = (y) => Math.min(Math.max(y, pad), vh - r.height - pad);
-  const hits = (x, y) => o && x < o.right + pad && x + r.width > o.left - pad && y < o.bottom + pad && y + r.height > o.top - pad;
+  const over = (a, x, y) => a && x < a.right + pad && x + r.width > a.left - pad && y < a.bottom + pad && y + r.height > a.top - pad;
+  const hits = (x, y) => over(o, x, y) || over(q, x, y);
   const above = clampY(row.top - r.height - pad), below = clampY(row.bottom + pad);
   const centre = clampX(b.left + b.width / 2 - r.width / 2);
   const right = o ? o.right + pad : centre, leftOf = o ? o.left - pad - r.width : centre;

@@ -134,7 +134,26 @@ function renderCreate() {
   err.setAttribute("role", "alert");
   form.append(err);
   updateSummary();
+  widenLong(form);
 }
+
+/** Give a select the whole row where its longest value would not fit its column (a
+ * phone held upright, the longer English). Measured in the page, not guessed. */
+let measure = null;
+function widenLong(form) {
+  const sels = [...form.querySelectorAll("label > select")];
+  for (const s of sels) s.parentElement.classList.remove("long");
+  measure = measure || document.createElement("canvas").getContext("2d");
+  for (const s of sels) {
+    if (!s.clientWidth) continue; // not laid out (the lobby hidden)
+    const cs = getComputedStyle(s);
+    measure.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const need = Math.max(...[...s.options].map((o) => measure.measureText(o.textContent).width));
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 24; // the arrow
+    if (need > room) s.parentElement.classList.add("long");
+  }
+}
+addEventListener("resize", () => { const f = $("#create-form"); if (f && L.preset) widenLong(f); });
 
 /** One control per option of the schema: `one` → a select (局数: a number field, as the
  * old lobby had, with the schema's values offered), `many` → a row of check chips. */
