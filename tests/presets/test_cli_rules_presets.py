@@ -93,15 +93,36 @@ def test_a_regions_options_by_name_on_every_rules_flag(capsys) -> None:
     [
         ("yongzhou:xing=up", "xing is one of fan+1/fan0/fan-1/gen, not 'up'"),
         ("yongzhou:xing", "xing needs a value: xing=fan+1/fan0/fan-1/gen"),
-        ("hunan:xing=gen", "hunan has no option 'xing' (options: cap)"),
+        ("hunan:xing=gen", "hunan has no option 'xing' (options: players, wang, min_huxi, cap)"),
         ("guilin:zi_step=4", "zi_step is one of 3/5"),
         ("yongzhou:xing=gen,xing=fan0", "option xing is given twice"),
-        ("loudi:cap=four", "cap is a whole number of points, not 'four'"),
+        ("loudi:cap=four", "cap (封顶) is a whole number 0–1000000, not 'four'"),
+        ("yongzhou:players=5", "players (人数) is a whole number 2–4, not '5'"),
+        ("hunan:wang=9", "wang (王) is a whole number 0–4, not '9'"),
+        ("guilin:players=2,players=3", "option players is given twice"),
     ],
 )
 def test_an_option_not_offered_is_a_clear_error(capsys, arg: str, says: str) -> None:
     status, out, err = run(capsys, arg)
     assert status == 2 and out == "" and says in err, (status, err)
+
+
+def test_the_house_options_every_preset_takes(capsys) -> None:
+    """As the web lobby offers them: 人数 (4 at 永州 is 坐醒: one seat sits out and
+    collects 醒, PRESETS), 王 (亡牌 needs them), 起胡; a play at four seats runs."""
+    status, out, _ = run(capsys, "--json", "yongzhou:players=4")
+    d = json.loads(out)
+    assert status == 0 and (d["players"], d["sit_out"], d["xing_seat"]) == (4, True, True)
+    status, out, _ = run(capsys, "--json", "hunan:wang=2")
+    assert json.loads(out)["wang"] == 2
+    status, out, _ = run(capsys, "--json", "yongzhou:wang=4,wangpai=on,min_huxi=18")
+    d = json.loads(out)
+    assert (d["wang"], d["min_huxi"], d["extra"]) == (4, 18, {"variants": "wangpai=on"})
+    status, out, _ = run(capsys, "--json", "hengyang:players=2")
+    assert json.loads(out)["players"] == 2 and not json.loads(out)["sit_out"]
+    argv = ["simulate", "--rules", "yongzhou:players=4", "--games", "3", "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])
 
 
 def test_a_cap_and_options_are_recorded_with_the_rules(capsys) -> None:

@@ -172,6 +172,14 @@ def render(rules: Rules) -> list[Table]:
     return out
 
 
+HOUSE_EN = {
+    "players": "Players (人数)",
+    "wang": "Wild cards (王)",
+    "min_huxi": "Least huxi to win (起胡)",
+    "cap": "Cap (封顶)",
+}
+
+
 def _variants(rules: Rules) -> Table:
     """玩法: the region's options, as ``--rules NAME:ID=VALUE,…`` chooses them."""
     t = Table(
@@ -185,14 +193,14 @@ def _variants(rules: Rules) -> Table:
         now = variants.stated(v, rules)
         vals = [f"{'*' if c is now else ' '}{c.value} {c.zh} ({c.en})" for c in v.choices]
         t.add_row(v.id, f"{v.zh}\n{v.en}", "\n".join(vals))
-    # every preset: 封顶, a house option too (PRESETS.md names 永州's 600, 娄底's 400)
-    region = variants.EXTRA_CAPS.get(rules.name)
-    t.add_row(
-        "cap",
-        "封顶\nCap (封顶)",
-        f"*{rules.cap} now (0 = none); any whole number"
-        + (f"; the region's other: {', '.join(map(str, region))}" if region else ""),
-    )
+    # every preset: the house's options (variants.HOUSE, the web lobby's too)
+    held = {"players": rules.players, "wang": rules.wang, "min_huxi": rules.min_huxi}
+    for hid, (zh, low, high) in variants.HOUSE.items():
+        value = rules.cap if hid == "cap" else held[hid]
+        span = "0 = none; any whole number" if hid == "cap" else f"{low}–{high}"
+        region = variants.EXTRA_CAPS.get(rules.name) if hid == "cap" else None
+        more = f"; the region's other: {', '.join(map(str, region))}" if region else ""
+        t.add_row(hid, f"{zh}\n{HOUSE_EN[hid]}", f"*{value} now ({span}){more}")
     return t
 
 

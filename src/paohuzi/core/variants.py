@@ -336,25 +336,39 @@ def labels(rules: Rules) -> list[tuple[str, str]]:
     return out
 
 
+# Every preset's house options (the web lobby's too): a whole number each, in range
+HOUSE = {
+    "players": ("人数", 2, 4),  # 坐底 where the deck cannot deal four (Rules.with_players)
+    "wang": ("王", 0, 4),  # R39: 0–4 王 besides the 80 cards
+    "min_huxi": ("起胡", 1, 60),
+    "cap": ("封顶", 0, 10**6),  # 0: none; PRESETS.md's 永州 600, 娄底 400 (EXTRA_CAPS)
+}
+
+
 def parse(text: str) -> Rules:
     """``PRESET:ID=VALUE,…`` → that preset played so (the CLI's ``--rules
-    yongzhou:xing=gen,hongzhuan=on``; ``cap=N`` sets 封顶 as well, as PRESETS.md's
-    永州 600 and 娄底 400); :class:`RulesError` names what is not offered."""
+    yongzhou:xing=gen,hongzhuan=on``); besides the region's options every preset takes
+    the house's (:data:`HOUSE`, as the web lobby offers them): ``players=N`` (2–4),
+    ``wang=N`` (0–4 王), ``min_huxi=N`` (起胡) and ``cap=N`` (封顶, as PRESETS.md's 永州
+    600 and 娄底 400). :class:`RulesError` names what is not offered."""
     name, items = _items(text)
     offered = {v.id: v for v in variants(name)}
     chosen: dict[str, str] = {}
-    cap: int | None = None
+    house: dict[str, int] = {}
     for vid, eq, value in items:
-        if vid in chosen or (vid == "cap" and cap is not None):
+        if vid in chosen or vid in house:
             raise RulesError(f"{name} option {vid} is given twice")
-        if vid == "cap":
-            if not value.isdigit():
-                raise RulesError(f"{name} option cap is a whole number of points, not {value!r}")
-            cap = int(value)
+        if vid in HOUSE:
+            zh, low, high = HOUSE[vid]
+            if not value.isdigit() or not low <= int(value) <= high:
+                raise RulesError(
+                    f"{name} option {vid} ({zh}) is a whole number {low}–{high}, not {value!r}"
+                )
+            house[vid] = int(value)
             continue
         v = offered.get(vid)
         if v is None:
-            have = ", ".join([*offered, "cap"])
+            have = ", ".join([*offered, *HOUSE])
             raise RulesError(f"{name} has no option {vid!r} (options: {have})")
         values = "/".join(c.value for c in v.choices)
         if not eq:
@@ -362,8 +376,17 @@ def parse(text: str) -> Rules:
         if value not in (c.value for c in v.choices):
             raise RulesError(f"{name} option {v.id} is one of {values}, not {value!r}")
         chosen[vid] = value
-    rules = play(PRESETS[name], chosen)
-    return rules if cap is None else rules.replace(cap=cap)
+    rules = PRESETS[name]
+    if "wang" in house:  # first: 亡牌 needs 王 (play() drops it without)
+        rules = rules.replace(wang=house["wang"])
+    rules = play(rules, chosen)
+    if "players" in house:  # after the 醒 chosen: its 坐醒 seat follows it
+        rules = rules.with_players(house["players"])
+    if "min_huxi" in house:
+        rules = rules.replace(min_huxi=house["min_huxi"])
+    if "cap" in house:
+        rules = rules.replace(cap=house["cap"])
+    return Rules.from_dict(rules.to_dict()) if house else rules  # validated as a file is
 
 
 def _items(text: str) -> tuple[str, list[tuple[str, str, str]]]:
@@ -396,6 +419,7 @@ def variants(name: str) -> tuple[Variant, ...]:
 
 __all__ = [
     "EXTRA_CAPS",
+    "HOUSE",
     "VARIANTS",
     "Choice",
     "Variant",
