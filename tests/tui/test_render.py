@@ -193,3 +193,19 @@ def test_the_sit_out_seat_says_what_it_collects() -> None:
         assert res.scores[out] == each * (len(st.seats) - 1)
         return
     raise AssertionError("no win with 醒 at four seats")
+
+
+def test_a_race_says_its_target_and_at_its_end_the_pairwise_settlement() -> None:
+    """R45 (娄底): under each hand the race's target; when the match is over the totals
+    rounded to 10 and settled pairwise — the match's result, which the terminal once
+    never showed (only the raw totals)."""
+    from paohuzi.core.rules import PRESETS
+
+    names = {0: "你", 1: "下家", 2: "上家"}
+    loudi = PRESETS["loudi"]
+    during = R.race_text(loudi, [10, 46, 64], names, over=False).plain
+    assert "先到 100 息" in during and "两两" not in during
+    end = R.race_text(loudi, [10, 106, 64], names, over=True).plain
+    assert "取整到 10: 你 10  下家 110  上家 60" in end
+    assert "你 -150  下家 +150  上家 +0" in end  # Σ (own − other), R45
+    assert R.race_text(PRESETS["hunan"], [3, -3, 0], names, over=True).plain == ""

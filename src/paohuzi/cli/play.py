@@ -109,6 +109,9 @@ def _summary(session: object) -> None:
     names = [session.seat_name(s) for s in range(session.rules.players)]
     scores = "  ".join(f"{n} {v:+d}" for n, v in zip(names, m.scores, strict=True))
     print(f"paohuzi play: {m.index}/{m.hands} hands, seed {session.seed}; scores: {scores}")
+    if m.is_over() and m.final() != list(m.scores):  # a race (R45): settled pairwise
+        final = "  ".join(f"{n} {v:+d}" for n, v in zip(names, m.final(), strict=True))
+        print(f"paohuzi play: settled pairwise (R45): {final}")
     for note in session.notices:
         print(f"paohuzi play: {note}")
     if session.saved:

@@ -335,6 +335,7 @@ class SettlementScreen(Screen[None]):
         if s.match.is_over():
             title += "  — 比赛结束 match over"
         out = R.settlement_text(v, names, s.match.scores, title)
+        out.append_text(R.race_text(v.rules, s.match.scores, names, s.match.is_over()))
         if self.path is not None:
             out.append(f" 记录 record: {self.path}\n", style="dim")
         elif s.save_error:

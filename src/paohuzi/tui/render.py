@@ -20,9 +20,11 @@ from paohuzi.core.actions import CHI, HU, PASS, PENG, Action
 from paohuzi.core.cards import Card, card_or_wang
 from paohuzi.core.events import Event
 from paohuzi.core.labels import OPEN_VERB_ZH, doubling_zh, win_flags_zh
+from paohuzi.core.match import race_final
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.mingtang import MingtangHit
 from paohuzi.core.position import Position
+from paohuzi.core.rules import MatchKind, Rules
 from paohuzi.core.scoring import Settlement
 from paohuzi.core.views import MeldView, View
 from paohuzi.core.vocab import EventType, Source
@@ -334,6 +336,24 @@ def _xing_seat(v: View, names: dict[int, str], st: Settlement) -> Text:
         f" {label} {names.get(out[0], out[0])} 收每家 番{st.fan} × 醒{st.xing} = {each}\n",
         style=DIM,
     )
+
+
+def race_text(rules: Rules, totals: Sequence[int], names: dict[int, str], over: bool) -> Text:
+    """放炮罚 (R45): the target under a race's hand; at the match's end each total rounded
+    and the pairwise settlement that is the match's result (:func:`race_final`)."""
+    if rules.match != MatchKind.RACE:
+        return Text()
+    race = rules.race
+    out = Text(f" 放炮罚: 先到 {race.target} 息者胜 (R45)\n", style=DIM)
+    if over:
+        seats = range(len(totals))
+        rounded = "  ".join(f"{names.get(s, s)} {race.rounded(totals[s])}" for s in seats)
+        final = race_final(race, totals)
+        settled = "  ".join(f"{names.get(s, s)} {final[s]:+d}" for s in seats)
+        out.append(f" 终局 取整到 {race.round_to}: {rounded}\n")
+        out.append(" 两两结算 settled pairwise: ", style="bold")
+        out.append(settled + "\n", style="bold")
+    return out
 
 
 def _huang_why(v: View, names: dict[int, str]) -> Text:
