@@ -232,3 +232,19 @@ def test_the_header_names_the_regions_options_played() -> None:
 
     head = asyncio.run(run())
     assert "hengyang" in head and "跟醒" in head and "一息一囤" in head, head
+
+
+def test_a_narrow_header_keeps_the_seed_and_names_a_cap_chosen() -> None:
+    """At 80 columns with many options the 玩法 are cut, not the seed (a player needs it
+    to replay the match); a 封顶 not the preset's is named (永州 600)."""
+    spec = "yongzhou:wangpai=on,hongzhuan=on,xing=fan-1,xing_double=on,cap=600"
+
+    async def run(width: int) -> str:
+        app = make_app(None, rules=variants.parse(spec))
+        async with app.run_test(size=(width, 24)) as pilot:
+            await pilot.pause()
+            return screen_text(app).splitlines()[0]
+
+    narrow, wide = asyncio.run(run(80)), asyncio.run(run(160))
+    assert "seed" in narrow and narrow.index("seed") < narrow.index("第"), narrow
+    assert "封顶600" in wide and "亡牌" in wide, wide

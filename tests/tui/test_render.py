@@ -103,6 +103,13 @@ def test_chi_option_shows_every_bi_group() -> None:
     assert R.option_text(Action.from_id(0, "peng:d5"), c("d5")).plain == "碰 伍伍伍"
     assert R.option_text(Action.from_id(0, "pass"), c("d5")).plain.startswith("过")
     assert R.option_text(Action.from_id(0, "hu"), Card.X1).plain == "胡 一  (win)"
+    # R41: a 王 pattern's 胡 says its 番 (王钓 4, 王闯 8 in 永州): two on a card differ
+    from paohuzi.core.rules import PRESETS
+
+    yz = PRESETS["yongzhou"]
+    diao = R.option_text(Action.from_id(0, "hu:wangdiao"), Card.D10, yz).plain
+    chuang = R.option_text(Action.from_id(0, "hu:wangchuang"), Card.D10, yz).plain
+    assert "王钓 4番" in diao and "王闯 8番" in chuang, (diao, chuang)
     # R41: a pattern 胡 names its pattern, so it reads apart from a plain 胡
     assert (
         R.option_text(Action.from_id(0, "hu:wangdiao"), Card.X1).plain == "胡 一  王钓 (win, R41)"

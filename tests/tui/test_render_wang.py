@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from bot_hands import bot_hand
 from paohuzi.core.cards import Card
@@ -48,8 +49,10 @@ def test_the_settlement_names_what_each_wang_stood_for_after_its_group() -> None
         if res is None or res.settlement is None or not res.settlement.wang:
             continue
         text = R.settlement_text(view(st, res.winner), {s: f"P{s}" for s in st.seats}, [0] * 3, "")
-        notes = [line.split("王作")[1] for line in text.plain.splitlines() if "王作" in line]
-        assert sorted("".join(notes)) == sorted(c.zh for c in res.settlement.wang)
+        # "王作X…" one 王 per card named, "2王作X": two 王 as X
+        notes = re.findall(r"(\d?)王作(\S+)", text.plain)
+        named = "".join(cards * int(n) if n else cards for n, cards in notes)
+        assert sorted(named) == sorted(c.zh for c in res.settlement.wang), notes
         table = {g.zh for g in res.position.table} if res.position else set()
         for line in text.plain.splitlines():
             if "王作" in line:

@@ -26,6 +26,7 @@ from textual.widgets import Static
 from paohuzi.bots import Observation
 from paohuzi.core import variants
 from paohuzi.core.actions import PASS, Action, IllegalAction
+from paohuzi.core.rules import PRESETS
 from paohuzi.core.views import View
 from paohuzi.core.vocab import Phase
 
@@ -165,7 +166,7 @@ class GameScreen(Screen[None]):
         t = Text.assemble(
             ("跑胡子 ", "bold"),
             (f"{s.rules.name}  ", ""),
-            *((z + "  ", "cyan") for z, _ in variants.labels(s.rules)),  # 玩法 chosen
+            (f"seed {s.seed}  ", "dim"),  # (before the 玩法: a narrow terminal keeps it)
             (f"第{s.hand_no}/{s.match.hands}局  ", ""),
             ("亮张 ", "dim"),
         )
@@ -175,7 +176,13 @@ class GameScreen(Screen[None]):
         if v.bottom is not None:
             t.append("  墩底 ", style="dim")
             t.append_text(R.card_text(v.bottom))
-        t.append(f"  seed {s.seed}", style="dim")
+        # the 玩法 chosen, and a 封顶 not the preset's, last: what a narrow line may cut
+        chosen = [z for z, _ in variants.labels(s.rules)]
+        own = PRESETS.get(s.rules.name)
+        if own is not None and s.rules.cap != own.cap:
+            chosen.append(f"封顶{s.rules.cap}" if s.rules.cap else "不封顶")
+        for z in chosen:
+            t.append(f"  {z}", style="cyan")
         return t
 
     def _status(self, v: View, names: dict[int, str]) -> Text:
@@ -217,7 +224,7 @@ class GameScreen(Screen[None]):
             for i in range(lo, min(n, lo + rows)):
                 mark = "▶" if i == self.cursor else " "
                 line = Text(f" {mark}{i + 1:>2} ", style="bold green" if mark != " " else "dim")
-                line.append_text(R.option_text(self.options[i], op))
+                line.append_text(R.option_text(self.options[i], op, v.rules))
                 if i == self.cursor:
                     line.stylize("bold")
                 lines.append(line)

@@ -186,8 +186,9 @@ def seat_text(
     head.append(f" {tag[:7]:<7} ", style=DIM)
     if seat == v.dealer:
         head.append("庄 ", style="bold magenta")
-    if seat not in v.seats:
-        head.append("坐底 ", style=DIM)
+    if seat not in v.seats:  # with 醒 the seat that sits out collects it (坐醒/数醒)
+        word = _XING_SEAT.get(v.rules.name, "坐醒") if v.rules.xing_seat else "坐底"
+        head.append(f"{word} ", style=DIM)
     elif me:
         head.append("胡息 ", style=DIM)
         head.append(f"{v.huxi:<3}", style="bold")
@@ -264,10 +265,14 @@ def log_lines(log: Sequence[Event], names: dict[int, str], last: int, me: int = 
 
 
 # -- claims -----------------------------------------------------------------------------------------
-def option_text(a: Action, open_card: Card | None) -> Text:
-    """A claim option as cards: 胡 X, 碰 XXX, 吃 XYZ 比 …, 过."""
+def option_text(a: Action, open_card: Card | None, rules: Rules | None = None) -> Text:
+    """A claim option as cards: 胡 X, 碰 XXX, 吃 XYZ 比 …, 过; a 王 pattern's 胡 with its
+    番 (the rules' ``wang_fan``, R41), so two patterns on one card can be told apart."""
     if a.type == HU:
-        how = f"  {a.pattern.zh} (win, R41)" if a.pattern is not None else "  (win)"
+        how = "  (win)"
+        if a.pattern is not None:
+            fan = rules.wang_fan[a.pattern.slot] if rules is not None else 0
+            how = f"  {a.pattern.zh}{f' {fan}番' if fan else ''} (win, R41)"
         return Text.assemble(("胡 ", "bold green"), card_text(open_card), (how, DIM))
     if a.type == PASS:
         return Text.assemble(("过 ", "bold"), ("(pass)", DIM))
@@ -383,7 +388,14 @@ def _groups_block(st: Settlement, pos: Position | None) -> Text:
         out.append(" " * max(1, 13 - ct.cell_len))
         out.append(f"{huxi:>3}", style="bold" if huxi else DIM)
         if p:
-            out.append("  王作" + "".join(g.cards[k].zh for k in p), style="bold yellow")
+            became = [g.cards[k].zh for k in p]
+            n = len(became)
+            text = (
+                f"{n}王作{became[0]}"
+                if n > 1 and len(set(became)) == 1
+                else "王作" + "".join(became)
+            )
+            out.append("  " + text, style="bold yellow")
         out.append("\n")
     out.append(f" 合计 total          {sum(st.group_huxi):>3}\n", style=DIM)
     return out
