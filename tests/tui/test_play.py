@@ -248,3 +248,21 @@ def test_a_narrow_header_keeps_the_seed_and_names_a_cap_chosen() -> None:
     narrow, wide = asyncio.run(run(80)), asyncio.run(run(160))
     assert "seed" in narrow and narrow.index("seed") < narrow.index("第"), narrow
     assert "封顶600" in wide and "亡牌" in wide, wide
+
+
+def test_a_terminal_too_small_is_told_so() -> None:
+    """Below 80×24 lines are cut or scroll away: the header says so, at once and after
+    a resize; at 80×24 it does not."""
+
+    async def run(size: tuple[int, int]) -> tuple[str, str]:
+        app = make_app(None, rules=variants.parse("hunan"))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            first = screen_text(app).splitlines()[0]
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            return first, screen_text(app).splitlines()[0]
+
+    small, resized = asyncio.run(run((60, 20)))
+    assert "terminal too small: 60×20, need 80×24" in small, small
+    assert "too small" not in resized, resized

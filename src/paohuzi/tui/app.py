@@ -18,7 +18,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.events import Key
+from textual.events import Key, Resize
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -39,6 +39,9 @@ PROMPT_ROWS = 8  # at most this many claim options show at once (the list scroll
 LEFT = ("left", "up")
 RIGHT = ("right", "down")
 CONFIRM = ("enter", "space")
+
+
+MIN_SIZE = (80, 24)  # docs/terminal.md: the smallest terminal the table fits
 
 
 class LogView(Widget):
@@ -161,14 +164,26 @@ class GameScreen(Screen[None]):
     def q(self, wid: str) -> Static:
         return self.query_one(f"#{wid}", Static)
 
+    def on_resize(self, event: Resize) -> None:
+        self.refresh_view()  # (the header warns of a terminal too small)
+
     def _header(self, v: View) -> Text:
         s = self.session
-        t = Text.assemble(
-            ("跑胡子 ", "bold"),
-            (f"{s.rules.name}  ", ""),
-            (f"seed {s.seed}  ", "dim"),  # (before the 玩法: a narrow terminal keeps it)
-            (f"第{s.hand_no}/{s.match.hands}局  ", ""),
-            ("亮张 ", "dim"),
+        w, h = self.app.size
+        t = Text()
+        if w < MIN_SIZE[0] or h < MIN_SIZE[1]:  # lines would be cut or scroll away
+            t.append(
+                f"窗口太小 terminal too small: {w}×{h}, need {MIN_SIZE[0]}×{MIN_SIZE[1]}  ",
+                style="bold red",
+            )
+        t.append_text(
+            Text.assemble(
+                ("跑胡子 ", "bold"),
+                (f"{s.rules.name}  ", ""),
+                (f"seed {s.seed}  ", "dim"),  # (before the 玩法: a narrow terminal keeps it)
+                (f"第{s.hand_no}/{s.match.hands}局  ", ""),
+                ("亮张 ", "dim"),
+            )
         )
         # `is not None`: a Card is an int, and 一 is 0
         t.append_text(R.card_text(v.liangzhang) if v.liangzhang is not None else Text("—"))
