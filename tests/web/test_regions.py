@@ -127,12 +127,15 @@ def test_a_loudi_race_plays_to_its_pairwise_settlement(server: str, browser: Any
         if phase == "settlement":
             line = page.inner_text("#settle-body .race-line")
             assert "100" in line
+            # each total apart from its name ("机器人2：0", never "机器人2 0" read as 20)
             totals = page.eval_on_selector_all(
+                "#settle-body .race-line .race-total b", "xs => xs.map((x) => x.textContent)"
+            )
+            names = page.eval_on_selector_all(
                 "#settle-body .race-line .race-total", "xs => xs.map((x) => x.textContent)"
             )
-            assert [t.rsplit(" ", 1)[1] for t in totals] == [
-                ("+" if v > 0 else "") + str(v) for v in m["scores"]
-            ]
+            assert all("：" in n for n in names), names
+            assert totals == [("+" if v > 0 else "") + str(v) for v in m["scores"]]
             if r["winner"] is not None and not shown:
                 shown = True
                 shot(page, "web-settlement-race.png")

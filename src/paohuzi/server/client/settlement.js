@@ -165,7 +165,7 @@ function whyLines(r, m) {
   if (h && h.penalty) out.push(el("p", "why huang-why", T.huangPenalty(nameOf(h.dealer), h.penalty, r.unit || "息")));
   if (h && h.cost) out.push(el("p", "why huang-why", T.huangCost(nameOf(h.dealer), h.cost)));
   if (h && h.wang_pay && h.wang) {
-    const held = h.wang.map((n, s) => `${nameOf(s)} ${n}`).join(lang() === "zh" ? "、" : ", ");
+    const held = h.wang.map((n, s) => T.wangHeld(nameOf(s), n)).join(lang() === "zh" ? "、" : ", ");
     out.push(el("p", "why wang-pai", T.wangPai(h.wang_pay, held)));
   }
   return out;

@@ -120,6 +120,7 @@ export default {
   xingSeatTag: (term) => ` (${term.toLowerCase()})`,
   huangPenalty: (who, n, u) => `No winner: the dealer ${who} loses ${n} ${u}`,
   huangCost: (who, n) => `No winner: the dealer ${who} pays each other player ${n}`,
+  wangHeld: (w, n) => `${w} (${n})`,
   wangPai: (pay, held) => `亡牌: whoever holds more 王 pays ${pay} per extra 王 · 王 held: ${held}`,
   winnerTag: " (won)", discarderTag: " (fed)", baopeiTag: (n) => ` (fed, pays ×${n}: 包赔)`,
   handNo: (i, n, id) => `Hand ${i}/${n} · hand id ${id}`,

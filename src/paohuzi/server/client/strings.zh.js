@@ -118,6 +118,7 @@ export default {
   xingSeatTag: (term) => `（${term}）`,
   huangPenalty: (who, n, u) => `荒庄：庄家 ${who} 罚 ${n} ${u}`,
   huangCost: (who, n) => `荒庄：庄家 ${who} 付其他每家 ${n}`,
+  wangHeld: (w, n) => `${w}（${n}张）`,
   wangPai: (pay, held) => `亡牌：王多者每多一张付 ${pay} · 王：${held}`,
   winnerTag: "（胡）", discarderTag: "（放炮）", baopeiTag: (n) => `（包赔×${n}）`,
   handNo: (i, n, id) => `第 ${i}/${n} 局 · 牌局编号 ${id}`,
