@@ -335,7 +335,10 @@ def _click_a_legal_choice(page: Any, rng: random.Random) -> bool:
         except PlaywrightTimeout:  # the turn moved on under the finger
             return False
     elif kind == "chi":
-        page.click("#chi-btn")
+        try:  # a bot's higher claim (碰, 胡) may close the window before the click lands
+            page.click("#chi-btn", timeout=3000)
+        except PlaywrightTimeout:
+            return False
         packages = page.query_selector_all("#chi-picker .package")
         assert packages, "吃 shows its packages to pick from"
         rng.choice(packages).click()
