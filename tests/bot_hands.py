@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 from paohuzi.bots import make_bot
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import GameState
@@ -18,3 +20,21 @@ def bot_hand(rules: Rules, seed: int, bot: str = "greedy") -> GameState:
         assert seat is not None
         table.apply(table.choose(seat))
     return state
+
+
+def bot_match(
+    rules: Rules, seed: int, hands: int, bots: Sequence[str] = ("greedy",)
+) -> Iterator[tuple[Table, GameState]]:
+    """Each hand of a bot match (``bots`` by seat, the last filling the table), played to
+    its end and booked in the match (``table.match``) before it is yielded; a race
+    (R45) may end before ``hands``."""
+    names = [bots[min(s, len(bots) - 1)] for s in range(rules.players)]
+    table = Table([make_bot(b) for b in names], rules, seed, hands)
+    while not table.match.is_over():
+        state = table.deal()
+        while not state.is_terminal():
+            seat = table.next_bot()
+            assert seat is not None
+            table.apply(table.choose(seat))
+        table.finish_hand()
+        yield table, state

@@ -7,28 +7,18 @@ from typing import Any
 
 import pytest
 
-from paohuzi.bots import make_bot
+from bot_hands import bot_match
 from paohuzi.core.rules import Rules
-from paohuzi.core.state import GameState
 from paohuzi.core.variants import parse
 from paohuzi.core.views import view
 from paohuzi.server.messages import HandSettlement
 from paohuzi.server.present.settlement import hand_settlement
-from paohuzi.table import Table
 
 
 def _hands(rules: Rules, seeds: range, hands: int = 8) -> Any:
     """Every finished hand of bot matches: (state, its seat-0 settlement)."""
     for seed in seeds:
-        bots = [make_bot("greedy") for _ in range(rules.players)]
-        table = Table(bots, rules, seed, hands)
-        while not table.match.is_over():
-            st: GameState = table.deal()
-            while not st.is_terminal():
-                seat = table.next_bot()
-                assert seat is not None
-                table.apply(table.choose(seat))
-            table.finish_hand()
+        for table, st in bot_match(rules, seed, hands):
             m = table.match
             assert st.result is not None
             yield st, hand_settlement(st.result, view(st, st.seats[0]), m.scores, 1, 1, rules)

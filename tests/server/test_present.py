@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot_hands import bot_match
 from paohuzi.bots import make_bot
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.rules import PRESETS
@@ -116,16 +117,9 @@ def test_the_settlement_is_built_from_the_result_as_the_record_had_it(preset: st
     """R32–R38: every hand of a bot match settles as the record's dicts did."""
     rules = PRESETS[preset]
     hands = 16
-    bots = [make_bot("greedy" if s % 2 else "random") for s in range(rules.players)]
-    table = Table(bots, rules, 7, hands)
+    bots = ["random", "greedy", "random", "greedy"]
     seen = set()
-    while not table.match.is_over():  # a race (R45) may end before its cap of hands
-        st = table.deal()
-        while not st.is_terminal():
-            seat = table.next_bot()
-            assert seat is not None
-            table.apply(table.choose(seat))
-        table.finish_hand()
+    for table, st in bot_match(rules, 7, hands, bots):  # a race (R45) may end early
         m = table.match
         assert st.result is not None
         for seat in st.seats:  # every seat's view reveals the same hands (R33)

@@ -34,6 +34,16 @@ DOC_SHOTS = {
 }
 
 
+def new_page(browser: Any, **ctx: Any) -> tuple[Any, Any]:
+    """A browser context and its page; the page's JS errors collect in ``page.errors``."""
+    c = browser.new_context(**ctx)
+    p = c.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.errors = errors  # type: ignore[attr-defined]
+    return c, p
+
+
 def shot(page: Any, name: str) -> Path:
     """A screenshot in artifacts/ (and docs/img/ with PAOHUZI_UPDATE_SCREENSHOTS=1)."""
     ARTIFACTS.mkdir(exist_ok=True)

@@ -16,6 +16,7 @@ from .lobby_helpers import (
     DESKTOP,
     PHONE,
     chinese_only,
+    new_page,
     open_lobby,
     presets,
     room_of,
@@ -30,18 +31,9 @@ pytestmark = pytest.mark.browser
 MY_SCREENS = ["#hall-bar", "#create-form", "#join-form", "#replay-form", "#my-matches"]
 
 
-def _page(browser: Any, **ctx: Any) -> tuple[Any, Any]:
-    c = browser.new_context(**ctx)
-    p = c.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.errors = errors  # type: ignore[attr-defined]
-    return c, p
-
-
 def test_strings_in_both_languages(browser: Any, server: str) -> None:
     """Every key of the zh table has an en entry and vice versa (nested tables too)."""
-    c, page = _page(browser, **DESKTOP)
+    c, page = new_page(browser, **DESKTOP)
     try:
         page.goto(server + "/")
         missing = page.evaluate("""async () => {
@@ -69,7 +61,7 @@ def test_strings_in_both_languages(browser: Any, server: str) -> None:
 def test_form_follows_the_schema_and_summary(browser: Any, server: str) -> None:
     """One control per option of each preset; the summary line follows the choices and
     equals the server's for the room created; the room's rules page states the options."""
-    c, page = _page(browser, **DESKTOP)
+    c, page = new_page(browser, **DESKTOP)
     try:
         open_lobby(page, server)
         shot(page, "lobby-desktop.png")
@@ -130,8 +122,8 @@ def test_form_follows_the_schema_and_summary(browser: Any, server: str) -> None:
 def test_invite_join_page_and_languages(browser: Any, server: str) -> None:
     """A friends room shows the link and QR; the link opens the join page (rules line,
     seats, free seats); 加入 seats the friend; both are seated; errors in both languages."""
-    ca, a = _page(browser, **DESKTOP)
-    cb, b = _page(browser, **PHONE)
+    ca, a = new_page(browser, **DESKTOP)
+    cb, b = new_page(browser, **PHONE)
     try:
         open_lobby(a, server)
         a.select_option("#rules", "hunan")
@@ -193,7 +185,7 @@ def test_invite_join_page_and_languages(browser: Any, server: str) -> None:
 def test_english_lobby_and_rules_pages(browser: Any, server: str) -> None:
     """The English lobby shows no Chinese-only string; the language is remembered; the
     rules page of a preset and of the room being played (from the table's 规则)."""
-    c, page = _page(browser, **PHONE)
+    c, page = new_page(browser, **PHONE)
     try:
         open_lobby(page, server)
         page.click("#lang-btn")
@@ -237,7 +229,7 @@ def test_english_lobby_and_rules_pages(browser: Any, server: str) -> None:
 
 
 def test_rules_from_the_table_desktop(browser: Any, server: str) -> None:
-    c, page = _page(browser, **DESKTOP)
+    c, page = new_page(browser, **DESKTOP)
     try:
         open_lobby(page, server)
         page.select_option("#rules", "hunan")  # 3 seats: the human plays (never sits out)
@@ -266,7 +258,7 @@ def _expected(server: str, at: int) -> str:
 def test_tutorial_by_its_prompts(browser: Any, server: str, size: str) -> None:
     """The tutorial from the lobby: each stop's explanation and choices; a wrong choice
     is explained and the right one outlined; the hand ends with the win (24 胡息)."""
-    c, page = _page(browser, **(DESKTOP if size == "desktop" else PHONE))
+    c, page = new_page(browser, **(DESKTOP if size == "desktop" else PHONE))
     try:
         open_lobby(page, server, "en" if size == "phone" else "zh")
         page.click("#tutorial-btn")
@@ -316,7 +308,7 @@ def test_tutorial_by_its_prompts(browser: Any, server: str, size: str) -> None:
 def test_phrase_picker_sends_say(browser: Any, server: str) -> None:
     """The picker lists /api/phrases and sends {"type":"say"} on the table's socket
     (the server does not answer "say" yet: only what is sent is checked)."""
-    c, page = _page(browser, **DESKTOP)
+    c, page = new_page(browser, **DESKTOP)
     sent: list[str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(str(f))))
     try:
@@ -343,7 +335,7 @@ def test_phrase_picker_sends_say(browser: Any, server: str) -> None:
 def test_a_hand_under_the_options_and_my_matches(browser: Any, server: str) -> None:
     """A hand played under the form's options: its record has those rules; 我的牌局 lists
     the match with its result and a replay link that opens the replay."""
-    c, page = _page(browser, **DESKTOP)
+    c, page = new_page(browser, **DESKTOP)
     try:
         open_lobby(page, server)
         page.select_option("#rules", "hunan")
@@ -380,7 +372,7 @@ def test_a_hand_under_the_options_and_my_matches(browser: Any, server: str) -> N
 
 def test_error_follows_a_language_switch(browser: Any, server: str) -> None:
     """The join page's refusal is redrawn in the other language when it is switched."""
-    c, page = _page(browser, **PHONE)
+    c, page = new_page(browser, **PHONE)
     try:
         open_lobby(page, server)
         page.goto(server + "/#/room/QQQQQQ")
@@ -404,7 +396,7 @@ def test_error_follows_a_language_switch(browser: Any, server: str) -> None:
 def test_mingtang_chips_say_what_each_is_worth(browser: Any, server: str) -> None:
     """A 名堂 chip says its worth as the settlement does (R36): 娄底's 天胡 sets the hand
     at 100 息 (it read "100番"), 桂林's 海底 adds 2 子 (it read "2番"), a 番 is a 番."""
-    c, page = _page(browser, **DESKTOP)
+    c, page = new_page(browser, **DESKTOP)
     try:
         open_lobby(page, server)
 

@@ -12,25 +12,16 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .helpers import VIEWPORTS, Frames, open_seat, play_hand, shot, wait_js
-from .lobby_helpers import DESKTOP, PHONE, open_lobby
+from .lobby_helpers import DESKTOP, PHONE, new_page, open_lobby
 
 pytestmark = pytest.mark.browser
-
-
-def _page(browser: Any, **ctx: Any) -> tuple[Any, Any]:
-    c = browser.new_context(**ctx)
-    p = c.new_page()
-    errors: list[str] = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.errors = errors  # type: ignore[attr-defined]
-    return c, p
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_bots_follow_the_seats(browser: Any, server: str, lang: str) -> None:
     """人数 changed: every other seat is still a bot (a "vs bots" room never waits for a
     friend); a friend's seat chosen after the change is kept through the next change."""
-    c, page = _page(browser, **DESKTOP)
+    c, page = new_page(browser, **DESKTOP)
     try:
         open_lobby(page, server, lang)
         page.select_option("#rules", "guilin")
@@ -71,7 +62,7 @@ XING_EVENTS = """async () => {
 def test_xing_event_is_told_in_words(browser: Any, server: str) -> None:
     """The 醒 event says the 醒牌, the card turned and how many the winner holds, never
     the raw type ("Bot1 xing 四")."""
-    c, page = _page(browser, **DESKTOP)
+    c, page = new_page(browser, **DESKTOP)
     try:
         page.goto(server + "/")
         out = page.evaluate(XING_EVENTS)
@@ -260,7 +251,7 @@ def test_match_summary_names_fit_on_a_phone(browser: Any, server: str, lang: str
 def test_lobby_follows_the_preset_and_its_options(browser: Any, server: str, lang: str) -> None:
     """The subtitle names the preset's game; 4人 says 数醒 / 坐醒; 桂林's 必胡 option is
     titled apart from its values; 查看完整规则 states the options chosen (带 现用)."""
-    c, page = _page(browser, **PHONE)
+    c, page = new_page(browser, **PHONE)
     try:
         open_lobby(page, server, lang)
         page.select_option("#rules", "guilin")
@@ -339,7 +330,7 @@ def test_lobby_selects_show_their_whole_values_on_a_phone(
 ) -> None:
     """390×844: no select's value is cut ("turned, one up (上醒"): a long one takes the
     whole row, in every preset."""
-    c, page = _page(browser, **PHONE)
+    c, page = new_page(browser, **PHONE)
     try:
         open_lobby(page, server, lang)
         for name in ("guilin", "yongzhou", "hengyang", "loudi", "hunan"):
