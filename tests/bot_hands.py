@@ -15,10 +15,8 @@ def bot_hand(rules: Rules, seed: int, bot: str = "greedy") -> GameState:
     """The hand of ``seed`` under ``rules``, ``bot`` at every seat, played to its end."""
     table = Table([make_bot(bot) for _ in range(rules.players)], rules, seed, 1)
     state = table.deal()
-    while not state.is_terminal():
-        seat = table.next_bot()
-        assert seat is not None
-        table.apply(table.choose(seat))
+    table.run_bots()
+    assert state.is_terminal()
     return state
 
 
@@ -32,9 +30,6 @@ def bot_match(
     table = Table([make_bot(b) for b in names], rules, seed, hands)
     while not table.match.is_over():
         state = table.deal()
-        while not state.is_terminal():
-            seat = table.next_bot()
-            assert seat is not None
-            table.apply(table.choose(seat))
+        table.run_bots()
         table.finish_hand()
         yield table, state

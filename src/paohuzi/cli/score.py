@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from paohuzi.core.cards import CARDS, WANG_ZH, Card, CardError, parse_tiles
+from paohuzi.core.cards import CARDS, WANG, WANG_ZH, Card, CardError, parse_tiles
 from paohuzi.core.labels import doubling_zh, win_flags_zh
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.position import Position, WangPattern, deal_win_problem
@@ -266,8 +266,8 @@ def _held(position: Position) -> list[int]:
 
 
 def _shifted(card: int, rules: Rules) -> Card:
-    """The 醒牌 a card turned gives (R42): moved by the offset, same size, 10 ↔ 1."""
-    return CARDS[card - card % 10 + (card % 10 + rules.xing_offset) % 10]
+    """The 醒牌 the winning card gives (R42: :meth:`Rules.xing_kind`)."""
+    return CARDS[rules.xing_kind(card, ())]
 
 
 def with_xing(position: Position, rules: Rules, wang_at: Sequence[int] = ()) -> Position:
@@ -279,8 +279,7 @@ def with_xing(position: Position, rules: Rules, wang_at: Sequence[int] = ()) -> 
     own = rules.xing == Xing.GEN or (rules.xing == Xing.FAN and position.last_card)
     if rules.xing == Xing.NONE or (not xing and not wang_at and not own):
         return position
-    held = _held(position)
-    most = CARDS[max(range(20), key=held.__getitem__)]  # (the engine's choice on ties)
+    most = CARDS[rules.xing_kind(WANG, _held(position))]  # a 王 turned (R42)
     for i in sorted(wang_at):
         xing.insert(i, most)
     if not xing and own and (position.win is not None or position.win_wang):

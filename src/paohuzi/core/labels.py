@@ -37,3 +37,14 @@ def win_flags_zh(flag: Callable[[str], Any]) -> list[str]:
     """The names of the win flags that are set; ``flag`` reads one by key
     (``event.get``, or ``lambda k: getattr(position, k)``)."""
     return [zh for key, zh in WIN_FLAGS_ZH if flag(key)]
+
+
+# the seat that sits out where it collects 醒 (PRESETS.md: 永州 坐醒, 桂林 数醒)
+SIT_OUT_WORD = {"yongzhou": "坐醒", "guilin": "数醒"}
+
+
+def sit_out_word(rules: Any) -> str:
+    """What the seat that sits out is called: 坐底, or 坐醒 / 数醒 where it collects 醒."""
+    if not rules.xing_seat:
+        return "坐底"
+    return SIT_OUT_WORD.get(rules.name.split(":")[0], "坐醒")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import lru_cache, wraps
@@ -627,6 +627,14 @@ class Rules:
             (self.tianhu_ti and ti >= self.tianhu_ti)
             or (self.tianhu_kan and ti + kan >= self.tianhu_kan)
         )
+
+    def xing_kind(self, turned: int, held: Sequence[int]) -> int:
+        """R42: the 醒牌's kind for a card turned (a deck int, 王 = 20): moved by the
+        offset, same size, 10 ↔ 1; a 王 is the kind the winner holds most of (``held``:
+        his natural cards per kind; the lowest kind on a tie)."""
+        if turned >= 20:
+            return max(range(20), key=held.__getitem__)
+        return turned - turned % 10 + (turned % 10 + self.xing_offset) % 10
 
     def with_players(self, n: int) -> Rules:
         """These rules at ``n`` seats: with 坐底 (one seat sits out) where four hands would

@@ -1071,10 +1071,7 @@ class GameState:
             turned, outside = (win, False) if win >= 0 else (self._liangzhang, True)
         out: list[Card] = []
         while True:
-            if turned == WANG:  # R42: a 王 醒牌 is the kind the winner holds most of
-                kind = max(range(20), key=held.__getitem__)
-            else:
-                kind = turned - turned % 10 + (turned % 10 + rules.xing_offset) % 10
+            kind = rules.xing_kind(turned, held)  # (a 王: the kind held most)
             n = held[kind]
             data = (("count", n), ("turned", _CW[turned].code))
             src = Source.WALL if outside else None

@@ -19,7 +19,7 @@ from rich.text import Text
 from paohuzi.core.actions import CHI, HU, PASS, PENG, Action
 from paohuzi.core.cards import Card, card_or_wang
 from paohuzi.core.events import Event
-from paohuzi.core.labels import OPEN_VERB_ZH, doubling_zh, win_flags_zh
+from paohuzi.core.labels import OPEN_VERB_ZH, doubling_zh, sit_out_word, win_flags_zh
 from paohuzi.core.match import race_final
 from paohuzi.core.melds import GroupKind
 from paohuzi.core.mingtang import MingtangHit
@@ -187,8 +187,7 @@ def seat_text(
     if seat == v.dealer:
         head.append("庄 ", style="bold magenta")
     if seat not in v.seats:  # with 醒 the seat that sits out collects it (坐醒/数醒)
-        word = _XING_SEAT.get(v.rules.name, "坐醒") if v.rules.xing_seat else "坐底"
-        head.append(f"{word} ", style=DIM)
+        head.append(f"{sit_out_word(v.rules)} ", style=DIM)
     elif me:
         head.append("胡息 ", style=DIM)
         head.append(f"{v.huxi:<3}", style="bold")
@@ -325,17 +324,13 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
     return out
 
 
-# The seat that sits out and collects 醒 (PRESETS: 永州 坐醒, 桂林 数醒)
-_XING_SEAT = {"guilin": "数醒"}
-
-
 def _xing_seat(v: View, names: dict[int, str], st: Settlement) -> Text:
     """坐醒/数醒: the seat that sits out collects 番 × 醒数 from each loser (PRESETS)."""
     rules = v.rules
     out = [t for t in range(rules.players) if t not in v.seats]
     if not rules.xing_seat or not out or not st.xing:
         return Text()
-    label = _XING_SEAT.get(rules.name, "坐醒")
+    label = sit_out_word(rules)
     each = st.fan * st.xing
     return Text(
         f" {label} {names.get(out[0], out[0])} 收每家 番{st.fan} × 醒{st.xing} = {each}\n",

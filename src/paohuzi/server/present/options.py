@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.core.cards import MAX_WANG
+from paohuzi.core.labels import sit_out_word
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import DECK, PRESETS, MatchKind, MingtangRule, Rules, RulesError
 from paohuzi.core.variants import EXTRA_CAPS, labels, patched, play, summary_label, variants
@@ -107,17 +108,6 @@ def players_allowed(rules: Rules) -> list[int]:
 def _seated(n: int, rules: Rules) -> bool:
     """坐底 for ``n`` players: needed when the deck cannot deal every seat."""
     return rules.with_players(n).sit_out
-
-
-# the seat that sits out where it collects 醒 (PRESETS.md: 永州 坐醒, 桂林 数醒)
-SIT_OUT_WORD = {"yongzhou": "坐醒", "guilin": "数醒"}
-
-
-def sit_out_word(rules: Rules) -> str:
-    """What the seat that sits out is called: 坐底, or 坐醒 / 数醒 where it collects 醒."""
-    if not rules.xing_seat:
-        return "坐底"
-    return SIT_OUT_WORD.get(rules.name.split(":")[0], "坐醒")
 
 
 def _sit_out_en(word: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paohuzi.core.labels import DOUBLING_ZH
+from paohuzi.core.labels import DOUBLING_ZH, sit_out_word
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.position import WangPattern
 from paohuzi.core.rules import (
@@ -31,7 +31,6 @@ from paohuzi.server.present.options import (
     mingtang_label,
     option_title,
     preset_label,
-    sit_out_word,
     summary,
 )
 
