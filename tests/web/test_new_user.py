@@ -366,10 +366,16 @@ PICKER_JS = """() => {
   const oc = o ? o.getBoundingClientRect() : null;
   const over = oc && gap(p.left, p.right, oc.left, oc.right) === 0 && gap(p.top, p.bottom, oc.top, oc.bottom) === 0;
   const gains = [...document.querySelectorAll('#chi-picker .gain')];
-  return {dist: Math.hypot(gap(p.left, p.right, b.left, b.right), gap(p.top, p.bottom, b.top, b.bottom)),
+  const box = (r) => r && [r.left, r.top, r.right, r.bottom].map(Math.round);
+  const overButton = gap(p.left, p.right, b.left, b.right) === 0 && gap(p.top, p.bottom, b.top, b.bottom) === 0;
+  return {picker: box(p), button: box(b), open: box(oc), view: [innerWidth, innerHeight], overButton, dist: Math.hypot(gap(p.left, p.right, b.left, b.right), gap(p.top, p.bottom, b.top, b.bottom)),
     overOpen: !!over, wrapped: gains.filter((g) => g.getClientRects().length > 1 || g.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(g).fontSize)).length,
     inside: p.left >= 0 && p.top >= 0 && p.right <= innerWidth && p.bottom <= innerHeight};
 }"""
+
+
+# the picker follows its button frame by frame: measure what the next frame shows
+NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 @pytest.mark.parametrize("size", ["phone-landscape", "desktop-hd"])
@@ -380,10 +386,33 @@ def test_chi_picker_opens_at_the_chi_button(server: str, browser: Any, size: str
     page = ctx.new_page()
     try:
         open_chi_picker(page, server, random.Random(11))
+        page.evaluate(NEXT_FRAME)  # what the player sees: the frame after it opened
         x = page.evaluate(PICKER_JS)
         assert x["dist"] <= 60, x
-        assert x["inside"] and not x["overOpen"] and x["wrapped"] == 0, x
+        assert x["inside"] and not x["overOpen"] and not x["overButton"] and x["wrapped"] == 0, x
         assert uncovered(page) == []
+    finally:
+        ctx.close()
+
+
+def test_chi_picker_follows_its_button(server: str, browser: Any) -> None:
+    """Once open, the 吃 picker stays at the 吃 button when the table moves under it (a
+    banner, the ring, a new prompt): here the buttons' row is moved 150 px down."""
+    ctx = browser.new_context(**VIEWPORTS["desktop-hd"])
+    page = ctx.new_page()
+    try:
+        open_chi_picker(page, server, random.Random(5))
+        before = page.evaluate(PICKER_JS)
+        page.evaluate(
+            "() => Object.assign(document.querySelector('#dock').style, {position: 'relative', top: '150px'})"
+        )
+        page.evaluate(NEXT_FRAME)
+        x = page.evaluate(PICKER_JS)
+        assert x["button"][1] - before["button"][1] == 150, (before, x)
+        assert x["dist"] <= 60 and x["inside"] and not x["overOpen"] and not x["overButton"], (
+            before,
+            x,
+        )
     finally:
         ctx.close()
 

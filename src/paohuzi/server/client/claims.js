@@ -65,8 +65,11 @@ export function renderActions(rerender) {
 }
 
 /** The picker opens at the 吃 button: above its row of buttons, beside the open card and
- * the prompt rather than over them (the claimed card stays in sight); where neither fits, below the
- * row (over the hand, which waits for the choice); always on screen. */
+ * the prompt rather than over them (the claimed card stays in sight) if that is still near
+ * the button; else below the row (over the hand, which waits for the choice); always on
+ * screen. While open it follows the button: a banner, the ring or a new prompt that moves
+ * the row moves the picker with it (once, in CI, it was left 143 px away). */
+const NEAR = 60;
 function placePicker(picker, btn) {
   picker.classList.add("floating");
   Object.assign(picker.style, { left: "0px", top: "0px" });
@@ -83,16 +86,37 @@ function placePicker(picker, btn) {
   const clampY = (y) => Math.min(Math.max(y, pad), vh - r.height - pad);
   const over = (a, x, y) => a && x < a.right + pad && x + r.width > a.left - pad && y < a.bottom + pad && y + r.height > a.top - pad;
   const hits = (x, y) => over(o, x, y) || over(q, x, y);
+  const gap = (x, y) => Math.hypot(Math.max(0, x - b.right, b.left - x - r.width), Math.max(0, y - b.bottom, b.top - y - r.height));
   const above = clampY(row.top - r.height - pad), below = clampY(row.bottom + pad);
   const centre = clampX(b.left + b.width / 2 - r.width / 2);
   const right = o ? o.right + pad : centre, leftOf = o ? o.left - pad - r.width : centre;
   const sides = o && b.left + b.width / 2 < o.left + o.width / 2 ? [leftOf, right] : [right, leftOf];
-  const tries = [[centre, above], ...sides.map((x) => [x, above]), [centre, below]];
-  const fits = ([x, y]) => x >= pad - 0.5 && x + r.width <= vw - pad + 0.5 && !hits(x, y);
-  const [left, top] = tries.find(fits) || tries[0];
+  const tries = [[centre, above], ...sides.map((x) => [x, above])];
+  const fits = ([x, y]) => x >= pad - 0.5 && x + r.width <= vw - pad + 0.5 && !hits(x, y) && gap(x, y) <= NEAR;
+  const [left, top] = tries.find(fits) || [centre, below];
   Object.assign(picker.style, { left: `${Math.round(left)}px`, top: `${Math.round(top)}px` });
+  follow(picker);
 }
-addEventListener("resize", () => { const p = $("#chi-picker"), b = $("#chi-btn"); if (p && b && !p.classList.contains("hidden")) placePicker(p, b); });
+
+/** Re-place the open picker whenever what it is placed by moves (checked each frame). */
+let following = 0;
+function follow(picker) {
+  cancelAnimationFrame(following);
+  const where = () => {
+    const btn = $("#chi-btn"), card = $("#open-card");
+    const rects = [btn, card, $("#actions")].map((e) => (e ? e.getBoundingClientRect() : null));
+    return { btn, key: JSON.stringify([innerWidth, innerHeight, ...rects.map((x) => x && [x.left, x.top, x.width, x.height])]) };
+  };
+  const was = where().key;
+  const step = () => {
+    if (!picker.isConnected || picker.classList.contains("hidden")) return;
+    const now = where();
+    if (!now.btn) return;
+    if (now.key !== was) { placePicker(picker, now.btn); return; }
+    following = requestAnimationFrame(step);
+  };
+  following = requestAnimationFrame(step);
+}
 
 function renderPicker(chis, picker) {
   picker.classList.remove("hidden");
