@@ -4,6 +4,7 @@ a room's own 出牌时间, and the match-end summary (kept over a restart)."""
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import replace
 from typing import Any
 
@@ -169,6 +170,30 @@ def test_a_rooms_turn_time_is_its_away_timeout(make_client: Any) -> None:
 
 
 # ---------------------------------------------------------------------- 总成绩
+def test_a_reload_keeps_the_time_a_decision_had_used(make_client: Any) -> None:
+    """Alone at a table, the timer pauses while nobody watches; a reload (disconnect,
+    connect) runs it on from where it stopped, not from a fresh 出牌时间."""
+    c = make_client(away_timeout=1000)
+    r = create_room(c, bots=2, seed=3)
+
+    def remaining(st: dict[str, Any]) -> float:
+        t = next(x for x in st["timers"] if x["seat"] == 0)
+        return float(t["deadline"] - st["server_time"])
+
+    with connect(c, r["room"], r["token"]) as ws:
+        me = Player(ws)
+        st = me.until(lambda s: any(t["seat"] == 0 for t in s["timers"]))
+        version, legal = st["version"], st["legal_actions"]
+        time.sleep(1.5)  # the decision uses 1.5 s of its 1,000
+        me.ping()
+        assert me.state is not None and me.state["version"] == version  # still deciding
+    time.sleep(1.0)  # nobody watches: paused
+    with connect(c, r["room"], r["token"]) as ws:
+        st = Player(ws).next_state()
+        assert st["legal_actions"] == legal  # the same decision
+        assert 1000 - 1.5 - 0.5 <= remaining(st) <= 1000 - 1.4, st["timers"]
+
+
 def test_the_summary_totals_ranks_and_finds_the_best_hand() -> None:
     results = [
         HandResult((6, -3, -3), 0),

@@ -107,6 +107,9 @@ class Room:
         self.next_room: str | None = None  # the room 再来一场 opened (found again at a restart)
         self.claimed = False  # a human has connected (else the room expires: manager)
         self.alone_since: float | None = time.monotonic()  # no human connected since
+        # when the last human left (epoch s): the turn timers pause then, and keep the time
+        # a decision had used when one comes back (a reload must not buy a fresh timer)
+        self.unwatched_at: float | None = None
         self.lock = asyncio.Lock()
         self.durable = asyncio.Event()  # clear while a change's writes are not yet committed
         self.durable.set()
@@ -415,9 +418,7 @@ class Room:
                 old.send(error("replaced"))
                 old.close(WS_REPLACED)
             elif sum(s.link.conn is not None for s in self.seats) == 1:
-                for s in self.seats:  # timers were paused while nobody watched: restart them
-                    if s.turn.pending_since is not None:
-                        s.turn.pending_since = time.time()
+                self._unpause(time.time())
             if seat.away:
                 self.back(seat)
             self.start()
@@ -426,13 +427,24 @@ class Room:
                 self.resend(seat)
                 self.hint_task.offer(seat)
 
+    def _unpause(self, now: float) -> None:
+        """Timers paused while nobody watched run on from where they stopped: a decision
+        keeps the seconds it had used before the pause (one that came up during it starts
+        now; with no pause on record, as after a restart, every decision starts now)."""
+        paused, self.unwatched_at = self.unwatched_at, None
+        for s in self.seats:
+            since = s.turn.pending_since
+            if since is not None:
+                used = max(0.0, paused - since) if paused is not None else 0.0
+                s.turn.pending_since = now - used
+
     async def detach(self, seat: Seat, conn: Outbox) -> None:
         async with self.changing():
             conn.close()
             if seat.link.conn is conn:
                 seat.link.conn = None
                 if not self.humans_connected():
-                    self.alone_since = time.monotonic()
+                    self.alone_since, self.unwatched_at = time.monotonic(), time.time()
                 self._absent_agrees(seat)
                 self.start()  # the others need not wait for a player who left
                 self.publish()
