@@ -24,7 +24,7 @@ from paohuzi.cli.main import main
 from paohuzi.core.cards import CARDS, parse_tiles
 from paohuzi.core.position import Position
 from paohuzi.core.rules import Rules
-from paohuzi.core.scoring import huangzhuang_payments, payments, settle
+from paohuzi.core.scoring import huangzhuang_payments, payments, settle, xing_seat_pay
 from paohuzi.core.state import GameState
 
 from .test_second_wave_vectors import rules_of
@@ -59,7 +59,7 @@ def test_score_vector(v: dict[str, Any]) -> None:
         xs = pay.get("xing_seat")
         got = payments(
             s.di, pay["winner"], pay["dealt_in"], prules, None, False, xs,
-            s.fan * s.xing if xs is not None else 0,
+            xing_seat_pay(s.fan, s.xing, prules) if xs is not None else 0,
         )  # fmt: skip
         assert got == pay["scores"]
 

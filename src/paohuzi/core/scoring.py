@@ -1089,18 +1089,16 @@ def payments(
     xing_pay: int = 0,
 ) -> list[int]:
     """Net score change per seat (R37, R44, R45). Seats not dealt in (坐底) neither pay
-    nor get — except a 坐醒/数醒 seat (``xing_seat``), which each loser pays ``xing_pay``.
+    nor get — except a 坐醒/数醒 seat (``xing_seat``), which each loser pays ``xing_pay``
+    (:func:`xing_seat_pay`).
 
     Default: each other dealt-in seat pays 底. ``payment = discarder``: on a win on a
     discard only the discarder pays, for everyone with 包赔 (R44). 包赔 also makes the
     discarder pay for all on 地胡 (R37). ``payment = race`` (R45): the winner scores
     底 and only a discarder loses it (at most ``race.discarder_cap``). 底分
-    (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps it, and caps
-    each loser's 醒 to the 坐醒 seat alike (永州: docs/spec-notes.md).
+    (``rules.base_score``) multiplies 底; 封顶 (``rules.cap``, 0 = none) caps it.
     """
     di = each_pays(di, rules)
-    if rules.cap:
-        xing_pay = min(xing_pay, rules.cap)
     n = max([*dealt_in, winner]) + 1 if dealt_in else winner + 1
     out = [0] * max(n, rules.players)
     payers = [s for s in dealt_in if s != winner]
@@ -1123,6 +1121,15 @@ def payments(
             out[s] -= xing_pay
             out[xing_seat] += xing_pay
     return out
+
+
+def xing_seat_pay(fan: int, xing: int, rules: Rules) -> int:
+    """坐醒 / 数醒 (R42): what each loser pays the seat that sat out — 番 × 醒数, capped
+    by 封顶 like 底 (永州: docs/spec-notes.md); 0 where the rules have no such seat."""
+    if not rules.xing_seat:
+        return 0
+    each = fan * xing
+    return min(each, rules.cap) if rules.cap else each
 
 
 def huangzhuang_payments(

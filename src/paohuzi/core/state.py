@@ -45,7 +45,7 @@ from .melds import Group, GroupKind
 from .position import Position, WangPattern, shape_flags
 from .result import HandResult
 from .rules import HUNAN, Dihu, ForcedWin, Rules, Xing
-from .scoring import huangzhuang_payments, payments, settle
+from .scoring import huangzhuang_payments, payments, settle, xing_seat_pay
 from .vocab import ActionType, Base, Fallback, Phase, Source
 from .wang import most_huxi_of
 
@@ -1087,7 +1087,7 @@ class GameState:
             raise AssertionError(f"engine offered a non-winning 胡: {pos} ({st.error})")
         rules = self.rules
         xing_seat = next((t for t in range(self.n) if t not in self.seats), None)
-        xing_pay = st.fan * st.xing if rules.xing_seat and xing_seat is not None else 0
+        xing_pay = xing_seat_pay(st.fan, st.xing, rules) if xing_seat is not None else 0
         scores = payments(st.di, s, list(self.seats), rules, discarder, dihu, xing_seat, xing_pay)
         scores = (scores + [0] * self.n)[: self.n]
         self.result = HandResult(tuple(scores), s, pos, st, discarder)

@@ -15,7 +15,7 @@ from paohuzi.core.cards import CODES
 from paohuzi.core.labels import DOUBLING_ZH
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import HUNAN, MatchKind, Payment, Rules, Xing
-from paohuzi.core.scoring import Settlement, discarder_shares
+from paohuzi.core.scoring import Settlement, discarder_shares, xing_seat_pay
 from paohuzi.core.views import View
 from paohuzi.core.wang import wang_places
 from paohuzi.server.messages import (
@@ -30,15 +30,13 @@ from paohuzi.server.messages import (
 
 def xing_seat_line(st: Settlement, v: View | None, rules: Rules) -> XingSeatLine | None:
     """坐醒 / 数醒: the seat that sat out and what each loser paid it — 番 × 醒数, capped by
-    封顶 like 底 (as core.state ``_settle`` and core.scoring ``payments`` count it)."""
+    封顶 like 底 (core.scoring ``xing_seat_pay``, as the engine pays it)."""
     if not rules.xing_seat or v is None:
         return None
     seat = next((t for t in range(rules.players) if t not in v.seats), None)
     if seat is None:
         return None
-    each = st.fan * st.xing
-    if rules.cap:
-        each = min(each, rules.cap)
+    each = xing_seat_pay(st.fan, st.xing, rules)
     losers = 0 if rules.payment == Payment.RACE else len(v.seats) - 1
     return XingSeatLine.make(seat=seat, fan=st.fan, xing=st.xing, each=each, losers=losers)
 
