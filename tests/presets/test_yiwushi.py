@@ -242,6 +242,30 @@ def test_seeded_hands_with_the_option_keep_invariants() -> None:
     assert laid, "no 一五十 was 吃'd in 40 seeded hands"
 
 
+def test_the_independent_referee_judges_yiwushi() -> None:
+    """The referee (tests/referee.py, RULES.md and PRESETS.md alone) passes a record whose
+    hand 吃'd a 一五十 under the option, and flags that 吃 (R15) once the record's rules
+    say the option is off."""
+    from referee import check as referee_check
+    from referee import tag
+
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = GameState(HY, seed)
+        laid = False
+        while not s.is_terminal():
+            a = random_choice(s, rng, 0.9)
+            laid |= a.type == CHI and any(tuple(sorted(map(int, g))) in YWS for g in a.groups)
+            s.apply(a)
+        if laid:
+            break
+    assert laid
+    rec = json.loads(json.dumps(record(s), ensure_ascii=False))
+    assert referee_check(rec) == []
+    del rec["rules"]["yiwushi"]
+    assert "R15" in {tag(p) for p in referee_check(rec)}
+
+
 def test_bots_play_the_option_and_the_calculator_agrees() -> None:
     """Greedy bots play 衡阳 with 一五十 (4 seats, 14 cards): each win rescores through
     the calculator (``score_line``) to the recorded 底; some win holds a 一五十."""
@@ -256,6 +280,18 @@ def test_bots_play_the_option_and_the_calculator_agrees() -> None:
         with_yws += any(tuple(map(int, g.cards)) in YWS for g in res.settlement.groups)
         wins += 1
     assert wins >= 15 and with_yws
+
+
+def test_bot_heuristics_know_yiwushi() -> None:
+    """The bots' hand shape (bots/heuristics.py): under the option 一五十 is a made 门子
+    (no card left over) and 一十 a partial; without it three loose cards."""
+    from paohuzi.bots.heuristics import _shapes
+
+    key = pack(parse_cards("一五十"))
+    on, off = _shapes(3.0, 2.2, 0.7, True), _shapes(3.0, 2.2, 0.7)
+    assert (on.leftover(key), off.leftover(key)) == (0, 3)
+    assert on.score(key) == 3.0 and off.score(key) == 0.0
+    assert on.score(pack(parse_cards("一十"))) == 0.7
 
 
 # -- the calculator (docs/calculator.md) ---------------------------------------------------
