@@ -11,6 +11,8 @@ import tomllib
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.helpers import act, game, ids
 from paohuzi.bots import make_bot
@@ -24,11 +26,13 @@ from paohuzi.core.evaluator import _size_count, evaluator_for, pack, split_count
 from paohuzi.core.melds import Group, GroupKind, MeldError, huxi_row, is_run, is_yiwushi
 from paohuzi.core.position import Position
 from paohuzi.core.records import check, record
-from paohuzi.core.rules import HENGYANG, Rules, RulesError
+from paohuzi.core.rules import HENGYANG, Rules, RulesError, preset
 from paohuzi.core.scoring import _settle, decompositions, settle
 from paohuzi.core.state import GameState
 from paohuzi.core.variants import choice_of, labels, parse, variants
 from paohuzi.table import Table
+from strategies import positions
+from test_settle_fast import _same
 
 from .helpers import check_invariants, check_payments, random_choice
 
@@ -112,6 +116,26 @@ def test_R9_yiwushi_is_worth_3_small_6_big() -> None:
     assert huxi_row(small.kind, small.cards) == huxi_row(big.kind, big.cards) == "ju1510"
     assert (small.huxi(HY), big.huxi(HY)) == (3, 6)
     assert Group.parse(big.code()) == big and big.key >= 180  # a row after the kernel's 9
+
+
+def test_the_rules_page_and_the_rules_command_show_the_row() -> None:
+    """The rules page (web) and ``paohuzi rules`` list 一五十's 3 / 6 where it is played,
+    and only there."""
+    from paohuzi.cli.rules import render
+    from paohuzi.server.present import rulesdoc
+
+    def items(r: Rules) -> dict[str, dict[str, object]]:
+        return {i["id"]: i for sec in rulesdoc.document(r)["sections"] for i in sec["items"]}
+
+    assert items(HY)["huxi_ju1510"]["values"] == [3, 6, 3, 6]
+    assert "huxi_ju1510" not in items(HENGYANG)
+    from rich.console import Console
+
+    console = Console(record=True, width=160)
+    for t in render(HY):
+        console.print(t)
+    text = console.export_text()
+    assert "一五十 ju1510" in text and "yiwushi" in text
 
 
 # -- 吃 and 比 (R15, R19) ----------------------------------------------------------------
@@ -218,6 +242,34 @@ def test_memos_never_mix_the_options() -> None:
         assert (split_count(p), split_count(p, True)) == (0, 1)
     assert evaluator_for(HY).sizes is not evaluator_for(HENGYANG).sizes
     assert evaluator_for(HY)._kernel is None  # the C kernel knows no 一五十
+
+
+# The fast settlement against the reference path and the splits listed, 20-card hands
+# drawn with 一五十 in their shapes: 湖南's table (most 胡息, R26), 常德's and 娄底's
+# (best 底 over every split, R46, with 名堂 that read the split).
+SETTLE_RULES = tuple(preset(name).replace(yiwushi=True) for name in ("hunan", "changde", "loudi"))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(yiwushi=True), st.sampled_from(range(len(SETTLE_RULES))), st.booleans())
+def test_the_fast_settlement_is_the_stepwise_one(p: Position, i: int, drawn: bool) -> None:
+    """R34–R37, R46 with the option: settle's memoised path (the plan, its split count,
+    the outcomes of every split) gives what the path asking every step gives; the
+    outcomes are those of every split :func:`decompositions` lists with 一五十."""
+    from paohuzi.core.evaluator import FOURS
+    from paohuzi.core.profile import of_split
+
+    rules = SETTLE_RULES[i]
+    q = Position(p.hand, p.table, p.win, self_drawn=drawn)
+    for _ in range(2):
+        _same(settle(q, rules), _settle(q, rules, 0))
+    if q.win is None or q.packed & FOURS:
+        return
+    listed = set()
+    for groups in decompositions(q, True):
+        gh = [g.huxi(rules) for g in groups]
+        listed.add((sum(gh), of_split(groups, gh)))
+    assert evaluator_for(rules).outcomes(q) == listed
 
 
 # -- play (R1, R17, records) ---------------------------------------------------------------
