@@ -344,6 +344,11 @@ def test_bot_heuristics_know_yiwushi() -> None:
     assert (on.leftover(key), off.leftover(key)) == (0, 3)
     assert on.score(key) == 3.0 and off.score(key) == 0.0
     assert on.score(pack(parse_cards("一十"))) == 0.7
+    # the two-size memo keeps the option apart (asked in turn on one hand)
+    from paohuzi.bots.heuristics import _leftover
+
+    for _ in range(2):
+        assert (_leftover(off, key, 0), _leftover(on, key, 0)) == (3, 0)
 
 
 # -- the calculator (docs/calculator.md) ---------------------------------------------------

@@ -448,15 +448,16 @@ def _jiao_moves(s: int, b: int) -> list[tuple[int, int]]:
     return out
 
 
-# Keyed by one int, the two sizes side by side (30 bits each): no tuple made per look-up,
-# and a dict of ints the cyclic collector never walks (tuple keys kept it tracked).
+# Keyed by one int, the two sizes side by side (30 bits each) and the 一五十 option (a
+# shape table with it counts fewer left over): no tuple made per look-up, and a dict of
+# ints the cyclic collector never walks (tuple keys kept it tracked).
 _LEFT: dict[int, int] = {}
 
 
 def _leftover(tab: _Shape, s: int, b: int) -> int:
     """Fewest cards outside 句/绞 over every choice of 绞 (memoised; values ≤ 2 may
     stop early, which is all the readiness gate needs)."""
-    key = b << 30 | s
+    key = (b << 30 | s) << 1 | tab.yiwushi
     best = _LEFT.get(key)
     if best is not None:
         return best
