@@ -1213,7 +1213,9 @@ _NO_YIWUSHI = "a table 一五十 is a 句 only where the rules play it (yiwushi,
 # Per (胡息 table, 一五十 option): a table of 一五十 rules must not serve rules without.
 _SIZES: dict[object, tuple[_SizeTable, _SizeTable]] = {}
 _KERNELS: dict[object, Any] = {}  # per 胡息 table: the C tables take 20–30 ms to fill
-_KERNEL_KEYS = YIWUSHI_KEYS  # the kernel's table keys (NMELD): every row before 一五十
+# The table keys the C code takes (its NMELD, 180): every MELD_ROWS row before 一五十's,
+# which only rules the kernel never serves have. Lists indexed by key are cut to it.
+KERNEL_KEYS = YIWUSHI_KEYS
 
 
 def _kernel_for(ev: HandEvaluator) -> Any:
@@ -1233,13 +1235,13 @@ def _kernel_for(ev: HandEvaluator) -> Any:
             g["kan"],
             g["pao"],
             g["ti"],
-            ev._flat[:_KERNEL_KEYS],
-            ev._gain_pao[:_KERNEL_KEYS],
-            ev._gain_ti[:_KERNEL_KEYS],
+            ev._flat[:KERNEL_KEYS],
+            ev._gain_pao[:KERNEL_KEYS],
+            ev._gain_ti[:KERNEL_KEYS],
             ev._at_deal,
             position=Position,  # its fields read from the instance dict
             profiles=(
-                ev.key_profile[:_KERNEL_KEYS],
+                ev.key_profile[:KERNEL_KEYS],
                 [ev.card_profile[k] for k in ("kan", "peng", "wei", "pao", "ti")],
                 ev.jiao_profile,
                 [table.meld_profiles() for table in ev.sizes],
