@@ -3,10 +3,11 @@
 A *policy* is what an RL library hands back: a callable taking the 853-float
 observation of :func:`paohuzi.encoding.observation.encode` and the
 ``Discrete(914)`` legal-action mask (int8, 1 = legal; ``action_count(rules)``
-long: 914 for every rules but those with 衡阳's 一五十, which add the 吃 of
-a 一五十 after them) and returning an action index. :class:`PolicyBot` makes one a :class:`~paohuzi.core.player.Bot`, so it
-can sit at a :class:`~paohuzi.table.Table`, be a Gymnasium opponent or play in
-the arena. It sees exactly what the RL environments give a seat.
+long: 914 for every rules but those with 衡阳's 一五十, which add the 吃 of a
+一五十 after them) and returning an action index. :class:`PolicyBot` makes one a
+:class:`~paohuzi.core.player.Bot`, so it can sit at a :class:`~paohuzi.table.Table`,
+be a Gymnasium opponent or play in the arena. It sees exactly what the RL
+environments give a seat.
 
 :func:`as_bot` accepts a bot spec string, a ``Bot``, or a policy;
 :func:`load_policy` imports one given as ``module:attr`` (the arena's and the
