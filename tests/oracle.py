@@ -25,14 +25,24 @@ JIAOS: tuple[tuple[int, int, int], ...] = tuple(
     t for p in range(10) for t in ((p, p, p + 10), (p, p + 10, p + 10))
 )
 SETS: tuple[tuple[int, int, int], ...] = RUNS + JIAOS
+# PRESETS hengyang's option (rules.yiwushi): 一五十 / 壹伍拾 are a 句 too, row ju1510.
+YIWUSHI: tuple[tuple[int, int, int], ...] = ((0, 4, 9), (10, 14, 19))
 FOURS = ("pao", "ti")
 
 
+def sets_of(rules: object) -> tuple[tuple[int, int, int], ...]:
+    """The 句 and 绞 the rules play: :data:`SETS`, and 一五十 where they have the option."""
+    return SETS + YIWUSHI if getattr(rules, "yiwushi", False) else SETS
+
+
 def set_row(cards: Sequence[int]) -> str:
-    """R9 row of a 句/绞: 一二三 → ju123, 二七十 → ju2710, other 句 → ju, 绞 → jiao."""
+    """R9 row of a 句/绞: 一二三 → ju123, 二七十 → ju2710, 一五十 → ju1510 (衡阳's
+    option), other 句 → ju, 绞 → jiao."""
     key = tuple(sorted(cards))
     if key in JIAOS:
         return "jiao"
+    if key in YIWUSHI:
+        return "ju1510"
     if key not in RUNS:
         raise ValueError(f"{key} is neither a 句 nor a 绞")
     points = [c % 10 + 1 for c in key]
@@ -81,7 +91,7 @@ def _loose_partitions(counts: Counter[int], rules: object) -> Iterator[tuple[int
         assert rest is not None
         for h, n, p in _loose_partitions(rest, rules):
             yield h + price(rules, "pair", (low, low)), n + 1, p + 1
-    for s in SETS:
+    for s in sets_of(rules):
         if low not in s:
             continue
         rest = _subtract(counts, s)
@@ -91,7 +101,9 @@ def _loose_partitions(counts: Counter[int], rules: object) -> Iterator[tuple[int
             yield h + price(rules, set_row(s), s), n + 1, p
 
 
-def _loose_splits(counts: Counter[int]) -> Iterator[list[tuple[str, tuple[int, ...]]]]:
+def _loose_splits(
+    counts: Counter[int], rules: object = None
+) -> Iterator[list[tuple[str, tuple[int, ...]]]]:
     """Every partition of ``counts`` into 句/绞/对, as (R9 row, cards) lists (as above)."""
     if not counts:
         yield []
@@ -100,18 +112,20 @@ def _loose_splits(counts: Counter[int]) -> Iterator[list[tuple[str, tuple[int, .
     if counts[low] >= 2:
         rest = _subtract(counts, (low, low))
         assert rest is not None
-        for more in _loose_splits(rest):
+        for more in _loose_splits(rest, rules):
             yield [("pair", (low, low)), *more]
-    for s in SETS:
+    for s in sets_of(rules):
         if low not in s:
             continue
         rest = _subtract(counts, s)
         if rest is not None:
-            for more in _loose_splits(rest):
+            for more in _loose_splits(rest, rules):
                 yield [(set_row(s), s), *more]
 
 
-def _win_placements(pos: Position) -> Iterator[tuple[list[tuple[str, tuple[int, ...]]], list[int]]]:
+def _win_placements(
+    pos: Position, rules: object = None
+) -> Iterator[tuple[list[tuple[str, tuple[int, ...]]], list[int]]]:
     """R25: (table groups as (row, cards), hand cards the winning card took) per placement."""
     assert pos.win is not None
     w = int(pos.win)
@@ -130,7 +144,7 @@ def _win_placements(pos: Position) -> Iterator[tuple[list[tuple[str, tuple[int, 
         win_groups.append(("wei" if sd else "peng", (w, w)))
     if hand[w] == 3:
         win_groups.append(("ti" if sd else "pao", (w, w, w)))
-    for s in SETS:
+    for s in sets_of(rules):
         if w in s:
             others = list(s)
             others.remove(w)
@@ -147,7 +161,7 @@ def oracle_huxi(pos: Position, rules: object) -> int | None:
     hand = Counter(int(c) for c in pos.hand)
     kans = [c for c, n in hand.items() if n == 3]
     best: int | None = None
-    for fixed, taken in _win_placements(pos):
+    for fixed, taken in _win_placements(pos, rules):
         used = Counter(taken)
         if any(used[c] not in (0, 3) for c in kans):
             continue  # a 坎 is never split (R22)
@@ -162,7 +176,7 @@ def oracle_huxi(pos: Position, rules: object) -> int | None:
         fours = sum(1 for row, _ in groups if row in FOURS)
         pairs0 = sum(1 for row, _ in groups if row == "pair")
         for h, n, p in _loose_partitions(rest, rules):
-            if len(groups) + n != 7:
+            if len(groups) + n != getattr(rules, "melds_to_win", 7):
                 continue
             if pairs0 + p != (1 if fours else 0):
                 continue
@@ -179,7 +193,7 @@ def oracle_current_huxi(hand: Iterable[int], table: Iterable[Group], rules: obje
         if n >= 3:
             total += price(rules, "kan", (c,))
             del counts[c]
-    scoring = [s for s in SETS if price(rules, set_row(s), s) > 0]
+    scoring = [s for s in sets_of(rules) if price(rules, set_row(s), s) > 0]
 
     def best(i: int, counts: Counter[int]) -> int:
         if i == len(scoring):

@@ -26,7 +26,7 @@ def splits(pos: Position, rules: object) -> Iterator[list[tuple[str, tuple[int, 
     hand = Counter(int(c) for c in pos.hand)
     kans = [c for c, n in hand.items() if n == 3]
     target = (pos.hand_size + 1) // 3
-    for fixed, taken in _win_placements(pos):
+    for fixed, taken in _win_placements(pos, rules):
         used = Counter(taken)
         if any(used[c] not in (0, 3) for c in kans):
             continue  # a 坎 is never split (R22)
@@ -37,7 +37,7 @@ def splits(pos: Position, rules: object) -> Iterator[list[tuple[str, tuple[int, 
                 groups.append(("kan", (c, c, c)))
                 del rest[c]
         fours = sum(1 for row, _ in groups if row in FOURS)
-        for loose in _loose_splits(rest):
+        for loose in _loose_splits(rest, rules):
             pairs = sum(1 for row, _ in groups + loose if row == "pair")
             if len(groups) + len(loose) == target and pairs == (1 if fours else 0):
                 yield groups + loose

@@ -168,11 +168,13 @@ def is_red(c: int) -> bool:
     return point(c) in (2, 7, 10)
 
 
-def is_set(g: Iterable[int]) -> bool:
-    """一句话 (same size, consecutive or 二七十) or 绞 (one point, mixed sizes), §3."""
+def is_set(g: Iterable[int], yiwushi: bool = False) -> bool:
+    """一句话 (same size, consecutive or 二七十; 一五十 too where the rules say
+    ``yiwushi``, PRESETS hengyang's option) or 绞 (one point, mixed sizes), §3."""
     a, b, c = sorted(g)
     if a // 10 == c // 10:  # one size: a 句
-        return (b == a + 1 and c == a + 2) or (point(a), point(b), point(c)) == (2, 7, 10)
+        pts = (point(a), point(b), point(c))
+        return (b == a + 1 and c == a + 2) or pts == (2, 7, 10) or (yiwushi and pts == (1, 5, 10))
     return point(a) == point(b) == point(c)  # sizes mix: only a 绞
 
 
@@ -203,11 +205,13 @@ Group = tuple[str, tuple[int, ...]]  # (R9 row, cards)
 
 
 def set_row(g: Iterable[int]) -> str:
-    """R9 row of a 句/绞 (the caller knows it is one): 一二三, 二七十, other 句, 绞."""
+    """R9 row of a 句/绞 (the caller knows it is one): 一二三, 二七十, 一五十, other 句, 绞."""
     a, b, c = sorted(g)
     if a // 10 != c // 10:
         return "jiao"
     pts = (point(a), point(b), point(c))
+    if pts == (1, 5, 10):
+        return "ju1510"  # PRESETS hengyang: "option 一五十 as a 句 worth 3/6"
     return "ju123" if pts == (1, 2, 3) else "ju2710" if pts == (2, 7, 10) else "ju"
 
 
@@ -268,6 +272,10 @@ class Scoring:
         try:
             t = r["huxi_table"]
             self.table = {row: [int(v) for v in t[row]] for row in ROWS}
+            # 一五十 (PRESETS hengyang's option): 3 / 6 unless the table prices it
+            self.yiwushi = r.get("yiwushi", False) is True
+            y = [int(v) for v in t.get("ju1510", [3, 6])]
+            self.table["ju1510"] = y * 2 if len(y) == 2 else y
             if any(len(v) != 4 for v in self.table.values()):
                 raise Unchecked("huxi_table rows are not [black 小, black 大, red 小, red 大]")
             d = r["deng"]
@@ -319,6 +327,8 @@ class Scoring:
                 h += self.price("kan", (c,) * 3)
                 rest[c] = 0
         shows = [(s, s + 1, s + 2) for s in (0, 10)] + [(s + 1, s + 6, s + 9) for s in (0, 10)]
+        if self.yiwushi:
+            shows += [(s, s + 4, s + 9) for s in (0, 10)]
 
         def best(j: int) -> int:
             if j == len(shows):
@@ -346,6 +356,8 @@ class Scoring:
             opts.append((i, i + 1, i + 2))
         if i % 10 == 1:
             opts.append((i, i + 5, i + 8))
+        if i % 10 == 0 and self.yiwushi:
+            opts.append((i, i + 4, i + 9))
         if i < 10:
             opts += [(i, i, i + 10), (i, i + 10, i + 10)]
         return [g for g in opts if all(counts[c] >= g.count(c) for c in set(g))]
@@ -651,6 +663,7 @@ class Referee:
         self.xing_double = get("xing_double", False, bool)
         self.xing_chain = get("xing_chain", False, bool)
         self.xing_seat = get("xing_seat", False, bool)
+        self.yiwushi = get("yiwushi", False, bool)  # 一五十 a 句 (PRESETS hengyang's option)
         self.forced_win = get("forced_win", "none", str)
         self.open_wei = get("open_wei", False, bool)
         self.race = get("match", "hands", str) == "race" or self.payment == "race"
@@ -1383,7 +1396,7 @@ class Referee:
             self.bad(i, "R15", f"吃 groups {e['groups']} are not groups of three")
             groups = [g for g in groups if len(g) == 3]
         for g in groups:
-            if not is_set(g):
+            if not is_set(g, self.yiwushi):
                 self.bad(i, "R15", f"吃 group {' '.join(map(name, g))} is neither 句 nor 绞")
             if c not in g:
                 self.bad(i, "R19", f"吃 group {' '.join(map(name, g))} does not hold {name(c)}")
@@ -2003,7 +2016,7 @@ class Referee:
             for g in st.get("groups", []):
                 kind, cs = g["kind"], tuple(sorted(cards(g["cards"])))
                 if kind in ("chi", "ju", "jiao"):
-                    ok = len(cs) == 3 and is_set(cs)
+                    ok = len(cs) == 3 and is_set(cs, sc.yiwushi)
                     row = set_row(cs) if ok else "ju"
                 else:
                     row = _GROUP_ROW.get(kind, "?")

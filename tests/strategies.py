@@ -24,6 +24,9 @@ RUNS = [(s + i, s + i + 1, s + i + 2) for s in (0, 10) for i in range(8)] + [
     (s + 1, s + 6, s + 9) for s in (0, 10)
 ]
 JIAOS = [t for p in range(10) for t in ((p, p, p + 10), (p, p + 10, p + 10))]
+# 衡阳's option (PRESETS hengyang): 一五十 / 壹伍拾 a 句 too; listed thrice so that drawn
+# shapes hold them often (positions(yiwushi=True))
+YIWUSHI_RUNS = [(s, s + 4, s + 9) for s in (0, 10)] * 3
 
 # One drawn 门子: (shape, cards, location, table kind or None).
 Drawn = tuple[str, tuple[int, ...], str, GroupKind | None]
@@ -36,7 +39,11 @@ def _fits(counts: Counter[int], cards: tuple[int, ...]) -> bool:
 
 @st.composite
 def _group(
-    draw: st.DrawFn, counts: Counter[int], shape: str, hand: Counter[int] | None = None
+    draw: st.DrawFn,
+    counts: Counter[int],
+    shape: str,
+    hand: Counter[int] | None = None,
+    runs: list[tuple[int, int, int]] = RUNS,
 ) -> tuple[int, ...] | None:
     """Cards of one group of ``shape`` that still fit in the deck (R1), or None.
 
@@ -50,7 +57,7 @@ def _group(
     elif shape == "pair":
         options = [(c,) * 2 for c in range(20)]
     elif shape == "run":
-        options = list(RUNS)
+        options = list(runs)
     else:
         options = list(JIAOS)
     options = [o for o in options if _fits(counts, o)]
@@ -63,8 +70,8 @@ def _group(
 
 
 @st.composite
-def winning_shapes(draw: st.DrawFn) -> Position:
-    """A position built from a 7-门子 winning shape, then maybe perturbed."""
+def winning_shapes(draw: st.DrawFn, runs: list[tuple[int, int, int]] = RUNS) -> Position:
+    """A position built from a 7-门子 winning shape (句 from ``runs``), then maybe perturbed."""
     fours = draw(st.sampled_from([0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4]))
     # The winning card may create the only 跑/提 (R17: only with none before).
     win_four = fours == 1 and draw(st.integers(0, 2)) == 0
@@ -74,7 +81,7 @@ def winning_shapes(draw: st.DrawFn) -> Position:
     drawn: list[Drawn] = []
     win: int | None = None
     if popao:
-        sets = [s for s in RUNS + JIAOS if _fits(counts, s)]
+        sets = [s for s in runs + JIAOS if _fits(counts, s)]
         s = draw(st.sampled_from(sets))
         win = draw(st.sampled_from(sorted(set(s))))
         assume(s.count(win) == 1)
@@ -103,7 +110,7 @@ def winning_shapes(draw: st.DrawFn) -> Position:
         else:
             where = "table" if draw(st.integers(0, 2)) == 0 else "hand"
         guard = in_hand if tidy and where == "hand" else None
-        cards = draw(_group(counts, shape, guard))
+        cards = draw(_group(counts, shape, guard, runs))
         assume(cards is not None)  # the deck ran out of that shape (R1): rare
         assert cards is not None
         counts.update(cards)
@@ -174,7 +181,7 @@ def _perturb(
 
 
 @st.composite
-def random_positions(draw: st.DrawFn) -> Position:
+def random_positions(draw: st.DrawFn, runs: list[tuple[int, int, int]] = RUNS) -> Position:
     """Random table melds and a random hand of the R17 size: mostly not winning."""
     counts: Counter[int] = Counter()
     table: list[Group] = []
@@ -183,7 +190,7 @@ def random_positions(draw: st.DrawFn) -> Position:
         shape = "four" if kind.is_four else ("run" if kind is GroupKind.CHI else "triple")
         if kind is GroupKind.CHI and draw(st.integers(0, 3)) == 0:
             shape = "jiao"
-        cards = draw(_group(counts, shape))
+        cards = draw(_group(counts, shape, None, runs))
         if cards is None:
             continue
         counts.update(cards)
@@ -214,9 +221,13 @@ _TABLE_KINDS = [
 ]
 
 
-def positions() -> st.SearchStrategy[Position]:
-    """Valid positions, mostly from winning shapes (see the module docstring)."""
-    return st.integers(0, 5).flatmap(lambda i: random_positions() if i == 5 else winning_shapes())
+def positions(yiwushi: bool = False) -> st.SearchStrategy[Position]:
+    """Valid positions, mostly from winning shapes (see the module docstring); with
+    ``yiwushi`` their 句 (in hand and 吃) include 一五十 / 壹伍拾 (衡阳's option)."""
+    runs = RUNS + YIWUSHI_RUNS if yiwushi else RUNS
+    return st.integers(0, 5).flatmap(
+        lambda i: random_positions(runs) if i == 5 else winning_shapes(runs)
+    )
 
 
 def table_melds() -> st.SearchStrategy[Group]:

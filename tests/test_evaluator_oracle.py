@@ -149,6 +149,47 @@ def test_tingpai_agrees_with_oracle(pos: Position) -> None:
         assert got == expect, (str(pos), rules.name)
 
 
+YIWUSHI_RULES = (HUNAN.replace(yiwushi=True), LUZHOU.replace(yiwushi=True))
+
+
+def _distinct_oracle_splits(pos: Position, rules: Rules) -> int:
+    """Distinct splits (as multisets of (R9 row, cards)) the oracle finds, any 胡息."""
+    from oracle_score import splits
+
+    return len({tuple(sorted((r, tuple(sorted(c))) for r, c in sp)) for sp in splits(pos, rules)})
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(yiwushi=True))
+def test_yiwushi_agrees_with_oracle(pos: Position) -> None:
+    """PRESETS hengyang's option (一五十 / 壹伍拾 a 句, 3 / 6) under R22–R27 and R33:
+    win/not, best 胡息, the split, 当前总息数 and how many splits (R46) — the brute
+    force with 一五十 among its 句 (tests/oracle.py), positions drawn with 一五十 in
+    their shapes. The evaluator runs its Python path for these rules (no kernel)."""
+    from paohuzi.core.evaluator import split_count
+
+    assert pos.win is not None
+    for rules in YIWUSHI_RULES:
+        ev = evaluator_for(rules)
+        expect = oracle_huxi(pos, rules)
+        got = ev.best_huxi(pack(pos.hand), pos.table, int(pos.win), pos.self_drawn)
+        assert got == (-1 if expect is None else expect), (str(pos), rules.name)
+        a = ev.analyse(pos)
+        if expect is not None:
+            assert a.huxi == expect, (str(pos), rules.name)
+            check_decomposition(pos, a.groups, a.huxi, rules)
+            if rules.name == "hunan" and any(
+                tuple(map(int, g.cards)) in ((0, 4, 9), (10, 14, 19)) for g in a.groups
+            ):
+                event("best split holds a 一五十")
+        assert ev.current_huxi(pack(pos.hand), pos.table) == oracle_current_huxi(
+            pos.hand, pos.table, rules
+        ), (str(pos), rules.name)
+    n = _distinct_oracle_splits(pos, YIWUSHI_RULES[0])
+    assert split_count(pos, True) == min(2, n), str(pos)
+    event(f"{min(n, 2)} splits with 一五十")
+
+
 def test_generator_produces_wins() -> None:
     """The strategy is biased towards wins: ≥ 25 % of 400 draws win (R23: 15 胡息)."""
     drawn: list[Position] = []

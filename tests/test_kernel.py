@@ -28,6 +28,7 @@ from paohuzi.core.cards import CARDS, format_cards
 from paohuzi.core.evaluator import (
     FOURS,
     KERNEL,
+    KERNEL_KEYS,
     HandEvaluator,
     _all_keys,
     _SizeTable,
@@ -451,9 +452,9 @@ def _bare_kernel() -> Any:
         (big.run_val, big.v2710, big.pair_val),
         ev.jiao_val,
         *(g[k] for k in ("peng", "wei", "kan", "pao", "ti")),
-        ev._flat,
-        ev._gain_pao,
-        ev._gain_ti,
+        ev._flat[:KERNEL_KEYS],  # (the kernel's keys: every row before 一五十's)
+        ev._gain_pao[:KERNEL_KEYS],
+        ev._gain_ti[:KERNEL_KEYS],
         ev._at_deal,
     )
 

@@ -95,6 +95,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "hengyang:一息一囤+跟醒": ("hengyang", _variant("hengyang", tun="1", xing="gen")),
     "hengyang:加一囤+不带醒": ("hengyang", _variant("hengyang", tun="3+1", xing="none")),
+    "hengyang:一五十": ("hengyang", _variant("hengyang", yiwushi="on")),  # 句 一五十 3/6
     "yongzhou:红转朱黑+跟醒+下醒+双醒+600": (
         "yongzhou",
         {

@@ -3,6 +3,7 @@ with English glosses, and prints files that ``--rules`` reads back."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import tomllib
@@ -24,7 +25,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_every_field_and_mingtang_has_a_chinese_name_and_a_gloss() -> None:
-    assert set(FIELDS) == set(Rules().to_dict())
+    # every field (yiwushi, 一五十, is written to a dict only when on)
+    assert set(FIELDS) == {f.name for f in dataclasses.fields(Rules)}
     for key, (zh, gloss) in FIELDS.items():
         assert CJK.search(zh), key
         assert re.search(r"[a-z]{3}", gloss), key

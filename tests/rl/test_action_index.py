@@ -18,14 +18,46 @@ def chi(card: str, *groups: str) -> Action:
 
 def test_layout_is_fixed() -> None:
     # Changing the enumeration breaks every trained policy: it must be deliberate.
-    # 908 → 914 when R41's six 王 pattern wins were appended (indices below unchanged)
-    assert ai.ACTION_COUNT == 914 and ai.PATTERN_BASE == 908
+    # 908 → 914 when R41's six 王 pattern wins were appended (indices below unchanged);
+    # 914 → 1036 when 衡阳's 一五十 吃 were appended (PRESETS hengyang; 914 below unchanged)
+    assert ai.BASE_ACTION_COUNT == 914 and ai.PATTERN_BASE == 908
+    assert ai.YIWUSHI_BASE == 914 and ai.ACTION_COUNT == 1036
     assert (ai.PENG_BASE, ai.HU_INDEX, ai.PASS_INDEX, ai.CHI_BASE) == (20, 40, 41, 42)
     assert ai.index_of(Action(DISCARD, 1, Card.X1)) == 0
     assert ai.index_of(Action(DISCARD, 1, Card.D10)) == 19
     assert ai.index_of(Action(PENG, 2, Card.X5)) == 24
     assert ai.index_of(Action(HU, 0, Card.X3)) == ai.index_of(Action(HU, 1)) == 40
     assert ai.index_of(Action(PASS, 0)) == 41
+
+
+def test_first_914_indices_mean_what_they_meant() -> None:
+    """Indices 0 … 913 name the actions they named before 一五十 (a digest of their
+    canonical ids, taken before the change): trained networks and records read them."""
+    import hashlib
+
+    ids = "\n".join(ai.action_meaning(i) for i in range(ai.BASE_ACTION_COUNT))
+    digest = hashlib.sha256(ids.encode()).hexdigest()
+    assert digest == "3e1347f5bc5a26545ba4317513bc7ca05ba67e53febfe900f28874849f002146"
+
+
+def test_yiwushi_packages_come_after_the_rest() -> None:
+    """PRESETS hengyang (一五十 a 句): every 吃 package with a 一五十 / 壹伍拾 group has
+    an index ≥ 914, every other one below; the rules' action space says how many."""
+    from paohuzi.core.variants import parse
+
+    for i, (x, groups) in enumerate(ai.YIWUSHI_KEYS):
+        assert any(g in ((0, 4, 9), (10, 14, 19)) for g in groups)
+        assert all(x in g for g in groups)
+        assert ai.index_of(ai.action_for(ai.YIWUSHI_BASE + i, 0)) == ai.YIWUSHI_BASE + i
+    for _x, groups in ai.CHI_KEYS:
+        assert not any(g in ((0, 4, 9), (10, 14, 19)) for g in groups)
+    assert ai.index_of(chi("x1", "x1x5x10")) == ai.YIWUSHI_BASE  # the first: X 一, 一五十
+    assert ai.action_meaning(ai.YIWUSHI_BASE) == "chi:x1:x1x5x10"
+    assert ai.action_count(PRESETS["hengyang"]) == 914
+    assert ai.action_count(parse("hengyang:yiwushi=on")) == ai.ACTION_COUNT
+    # X 十 with 一五十 and 八九十 (比): one package, whichever is called 吃
+    a = chi("x10", "x1x5x10", "x8x9x10")
+    assert ai.index_of(a) == ai.index_of(chi("x10", "x8x9x10", "x1x5x10")) >= 914
 
 
 def test_every_index_is_a_distinct_action() -> None:
@@ -41,6 +73,11 @@ def test_groups_with_each_card() -> None:
     # 一: 一二三, 一一壹, 一壹壹; 七: 五六七, 六七八, 七八九, 二七十, 七七柒, 七柒柒.
     assert [len(ai.groups_with(c)) for c in (Card.X1, Card.X7)] == [3, 6]
     assert (1, 6, 9) in ai.groups_with(int(Card.X7))
+    # 衡阳's 一五十: one more group for 一 五 十 (壹 伍 拾), none for 七
+    assert (0, 4, 9) not in ai.groups_with(int(Card.X5))
+    assert (0, 4, 9) in ai.groups_with(int(Card.X5), True)
+    assert (10, 14, 19) in ai.groups_with(int(Card.D10), True)
+    assert ai.groups_with(int(Card.X7), True) == ai.groups_with(int(Card.X7))
     for c in CARDS:
         for g in ai.groups_with(int(c)):
             assert int(c) in g and list(g) == sorted(g)

@@ -12,7 +12,7 @@ gymnasium = pytest.importorskip("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import paohuzi.rl  # noqa: E402  (registers paohuzi/Paohuzi-v0)
-from paohuzi.core.action_index import ACTION_COUNT, index_of  # noqa: E402
+from paohuzi.core.action_index import BASE_ACTION_COUNT, index_of  # noqa: E402
 from paohuzi.encoding.observation import OBSERVATION_SIZE  # noqa: E402
 from paohuzi.rl import paohuzi_v0  # noqa: E402
 from paohuzi.rl.gym_env import PaohuziEnv  # noqa: E402
@@ -21,7 +21,7 @@ from paohuzi.rl.gym_env import PaohuziEnv  # noqa: E402
 def test_registered_and_checked() -> None:
     env = gymnasium.make(paohuzi.rl.ENV_ID, rules="hunan", opponents="greedy")
     assert env.observation_space.shape == (OBSERVATION_SIZE,)
-    assert env.action_space.n == ACTION_COUNT
+    assert env.action_space.n == BASE_ACTION_COUNT  # 914: hunan plays no 一五十
     check_env(env.unwrapped)
 
 

@@ -9,7 +9,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import paohuzi.rl.openspiel  # noqa: E402, F401  (registers python_paohuzi)
-from paohuzi.core.action_index import ACTION_COUNT  # noqa: E402
+from paohuzi.core.action_index import BASE_ACTION_COUNT  # noqa: E402
 from paohuzi.core.cards import WANG  # noqa: E402
 from paohuzi.core.rules import PRESETS  # noqa: E402
 from paohuzi.encoding.observation import HISTORY_SIZE, OBSERVATION_SIZE  # noqa: E402
@@ -74,7 +74,7 @@ def test_wang_are_dealt_and_race_returns_need_not_cancel() -> None:
 
 def test_game_shape() -> None:
     game = pyspiel.load_game("python_paohuzi")
-    assert game.num_players() == 3 and game.num_distinct_actions() == ACTION_COUNT
+    assert game.num_players() == 3 and game.num_distinct_actions() == BASE_ACTION_COUNT
     assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
     assert game.information_state_tensor_shape() == [OBSERVATION_SIZE + HISTORY_SIZE]
     assert pyspiel.load_game("python_paohuzi", {"rules": "luzhou"}).num_players() == 4

@@ -11,7 +11,7 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from paohuzi.core.action_index import ACTION_COUNT, PASS_INDEX, index_of  # noqa: E402
+from paohuzi.core.action_index import BASE_ACTION_COUNT, PASS_INDEX, index_of  # noqa: E402
 from paohuzi.core.rules import PRESETS  # noqa: E402
 from paohuzi.encoding.observation import OBSERVATION_SIZE  # noqa: E402
 from paohuzi.rl import paohuzi_v0  # noqa: E402
@@ -49,8 +49,8 @@ def test_spaces() -> None:
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
     assert obs["observation"].shape == (OBSERVATION_SIZE,)
-    assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (ACTION_COUNT,)
-    assert env.action_space("player_0").n == ACTION_COUNT
+    assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].shape == (BASE_ACTION_COUNT,)
+    assert env.action_space("player_0").n == BASE_ACTION_COUNT
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
 
 
@@ -178,7 +178,7 @@ def test_illegal_action_ends_the_hand() -> None:
     with pytest.raises(ValueError):
         raw.step(bad)
     with pytest.raises(ValueError):
-        raw.step(ACTION_COUNT)
+        raw.step(BASE_ACTION_COUNT)
 
 
 def test_seeds_only_through_reset() -> None:

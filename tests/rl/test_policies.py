@@ -10,7 +10,7 @@ gymnasium = pytest.importorskip("gymnasium")
 import paohuzi.rl  # noqa: E402  (registers paohuzi/Paohuzi-v0)
 from paohuzi.bots.greedy import GreedyBot  # noqa: E402
 from paohuzi.bots.policy import PolicyBot, as_bot, load_policy  # noqa: E402
-from paohuzi.core.action_index import ACTION_COUNT, action_meaning, index_of  # noqa: E402
+from paohuzi.core.action_index import ACTION_COUNT, BASE_ACTION_COUNT, action_meaning, index_of  # noqa: E402
 from paohuzi.core.player import RandomBot  # noqa: E402
 from paohuzi.encoding.observation import OBSERVATION_SIZE, blocks  # noqa: E402
 from paohuzi.rl.gym_env import PaohuziEnv  # noqa: E402
@@ -52,7 +52,7 @@ def test_a_callable_is_an_opponent_and_sees_an_observation_and_mask() -> None:
     assert calls
     for obs, mask in calls:
         assert obs.shape == (OBSERVATION_SIZE,) and obs.dtype == np.float32
-        assert mask.shape == (ACTION_COUNT,) and mask.sum() >= 1
+        assert mask.shape == (BASE_ACTION_COUNT,) and mask.sum() >= 1
         assert blocks(obs)["deciding"][0] == 1.0  # the policy's own seat must decide
     assert isinstance(env.bots[min(env.bots)], PolicyBot | RandomBot)
 

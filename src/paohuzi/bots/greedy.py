@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..core.actions import CHI, DISCARD, HU, PASS, PENG, Action
 from ..core.cards import Card
-from ..core.chi import PARTNERS
+from ..core.chi import partners
 from ..core.evaluator import BIT, TableSummary
 from ..core.melds import Group
 from ..core.player import Bot, Observation
@@ -81,6 +81,7 @@ class Scorer:
     def __init__(self, rules: Rules, weights: Weights):
         self.hv = HandValue(rules, weights)
         self.w = weights
+        self.partners = partners(rules.yiwushi)  # the 句/绞 the 下家 may 吃 into
 
     def danger(self, k: Knowledge, c: int) -> float:
         """Expected gift to opponents if ``c`` is discarded (碰/跑 by anyone, 吃 by 下家)."""
@@ -103,7 +104,7 @@ class Scorer:
                 risk += 1.0 - (1 - q) ** u - u * q * (1 - q) ** (u - 1)
             if o.is_next:
                 miss = 1.0
-                for a, b in PARTNERS[c]:
+                for a, b in self.partners[c]:
                     if a == b:
                         n = k.unseen[a]
                         pa = 1.0 - (1 - q) ** n - n * q * (1 - q) ** (n - 1) if n >= 2 else 0.0

@@ -70,12 +70,15 @@ class Weights:
 
 
 class _Shape:
-    """Best block score of one size's cards (10 points × 3 bits, counts ≤ 2)."""
+    """Best block score of one size's cards (10 points × 3 bits, counts ≤ 2); with
+    ``yiwushi`` (衡阳's option) 一五十 is a 句 too, and 一五 / 一十 / 五十 partials."""
 
-    __slots__ = ("complete", "left", "memo", "pair", "partial")
+    __slots__ = ("complete", "left", "memo", "pair", "partial", "partial_with", "yiwushi")
 
-    def __init__(self, complete: float, pair: float, partial: float):
+    def __init__(self, complete: float, pair: float, partial: float, yiwushi: bool = False):
         self.complete, self.pair, self.partial = complete, pair, partial
+        self.yiwushi = yiwushi
+        self.partial_with = _PARTIAL_WITH_YWS if yiwushi else _PARTIAL_WITH
         self.memo: dict[int, float] = {0: 0.0}
         self.left: dict[int, int] = {0: 0}
 
@@ -94,7 +97,9 @@ class _Shape:
             best = max(best, self.complete + self.score(key - b - BIT[p + 1] - BIT[p + 2]))
         if p == 1 and has[6] and has[9]:
             best = max(best, self.complete + self.score(key - b - BIT[6] - BIT[9]))
-        for q in _PARTIAL_WITH[p]:
+        if p == 0 and self.yiwushi and has[4] and has[9]:  # 一五十
+            best = max(best, self.complete + self.score(key - b - BIT[4] - BIT[9]))
+        for q in self.partial_with[p]:
             if has[q]:
                 best = max(best, self.partial + self.score(key - b - BIT[q]))
         self.memo[key] = best
@@ -113,6 +118,8 @@ class _Shape:
             best = min(best, self.leftover(key - b - BIT[p + 1] - BIT[p + 2]))
         if p == 1 and has[6] and has[9]:
             best = min(best, self.leftover(key - b - BIT[6] - BIT[9]))
+        if p == 0 and self.yiwushi and has[4] and has[9]:  # 一五十
+            best = min(best, self.leftover(key - b - BIT[4] - BIT[9]))
         self.left[key] = best
         return best
 
@@ -126,6 +133,11 @@ _PARTIAL_WITH: tuple[tuple[int, ...], ...] = tuple(
             | ({9} if p == 6 else set())
         )
     )
+    for p in range(10)
+)
+# ... and with 一五十 a 句 (衡阳's option): 一 with 五 or 十, 五 with 十.
+_PARTIAL_WITH_YWS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted({*_PARTIAL_WITH[p], *({4, 9} if p == 0 else {9} if p == 4 else ())}))
     for p in range(10)
 )
 
@@ -147,9 +159,9 @@ _NEAR = tuple(_near(c) for c in range(20))
 
 
 @lru_cache(maxsize=16)
-def _shapes(complete: float, pair: float, partial: float) -> _Shape:
+def _shapes(complete: float, pair: float, partial: float, yiwushi: bool = False) -> _Shape:
     # Both sizes share one table: the shapes of 小 and 大 cards are identical.
-    return _Shape(complete, pair, partial)
+    return _Shape(complete, pair, partial, yiwushi)
 
 
 @lru_cache(maxsize=4096)
@@ -188,7 +200,7 @@ class HandValue:
         self.rules = rules
         self.w = weights or Weights()
         self.ev: HandEvaluator = evaluator_for(rules)
-        self.shape_tab = _shapes(self.w.complete, self.w.pair, self.w.partial)
+        self.shape_tab = _shapes(self.w.complete, self.w.pair, self.w.partial, rules.yiwushi)
         self.min_huxi = rules.min_huxi
         # Keyed by one int: the holding (60 bits) under the table's summary_key and the
         # call's flags (no tuple made, hashed or kept for the collector to walk).
@@ -436,15 +448,16 @@ def _jiao_moves(s: int, b: int) -> list[tuple[int, int]]:
     return out
 
 
-# Keyed by one int, the two sizes side by side (30 bits each): no tuple made per look-up,
-# and a dict of ints the cyclic collector never walks (tuple keys kept it tracked).
+# Keyed by one int, the two sizes side by side (30 bits each) and the 一五十 option (a
+# shape table with it counts fewer left over): no tuple made per look-up, and a dict of
+# ints the cyclic collector never walks (tuple keys kept it tracked).
 _LEFT: dict[int, int] = {}
 
 
 def _leftover(tab: _Shape, s: int, b: int) -> int:
     """Fewest cards outside 句/绞 over every choice of 绞 (memoised; values ≤ 2 may
     stop early, which is all the readiness gate needs)."""
-    key = b << 30 | s
+    key = (b << 30 | s) << 1 | tab.yiwushi
     best = _LEFT.get(key)
     if best is not None:
         return best

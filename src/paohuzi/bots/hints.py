@@ -98,7 +98,7 @@ def _reason(ch: Choice, ranked: list[Choice], obs: Observation, ting: tuple[Ting
             cards = "".join(t.card.zh for t in ting)
             codes = " ".join(t.card.code for t in ting)
             zh, en = zh + f"，听{cards}", en + f": then waiting on {codes}"
-        elif _isolated(k.packed - BIT[c], c):
+        elif _isolated(k.packed - BIT[c], c, obs.rules.yiwushi):
             zh, en = zh + "：孤张，组不成句", en + ": an isolated card that builds nothing"
         else:
             zh, en = zh + "：留下的牌最好组", en + ": the rest of the hand builds best"
@@ -138,13 +138,14 @@ def _wild_huxi(obs: Observation, c: int, drawn: bool, pattern: WangPattern | Non
     return settle(pos, obs.rules).huxi
 
 
-def _isolated(rest: int, c: int) -> bool:
-    """No card of ``rest`` could join ``c`` in a pair, 句 or 绞."""
-    from ..core.chi import PARTNERS
+def _isolated(rest: int, c: int, yiwushi: bool = False) -> bool:
+    """No card of ``rest`` could join ``c`` in a pair, 句 (一五十 with ``yiwushi``) or 绞."""
+    from ..core.chi import partners
 
     if (rest >> (3 * c)) & 7:
         return False
-    return not any((rest >> (3 * a)) & 7 or (rest >> (3 * b)) & 7 for a, b in PARTNERS[c])
+    pairs = partners(yiwushi)[c]
+    return not any((rest >> (3 * a)) & 7 or (rest >> (3 * b)) & 7 for a, b in pairs)
 
 
 def hint(state_or_obs: GameState | Observation, seat: int | None = None) -> Hint:

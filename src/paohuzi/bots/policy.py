@@ -2,10 +2,12 @@
 
 A *policy* is what an RL library hands back: a callable taking the 853-float
 observation of :func:`paohuzi.encoding.observation.encode` and the
-``Discrete(914)`` legal-action mask (int8, 1 = legal) and returning an action
-index. :class:`PolicyBot` makes one a :class:`~paohuzi.core.player.Bot`, so it
-can sit at a :class:`~paohuzi.table.Table`, be a Gymnasium opponent or play in
-the arena. It sees exactly what the RL environments give a seat.
+``Discrete(914)`` legal-action mask (int8, 1 = legal; ``action_count(rules)``
+long: 914 for every rules but those with 衡阳's 一五十, which add the 吃 of a
+一五十 after them) and returning an action index. :class:`PolicyBot` makes one a
+:class:`~paohuzi.core.player.Bot`, so it can sit at a :class:`~paohuzi.table.Table`,
+be a Gymnasium opponent or play in the arena. It sees exactly what the RL
+environments give a seat.
 
 :func:`as_bot` accepts a bot spec string, a ``Bot``, or a policy;
 :func:`load_policy` imports one given as ``module:attr`` (the arena's and the
@@ -23,13 +25,13 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from ..core.action_index import ACTION_COUNT, legal_by_index
+from ..core.action_index import action_count, legal_by_index
 from ..core.actions import Action
 from ..core.player import Bot, Observation
 from ..encoding.observation import encode, encode_history
 
 Policy: TypeAlias = Callable[[np.ndarray, np.ndarray], Any]
-"""(observation float32[853], mask int8[914]) -> action index."""
+"""(observation float32[853], mask int8[914 or more]) -> action index."""
 
 _IMPORT_REF = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 
@@ -39,22 +41,35 @@ class PolicyBot(Bot):
 
     ``history``: append the seat's last ``history`` log events to the
     observation, as the environments' ``history=K`` does (a policy trained
-    with it expects them).
+    with it expects them). ``actions``: how many action indices the policy
+    knows (None: the policy's own ``actions`` attribute, else the rules'
+    ``action_count``) — a policy trained on 914 plays rules with 一五十 too, its
+    mask 914 long and the 吃 of a 一五十 (indices 914 on) masked out for it.
     """
 
     name = "policy"
 
-    def __init__(self, policy: Policy, name: str | None = None, history: int = 0) -> None:
+    def __init__(
+        self,
+        policy: Policy,
+        name: str | None = None,
+        history: int = 0,
+        actions: int | None = None,
+    ) -> None:
         if not callable(policy):
             raise TypeError(f"a policy must be callable, got {type(policy).__name__}")
         self.policy = policy
         self.history = history
+        self.actions = actions if actions is not None else getattr(policy, "actions", None)
         if name is not None:
             self.name = name
 
     def act(self, obs: Observation, rng: random.Random) -> Action:
-        legal = legal_by_index(obs.legal)
-        mask = np.zeros(ACTION_COUNT, np.int8)
+        n = self.actions or action_count(obs.view.rules)
+        legal = {i: a for i, a in legal_by_index(obs.legal).items() if i < n}
+        if not legal:  # pragma: no cover - 过 or a discard (both below 914) is always legal
+            raise ValueError(f"policy {self.name} knows none of the legal actions")
+        mask = np.zeros(n, np.int8)
         mask[list(legal)] = 1
         x = encode(obs.view)
         if self.history:
@@ -127,6 +142,7 @@ def sb3_policy(model: Any, deterministic: bool = True, snapshot: bool = False) -
     ``snapshot``: play a frozen copy of the model's current policy network (a
     past self for a self-play pool), not the live one that keeps learning.
     """
+    n = getattr(getattr(model, "action_space", None), "n", None)  # its masks' length
     if snapshot:
         model = _frozen(getattr(model, "policy", model))
 
@@ -136,6 +152,8 @@ def sb3_policy(model: Any, deterministic: bool = True, snapshot: bool = False) -
         )
         return int(np.asarray(action).reshape(-1)[0])
 
+    if n is not None:  # a model trained on 914 indices is handed masks of 914
+        policy.actions = int(n)  # type: ignore[attr-defined]
     return policy
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import fields
 from typing import Any
 
 from rich import box
@@ -74,6 +75,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "xing_seat": ("坐醒 / 数醒", "the seat that sits out collects 番 × 醒数 from each loser"),
     "forced_win": ("有胡必胡 / 放炮必胡", "wins taken by the rules: none, any, discard (R44)"),
     "open_wei": ("明偎", "a 偎 lies face up, its card public (衡阳)"),
+    "yiwushi": ("一五十", "一五十 / 壹伍拾 are a 句 too, priced by the ju1510 row (衡阳's option)"),
     "match": ("赛制", "a match of N hands, or a race to a target (R38, R45)"),
     "race": ("放炮罚", "the race: target, rounding, discarder's cap, 荒庄 penalty (R45)"),
     "extra": ("其他", "preset-specific extras"),
@@ -119,6 +121,7 @@ HUXI_ROW_ZH = {
     "ti": "提 / 垅 ti",
     "ju123": "句 一二三 ju123",
     "ju2710": "句 二七十 ju2710",
+    "ju1510": "句 一五十 ju1510",
     "ju": "other 句 ju",
     "jiao": "绞 jiao",
     "pair": "对 (将) pair",
@@ -164,7 +167,7 @@ def render(rules: Rules) -> list[Table]:
     d = rules.to_dict()
     out = [
         rules_table(rules),
-        _huxi_table(d["huxi_table"]),
+        _huxi_table(_rows(rules, d["huxi_table"])),
         _mingtang(d["mingtang"], rules.effective_level),
     ]
     if rules.name in PRESETS:  # (a rules file of another name has no region's options)
@@ -210,7 +213,9 @@ def rules_table(rules: Rules) -> Table:
     t.add_column("field", style="cyan", no_wrap=True)
     t.add_column("中文 / gloss", overflow="fold")
     t.add_column("value", overflow="fold")
-    for key, value in rules.to_dict().items():
+    d = rules.to_dict()
+    for key in (f.name for f in fields(rules)):
+        value = d.get(key, getattr(rules, key))  # (yiwushi is written only when on)
         zh, gloss = FIELDS.get(key, ("", ""))
         label = Text.assemble((zh, "bold"), "\n" if zh and gloss else "", (gloss, "dim"))
         t.add_row(key, label, _value(key, value))
@@ -251,6 +256,13 @@ def _value(key: str, value: Any) -> Text | Table | str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items()) or "—"
     return VALUE_ZH.get(str(value), str(value))
+
+
+def _rows(rules: Rules, rows: dict[str, list[int]]) -> dict[str, list[int]]:
+    """The table's rows, with 一五十's (written only when not 3 / 6) where it is played."""
+    if rules.yiwushi and "ju1510" not in rows:
+        return {**rows, "ju1510": list(dict(rules.huxi_table.rows)["ju1510"])}
+    return rows
 
 
 def _huxi_table(rows: dict[str, list[int]]) -> Table:

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from paohuzi.core.cards import CARDS, WANG, WANG_ZH, Card, CardError, parse_tiles
 from paohuzi.core.labels import doubling_zh, win_flags_zh
-from paohuzi.core.melds import GroupKind
+from paohuzi.core.melds import GroupKind, is_yiwushi
 from paohuzi.core.position import Position, WangPattern, deal_win_problem
 from paohuzi.core.rules import Dihu, Rules, RulesError, Xing
 from paohuzi.core.wang import wang_places
@@ -220,11 +220,25 @@ def position_problem(position: Position, rules: Rules) -> str | None:
     mandatory 天胡, its 醒牌), or None."""
     return (
         wang_problem(position, rules)
+        or yiwushi_problem(position, rules)
         or deal_win_problem(position)
         or dihu_problem(position, rules)
         or tianhu_problem(position, rules)
         or xing_problem(position, rules)
     )
+
+
+def yiwushi_problem(position: Position, rules: Rules) -> str | None:
+    """A 吃 of 一五十 / 壹伍拾 is a 句 only under 衡阳's option (``yiwushi``, PRESETS)."""
+    if rules.yiwushi:
+        return None
+    for g in position.table:
+        if is_yiwushi(g.cards):
+            return (
+                f"{g.kind.value}:{g.zh} is no 句 under these rules ({rules.name}): 一五十 is "
+                "one only with 衡阳's option (--rules hengyang:yiwushi=on)"
+            )
+    return None
 
 
 def read_position(data: Any, rules: Rules) -> Position:

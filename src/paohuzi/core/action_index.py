@@ -4,7 +4,7 @@ Learning code needs a flat ``Discrete`` action space; this module numbers every
 :class:`~paohuzi.core.actions.Action` once and for all, independently of any
 state (pure Python, no numpy: the engine core stays dependency-free).
 
-Layout (:data:`ACTION_COUNT` = 914 indices):
+Layout (:data:`ACTION_COUNT` = 1036 indices):
 
 ====================  ==========================================================
 ``0 … 19``            出牌 ``discard:<card>``, card kinds in :class:`Card` order
@@ -13,7 +13,15 @@ Layout (:data:`ACTION_COUNT` = 914 indices):
 ``41``                过 ``pass``
 ``42 … 907``          吃 packages: card X, then the package's groups
 ``908 … 913``         胡 by a 王 pattern (R41): ``hu:wangdiao`` … ``hu:wangzha_wang``
+``914 … 1035``        吃 packages holding a 一五十 / 壹伍拾 group (衡阳's option,
+                      ``Rules.yiwushi``), ordered as the others
 ====================  ==========================================================
+
+Indices 0 … 913 (:data:`BASE_ACTION_COUNT`) are what they were before 一五十 was
+built: trained networks and recorded data depend on them. Rules without the
+option never use more, and the RL environments give them an action space of
+exactly those 914 (:func:`action_count`); only rules with the option get the
+whole :data:`ACTION_COUNT`.
 
 碰 takes one index per card kind rather than a single "碰 the open card" index
 so that an index names an action with no state behind it (``peng:x5`` is an
@@ -52,19 +60,27 @@ PASS_INDEX = HU_INDEX + 1
 CHI_BASE = PASS_INDEX + 1
 
 
-def _is_ju_or_jiao(g: Group) -> bool:
-    """句 (same size, consecutive points or 二七十) or 绞 (one point, both sizes)."""
+def _is_ju_or_jiao(g: Group, yiwushi: bool = False) -> bool:
+    """句 (same size, consecutive points or 二七十; 一五十 with ``yiwushi``) or 绞 (one
+    point, both sizes)."""
     a, b, c = g
     if a // 10 == c // 10:  # one size
         pa, pb, pc = a % 10, b % 10, c % 10
-        return (pb == pa + 1 and pc == pb + 1) or (pa, pb, pc) == (1, 6, 9)
+        return (
+            (pb == pa + 1 and pc == pb + 1)
+            or (pa, pb, pc) == (1, 6, 9)
+            or (yiwushi and (pa, pb, pc) == (0, 4, 9))
+        )
     return a % 10 == b % 10 == c % 10  # mixed sizes: only a 绞
 
 
-def groups_with(x: int) -> tuple[Group, ...]:
-    """Every sorted 句/绞 containing card kind ``x`` (4 to 6 of them)."""
+def groups_with(x: int, yiwushi: bool = False) -> tuple[Group, ...]:
+    """Every sorted 句/绞 containing card kind ``x`` (4 to 6 of them; one more for 一, 五,
+    十, 壹, 伍, 拾 with ``yiwushi``, 衡阳's 一五十)."""
     return tuple(
-        g for g in combinations_with_replacement(range(KINDS), 3) if x in g and _is_ju_or_jiao(g)
+        g
+        for g in combinations_with_replacement(range(KINDS), 3)
+        if x in g and _is_ju_or_jiao(g, yiwushi)
     )
 
 
@@ -77,10 +93,10 @@ def _feasible(groups: tuple[Group, ...]) -> bool:
     return max(counts) <= COPIES
 
 
-def _chi_keys() -> tuple[ChiKey, ...]:
+def _chi_keys(yiwushi: bool = False) -> tuple[ChiKey, ...]:
     keys: list[ChiKey] = []
     for x in range(KINDS):
-        gs = groups_with(x)
+        gs = groups_with(x, yiwushi)
         for size in (1, 2, 3):
             for combo in combinations_with_replacement(gs, size):
                 if _feasible(combo):
@@ -88,10 +104,27 @@ def _chi_keys() -> tuple[ChiKey, ...]:
     return tuple(keys)
 
 
+def _has_yiwushi(key: ChiKey) -> bool:
+    return any(g[0] % 10 == 0 and g[1] == g[0] + 4 and g[2] == g[0] + 9 for g in key[1])
+
+
 CHI_KEYS: tuple[ChiKey, ...] = _chi_keys()
 PATTERN_BASE = CHI_BASE + len(CHI_KEYS)  # R41: 胡 by each 王 pattern, after every 吃
-ACTION_COUNT = PATTERN_BASE + len(WangPattern)
+BASE_ACTION_COUNT = PATTERN_BASE + len(WangPattern)  # 914: every action without 一五十
+# The 吃 packages with a 一五十 group (衡阳's option), numbered after all the rest so that
+# the indices above keep their meaning.
+YIWUSHI_KEYS: tuple[ChiKey, ...] = tuple(k for k in _chi_keys(True) if _has_yiwushi(k))
+YIWUSHI_BASE = BASE_ACTION_COUNT
+ACTION_COUNT = YIWUSHI_BASE + len(YIWUSHI_KEYS)
 _CHI_INDEX: dict[ChiKey, int] = {k: CHI_BASE + i for i, k in enumerate(CHI_KEYS)}
+_CHI_INDEX.update({k: YIWUSHI_BASE + i for i, k in enumerate(YIWUSHI_KEYS)})
+
+
+def action_count(rules: object) -> int:
+    """The size of the action space of ``rules`` (a :class:`~paohuzi.core.rules.Rules`):
+    :data:`BASE_ACTION_COUNT` (914, as before 一五十 existed) unless they play 一五十,
+    :data:`ACTION_COUNT` if they do."""
+    return ACTION_COUNT if getattr(rules, "yiwushi", False) else BASE_ACTION_COUNT
 
 
 def chi_key(card: int, groups: tuple[tuple[int, ...], ...]) -> ChiKey:
@@ -149,6 +182,9 @@ def action_for(index: int, seat: int) -> Action:
         return Action(HU, seat)
     if index == PASS_INDEX:
         return Action(PASS, seat)
+    if index >= YIWUSHI_BASE:
+        x, groups = YIWUSHI_KEYS[index - YIWUSHI_BASE]
+        return Action(CHI, seat, CARDS[x], tuple(tuple(CARDS[c] for c in g) for g in groups))
     if index >= PATTERN_BASE:
         return Action(HU, seat, pattern=tuple(WangPattern)[index - PATTERN_BASE])
     if index < PENG_BASE:
@@ -185,12 +221,16 @@ def legal_by_index(legal: list[Action]) -> dict[int, Action]:
 
 __all__ = [
     "ACTION_COUNT",
+    "BASE_ACTION_COUNT",
     "CHI_BASE",
     "CHI_KEYS",
     "HU_INDEX",
     "PASS_INDEX",
     "PATTERN_BASE",
     "PENG_BASE",
+    "YIWUSHI_BASE",
+    "YIWUSHI_KEYS",
+    "action_count",
     "action_for",
     "action_meaning",
     "canonical_id",

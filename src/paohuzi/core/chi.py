@@ -9,6 +9,9 @@ Every group of a package holds X, so any of them may be called the 吃 group:
 packages that lay out the same multiset of groups take the same cards and are
 one choice (R19, INTERFACES §4). A package is kept in canonical order — its
 groups sorted — and the first group is the one called 吃.
+
+With 衡阳's option (``Rules.yiwushi``) 一五十 / 壹伍拾 is a 句 too: every function
+takes ``yiwushi`` and keeps its tables and caches apart for it.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ Group3 = tuple[int, int, int]
 Package = tuple[Group3, tuple[Group3, ...]]  # (吃 group, 比 groups): all groups sorted
 
 
-def _partners(x: int) -> tuple[tuple[int, int], ...]:
+def _partners(x: int, yiwushi: bool = False) -> tuple[tuple[int, int], ...]:
     """Pairs (a, b), a ≤ b, such that X, a, b make a 句 or 绞."""
     base, p = (x // 10) * 10, x % 10
     out: set[tuple[int, int]] = set()
@@ -31,6 +34,10 @@ def _partners(x: int) -> tuple[tuple[int, int], ...]:
         run = [base + 1, base + 6, base + 9]
         run.remove(x)
         out.add((run[0], run[1]))
+    if yiwushi and p in (0, 4, 9):  # 一五十 / 壹伍拾 (衡阳's option)
+        run = [base, base + 4, base + 9]
+        run.remove(x)
+        out.add((run[0], run[1]))
     q = (x + 10) % 20  # the same point in the other size: 绞
     out.add((min(x, q), max(x, q)))
     out.add((q, q))
@@ -38,6 +45,8 @@ def _partners(x: int) -> tuple[tuple[int, int], ...]:
 
 
 PARTNERS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_partners(x) for x in range(20))
+# With 一五十 (Rules.yiwushi): PARTNERS and the 一五十 partners of 一, 五, 十 and 壹, 伍, 拾.
+PARTNERS_YWS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_partners(x, True) for x in range(20))
 
 
 def _take(u: list[int], a: int, b: int) -> bool:
@@ -55,23 +64,31 @@ def _triple(x: int, a: int, b: int) -> Group3:
     return tuple(sorted((x, a, b)))  # type: ignore[return-value]
 
 
-# PARTNERS with the sorted group each pair makes with X.
+# PARTNERS (PARTNERS_YWS) with the sorted group each pair makes with X.
 _GROUPS: tuple[tuple[tuple[int, int, Group3], ...], ...] = tuple(
     tuple((a, b, _triple(x, a, b)) for a, b in PARTNERS[x]) for x in range(20)
 )
+_GROUPS_YWS: tuple[tuple[tuple[int, int, Group3], ...], ...] = tuple(
+    tuple((a, b, _triple(x, a, b)) for a, b in PARTNERS_YWS[x]) for x in range(20)
+)
 
 
-def chi_packages(counts: Sequence[int], x: int) -> list[Package]:
+def partners(yiwushi: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:data:`PARTNERS` of rules with or without 一五十 (``Rules.yiwushi``)."""
+    return PARTNERS_YWS if yiwushi else PARTNERS
+
+
+def chi_packages(counts: Sequence[int], x: int, yiwushi: bool = False) -> list[Package]:
     """All legal 吃 packages for a hand with ``counts`` (20 kinds) taking ``x`` (R19).
 
     ``counts`` is the concealed hand before taking; kinds held three times are
     坎 and are left alone. The result is sorted, one package per multiset of
-    groups, each in canonical order (groups sorted).
+    groups, each in canonical order (groups sorted). ``yiwushi``: 一五十 is a 句.
     """
-    return list(_packages([n if n < 3 else 0 for n in counts], x))
+    return list(_packages([n if n < 3 else 0 for n in counts], x, yiwushi))
 
 
-def _packages(u: list[int], x: int) -> tuple[Package, ...]:
+def _packages(u: list[int], x: int, yiwushi: bool = False) -> tuple[Package, ...]:
     """:func:`chi_packages` on usable counts ``u`` (no 坎; changed, then restored).
 
     X is held at most twice outside a 坎, so at most two 比 groups follow the
@@ -79,7 +96,7 @@ def _packages(u: list[int], x: int) -> tuple[Package, ...]:
     choice of which group takes the open X; sorting the whole multiset keeps it
     once.
     """
-    groups = _GROUPS[x]
+    groups = (_GROUPS_YWS if yiwushi else _GROUPS)[x]
     out: set[Package] = set()
     for a, b, chi in groups:
         if not _take(u, a, b):
@@ -115,33 +132,35 @@ def _canonical(*groups: Group3) -> Package:
     return first, tuple(rest)
 
 
-def _local_mask(x: int) -> int:
+def _local_mask(x: int, yiwushi: bool = False) -> int:
     """Packed-hand mask of every kind a package on ``x`` can use (x, its 句/绞 partners)."""
-    kinds = {x} | {k for pair in PARTNERS[x] for k in pair}
+    kinds = {x} | {k for pair in partners(yiwushi)[x] for k in pair}
     return sum(7 << (3 * k) for k in kinds)
 
 
 LOCAL = tuple(_local_mask(x) for x in range(20))
+LOCAL_YWS = tuple(_local_mask(x, True) for x in range(20))
 _LOW = sum(1 << (3 * c) for c in range(20))
 PackedPackages = tuple[tuple[tuple[Group3, ...], int], ...]
 _PACKED: dict[int, PackedPackages] = {}
 _INTERNED: dict[PackedPackages, PackedPackages] = {}  # equal answers share one object
 
 
-def packages_packed(packed: int, x: int) -> PackedPackages:
+def packages_packed(packed: int, x: int, yiwushi: bool = False) -> PackedPackages:
     """:func:`chi_packages` of a packed hand (3 bits per kind), for the engine's hot loop.
 
     Each entry is (groups — the 吃 group then the 比 groups, number of 比 groups).
     Packages only ever use X's partners, so the answer is cached on that
-    neighbourhood of the hand (a few thousand keys), not on the whole hand.
+    neighbourhood of the hand (a few thousand keys), not on the whole hand; with
+    ``yiwushi`` (一五十 a 句) under keys of their own.
     """
-    local = packed & LOCAL[x]
+    local = packed & (LOCAL_YWS if yiwushi else LOCAL)[x]
     local -= 3 * (local & (local >> 1) & _LOW)  # 坎 (3 of a kind) are never used
-    key = local << 5 | x
+    key = (local << 5 | x) << 1 | int(yiwushi)
     out = _PACKED.get(key)
     if out is None:
         counts = [n if n < 3 else 0 for n in ((local >> (3 * c)) & 7 for c in range(20))]
-        out = tuple(((chi, *bis), len(bis)) for chi, bis in _packages(counts, x))
+        out = tuple(((chi, *bis), len(bis)) for chi, bis in _packages(counts, x, yiwushi))
         out = _PACKED[key] = _INTERNED.setdefault(out, out)
     return out
 

@@ -7,6 +7,11 @@ inside one size; only 绞 joins the sizes, and a point can hold at most one 绞.
 So the hand is scored as: choose the 绞s (usually none are possible), then look
 up each size's 30-bit part in a per-size table of "best 胡息 with / without the
 将 pair". The tables fill lazily, each entry once per process.
+
+衡阳's option 一五十 (``Rules.yiwushi``: 一五十 / 壹伍拾 a 句, priced ``ju1510``) is a
+third kind of 句 the C kernel and the shipped tables (:mod:`tabledata`) do not know:
+an evaluator for such rules runs the Python code on tables of its own, and every
+module-level memo here keys on the option.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 from . import profile as prof
 from . import tabledata
 from .cards import CARDS, Card
-from .melds import MELD_ROWS, Group, GroupKind, shared_group
+from .melds import MELD_ROWS, YIWUSHI_KEYS, Group, GroupKind, shared_group
 from .position import Position, shape_flags
 from .rules import HUNAN, Rules, per_rules
 
@@ -79,11 +84,12 @@ _RUN_MELD = 1 << prof.MELDS | 1 << prof.RUNS  # a 句 or 绞's profile, but for 
 _PAIR_MELD = 1 << prof.MELDS | 1 << prof.JIANG  # the 将's
 
 
-def split_count(pos: Position) -> int:
+def split_count(pos: Position, yiwushi: bool = False) -> int:
     """How many distinct splits into 门子 a winning position has, over every use of the
     winning card (R25, R27): 0, 1, or 2 for two or more — as many as
     ``scoring.decompositions`` lists, counted without building them (per choice of 绞,
-    each size split by its lowest card). The uses are those of :meth:`HandEvaluator._best`."""
+    each size split by its lowest card). The uses are those of :meth:`HandEvaluator._best`.
+    ``yiwushi``: 一五十 is a 句 (``Rules.yiwushi``)."""
     win = pos.win
     packed = pos.packed
     if win is None or packed & FOURS:
@@ -94,20 +100,21 @@ def split_count(pos: Position) -> int:
     at = 3 * win
     total = 0
     if hand_ok:  # the card joins the rest; or a pair and the card are a 碰/偎
-        total = _rest_count(rest + (1 << at), pair)
+        total = _rest_count(rest + (1 << at), pair, yiwushi)
         if rest >> at & 7 == 2:
-            total += _rest_count(rest - (2 << at), pair)
+            total += _rest_count(rest - (2 << at), pair, yiwushi)
     if four_ok and (mask >> at & 1 or pos.up_key >= 0):  # a 坎 or table 碰/偎 made a four
-        total += _rest_count(rest, True)
+        total += _rest_count(rest, True, yiwushi)
     return total if total < 2 else 2
 
 
-def _rest_count(rest: int, pair: bool) -> int:
+def _rest_count(rest: int, pair: bool, yiwushi: bool = False) -> int:
     """Distinct splits of ``rest`` into 句/绞 (and, with ``pair``, one 将): 0, 1 or 2+.
     At most one 绞 a point (two of one size, one of the other), then each size alone."""
     s, b = rest & MASK30, rest >> 30
-    fs = _SIZE_INFO.get(s) or _size_info(s)
-    fb = _SIZE_INFO.get(b) or _size_info(b)
+    y = int(yiwushi) << 30  # the option's keys apart in _SIZE_INFO
+    fs = _SIZE_INFO.get(s | y) or _size_info(s, yiwushi)
+    fb = _SIZE_INFO.get(b | y) or _size_info(b, yiwushi)
     jiao = (fs[3] & fb[2]) | (fs[2] & fb[3])  # points where a 绞 can form (a field's low bit)
     if not jiao:  # (most rests): each size alone
         total = fs[1] * fb[0] + fs[0] * fb[1] if pair else fs[0] * fb[0]
@@ -126,62 +133,68 @@ def _rest_count(rest: int, pair: bool) -> int:
         choices += more
     total = 0
     for cs, cb in choices:
-        fs = _SIZE_INFO.get(cs) or _size_info(cs)
-        fb = _SIZE_INFO.get(cb) or _size_info(cb)
+        fs = _SIZE_INFO.get(cs | y) or _size_info(cs, yiwushi)
+        fb = _SIZE_INFO.get(cb | y) or _size_info(cb, yiwushi)
         total += fs[1] * fb[0] + fs[0] * fb[1] if pair else fs[0] * fb[0]
         if total >= 2:
             return 2
     return total
 
 
-_SIZE_INFO: dict[int, tuple[int, int, int, int]] = {}  # one size's key → _size_info
+# one size's key (| 1 << 30 with 一五十) → _size_info
+_SIZE_INFO: dict[int, tuple[int, int, int, int]] = {}
 
 
-def _size_info(key: int) -> tuple[int, int, int, int]:
+def _size_info(key: int, yiwushi: bool = False) -> tuple[int, int, int, int]:
     """Splits of one size with no 将 and with one (0, 1, 2+), and the points it holds
     at least once and at least twice (each point's field's low bit: where a 绞 could
     take cards)."""
     one = (key | key >> 1 | key >> 2) & _LOW30
     two = (key >> 1 | key >> 2) & _LOW30
-    got = (_size_count(key, False, 0), _size_count(key, True, 0), one, two)
+    got = (_size_count(key, False, 0, yiwushi), _size_count(key, True, 0, yiwushi), one, two)
     if len(_SIZE_INFO) >= 1 << 16:  # bounded, as _COUNTS
         _SIZE_INFO.clear()
-    _SIZE_INFO[key] = got
+    _SIZE_INFO[key | int(yiwushi) << 30] = got
     return got
 
 
 _RUN3 = 1 | 1 << 3 | 1 << 6  # a 句 from the lowest point
 _TWO_SEVEN_TEN = 1 << 3 | 1 << 18 | 1 << 27  # 二七十
-_COUNTS: dict[int, int] = {}  # (key, pair, floor) → splits of one size, 0/1/2
+_ONE_FIVE_TEN = 1 | 1 << 12 | 1 << 27  # 一五十 (衡阳's option)
+_COUNTS: dict[int, int] = {}  # (key, pair, floor, 一五十) → splits of one size, 0/1/2
 
 
-def _size_count(key: int, pair: bool, floor: int) -> int:
-    """Splits of one size (30 bits) into 句, 二七十 and, with ``pair``, one 将: 0, 1, 2+.
-    The lowest card starts a 句 (option 0), is 二 of 二七十 (1) or is in the 将 (2);
-    further copies of it take options from ``floor`` on, so that each multiset of
-    groups is counted once, not once per order."""
+def _size_count(key: int, pair: bool, floor: int, yiwushi: bool = False) -> int:
+    """Splits of one size (30 bits) into 句, 二七十, (``yiwushi``) 一五十 and, with
+    ``pair``, one 将: 0, 1, 2+. The lowest card starts a 句 (option 0), is 二 of 二七十
+    (1), 一 of 一五十 (2) or is in the 将 (3); further copies of it take options from
+    ``floor`` on, so that each multiset of groups is counted once, not once per order."""
     if not key:
         return 0 if pair else 1
-    memo = key | int(pair) << 30 | floor << 31
+    memo = key | int(pair) << 30 | floor << 31 | int(yiwushi) << 33
     got = _COUNTS.get(memo)
     if got is not None:
         return got
     sh = ((key & -key).bit_length() - 1) // 3 * 3  # the lowest point's field
     p = sh // 3
     total = 0
-    for option in range(floor, 3):
+    for option in range(floor, 4):
         if option == 0:
             take = _RUN3 << sh
             ok = p <= 7 and key >> sh + 3 & 7 > 0 and key >> sh + 6 & 7 > 0
         elif option == 1:
             take = _TWO_SEVEN_TEN
             ok = p == 1 and key >> 18 & 7 > 0 and key >> 27 & 7 > 0
+        elif option == 2:
+            take = _ONE_FIVE_TEN
+            ok = yiwushi and p == 0 and key >> 12 & 7 > 0 and key >> 27 & 7 > 0
         else:
             take = 2 << sh
             ok = pair and key >> sh & 7 >= 2
         if ok:
             nxt = key - take
-            total += _size_count(nxt, pair and option != 2, option if nxt >> sh & 7 else 0)
+            floor2 = option if nxt >> sh & 7 else 0
+            total += _size_count(nxt, pair and option != 3, floor2, yiwushi)
             if total >= 2:
                 break
     got = min(total, 2)
@@ -207,13 +220,21 @@ class _SizeTable:
         "profiles",
         "run_val",
         "runs",
+        "v1510",
         "v2710",
     )
 
-    def __init__(self, run_val: tuple[int, ...], v2710: int, pair_val: tuple[int, ...]):
+    def __init__(
+        self,
+        run_val: tuple[int, ...],
+        v2710: int,
+        pair_val: tuple[int, ...],
+        v1510: int | None = None,
+    ):
         self.run_val = run_val  # 胡息 of the 句 starting at point index p (0 → 一二三)
         self.v2710 = v2710
         self.pair_val = pair_val
+        self.v1510 = v1510  # 一五十's 胡息; None: not a 句 (rules without 衡阳's option)
         self.entries: dict[int, tuple[int, int, int, int]] = {0: (0, NEG, 0, 0)}
         self.partial: dict[int, int] = {0: 0}
         self.runs = b""  # tabledata bytes once prefill() is called (see _shipped)
@@ -229,6 +250,9 @@ class _SizeTable:
             yield self.run_val[p], key - BIT[p] - BIT[p + 1] - BIT[p + 2], pair, (p, p + 1, p + 2)
         if p == 1 and (key >> 18) & 7 and (key >> 27) & 7:
             yield self.v2710, key - BIT[1] - BIT[6] - BIT[9], pair, (1, 6, 9)
+        v1510 = self.v1510
+        if v1510 is not None and p == 0 and (key >> 12) & 7 and (key >> 27) & 7:
+            yield v1510, key - BIT[0] - BIT[4] - BIT[9], pair, (0, 4, 9)
         if pair and (key >> sh) & 7 >= 2:
             yield self.pair_val[p], key - 2 * BIT[p], False, (p, p)
 
@@ -277,9 +301,11 @@ class _SizeTable:
         return (*self.decoded[self.runs[index]], *_point_masks(key))
 
     def is_standard(self) -> tuple[bool, int]:
-        """Whether only 一二三/二七十 score, both the same (the default R9 table)."""
+        """Whether only 一二三/二七十 score, both the same (the default R9 table), and
+        一五十 is no 句 (the shipped tables know none)."""
         v = self.run_val[0]
         ok = v == self.v2710 and not any(self.run_val[1:]) and not any(self.pair_val)
+        ok = ok and self.v1510 is None
         return ok, v
 
     def entry(self, key: int) -> tuple[int, int, int, int]:
@@ -385,12 +411,14 @@ def _point_masks(key: int) -> tuple[int, int]:
     return ge1, ge2
 
 
-def _size_table(g: dict[str, list[int]], base: int) -> _SizeTable:
-    """The table of one size (``base`` 0: 小, 10: 大) priced by the 胡息 grid ``g``."""
+def _size_table(g: dict[str, list[int]], base: int, yiwushi: bool = False) -> _SizeTable:
+    """The table of one size (``base`` 0: 小, 10: 大) priced by the 胡息 grid ``g``
+    (``yiwushi``: 一五十 a 句 too, priced by its 一 / 壹)."""
     return _SizeTable(
         run_val=tuple(g["ju123"][base] if p == 0 else g["ju"][base + p] for p in range(8)),
         v2710=g["ju2710"][base + 1],
         pair_val=tuple(g["pair"][base + p] for p in range(10)),
+        v1510=g["ju1510"][base] if yiwushi else None,
     )
 
 
@@ -519,11 +547,18 @@ class HandEvaluator:
         """``native=False`` keeps this evaluator on the Python code even where the C
         kernel is built (the tests compare the two)."""
         self.rules = rules
+        self.yiwushi = rules.yiwushi  # 一五十 a 句 (衡阳's option): Python only, tables apart
         self.target = rules.melds_to_win  # 门子 of a win (R22, R43)
         self._shapes: dict[int, tuple[bool, bool, bool]] = {}  # shape_of's memo
         g = rules.huxi_table.grid()
         self.grid = g
-        self.sizes: tuple[_SizeTable, _SizeTable] = sizes or (_size_table(g, 0), _size_table(g, 10))
+        y = self.yiwushi
+        self.sizes: tuple[_SizeTable, _SizeTable] = sizes or (
+            _size_table(g, 0, y),
+            _size_table(g, 10, y),
+        )
+        if (self.sizes[0].v1510 is not None) != y:  # pragma: no cover - a caller's slip
+            raise ValueError("size tables made for the other 一五十 option")
         if sizes is None:
             for table in self.sizes:
                 ok, scale = table.is_standard()
@@ -574,7 +609,9 @@ class HandEvaluator:
             < 0
             for c, pao, ti in zip(range(20), g["pao"], g["ti"], strict=False)
         )
-        # The C kernel (None: pure Python): same results, each call in C.
+        # The C kernel (None: pure Python): same results, each call in C. It knows no
+        # 一五十: rules with the option stay in Python.
+        native = native and not y
         self._kernel: Any = _kernel_for(self) if native and KERNEL is not None else None
         self._core: Any = None if self._kernel is None else self._kernel.core
 
@@ -603,6 +640,8 @@ class HandEvaluator:
         return t if t is not None else self._summarize(keys)
 
     def _summarize(self, keys: tuple[int, ...]) -> TableSummary:
+        if keys and not self.yiwushi and max(keys) >= YIWUSHI_KEYS:
+            raise ValueError(_NO_YIWUSHI)
         up_pao, up_ti = [-1] * 20, [-1] * 20
         huxi = fours = cards = 0
         for k in keys:
@@ -638,6 +677,7 @@ class HandEvaluator:
         kinds = {"peng": GroupKind.PENG, "wei": GroupKind.WEI, "chouwei": GroupKind.CHOUWEI}
         kinds |= {"pao": GroupKind.PAO, "ti": GroupKind.TI}
         spans = {"ju123": (0, 1, 2), "ju2710": (0, 5, 8), "ju": (0, 1, 2), "jiao": (0, 10)}
+        spans["ju1510"] = (0, 4, 9)
         self.key_profile = [
             of(kinds.get(row, GroupKind.CHI), [c + d for d in spans.get(row, (0,))], self._flat[i])
             for i, (row, c) in enumerate((r, c) for r in MELD_ROWS for c in range(20))
@@ -1052,12 +1092,15 @@ class HandEvaluator:
             return kernel.plan_of(pos)
         win = pos.win
         assert win is not None
+        keys = pos.table_keys
+        if keys and not self.yiwushi and max(keys) >= YIWUSHI_KEYS:
+            raise ValueError(_NO_YIWUSHI)
         up = (
             -1
             if pos.up_key < 0
             else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
         )
-        huxi = sum(map(self._flat_get, pos.table_keys))
+        huxi = sum(map(self._flat_get, keys))
         plans: list[tuple[int, int, bool, str]] = []
         info: list[Any] | None = [] if record else None
         best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans, info)
@@ -1072,8 +1115,8 @@ class HandEvaluator:
         one use of the winning card that splits, only the plan's rest is counted."""
         last = self._last_plan  # (read once: another thread may plan meanwhile)
         if last[0] is pos and last[1] == plan[1] and last[2] == plan[2] and not self._four_loses:
-            return 2 if last[4] > 1 else _rest_count(plan[1], plan[2])
-        return split_count(pos)
+            return 2 if last[4] > 1 else _rest_count(plan[1], plan[2], self.yiwushi)
+        return split_count(pos, self.yiwushi)
 
     def split(self, pos: Position, plan: tuple[int, int, bool, str]) -> tuple[Group, ...]:
         """The 门子 of :meth:`plan`'s best split."""
@@ -1166,8 +1209,13 @@ class HandEvaluator:
         return tuple(out)
 
 
+_NO_YIWUSHI = "a table 一五十 is a 句 only where the rules play it (yiwushi, 衡阳's option)"
+# Per (胡息 table, 一五十 option): a table of 一五十 rules must not serve rules without.
 _SIZES: dict[object, tuple[_SizeTable, _SizeTable]] = {}
 _KERNELS: dict[object, Any] = {}  # per 胡息 table: the C tables take 20–30 ms to fill
+# The table keys the C code takes (its NMELD, 180): every MELD_ROWS row before 一五十's,
+# which only rules the kernel never serves have. Lists indexed by key are cut to it.
+KERNEL_KEYS = YIWUSHI_KEYS
 
 
 def _kernel_for(ev: HandEvaluator) -> Any:
@@ -1187,13 +1235,13 @@ def _kernel_for(ev: HandEvaluator) -> Any:
             g["kan"],
             g["pao"],
             g["ti"],
-            ev._flat,
-            ev._gain_pao,
-            ev._gain_ti,
+            ev._flat[:KERNEL_KEYS],
+            ev._gain_pao[:KERNEL_KEYS],
+            ev._gain_ti[:KERNEL_KEYS],
             ev._at_deal,
             position=Position,  # its fields read from the instance dict
             profiles=(
-                ev.key_profile,
+                ev.key_profile[:KERNEL_KEYS],
                 [ev.card_profile[k] for k in ("kan", "peng", "wei", "pao", "ti")],
                 ev.jiao_profile,
                 [table.meld_profiles() for table in ev.sizes],
@@ -1212,7 +1260,7 @@ def evaluator_for(rules: Rules = HUNAN) -> HandEvaluator:
 
 @per_rules
 def _evaluator(rules: Rules) -> HandEvaluator:
-    sizes = _SIZES.get(rules.huxi_table)
-    ev = HandEvaluator(rules, sizes)
-    _SIZES.setdefault(rules.huxi_table, ev.sizes)
+    key = (rules.huxi_table, rules.yiwushi)
+    ev = HandEvaluator(rules, _SIZES.get(key))
+    _SIZES.setdefault(key, ev.sizes)
     return ev

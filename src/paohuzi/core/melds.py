@@ -23,7 +23,7 @@ class GroupKind(StrEnum):
     PAO = "pao"  # 跑: four of a kind, shown
     TI = "ti"  # 提: four of a kind, one card shown
     KAN = "kan"  # 坎: three of a kind in hand, never split
-    JU = "ju"  # 一句话: a run (or 二七十) in hand
+    JU = "ju"  # 一句话: a run (or 二七十; 一五十 with 衡阳's option) in hand
     JIAO = "jiao"  # 绞: three of one point, mixed sizes, in hand
     JIANG = "jiang"  # 将: the one pair a hand with 跑/提 needs
 
@@ -61,22 +61,34 @@ _SIZE = {GroupKind.PAO: 4, GroupKind.TI: 4, GroupKind.JIANG: 2}
 
 # Rows of a table meld's integer key (``Group.key = row * 20 + card``): what the
 # evaluator needs to price and upgrade it without looking at the Group again.
-MELD_ROWS = ("peng", "wei", "chouwei", "pao", "ti", "ju123", "ju2710", "ju", "jiao")
+# 一五十 (``ju1510``) comes last: the rows before it keep their keys (the C kernel reads 180).
+MELD_ROWS = ("peng", "wei", "chouwei", "pao", "ti", "ju123", "ju2710", "ju", "jiao", "ju1510")
+YIWUSHI_KEYS = MELD_ROWS.index("ju1510") * 20  # a table 一五十's Group.key is at least this
 
 
 class MeldError(ValueError):
     """Cards that do not make the named group."""
 
 
-def is_run(cards: tuple[int, ...] | list[int]) -> bool:
-    """一句话 (R§3): three cards of one size, consecutive points or 二七十."""
+def is_run(cards: tuple[int, ...] | list[int], yiwushi: bool = False) -> bool:
+    """一句话 (R§3): three cards of one size, consecutive points or 二七十 — and
+    一五十 with ``yiwushi`` (衡阳's option, ``Rules.yiwushi``)."""
     if len(cards) != 3:
         return False
     a, b, c = sorted(cards)
     if a // 10 != c // 10:
         return False
     pa, pb, pc = a % 10 + 1, b % 10 + 1, c % 10 + 1
-    return (pb == pa + 1 and pc == pb + 1) or (pa, pb, pc) == (2, 7, 10)
+    return (
+        (pb == pa + 1 and pc == pb + 1)
+        or (pa, pb, pc) == (2, 7, 10)
+        or (yiwushi and (pa, pb, pc) == (1, 5, 10))
+    )
+
+
+def is_yiwushi(cards: tuple[int, ...] | list[int]) -> bool:
+    """一五十 / 壹伍拾: the 句 衡阳's option adds (one size, points 1, 5, 10)."""
+    return is_run(cards, True) and not is_run(cards)
 
 
 def is_jiao(cards: tuple[int, ...] | list[int]) -> bool:
@@ -98,6 +110,8 @@ def huxi_row(kind: GroupKind, cards: tuple[int, ...]) -> str:
             return "ju123"
         if points == [2, 7, 10]:
             return "ju2710"
+        if points == [1, 5, 10]:
+            return "ju1510"
         return "ju"
     if kind is GroupKind.CHOUWEI:
         return "wei"
@@ -225,11 +239,13 @@ def _check(kind: GroupKind, cards: tuple[Card, ...]) -> None:
     need = _SIZE.get(kind, 3)
     if len(cards) != need:
         raise MeldError(f"{kind.value} needs {need} cards, got {len(cards)}")
+    # 一五十 is a shape here; the rules say whether it is played (the engine offers it
+    # only with Rules.yiwushi, the evaluator refuses a table 一五十 without)
     if kind in (GroupKind.CHI,):
-        if not (is_run(cards) or is_jiao(cards)):
+        if not (is_run(cards, True) or is_jiao(cards)):
             raise MeldError(f"chi {format_cards(cards)} is neither a 句 nor a 绞")
     elif kind is GroupKind.JU:
-        if not is_run(cards):
+        if not is_run(cards, True):
             raise MeldError(f"{format_cards(cards)} is not a 句")
     elif kind is GroupKind.JIAO:
         if not is_jiao(cards):

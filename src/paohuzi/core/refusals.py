@@ -93,14 +93,15 @@ def bare(rules: Rules, pair_allowed: bool) -> Refusal:
     return Refusal(BARE, lambda p, _most: sight(p) > 0, loose, 0)
 
 
-_SIGHTS: dict[object, tuple[int, Callable[[Position], int]]] = {}  # by 胡息 table
+# by (胡息 table, 一五十 option): with 一五十 a 句, 一 五 十 may be no loose kinds
+_SIGHTS: dict[object, tuple[int, Callable[[Position], int]]] = {}
 
 
 def _bare_sight(rules: Rules) -> tuple[int, Callable[[Position], int]]:
     """The loose kinds of :func:`bare`, and what a position shows: 2 行行息 and 假行行
     absent, 1 行行息 only (假行行 absent means 行行息 is too), 0 neither known absent. The
     answer for the last position is kept: the two ask in turn."""
-    got = _SIGHTS.get(rules.huxi_table)
+    got = _SIGHTS.get((rules.huxi_table, rules.yiwushi))
     if got is not None:
         return got
     grid = rules.huxi_table.grid()
@@ -118,6 +119,8 @@ def _bare_sight(rules: Rules) -> tuple[int, Callable[[Position], int]]:
         ]
         if pt in (1, 6, 9):
             runs.append((size * 10 + 1, size * 10 + 6, size * 10 + 9))
+        if rules.yiwushi and pt in (0, 4, 9):  # 一五十 (衡阳's option)
+            runs.append((size * 10, size * 10 + 4, size * 10 + 9))
         values = [grid[huxi_row(GroupKind.JU, r)][r[0]] for r in runs]
         if not any(values) and grid["jiao"][pt] == 0 and grid["pair"][k] == 0:
             loose |= 1 << 3 * k
@@ -140,5 +143,5 @@ def _bare_sight(rules: Rules) -> tuple[int, Callable[[Position], int]]:
 
     if len(_SIGHTS) >= 64:  # bounded: tables read from records come and go
         _SIGHTS.clear()
-    got = _SIGHTS[rules.huxi_table] = (loose, sight)
+    got = _SIGHTS[(rules.huxi_table, rules.yiwushi)] = (loose, sight)
     return got

@@ -19,7 +19,10 @@ from typing import Any, TypeVar
 
 from .cards import MAX_WANG, Card
 
-HUXI_ROWS = ("peng", "kan", "wei", "pao", "ti", "ju123", "ju2710", "ju", "jiao", "pair")
+HUXI_ROWS = ("peng", "kan", "wei", "pao", "ti", "ju123", "ju2710", "ju", "jiao", "pair", "ju1510")
+# Rows a table may leave out, with their price: 一五十 (衡阳's option, ``Rules.yiwushi``)
+# came after every rules file and record, which read and write it only when it differs.
+OPTIONAL_ROWS: dict[str, tuple[int, int, int, int]] = {"ju1510": (3, 6, 3, 6)}
 
 
 class Level(StrEnum):
@@ -168,13 +171,19 @@ class HuxiTable:
     """R9: 胡息 per group, as (black 小, black 大, red 小, red 大) for each row.
 
     The default table ignores colour; 泸州's prices red groups higher. A 句 is
-    priced by its lowest card (一 / 壹 for 一二三, the red 二 / 贰 for 二七十).
+    priced by its lowest card (一 / 壹 for 一二三 and 一五十, the red 二 / 贰 for
+    二七十). The row ``ju1510`` (一五十, only played with ``Rules.yiwushi``) may be
+    left out: it is then :data:`OPTIONAL_ROWS`' 3 / 6.
     """
 
     rows: tuple[tuple[str, tuple[int, int, int, int]], ...]
 
     def __post_init__(self) -> None:
         names = [r for r, _ in self.rows]
+        absent = tuple((r, v) for r, v in OPTIONAL_ROWS.items() if r not in names)
+        if absent:  # (tables made in code before the row existed)
+            object.__setattr__(self, "rows", (*self.rows, *absent))
+            names += [r for r, _ in absent]
         missing = set(HUXI_ROWS) - set(names)
         unknown = set(names) - set(HUXI_ROWS)
         if missing or unknown:
@@ -194,7 +203,7 @@ class HuxiTable:
         _keys("huxi_table", d, set(HUXI_ROWS))
         rows = []
         for name in HUXI_ROWS:
-            v = d.get(name)
+            v = d.get(name, OPTIONAL_ROWS.get(name))
             if v is None:
                 raise RulesError(f"huxi_table misses row {name!r}")
             if not isinstance(v, list | tuple) or len(v) not in (2, 4):
@@ -206,7 +215,8 @@ class HuxiTable:
         return cls(tuple(rows))
 
     def to_dict(self) -> dict[str, list[int]]:
-        return {r: list(v) for r, v in self.rows}
+        # an optional row at its default is not written: records stay as they were
+        return {r: list(v) for r, v in self.rows if OPTIONAL_ROWS.get(r) != v}
 
     def value(self, row: str, card: int) -> int:
         """胡息 of a group of ``row`` whose (first) card is ``card``."""
@@ -509,6 +519,7 @@ class Rules:
     xing_seat: bool = False  # the 坐醒/数醒 seat (sit_out) collects 番 × 醒数 from each loser
     forced_win: ForcedWin = ForcedWin.NONE  # R44: 有胡必胡 (any) / 放炮必胡 (discard)
     open_wei: bool = False  # 明偎: a 偎 lies face up, its card public (衡阳)
+    yiwushi: bool = False  # 一五十 / 壹伍拾 are a 句 too (衡阳's option), priced ``ju1510``
     match: MatchKind = MatchKind.HANDS  # R38 N hands, or R45 a race (race.*)
     race: RaceRule = RaceRule()
     # A typical big payment (≈ the 99th percentile of |payment| per seat in greedy
@@ -535,7 +546,7 @@ class Rules:
         if not isinstance(self.name, str) or not self.name:
             raise RulesError(f"name must be a non-empty string, got {self.name!r}")
         bools = ("sit_out", "win_on_discard", "baopei", "show_liangzhang", "show_wall_bottom")
-        for k in (*bools, "xing_double", "xing_chain", "xing_seat", "open_wei"):
+        for k in (*bools, "xing_double", "xing_chain", "xing_seat", "open_wei", "yiwushi"):
             if not isinstance(getattr(self, k), bool):
                 raise RulesError(f"{k} must be true or false, got {getattr(self, k)!r}")
         for k, lo in (
@@ -572,6 +583,11 @@ class Rules:
             raise RulesError(
                 "wang_fan must be six 番 ≥ 0 (王钓, 王钓王, 王闯, 王闯王, 王炸, 王炸王; R41), "
                 f"got {wf!r}"
+            )
+        if self.yiwushi and self.wang:
+            raise RulesError(
+                "yiwushi (一五十 as a 句) is not played with 王 (wang > 0): the 王 search "
+                "knows no 一五十; set wang = 0 or yiwushi = false"
             )
         if self.xing_offset not in (-1, 0, 1) or isinstance(self.xing_offset, bool):
             raise RulesError(f"xing_offset must be -1, 0 or 1, got {self.xing_offset!r}")
@@ -684,6 +700,8 @@ class Rules:
                 v = list(v)
             elif isinstance(v, StrEnum):
                 v = v.value
+            elif f.name == "yiwushi" and not v:
+                continue  # written only when on: every record without it stays byte-identical
             d[f.name] = v
         return d
 

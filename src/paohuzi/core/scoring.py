@@ -86,7 +86,7 @@ def _first_split(
     rules: Rules, p: Position, named: tuple[int, int] | None
 ) -> tuple[tuple[Group, ...], tuple[int, ...]]:
     """The first split :func:`decompositions` lists with (胡息, profile) ``named``."""
-    for groups in decompositions(p):
+    for groups in decompositions(p, rules.yiwushi):
         gh = tuple([g.huxi(rules) for g in groups])
         if (sum(gh), of_split(groups, gh)) == named:
             return groups, gh
@@ -549,7 +549,7 @@ def _search(
         won = _Shared(u, rules, p, None)
         won._split = named
         return won
-    for groups in decompositions(p):
+    for groups in decompositions(p, rules.yiwushi):
         gh = tuple([g.huxi(rules) for g in groups])
         h = sum(gh)
         if h >= sc.min_huxi:
@@ -762,7 +762,7 @@ def _settle(position: Position, rules: Rules, huang: int) -> Settlement:
     split.get()  # the reference reads the groups themselves (not the plan's profile)
     best = _settle_groups(position, rules, huang, huxi, (), split=split)
     if rules.decomposition == Decomposition.DI:
-        for groups in decompositions(position):
+        for groups in decompositions(position, rules.yiwushi):
             gh = tuple(g.huxi(rules) for g in groups)
             if sum(gh) < rules.min_huxi:
                 continue
@@ -953,15 +953,16 @@ def _settle_groups(
 
 
 # -- every split into 7 门子 (R22, R25, R27) ------------------------------------------------
-def decompositions(position: Position) -> Iterator[tuple[Group, ...]]:
-    """Every legal 7-门子 split of a winning position, each completion of R25 included.
+def decompositions(position: Position, yiwushi: bool = False) -> Iterator[tuple[Group, ...]]:
+    """Every legal 7-门子 split of a winning position, each completion of R25 included
+    (``yiwushi``: 一五十 is a 句, ``Rules.yiwushi``).
 
     Slow and simple (the evaluator's tables only keep the best 胡息); used to
     settle presets whose 名堂 depend on the split. May repeat a split.
     """
     for how, r, pair in _completions(position):
         fixed = _fixed(position, how)
-        for split in _splits(r, pair):
+        for split in _splits(r, pair, yiwushi):
             yield tuple(fixed + split)
 
 
@@ -1028,7 +1029,7 @@ def _fixed(position: Position, how: int) -> list[Group]:
     return fixed
 
 
-def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
+def _splits(r: list[int], pair: bool, yiwushi: bool = False) -> Iterator[list[Group]]:
     """Splits of the counts ``r`` into 句/绞 and, if ``pair``, exactly one 将."""
     c = next((i for i in range(20) if r[i]), -1)
     if c < 0:
@@ -1041,6 +1042,8 @@ def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
         options.append((c, c + 1, c + 2))
     if p == 1:
         options.append((c, c + 5, c + 8))  # 二七十 / 贰柒拾
+    if p == 0 and yiwushi:
+        options.append((c, c + 4, c + 9))  # 一五十 / 壹伍拾 (衡阳's option)
     if not big:  # 绞: the lowest card is small, so its big partner may join
         options += [(c, c, c + 10), (c, c + 10, c + 10)]
     for cards in options:
@@ -1048,14 +1051,14 @@ def _splits(r: list[int], pair: bool) -> Iterator[list[Group]]:
             for x in cards:
                 r[x] -= 1
             g = shared_group(_K.JU if len(set(x % 10 for x in cards)) > 1 else _K.JIAO, cards)
-            for more in _splits(r, pair):
+            for more in _splits(r, pair, yiwushi):
                 yield [g, *more]
             for x in cards:
                 r[x] += 1
     if pair and r[c] >= 2:
         r[c] -= 2
         g = shared_group(_K.JIANG, (c, c))
-        for more in _splits(r, False):
+        for more in _splits(r, False, yiwushi):
             yield [g, *more]
         r[c] += 2
 

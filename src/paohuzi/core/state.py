@@ -682,7 +682,7 @@ class GameState:
             return ()
         # R17: a seat that must discard afterwards needs a card outside 坎 left
         # over; with at most two 比 groups that only bites when 6 or fewer remain.
-        pk = packages_packed(self._packed[t], c)
+        pk = packages_packed(self._packed[t], c, self.rules.yiwushi)
         if not pk:
             return ()
         left = max(0, min(self._loose(t) - 2, 7)) if self._held[t] + 1 > self.need(t) else 7

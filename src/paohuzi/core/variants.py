@@ -15,8 +15,8 @@ rules object plays, for the one-line summary of a room.
 Two of PRESETS.md's options are no variant here: 泸州's scoring mode is the
 lobby's 名堂 choice (no 名堂 chosen: 等 only), and a preset's other 封顶
 (永州 600, 娄底 400) is one more value of the lobby's 封顶 (:data:`EXTRA_CAPS`).
-衡阳's 一五十 (a 句 the evaluator has no tables for) is not built
-(docs/spec-notes.md).
+衡阳's 一五十 (``yiwushi``: 一五十 / 壹伍拾 a 句 worth 3 / 6, ``Rules.yiwushi``) is an
+on/off option like any other; it is not played with 王 (the rules refuse the pair).
 """
 
 from __future__ import annotations
@@ -112,6 +112,7 @@ def _holds(d: dict[str, Any], key: str, value: Any) -> bool:
 def choice_of(variant: Variant, rules: Rules) -> Choice:
     """The choice ``rules`` play (the first that fits; the preset's own if none does)."""
     d = rules.to_dict()
+    d.setdefault("yiwushi", rules.yiwushi)  # (written only when on)
     for c in variant.choices:
         if all(_holds(d, k, v) for k, v in c.patch):
             return c
@@ -278,6 +279,13 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
             "必胡",
             "Forced win (必胡)",
             (_FORCED["none"], _FORCED["any"], _FORCED["discard"]),
+        ),
+        _onoff(
+            "yiwushi",
+            "一五十",
+            "1-5-10 run (一五十)",
+            (("yiwushi", False),),
+            (("yiwushi", True),),
         ),
     ),
 }

@@ -26,7 +26,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import CARDS, MAX_WANG, WANG, Card
-from .evaluator import BIT, FOURS, KERNEL, card_count, evaluator_for, kan_mask, unpack
+from .evaluator import (
+    BIT,
+    FOURS,
+    KERNEL,
+    KERNEL_KEYS,
+    card_count,
+    evaluator_for,
+    kan_mask,
+    unpack,
+)
 from .melds import Group, GroupKind, shared_group
 from .position import Position, WangPattern
 from .rules import Rules, per_rules
@@ -531,7 +540,7 @@ def _wild_kernel(rules: Rules) -> Any:
         ]
         loose = [[g.huxi(rules) for g in _ALONE[w]] for w in (2, 3, 4)]
         kinds = [[tuple(int(c) for c in g.cards) for g in _ALONE[w]] for w in (2, 3, 4)]
-        flat = evaluator_for(rules)._flat
+        flat = evaluator_for(rules)._flat[:KERNEL_KEYS]  # (no 一五十 with 王)
         k = _WILD[table] = KERNEL.Wild(shapes, alone, flat, loose, loose_kinds=kinds)
     return k
 

@@ -25,7 +25,9 @@ discard, 亮张), ``open_owner`` (slot).
 
 Then per slot 0–3: ``seated``, ``dealer``, ``turn`` (must discard now),
 ``hand_size`` (/ 24; 王 included, so the viewer's own 王 count is its slot-0
-``hand_size`` less its ``hand`` block), ``chi`` (count per 句/绞 kind, :data:`CHI_GROUPS`),
+``hand_size`` less its ``hand`` block), ``chi`` (count per 句/绞 kind, :data:`CHI_GROUPS`;
+衡阳's 一五十 has no entry: the vector keeps the size trained networks read, and a 吃
+一五十 shows in no ``chi`` count),
 ``peng``, ``wei`` (kinds visible to the viewer: its own, or all at the end),
 ``wei_hidden`` (face-down 偎 of unknown kind, / 7), ``chouwei``, ``pao``,
 ``ti`` (kind masks), ``pile`` (count per kind), ``discarded`` (kinds the seat
@@ -151,7 +153,8 @@ _CHI_KIND = GroupKind.CHI
 
 def encode(view: View) -> np.ndarray:
     """The observation vector (float32, :data:`OBSERVATION_SIZE`) of one seat's view."""
-    if _KERNEL is not None:  # the same vector made in C (tests/rl/test_shared_slots.py)
+    if _KERNEL is not None and not view.rules.yiwushi:  # (the C encoder knows no 一五十)
+        # the same vector made in C (tests/rl/test_shared_slots.py)
         return np.frombuffer(_KERNEL(view), _FLOAT32)
     return _encode(view, True)
 
@@ -245,7 +248,9 @@ def _slot(o: array[float], s0: int, inputs: tuple[object, ...]) -> None:
         cards = m.cards
         if m.kind is _CHI_KIND:
             x, y, z = sorted(cast("tuple[int, int, int]", cards))  # 吃 melds always show
-            o[s0 + _CHI_AT[(x * KINDS + y) * KINDS + z]] += 0.25
+            at = _CHI_AT.get((x * KINDS + y) * KINDS + z)
+            if at is not None:  # (None: 一五十, which has no entry)
+                o[s0 + at] += 0.25
         elif cards[0] is None:  # another seat's face-down 偎: only the count shows
             o[s0 + _S_WEI_HIDDEN] += 1 / 7
         else:  # one meld per kind and seat: a mask entry
@@ -369,7 +374,9 @@ def encode_history(view: View, events: int = HISTORY_EVENTS) -> np.ndarray:
         for g in e.get("groups", ()):
             # at most two alike (a third would need a third card of a kind beside the
             # 吃's, i.e. a 坎, which stays whole): 0.5 a group keeps the row in [0, 1]
-            o[r + _E_CHI + _CHI_GROUP[tuple(sorted(BY_CODE[c] for c in g))]] += 0.5  # type: ignore[index]
+            at = _CHI_GROUP.get(tuple(sorted(BY_CODE[c] for c in g)))  # type: ignore[arg-type]
+            if at is not None:  # (None: 一五十, which has no entry)
+                o[r + _E_CHI + at] += 0.5
     return np.frombuffer(o, _FLOAT32)
 
 

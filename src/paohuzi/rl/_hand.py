@@ -18,7 +18,13 @@ from typing import Any
 import numpy as np
 
 from ..core import variants
-from ..core.action_index import ACTION_COUNT, PASS_INDEX, legal_by_index
+from ..core.action_index import (
+    ACTION_COUNT,
+    BASE_ACTION_COUNT,
+    PASS_INDEX,
+    action_count,
+    legal_by_index,
+)
 from ..core.actions import Action
 from ..core.records import play_on
 from ..core.rules import Rules
@@ -95,16 +101,17 @@ class Rewards:
         return [max(-1.0, min(1.0, x / self.scale)) for x in returns]
 
 
-def action_of(action: Any) -> int:
+def action_of(action: Any, n: int = ACTION_COUNT) -> int:
     """An env's ``step`` argument as an action index: an int (a NumPy integer or a 0-d
-    integer array too) in the action space; ``ValueError`` otherwise — a float is
-    refused, not truncated (3.7 is no action)."""
+    integer array too) in the action space of ``n`` indices (``action_count`` of the
+    rules); ``ValueError`` otherwise — a float is refused, not truncated (3.7 is no
+    action)."""
     try:
         i = operator.index(action)
     except TypeError:
         raise ValueError(f"action {action!r} is not an action index (an integer)") from None
-    if not 0 <= i < ACTION_COUNT:
-        raise ValueError(f"action {action!r} is outside the action space (0–{ACTION_COUNT - 1})")
+    if not 0 <= i < n:
+        raise ValueError(f"action {action!r} is outside the action space (0–{n - 1})")
     return i
 
 
@@ -162,19 +169,20 @@ class ObservedHand:
         return lg
 
     def mask(self, seat: int, dtype: type = np.int8) -> np.ndarray:
-        """1 at each legal index."""
-        return _mask(self.legal(seat), dtype)
+        """1 at each legal index (as many as the rules' ``action_count``)."""
+        return _mask(self.legal(seat), dtype, action_count(self.rules))
 
-    @staticmethod
-    def mask_of(legal: dict[int, Action]) -> np.ndarray:
+    def mask_of(self, legal: dict[int, Action]) -> np.ndarray:
         """:meth:`mask` of a seat's :meth:`legal` already at hand."""
-        return _mask(legal, np.int8)
+        return _mask(legal, np.int8, action_count(self.rules))
 
-    @staticmethod
-    def pass_mask(dtype: type = np.int8) -> np.ndarray:
+    def pass_mask(self, dtype: type = np.int8) -> np.ndarray:
         """The mask of a seat asked in a claim window it has no option in: 过 only (a
         copy of one made once: half the AEC env's observations are these)."""
-        return _PASS_MASK.copy() if dtype is np.int8 else _mask((PASS_INDEX,), dtype)
+        n = action_count(self.rules)
+        if dtype is np.int8 and n == _PASS_MASK.size:
+            return _PASS_MASK.copy()
+        return _mask((PASS_INDEX,), dtype, n)
 
     def apply(self, action: Action) -> None:
         self.state.apply(action)
@@ -190,9 +198,10 @@ class ObservedHand:
         return self.reward(self.state.returns())
 
 
-def _mask(indices: Iterable[int], dtype: type) -> np.ndarray:
-    """1 at each index (a few ones: set bytes, not a numpy fancy index), as ``dtype``."""
-    b = bytearray(ACTION_COUNT)
+def _mask(indices: Iterable[int], dtype: type, n: int = ACTION_COUNT) -> np.ndarray:
+    """1 at each index (a few ones: set bytes, not a numpy fancy index), as ``dtype``;
+    ``n`` indices (the rules' ``action_count``)."""
+    b = bytearray(n)
     for i in indices:
         b[i] = 1
     # The dtype object made once: numpy converting ``np.int8`` at every call was a third
@@ -204,8 +213,8 @@ def _mask(indices: Iterable[int], dtype: type) -> np.ndarray:
 _INT8 = np.dtype(np.int8)
 
 
-_PASS_MASK = np.frombuffer(
-    bytes(PASS_INDEX) + b"\x01" + bytes(ACTION_COUNT - PASS_INDEX - 1), np.int8
+_PASS_MASK = np.frombuffer(  # (of rules without 一五十: most masks)
+    bytes(PASS_INDEX) + b"\x01" + bytes(BASE_ACTION_COUNT - PASS_INDEX - 1), np.int8
 )
 
 

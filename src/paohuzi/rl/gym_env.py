@@ -29,7 +29,7 @@ from gymnasium import spaces
 
 from ..bots import Bot
 from ..bots.policy import Policy, as_bot
-from ..core.action_index import ACTION_COUNT, action_meaning
+from ..core.action_index import action_count, action_meaning
 from ..core.rules import Rules
 from ..table import Table
 from ._hand import (
@@ -81,7 +81,8 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         self._reward = Rewards.of(self.rules, reward_mode, normalize_rewards, reward_scale)
         size = observation_size(history)
         self.observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
-        self.action_space = spaces.Discrete(ACTION_COUNT)
+        self._actions = action_count(self.rules)  # 914; more with 一五十 (衡阳's option)
+        self.action_space = spaces.Discrete(self._actions)
         self._hand: ObservedHand | None = None
         self._ended = False  # an illegal action ended the episode (the hand stays as it was)
         self._me = 0
@@ -127,7 +128,7 @@ class PaohuziEnv(gym.Env[np.ndarray, np.int64]):
         t = self.hand
         if t.state.is_terminal() or self._ended:
             raise RuntimeError("the hand is over: call reset()")
-        act = t.legal(self._me).get(action_of(action))
+        act = t.legal(self._me).get(action_of(action, self._actions))
         if act is None:  # the episode ends here (the hand is not played on)
             self._ended = True
             info = self._info()

@@ -37,7 +37,7 @@ import numpy as np
 import pyspiel
 
 from ..core import variants
-from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_for, canonical_id
+from ..core.action_index import PASS_INDEX, action_count, action_for, canonical_id
 from ..core.cards import CARDS, COPIES, DECK_SIZE, MAX_WANG, WANG, WANG_CODE
 from ..core.state import CLAIM, GameState
 from ..encoding.observation import (
@@ -91,7 +91,7 @@ class PaohuziGame(pyspiel.Game):
         params["rules"] = variants.compact(str(params["rules"]))
         zero_sum = self.rules.zero_sum
         info = pyspiel.GameInfo(
-            num_distinct_actions=ACTION_COUNT,
+            num_distinct_actions=action_count(self.rules),  # 914 without 一五十
             max_chance_outcomes=KINDS + (self.rules.wang > 0),  # the kinds, and 王 (R39)
             num_players=self.rules.players,
             min_utility=-float(payment_bound(self.rules)),

@@ -45,7 +45,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..core.action_index import ACTION_COUNT, PASS_INDEX, action_meaning
+from ..core.action_index import PASS_INDEX, action_count, action_meaning
 from ..core.actions import Action
 from ..core.rules import Rules
 from ..core.state import CLAIM
@@ -108,18 +108,19 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self._reward = Rewards.of(self.rules, reward_mode, normalize_rewards, reward_scale)
         self.history = check_history(history)
         size = observation_size(history)
+        n = self.actions = action_count(self.rules)  # 914; more with 一五十 (衡阳's option)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
+                    "action_mask": spaces.Box(0, 1, (n,), np.int8),
                 }
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._rng: random.Random | None = None
         self._hand: ObservedHand | None = None
         self._timeline: Timeline | None = None
@@ -189,7 +190,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             self._was_dead_step(action)
             return
         t = self._hand or self.hand  # (the property raises before reset)
-        i = action_of(action)
+        i = action_of(action, self.actions)
         seat = self._seat[agent]
         legal = t.legal(seat)
         act = legal.get(i)

@@ -310,7 +310,10 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
         )
     # first 王 and the 玩法 (亡牌 needs 王; the 坐醒 seat below follows the 醒 chosen)
     out = rules.replace(wang=options["wang"]) if "wang" in options else rules
-    out = play(out, {v.id: options[v.id] for v in variants(rules.name) if v.id in options})
+    try:
+        out = play(out, {v.id: options[v.id] for v in variants(rules.name) if v.id in options})
+    except RulesError:  # a pair of options not played together (王 with 一五十)
+        raise RoomError(422, "bad_options", ["options"]) from None
     if "players" in options and options["players"] != spec["players"]["default"]:
         n = options["players"]
         out = out.with_players(n)  # 坐底, and with 醒 the 坐醒 seat that collects it

@@ -45,6 +45,7 @@ HUXI_ROWS = (
     ("ju123", "一二三", "1-2-3 run"),
     ("ju2710", "二七十", "2-7-10 run"),
 )
+YIWUSHI_ROW = ("ju1510", "一五十", "1-5-10 run")  # 衡阳's option (Rules.yiwushi): a 句 too
 
 
 UNIT_EN = {"等": "grades (等)", "囤": "tun (囤)", "子": "zi (子)", "息": "xi (息)"}
@@ -64,7 +65,8 @@ def _section(sid: str, zh: str, en: str, items: list[dict[str, Any]]) -> dict[st
 def _table(r: Rules) -> list[dict[str, Any]]:
     grid = r.huxi_table.grid()
     out = []
-    for row, zh, en in HUXI_ROWS:
+    rows = (*HUXI_ROWS, YIWUSHI_ROW) if r.yiwushi else HUXI_ROWS
+    for row, zh, en in rows:
         black, big, red, red_big = grid[row][0], grid[row][10], grid[row][1], grid[row][11]
         if row == "ju2710":  # priced by its lowest card, the red 二 / 贰
             black, big = grid[row][1], grid[row][11]
