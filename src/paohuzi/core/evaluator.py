@@ -25,7 +25,7 @@ from typing import Any
 from . import profile as prof
 from . import tabledata
 from .cards import CARDS, Card
-from .melds import MELD_ROWS, YIWUSHI_KEYS, Group, GroupKind, shared_group
+from .melds import MELD_ROWS, YIWUSHI_KEY, Group, GroupKind, shared_group
 from .position import Position, shape_flags
 from .rules import HUNAN, Rules, per_rules
 
@@ -570,7 +570,10 @@ class HandEvaluator:
         self._peng, self._wei, self._kan = g["peng"], g["wei"], g["kan"]
         self._pao, self._ti = g["pao"], g["ti"]
         self.jiao_val = tuple(g["jiao"][p] for p in range(10))
-        self._flat = [g["wei" if r == "chouwei" else r][c] for r in MELD_ROWS for c in range(20)]
+        # per table key; without the option no key of 一五十's row: a lookup of one fails
+        # (IndexError), and only then is the reason asked (:meth:`_table_error`)
+        self._rows = MELD_ROWS if y else MELD_ROWS[: YIWUSHI_KEY // 20]
+        self._flat = [g["wei" if r == "chouwei" else r][c] for r in self._rows for c in range(20)]
         self._flat_get = self._flat.__getitem__
         # 胡息 gained when the winning card upgrades a table meld (key) to 跑 / 提.
         self._gain_pao = [
@@ -639,9 +642,15 @@ class HandEvaluator:
         t = self._summaries.get(keys)
         return t if t is not None else self._summarize(keys)
 
-    def _summarize(self, keys: tuple[int, ...]) -> TableSummary:
-        if keys and not self.yiwushi and max(keys) >= YIWUSHI_KEYS:
+    def _table_error(self, keys: tuple[int, ...]) -> None:
+        """Refuse, in words, a table 一五十 under rules without 衡阳's option: asked where a
+        lookup by key failed (the C kernel's range check, the Python list's end), never on
+        the hot path."""
+        if not self.yiwushi and any(k >= YIWUSHI_KEY for k in keys):
             raise ValueError(_NO_YIWUSHI)
+
+    def _summarize(self, keys: tuple[int, ...]) -> TableSummary:
+        self._table_error(keys)  # (once per key tuple: summaries are memoised)
         up_pao, up_ti = [-1] * 20, [-1] * 20
         huxi = fours = cards = 0
         for k in keys:
@@ -680,7 +689,7 @@ class HandEvaluator:
         spans["ju1510"] = (0, 4, 9)
         self.key_profile = [
             of(kinds.get(row, GroupKind.CHI), [c + d for d in spans.get(row, (0,))], self._flat[i])
-            for i, (row, c) in enumerate((r, c) for r in MELD_ROWS for c in range(20))
+            for i, (row, c) in enumerate((r, c) for r in self._rows for c in range(20))
         ]
         self.card_profile = {
             k: [of(kind, (c,), g[k][c]) for c in range(20)]
@@ -983,11 +992,19 @@ class HandEvaluator:
         """Best 胡息 of a position, −1 without a shape (no ``min_huxi`` check)."""
         k = self._kernel
         if k is not None:
-            return k.best(pos)
+            try:
+                return k.best(pos)
+            except ValueError:
+                self._table_error(pos.table_keys)
+                raise
         win = pos.win
         if win is None:
             return self.tianhu_huxi(pos.packed, pos.table)
-        huxi = sum(map(self._flat_get, pos.table_keys))
+        try:
+            huxi = sum(map(self._flat_get, pos.table_keys))
+        except IndexError:
+            self._table_error(pos.table_keys)
+            raise
         up = (
             -1
             if pos.up_key < 0
@@ -1088,19 +1105,25 @@ class HandEvaluator:
         ``record`` (Python path), what :meth:`_rest_choice` and :meth:`plan_splits`
         then read is kept (a settlement that reads neither asks without)."""
         kernel = getattr(self, "_kernel", None)  # the C kernel (issue 27), when built
+        keys = pos.table_keys
         if kernel is not None:  # (it reads the position's fields itself, as best does)
-            return kernel.plan_of(pos)
+            try:
+                return kernel.plan_of(pos)
+            except ValueError:
+                self._table_error(keys)
+                raise
         win = pos.win
         assert win is not None
-        keys = pos.table_keys
-        if keys and not self.yiwushi and max(keys) >= YIWUSHI_KEYS:
-            raise ValueError(_NO_YIWUSHI)
         up = (
             -1
             if pos.up_key < 0
             else (self._gain_ti if pos.self_drawn else self._gain_pao)[pos.up_key]
         )
-        huxi = sum(map(self._flat_get, keys))
+        try:
+            huxi = sum(map(self._flat_get, keys))
+        except IndexError:
+            self._table_error(keys)
+            raise
         plans: list[tuple[int, int, bool, str]] = []
         info: list[Any] | None = [] if record else None
         best = self._best(pos.packed, huxi, pos.shape, up, win, pos.self_drawn, plans, info)
@@ -1215,7 +1238,7 @@ _SIZES: dict[object, tuple[_SizeTable, _SizeTable]] = {}
 _KERNELS: dict[object, Any] = {}  # per 胡息 table: the C tables take 20–30 ms to fill
 # The table keys the C code takes (its NMELD, 180): every MELD_ROWS row before 一五十's,
 # which only rules the kernel never serves have. Lists indexed by key are cut to it.
-KERNEL_KEYS = YIWUSHI_KEYS
+KERNEL_KEYS = YIWUSHI_KEY
 
 
 def _kernel_for(ev: HandEvaluator) -> Any:

@@ -63,7 +63,7 @@ _SIZE = {GroupKind.PAO: 4, GroupKind.TI: 4, GroupKind.JIANG: 2}
 # evaluator needs to price and upgrade it without looking at the Group again.
 # 一五十 (``ju1510``) comes last: the rows before it keep their keys (the C kernel reads 180).
 MELD_ROWS = ("peng", "wei", "chouwei", "pao", "ti", "ju123", "ju2710", "ju", "jiao", "ju1510")
-YIWUSHI_KEYS = MELD_ROWS.index("ju1510") * 20  # a table 一五十's Group.key is at least this
+YIWUSHI_KEY = MELD_ROWS.index("ju1510") * 20  # a table 一五十's Group.key is at least this
 
 
 class MeldError(ValueError):

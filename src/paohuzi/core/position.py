@@ -15,7 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from .cards import _WORD, CARDS, COPIES, Card, CardError, format_cards, parse_tiles
-from .melds import MELD_ROWS, TABLE_KINDS, YIWUSHI_KEYS, Group, GroupKind, MeldError
+from .melds import MELD_ROWS, TABLE_KINDS, YIWUSHI_KEY, Group, GroupKind, MeldError
 
 
 class PositionError(ValueError):
@@ -524,7 +524,7 @@ def _meld(text: str) -> tuple[Group, int, int, tuple[Card, ...]] | None:
         g = Group.parse(text)
     except (MeldError, CardError):
         return None
-    if id(g.kind) not in _TABLE_KIND_IDS or g.key >= YIWUSHI_KEYS:
+    if id(g.kind) not in _TABLE_KIND_IDS or g.key >= YIWUSHI_KEY:
         return None  # (a 吃 一五十, 衡阳's option: the constructor reads it; the C reader cannot)
     four = g.kind is _PAO or g.kind is _TI
     m = (g, g.key, sum(_W[c] for c in g.cards) + len(g.cards) * _SIZE + four * _FOUR, g.cards)
