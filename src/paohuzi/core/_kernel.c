@@ -28,7 +28,7 @@
 #define N3 59049     /* 3^10 */
 #define N9 19683     /* 3^9 */
 #define NKEYS (N3 + 10 * N9)
-#define NMELD 180    /* MELD_ROWS × 20 card kinds: Group.key */
+#define NMELD 180    /* MELD_ROWS × 20 card kinds (but 一五十's row, the last): Group.key */
 
 static const uint64_t LOW = 0x249249249249249ULL; /* bit 0 of every 3-bit field (20) */
 #define FOURS (LOW << 2)
@@ -738,7 +738,15 @@ static int read_fields(Kernel *self, PyObject *pos, PyObject *dd, uint64_t *pack
         long key = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
         if (key < 0 || key >= NMELD) {
             Py_DECREF(o);
-            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "table key %ld out of range", key);
+            /* keys from NMELD on are 一五十's row (衡阳's option), which rules the kernel
+               serves never play: say so (evaluator._NO_YIWUSHI's words) */
+            if (PyErr_Occurred()) {
+            } else if (key >= NMELD && key < NMELD + 20) {
+                PyErr_Format(PyExc_ValueError, "table key %ld: %s", key,
+                    "a table 一五十 is a 句 only where the rules play it (yiwushi, 衡阳's option)");
+            } else {
+                PyErr_Format(PyExc_ValueError, "table key %ld out of range", key);
+            }
             return -1;
         }
         *huxi += self->flat[key];

@@ -644,8 +644,8 @@ class HandEvaluator:
 
     def _table_error(self, keys: tuple[int, ...]) -> None:
         """Refuse, in words, a table 一五十 under rules without 衡阳's option: asked where a
-        lookup by key failed (the C kernel's range check, the Python list's end), never on
-        the hot path."""
+        lookup by key failed (the Python list's end; the C kernel's range check says the
+        same words), never on the hot path."""
         if not self.yiwushi and any(k >= YIWUSHI_KEY for k in keys):
             raise ValueError(_NO_YIWUSHI)
 
@@ -991,12 +991,8 @@ class HandEvaluator:
     def best(self, pos: Position) -> int:
         """Best 胡息 of a position, −1 without a shape (no ``min_huxi`` check)."""
         k = self._kernel
-        if k is not None:
-            try:
-                return k.best(pos)
-            except ValueError:
-                self._table_error(pos.table_keys)
-                raise
+        if k is not None:  # (a table 一五十 here: the kernel says _NO_YIWUSHI's words)
+            return k.best(pos)
         win = pos.win
         if win is None:
             return self.tianhu_huxi(pos.packed, pos.table)
@@ -1105,15 +1101,11 @@ class HandEvaluator:
         ``record`` (Python path), what :meth:`_rest_choice` and :meth:`plan_splits`
         then read is kept (a settlement that reads neither asks without)."""
         kernel = getattr(self, "_kernel", None)  # the C kernel (issue 27), when built
-        keys = pos.table_keys
         if kernel is not None:  # (it reads the position's fields itself, as best does)
-            try:
-                return kernel.plan_of(pos)
-            except ValueError:
-                self._table_error(keys)
-                raise
+            return kernel.plan_of(pos)
         win = pos.win
         assert win is not None
+        keys = pos.table_keys
         up = (
             -1
             if pos.up_key < 0
