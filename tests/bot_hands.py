@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from paohuzi.bots import make_bot
+from paohuzi.core.result import HandResult
 from paohuzi.core.rules import Rules
 from paohuzi.core.state import GameState
 from paohuzi.table import Table
@@ -33,3 +34,13 @@ def bot_match(
         table.run_bots()
         table.finish_hand()
         yield table, state
+
+
+def won_hands(rules: Rules, seeds: Iterable[int]) -> Iterator[tuple[int, HandResult]]:
+    """The won hands among one greedy-bot hand per seed: (seed, its result), each with
+    its winner and winning position."""
+    for seed in seeds:
+        bots = [make_bot("greedy") for _ in range(rules.players)]
+        res = Table(bots, rules, seed, 1).play_hand()
+        if res is not None and res.winner is not None and res.position is not None:
+            yield seed, res

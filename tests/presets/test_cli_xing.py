@@ -8,11 +8,10 @@ import json
 
 import pytest
 
-from paohuzi.bots import make_bot
+from bot_hands import won_hands
 from paohuzi.cli.main import main
 from paohuzi.cli.score import score_line
 from paohuzi.core.variants import parse
-from paohuzi.table import Table
 
 # every 醒 the engine turns: 翻醒 with 连翻 (桂林), 跟醒, offsets (永州 上醒), 双醒, 王 醒牌
 XING_RULES = (
@@ -32,11 +31,8 @@ def test_every_engine_win_rescores_through_the_calculator(name: str) -> None:
     with its 醒牌 left out under 跟醒 the calculator turns the same one itself."""
     rules = parse(name)
     wins = chained = 0
-    for seed in range(120):
-        bots = [make_bot("greedy") for _ in range(rules.players)]
-        res = Table(bots, rules, seed, 1).play_hand()
-        if res is None or res.winner is None or res.position is None:
-            continue
+    for seed, res in won_hands(rules, range(120)):
+        assert res.position is not None
         d = res.position.to_dict()
         got, problem = score_line(json.dumps(d, ensure_ascii=False), rules)
         assert problem is None, (seed, d, problem)

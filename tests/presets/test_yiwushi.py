@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot_hands import won_hands
 from engine.helpers import act, game, ids
 from paohuzi.bots import make_bot
 from paohuzi.cli.main import main
@@ -324,11 +325,8 @@ def test_bots_play_the_option_and_the_calculator_agrees() -> None:
     """Greedy bots play 衡阳 with 一五十 (4 seats, 14 cards): each win rescores through
     the calculator (``score_line``) to the recorded 底; some win holds a 一五十."""
     wins = with_yws = 0
-    for seed in range(60):
-        bots = [make_bot("greedy") for _ in range(HY.players)]
-        res = Table(bots, HY, seed, 1).play_hand()
-        if res is None or res.winner is None or res.position is None:
-            continue
+    for seed, res in won_hands(HY, range(60)):
+        assert res.position is not None
         got, problem = score_line(json.dumps(res.position.to_dict(), ensure_ascii=False), HY)
         assert problem is None and got["di"] == res.settlement.di, seed
         with_yws += any(tuple(map(int, g.cards)) in YWS for g in res.settlement.groups)
