@@ -80,8 +80,15 @@ def test_the_option_with_wang_is_refused() -> None:
     from paohuzi.server.present import options
     from paohuzi.server.wire import RoomError
 
-    with pytest.raises(RoomError):
+    with pytest.raises(RoomError) as e:
         options.apply(HENGYANG, {"wang": 2, "yiwushi": "on"})
+    # the lobby tells the player which two options, not only "房间选项无效"
+    assert e.value.code == "bad_options"
+    assert e.value.fields == ["options.wang", "options.yiwushi"]
+    assert e.value.detail is not None
+    zh, en = e.value.detail
+    assert "一五十" in zh and "王" in zh and "无王" in zh and "不带" in zh
+    assert "一五十" in en and "王" in en and "1-5-10" in en
     assert options.apply(HENGYANG, {"yiwushi": "on"}).rules.yiwushi
 
 

@@ -3,6 +3,7 @@ that really play under the options chosen (the rules of the stored records)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -153,6 +154,31 @@ def test_bad_options_are_refused_and_create_nothing(
     assert body["error"] == "bad_options" and body["fields"] == [field]
     assert body["message_zh"] and body["message_en"] == "Invalid room options"
     assert client.portal.call(client.app.state.storage.counts)["rooms"] == before  # type: ignore[attr-defined, union-attr]
+
+
+def test_wang_with_yiwushi_is_refused_in_words(client: TestClient) -> None:
+    """衡阳's 一五十 is not played with 王 (docs/spec-notes.md): the lobby's refusal says
+    so, in both languages, naming the two options — not only "房间选项无效"."""
+    before = client.portal.call(client.app.state.storage.counts)["rooms"]  # type: ignore[attr-defined, union-attr]
+    opts = {"wang": 1, "yiwushi": "on"}
+    r = client.post("/api/rooms", json={"rules": "hengyang", "options": opts})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert body["error"] == "bad_options"
+    assert body["fields"] == ["options.wang", "options.yiwushi"]
+    assert body["message"] == body["message_zh"]
+    assert body["message_zh"].startswith("房间选项无效：") and "一五十" in body["message_zh"]
+    assert "无王" in body["message_zh"] and "不带" in body["message_zh"]
+    assert body["message_en"].startswith("Invalid room options: ")
+    assert "1-5-10" in body["message_en"] and "no 王" in body["message_en"]
+    assert client.portal.call(client.app.state.storage.counts)["rooms"] == before  # type: ignore[attr-defined, union-attr]
+    # the rules page of those options (the lobby's 查看完整规则) answers the same words
+    r = client.get("/api/rules/hengyang", params={"options": json.dumps(opts)})
+    assert r.status_code == 422 and r.json()["message_en"] == body["message_en"]
+    # each alone is played
+    for ok in ({"wang": 1}, {"yiwushi": "on"}):
+        r = client.post("/api/rooms", json={"rules": "hengyang", "bots": 3, "options": ok})
+        assert r.status_code == 200, r.text
 
 
 def test_house_scoring_options_change_payments() -> None:

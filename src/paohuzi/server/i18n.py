@@ -91,9 +91,12 @@ def fields(code: str, detail: str | None = None, detail_en: str | None = None) -
     return {"message": zh, "message_zh": zh, "message_en": en}
 
 
-def http_body(code: str, **more: object) -> dict[str, object]:
-    """An HTTP refusal: ``{"error": code, "message", "message_zh", "message_en", …}``."""
-    return {"error": code, **fields(code), **more}
+def http_body(
+    code: str, detail: str | None = None, detail_en: str | None = None, **more: object
+) -> dict[str, object]:
+    """An HTTP refusal: ``{"error": code, "message", "message_zh", "message_en", …}``
+    (``detail`` / ``detail_en``: why, after the code's text, as :func:`fields` adds it)."""
+    return {"error": code, **fields(code, detail, detail_en), **more}
 
 
 __all__ = ["CATALOGUE", "Text", "fields", "http_body", "text"]

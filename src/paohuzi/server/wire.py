@@ -53,10 +53,19 @@ ERRORS: dict[str, str] = {code: t.zh for code, t in CATALOGUE.items()}
 class RoomError(Exception):
     """A request refused: ``status`` is the HTTP status, ``code`` a key of ERRORS."""
 
-    def __init__(self, status: int, code: str, fields: list[str] | None = None):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        fields: list[str] | None = None,
+        detail: tuple[str, str] | None = None,
+    ):
         super().__init__(code)
         self.status, self.code = status, code
         self.fields = fields  # the offending request fields (names only, never values)
+        # why, in (Chinese, English), after the code's text: the server's own words, never
+        # the request's (王 with 一五十: which pair of options is not played together)
+        self.detail = detail
 
 
 def error(code: str, detail: str | None = None) -> ErrorMessage:

@@ -64,9 +64,15 @@ HandId = Annotated[str, PathParam(max_length=HAND_ID_CHARS)]
 M = TypeVar("M", bound=BaseModel)
 
 
-def _fail(status: int, code: str, fields: list[str] | None = None) -> JSONResponse:
-    body = i18n.http_body(code) if fields is None else i18n.http_body(code, fields=fields)
-    return JSONResponse(body, status_code=status)
+def _fail(
+    status: int,
+    code: str,
+    fields: list[str] | None = None,
+    detail: tuple[str, str] | None = None,
+) -> JSONResponse:
+    more: dict[str, object] = {} if fields is None else {"fields": fields}
+    zh, en = (None, None) if detail is None else detail
+    return JSONResponse(i18n.http_body(code, zh, en, **more), status_code=status)
 
 
 @lru_cache(maxsize=1)
@@ -200,7 +206,7 @@ def create_app(
             got = await relay.call(str(room), relayed.describe(request))  # its owner answers
             if got is not None:
                 return Response(got["b"], status_code=got["s"], media_type=got["t"])
-        return _fail(e.status, e.code, e.fields)
+        return _fail(e.status, e.code, e.fields, e.detail)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, e: RequestValidationError) -> JSONResponse:

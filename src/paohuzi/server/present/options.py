@@ -268,6 +268,14 @@ def _opt(
     return {"id": oid, "zh": zh, "en": en, "kind": kind, "values": values, "default": default}
 
 
+# why 王 and 一五十 are refused together (the 王 search knows no 一五十, core/wang.py), in
+# the player's words: which two options, and what to choose instead
+WANG_YIWUSHI = (
+    "一五十不和王一起玩，请选「无王」，或一五十选「不带」",
+    "the 1-5-10 run (一五十) is not played with wild cards (王): choose no 王, or turn 一五十 off",
+)
+
+
 @dataclass(frozen=True)
 class Chosen:
     """A validated choice: the rules to play, and the room settings beside them."""
@@ -313,6 +321,9 @@ def apply(rules: Rules, options: dict[str, Any] | None) -> Chosen:
     try:
         out = play(out, {v.id: options[v.id] for v in variants(rules.name) if v.id in options})
     except RulesError:  # a pair of options not played together (王 with 一五十)
+        if out.wang and options.get("yiwushi") == "on":
+            sent = [f"options.{k}" for k in ("wang", "yiwushi") if k in options]
+            raise RoomError(422, "bad_options", sent, WANG_YIWUSHI) from None
         raise RoomError(422, "bad_options", ["options"]) from None
     if "players" in options and options["players"] != spec["players"]["default"]:
         n = options["players"]
