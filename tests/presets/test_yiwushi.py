@@ -144,6 +144,13 @@ def test_the_rules_page_and_the_rules_command_show_the_row() -> None:
         console.print(t)
     text = console.export_text()
     assert "一五十 ju1510" in text and "yiwushi" in text
+    # the row stands with the other 句 that score, after 二七十 (as on the rules page)
+    assert text.index("二七十") < text.index("句 一五十") < text.index("other 句")
+    assert "一五十 by 一 (black)" in " ".join(text.split())
+    plain = Console(record=True, width=160)
+    for t in render(HENGYANG):
+        plain.print(t)
+    assert "句 一五十" not in plain.export_text() and "一五十 by" not in plain.export_text()
 
 
 # -- 吃 and 比 (R15, R19) ----------------------------------------------------------------

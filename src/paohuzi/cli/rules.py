@@ -259,16 +259,26 @@ def _value(key: str, value: Any) -> Text | Table | str:
 
 
 def _rows(rules: Rules, rows: dict[str, list[int]]) -> dict[str, list[int]]:
-    """The table's rows, with 一五十's (written only when not 3 / 6) where it is played."""
-    if rules.yiwushi and "ju1510" not in rows:
-        return {**rows, "ju1510": list(dict(rules.huxi_table.rows)["ju1510"])}
-    return rows
+    """The table's rows, with 一五十's (written only when not 3 / 6) where it is played,
+    next to the other 句 that score (一二三, 二七十), as the rules page lists them."""
+    if not rules.yiwushi:
+        return rows
+    ju1510 = rows.get("ju1510") or list(dict(rules.huxi_table.rows)["ju1510"])
+    out: dict[str, list[int]] = {}
+    for row, values in rows.items():
+        if row != "ju1510":
+            out[row] = values
+        if row == "ju2710":
+            out["ju1510"] = ju1510
+    out.setdefault("ju1510", ju1510)
+    return out
 
 
 def _huxi_table(rows: dict[str, list[int]]) -> Table:
     t = Table(
         title="胡息表 huxi_table (R9)",
-        caption="a 句 is priced by its lowest card: 一二三 by 一 (black), 二七十 by 二 (red)",
+        caption="a 句 is priced by its lowest card: 一二三 by 一 (black), 二七十 by 二 (red)"
+        + (", 一五十 by 一 (black)" if "ju1510" in rows else ""),
         box=box.SIMPLE_HEAD,
     )
     t.add_column("门子 group")
