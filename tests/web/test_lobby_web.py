@@ -410,3 +410,26 @@ def test_mingtang_chips_say_what_each_is_worth(browser: Any, server: str) -> Non
         assert chip("hunan", "honghu").endswith("番")
     finally:
         c.close()
+
+
+def test_wang_with_yiwushi_is_refused_in_words(browser: Any, server: str) -> None:
+    """衡阳 with 一五十 and 王 (not played together): the lobby's refusal names the two
+    choices and what to pick instead, in either language — not only 房间选项无效."""
+    for lang, words in (
+        ("zh", ("一五十不和王一起玩", "无王", "不带")),
+        ("en", ("1-5-10 run (一五十) is not played with wild cards", "no 王")),
+    ):
+        c, page = new_page(browser, **DESKTOP)
+        try:
+            open_lobby(page, server, lang)
+            page.select_option("#rules", "hengyang")
+            page.select_option("#opt-yiwushi", label="带" if lang == "zh" else "on")
+            page.select_option("#opt-wang", "1")
+            page.click("#create-btn")
+            page.wait_for_selector("#create-error:not(:empty)")
+            said = page.inner_text("#create-error")
+            assert all(w in said for w in words), said
+            assert "#/room/" not in page.url  # nothing was created
+            assert page.errors == []  # type: ignore[attr-defined]
+        finally:
+            c.close()
