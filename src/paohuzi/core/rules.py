@@ -587,7 +587,8 @@ class Rules:
         if self.yiwushi and self.wang:
             raise RulesError(
                 "yiwushi (一五十 as a 句) is not played with 王 (wang > 0): the 王 search "
-                "knows no 一五十; set wang = 0 or yiwushi = false"
+                "knows no 一五十; play without 王 (wang=0; in a rules file wang = 0) or without "
+                "一五十 (yiwushi=off; yiwushi = false)"
             )
         if self.xing_offset not in (-1, 0, 1) or isinstance(self.xing_offset, bool):
             raise RulesError(f"xing_offset must be -1, 0 or 1, got {self.xing_offset!r}")
