@@ -414,6 +414,9 @@ def test_wangpai_needs_wang() -> None:
     four = options.apply(yz, {"wang": 4, "wangpai": "on"}).rules
     assert four.huangzhuang.wang_pay == 5 and "亡牌" in options.summary(four)["zh"]
     assert {o["id"]: o for o in options.schema(yz)}["wangpai"]["needs"] == "wang"
+    # and the other way: 衡阳's 一五十 is not played with 王 (the lobby greys it out there)
+    hy = {o["id"]: o for o in options.schema(PRESETS["hengyang"])}
+    assert hy["yiwushi"]["needs"] == "no_wang" and "needs" not in hy["tun"]
 
 
 def test_the_rules_page_states_what_a_variant_turns_off_and_each_count() -> None:

@@ -412,24 +412,31 @@ def test_mingtang_chips_say_what_each_is_worth(browser: Any, server: str) -> Non
         c.close()
 
 
-def test_wang_with_yiwushi_is_refused_in_words(browser: Any, server: str) -> None:
-    """衡阳 with 一五十 and 王 (not played together): the lobby's refusal names the two
-    choices and what to pick instead, in either language — not only 房间选项无效."""
-    for lang, words in (
-        ("zh", ("一五十不和王一起玩", "无王", "不带")),
-        ("en", ("1-5-10 run (一五十) is not played with wild cards", "no 王")),
-    ):
-        c, page = new_page(browser, **DESKTOP)
-        try:
-            open_lobby(page, server, lang)
-            page.select_option("#rules", "hengyang")
-            page.select_option("#opt-yiwushi", label="带" if lang == "zh" else "on")
-            page.select_option("#opt-wang", "1")
-            page.click("#create-btn")
-            page.wait_for_selector("#create-error:not(:empty)")
-            said = page.inner_text("#create-error")
-            assert all(w in said for w in words), said
-            assert "#/room/" not in page.url  # nothing was created
-            assert page.errors == []  # type: ignore[attr-defined]
-        finally:
-            c.close()
+def test_yiwushi_is_not_offered_with_wang(browser: Any, server: str) -> None:
+    """衡阳's 一五十 is not played with 王: with 王 chosen the lobby greys 一五十 out at
+    不带 (as 亡牌 without 王), the summary does not name it, and the room is made
+    without it; back to 无王 it can be chosen again."""
+    c, page = new_page(browser, **DESKTOP)
+    try:
+        open_lobby(page, server, "zh")
+        page.select_option("#rules", "hengyang")
+        page.select_option("#opt-yiwushi", label="带")
+        assert "一五十" in page.inner_text("#rules-summary")
+        page.select_option("#opt-wang", "1")
+        assert page.is_disabled("#opt-yiwushi")
+        assert (
+            page.eval_on_selector("#opt-yiwushi", "s => s.options[s.selectedIndex].text") == "不带"
+        )
+        assert "一五十" not in page.inner_text("#rules-summary")
+        page.select_option("#opt-wang", "0")
+        assert not page.is_disabled("#opt-yiwushi")
+        page.select_option("#opt-yiwushi", label="带")
+        page.select_option("#opt-wang", "1")
+        page.click("#create-btn")
+        page.wait_for_selector("#game:not(.hidden)")
+        room = room_of(page)
+        assert rules_values(server, room)["wang_count"] == 1
+        assert "ju1510" not in httpx.get(f"{server}/api/rules/{room}").text  # no 一五十 row
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        c.close()

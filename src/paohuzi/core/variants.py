@@ -58,6 +58,9 @@ class Variant:
     en: str
     choices: tuple[Choice, ...]
     needs_wang: bool = False  # moot without 王 (亡牌): not played, not said, where there are none
+    # not played with 王 (一五十: the 王 search knows none): the lobby offers it in a deck
+    # without 王 only (the rules refuse the pair, in words, to whoever sends it anyway)
+    without_wang: bool = False
 
     @property
     def default(self) -> Choice:
@@ -136,11 +139,19 @@ def _xing(default: str, *values: str) -> Variant:
 
 
 def _onoff(
-    vid: str, zh: str, en: str, off: Patch, on: Patch, on_first: bool = False, wang: bool = False
+    vid: str,
+    zh: str,
+    en: str,
+    off: Patch,
+    on: Patch,
+    on_first: bool = False,
+    wang: bool = False,
+    no_wang: bool = False,
 ) -> Variant:
     """An option played with (带) or without (不带); the preset's own first."""
     pair = (Choice("off", "不带", "off", off), Choice("on", "带", "on", on))
-    return Variant(vid, zh, en, pair[::-1] if on_first else pair, needs_wang=wang)
+    choices = pair[::-1] if on_first else pair
+    return Variant(vid, zh, en, choices, needs_wang=wang, without_wang=no_wang)
 
 
 def summary_label(variant: Variant, choice: Choice) -> tuple[str, str]:
@@ -286,6 +297,7 @@ VARIANTS: dict[str, tuple[Variant, ...]] = {
             "1-5-10 run (一五十)",
             (("yiwushi", False),),
             (("yiwushi", True),),
+            no_wang=True,
         ),
     ),
 }

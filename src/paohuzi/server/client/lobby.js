@@ -27,10 +27,12 @@ function chipWorth(v) {
   return w;
 }
 
-/** A 玩法 that needs 王 (亡牌) says nothing and cannot be chosen in a deck without. */
+/** A 玩法 that needs 王 (亡牌) says nothing and cannot be chosen in a deck without; one
+ * not played with 王 (一五十) likewise in a deck with them. */
 function moot(o, chosen, preset = L.preset) {
   const wang = preset.options.find((x) => x.id === "wang");
-  return o.needs === "wang" && (chosen.wang ?? (wang && wang.default)) === 0;
+  const n = chosen.wang ?? (wang && wang.default);
+  return (o.needs === "wang" && n === 0) || (o.needs === "no_wang" && !!n);
 }
 
 function mingtangWorth(v) {

@@ -258,7 +258,8 @@ def _variant_options(rules: Rules) -> list[dict[str, Any]]:
             }
             values.append({**value, "mingtang": worth} if worth else value)
         opt = {**_opt(v.id, *option_title(v), "one", values, v.default.value), "variant": True}
-        out.append({**opt, "needs": "wang"} if v.needs_wang else opt)
+        needs = "wang" if v.needs_wang else "no_wang" if v.without_wang else None
+        out.append({**opt, "needs": needs} if needs else opt)
     return out
 
 
