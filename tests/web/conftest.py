@@ -27,9 +27,11 @@ ARGS = [
 ]
 
 
-# Every server's log, newest last: a failed browser test shows their tails (a page
-# that waited in vain says little of why; the server's warnings may).
+# Every server's log and address, newest last: a failed browser test shows the logs'
+# tails and the meters of the servers still up (a page that waited in vain says little
+# of why; refused handshakes, reconnections and the server's warnings may).
 LOGS: list[Path] = []
+BASES: list[str] = []
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -40,6 +42,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         for log in LOGS[-3:]:
             text = log.read_text(errors="replace")[-3000:] if log.exists() else "(no log)"
             report.sections.append((f"server log {log}", text or "(empty)"))
+        for base in BASES[-3:]:
+            try:
+                meters = httpx.get(base + "/api/nodes", timeout=5).text
+            except httpx.HTTPError as e:
+                meters = f"(unreachable: {e!r})"
+            report.sections.append((f"server meters {base}", meters))
 
 
 def _free_port() -> int:
@@ -93,6 +101,7 @@ def start_server(tmp: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
         assert proc.poll() is None, log.read_text(errors="replace")[-4000:] or "server died"
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                BASES.append(base)
                 return proc, base
         except httpx.HTTPError:
             pass

@@ -134,12 +134,14 @@ def wait_js(page: Any, expr: str, timeout: float = 30.0) -> None:
 
 
 def _page_facts(page: Any) -> object:
-    """What a failed wait saw: the body's data, the status strip, the open overlays."""
+    """What a failed wait saw: the body's data, the status strip, the open overlays, and
+    the socket's last closes (code, the server's reason, ms since the page opened)."""
     return page.evaluate(
-        """() => ({data: {...document.body.dataset},
+        """async () => ({data: {...document.body.dataset},
         status: document.querySelector('#status')?.textContent,
         shown: [...document.querySelectorAll('.overlay:not(.hidden), dialog[open], [id]:not(.hidden)')]
-          .filter((e) => e.id && getComputedStyle(e).position === 'fixed').map((e) => e.id)})"""
+          .filter((e) => e.id && getComputedStyle(e).position === 'fixed').map((e) => e.id),
+        closes: (await import('/static/store.js')).S.closes, now: Math.round(performance.now())})"""
     )
 
 

@@ -142,8 +142,16 @@ FIT_JS = """([w, h]) => {
       if (Math.min(p.right, q.right) - Math.max(p.left, q.left) > 1 && Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top) > 1)
         overlaps.push(a + ' / ' + b);
     }
+  // what reaches past the screen's edges (told when the page scrolls, not asserted)
+  const past = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (!shown(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.bottom > h + 0.01 || r.right > w + 0.01)
+      past.push(`${e.id || e.className || e.tagName} ${r.left.toFixed(1)},${r.top.toFixed(1)}-${r.right.toFixed(1)},${r.bottom.toFixed(1)}`);
+  }
   return {scroll: [de.scrollWidth - w, de.scrollHeight - h], inner: [innerWidth, innerHeight],
-    right: Math.round(right), out, overlaps};
+    right: Math.round(right), out, overlaps, past: past.slice(0, 12)};
 }"""
 
 
@@ -397,6 +405,36 @@ def test_english_says_your_discards(server: str, browser: Any) -> None:
             "You ask to dissolve the room (解散)",
             "Bot 1 asks to dissolve the room (解散)",
         ], said
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+# ------------------------------------------------------------------ a passing word
+RECTS_JS = """() => [...document.querySelectorAll('#table, #hand, #actions button, #open-card')]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => { const r = e.getBoundingClientRect(); return [e.id || e.textContent, r.left, r.top, r.width, r.height]; })"""
+
+
+@pytest.mark.parametrize("size", ["phone-landscape", "desktop"])
+def test_a_reconnecting_word_never_moves_the_table(server: str, browser: Any, size: str) -> None:
+    """连接断开，正在重连… (and any refusal) shows as a toast under the top bar: the table
+    under the player's finger does not jump, the page does not scroll, taps go through."""
+    ctx, page, errors = new_page(browser, size)
+    try:
+        at_a_decision(page, server, "hengyang")
+        before = page.evaluate(RECTS_JS)
+        page.evaluate("import('/static/store.js').then(({ S }) => S.ws.close())")
+        page.wait_for_selector("#status:not(.hidden)")
+        assert "重连" in page.inner_text("#status")
+        assert page.evaluate(RECTS_JS) == before, "the table moved under the toast"
+        check_fits(page)
+        box = page.evaluate("""() => { const s = document.querySelector('#status').getBoundingClientRect();
+          const bar = document.querySelector('#topbar').getBoundingClientRect();
+          const top = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
+          return {below: s.top >= bar.bottom, through: !document.querySelector('#status').contains(top)}; }""")
+        assert box == {"below": True, "through": True}, box
+        wait_dealt(page)  # the socket is made again and the table comes back
         assert errors == []
     finally:
         ctx.close()

@@ -63,7 +63,7 @@ function enterRoom(room, token, seat) {
   Object.assign(S, { room, token, seat, msg: null, hint: null, closeReason: null, layout: [], layoutHand: null,
     selected: null, logHand: null, logN: 0, leaving: false, retry: 0, settleFor: null, settleHidden: false, pendingReady: false,
     wantRematch: false, offset: null, chiOpen: false, askDissolve: false,
-    lastSettle: null, missed: null, review: null, readyFor: null });
+    lastSettle: null, missed: null, review: null, readyFor: null, closes: [] });
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
   for (const k of ["phase", "hand", "version"]) delete document.body.dataset[k]; // the old room's, until a state comes
   show("game");
@@ -103,6 +103,8 @@ function connect() {
   };
   ws.onclose = (ev) => {
     if (S.ws !== ws || S.leaving) return;
+    // why the table did not come (a failed browser test shows it): the last few closes
+    S.closes = [...S.closes.slice(-4), { code: ev.code, reason: S.closeReason, ms: Math.round(performance.now()) }];
     if (ev.code === 4401 || ev.code === 4404 || ev.code === 4403) {
       if (ev.code !== 4403) forgetSeat(S.room);
       show("lobby");
@@ -143,6 +145,7 @@ function onError(m) {
 function status(text) {
   const s = $("#status");
   s.textContent = text;
+  s.style.top = Math.round($("#game:not(.hidden) #topbar")?.getBoundingClientRect().bottom ?? 0) + 4 + "px";
   s.classList.remove("hidden");
   clearTimeout(S.statusTimer);
   S.statusTimer = setTimeout(() => s.classList.add("hidden"), 4000);
