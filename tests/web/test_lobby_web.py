@@ -440,3 +440,25 @@ def test_yiwushi_is_not_offered_with_wang(browser: Any, server: str) -> None:
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         c.close()
+
+
+def test_english_summary_never_breaks_a_runs_name(browser: Any, server: str) -> None:
+    """The English summary names 一五十 as 1-5-10: a phone's narrow line wraps between
+    words, never inside the run's name (its hyphens are unbreakable, U+2011)."""
+    c, page = new_page(browser, viewport={"width": 360, "height": 740}, is_mobile=True)
+    try:
+        open_lobby(page, server, "en")
+        page.select_option("#rules", "hengyang")
+        page.select_option("#opt-yiwushi", index=1)
+        line = page.inner_text("#rules-summary")
+        assert "1\u20115\u201110 run (一五十)" in line and "1-5-10" not in line, line
+        # where the line wraps: one client rect per line of the text; the name is on one
+        lines = page.evaluate("""() => {
+          const n = document.querySelector('#rules-summary').firstChild;
+          const at = n.textContent.indexOf('1\\u2011'), r = document.createRange();
+          r.setStart(n, at); r.setEnd(n, at + 6);
+          return r.getClientRects().length; }""")
+        assert lines == 1
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        c.close()

@@ -48,6 +48,9 @@ export function pick(x) {
   if (typeof x !== "object") return String(x);
   return x[current] ?? x.zh ?? x.en ?? "";
 }
+/** ``text`` with the hyphens of 1-5-10 / 2-7-10 unbreakable (U+2011): a line wraps
+ * between words, never inside a run's name. */
+export function unbroken(text) { return text.replace(/(\d)-(?=\d)/g, "$1\u2011"); }
 /** A server error body (`{error, message, message_zh, message_en}`) in the chosen language. */
 export function errText(data, fallback) {
   if (data && typeof data === "object") {

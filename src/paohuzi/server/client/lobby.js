@@ -2,7 +2,7 @@
  * preset's seats and options come from the server's rules data), joining by code (the
  * join page, invite.js), opening a replay by its id, 我的牌局. A created seat is stored
  * (store.js) and the page goes to #/room/ROOM, where app.js's router sits down. */
-import { T, t, pick, lang, onLang, api } from "./i18n.js";
+import { T, t, pick, unbroken, lang, onLang, api } from "./i18n.js";
 import { openRules } from "./rulespage.js";
 import { openTutorial } from "./tutorial.js";
 import { $, el, button, langButton, storeSeat, mySeats, goRoom, keepReplayContext } from "./store.js";
@@ -270,7 +270,7 @@ function summaryOf(preset, chosen, levels) {
 
 function updateSummary() {
   const s = $("#rules-summary");
-  if (s) s.textContent = summaryOf(L.preset, L.chosen, L.levels);
+  if (s) s.textContent = unbroken(summaryOf(L.preset, L.chosen, L.levels));
 }
 
 /** The options chosen, as POST /api/rooms takes them (a 局数 not offered goes as `hands`). */
@@ -391,7 +391,7 @@ function matchItem(m) {
     const cls = score > 0 ? "win" : score < 0 ? "lose" : "";
     top.append(el("span", "badge " + cls, t("myScore", score)));
   }
-  li.append(top, el("div", "match-sum", pick(m.summary)));
+  li.append(top, el("div", "match-sum", unbroken(pick(m.summary))));
   const hands = el("div", "match-hands");
   for (const h of m.hands) {
     if (!h.finished) continue;
