@@ -212,6 +212,14 @@ def test_a_win_fits_its_sheet(server: str, browser: Any, size: str) -> None:
                 ".filter((e) => e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'visible').length"
             )
             assert overflow == 0, "the whole settlement is in sight at 1920×1080"
+        # a column of numbers is right-aligned, its head too (not left above them)
+        skew = page.evaluate("""() => [...document.querySelectorAll('#settlement table')].flatMap((t) => {
+          const [head, first] = t.rows;
+          return first ? [...head.cells].filter((th, i) => first.cells[i]
+            && getComputedStyle(th).textAlign !== getComputedStyle(first.cells[i]).textAlign)
+            .map((th) => t.className + ': ' + th.textContent) : []; })""")
+        assert skew == [], skew
+        page.locator("#settlement .sheet").screenshot(path=f"artifacts/win-sheet-{size}.png")
     finally:
         ctx.close()
 

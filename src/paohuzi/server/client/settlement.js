@@ -151,7 +151,7 @@ function groupsTable(r) {
     tr.append(td, el("td", "num", String(g.huxi)));
     t.append(tr);
   }
-  return t;
+  return alignHeads(t);
 }
 
 /** The sentences that explain payments beyond 底: what the seat that sat out collected
@@ -193,7 +193,7 @@ function paymentsTable(r, m) {
     tr.append(td);
     t.append(tr);
   });
-  return t;
+  return alignHeads(t);
 }
 
 /* ------------------------------------------------------------ the match summary */
@@ -311,6 +311,7 @@ function raceFinal(race) {
       el("td", "num " + (f > 0 ? "pos" : f < 0 ? "neg" : ""), signed(f)));
     t.append(tr);
   });
+  alignHeads(t);
   const ul = el("ul", "transfers");
   for (const x of race.transfers) ul.append(el("li", null, T.pays(realName(x.payer), realName(x.payee), x.amount)));
   if (!race.transfers.length) ul.append(el("li", null, T.noTransfers));
@@ -324,4 +325,12 @@ function row(cells, tag) {
   const tr = el("tr");
   for (const c of cells) tr.append(el(tag, null, c));
   return tr;
+}
+
+/** A head over numbers stands where they do (right), read off the first row below it. */
+function alignHeads(t) {
+  const [head, first] = t.rows;
+  if (!first) return t;
+  [...head.cells].forEach((th, i) => th.classList.toggle("num", !!first.cells[i]?.classList.contains("num")));
+  return t;
 }
