@@ -12,7 +12,7 @@ import pytest
 
 from bot_hands import bot_match
 from paohuzi.bots import make_bot
-from paohuzi.core.labels import DOUBLING_ZH
+from paohuzi.core.labels import DOUBLING_EN, DOUBLING_ZH
 from paohuzi.core.rules import PRESETS
 from paohuzi.core.state import GameState
 from paohuzi.core.views import view
@@ -20,6 +20,7 @@ from paohuzi.core.wang import wang_places
 from paohuzi.server.messages import Timer
 from paohuzi.server.present import state as present
 from paohuzi.server.present.choices import described
+from paohuzi.server.present.options import mingtang_label
 from paohuzi.server.present.settlement import hand_settlement
 from paohuzi.server.present.snapshot import RoomSnapshot
 from paohuzi.server.room.levels import LEVELS
@@ -52,11 +53,18 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
         "scored_huxi": st.get("scored_huxi", res.get("huxi", 0)),
         "doubled": st.get("doubled", []),
         "doubled_zh": [DOUBLING_ZH.get(d, d) for d in st.get("doubled", [])],
+        "doubled_en": [DOUBLING_EN.get(d, d) for d in st.get("doubled", [])],
         "zimo": bool(st.get("zimo")),
         "deng": res.get("deng", 0),
         "fan": res.get("fan", 0),
         "mingtang": [
-            {"name": m["name"], "fan": m["fan"], "effect": effects.get(m["id"], "fan")}
+            {
+                "name": m["name"],
+                "fan": m["fan"],
+                "effect": effects.get(m["id"], "fan"),
+                "id": m["id"],
+                "name_en": mingtang_label(m["id"], m["name"])["en"],
+            }
             for m in (st.get("mingtang") or [])
         ],
         "di": res.get("di", 0),

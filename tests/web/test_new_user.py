@@ -260,6 +260,42 @@ def test_a_huangfan_win_says_its_multiplier(server: str, browser: Any) -> None:
         ctx.close()
 
 
+def test_an_english_sheet_names_its_patterns_in_english(server: str, browser: Any) -> None:
+    """The English sheet names each 名堂 and each doubling as the lobby does ("One red
+    (点胡) ×6"), listed with ", " — a player read 点胡 ×6、大字胡 ×8 on an English sheet;
+    the units 醒 brought are named in English too (tun (囤), not 囤)."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        a_win_settlement(page, server, random.Random(7))
+        texts = page.evaluate(
+            """async () => {
+          const { S } = await import('/static/store.js');
+          const { receive } = await import('/static/app.js');
+          const { setLang } = await import('/static/i18n.js');
+          const next = structuredClone(S.msg);
+          next.version += 1;
+          const r = next.result;
+          r.mingtang = [{ name: '点胡', fan: 6, effect: 'fan', id: 'dianhu', name_en: 'One red (点胡)' },
+                        { name: '大字胡', fan: 8, effect: 'fan', id: 'dazihu', name_en: 'Big cards (大字胡)' }];
+          r.fan_combine = 'multiply';
+          r.doubled = ['haidi']; r.doubled_zh = ['海底胡']; r.doubled_en = ['last-card win'];
+          r.unit = '囤'; r.xing_cards = ['x8']; r.xing = 2;
+          receive(next);
+          const zh = document.querySelector('#settlement .summary').innerText;
+          setLang('en');
+          return [zh, document.querySelector('#settlement .summary').innerText];
+        }"""
+        )
+        zh, en = texts
+        assert "点胡 ×6、大字胡 ×8" in zh and "翻倍 海底胡" in zh, zh
+        assert "One red (点胡) ×6, Big cards (大字胡) ×8" in en, en
+        assert "doubled last-card win" in en and "、" not in en, en
+        assert "(incl. 2 tun (囤) from 醒)" in en, en
+    finally:
+        ctx.close()
+
+
 def test_a_baopei_discarder_is_told_why_he_pays_for_all(server: str, browser: Any) -> None:
     """衡阳/桂林 包赔 (R44): the discarder alone pays every other seat's share; his line
     on the sheet says so (a player saw −3 × 底 beside 放炮 and nothing said why)."""

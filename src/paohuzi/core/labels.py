@@ -13,6 +13,7 @@ from typing import Any
 
 # 翻倍 (R35): the events of ``Rules.doubling`` that double the 胡息.
 DOUBLING_ZH = {"tianhu": "天胡", "dihu": "地胡", "haidi": "海底胡"}
+DOUBLING_EN = {"tianhu": "heavenly win", "dihu": "earthly win", "haidi": "last-card win"}
 
 # How a hand was won: flags of a ``hu`` event, of ``Position`` and of a record's
 # ``result.position`` (R28, R29, 海底, 自摸), in the order they are shown.

@@ -207,6 +207,8 @@ class MingtangLine(Out):
     name: str
     fan: int
     effect: str = "fan"
+    id: str = ""  # the 名堂's id (mingtang.PATTERNS)
+    name_en: str = ""  # its English label, as the lobby's (the region's own word kept)
 
 
 class RaceLine(Out):
@@ -253,6 +255,7 @@ class HandSettlement(Out):
     scored_huxi: int
     doubled: tuple[str, ...]
     doubled_zh: tuple[str, ...]
+    doubled_en: tuple[str, ...] = ()
     zimo: bool
     deng: int
     fan: int

@@ -181,7 +181,6 @@ function optionControl(opt) {
       });
       const txt = lang() === "en" ? v.en : v.zh;
       c.append(cb, el("span", null, txt + (v.fan ? ` ${mingtangWorth(chipWorth(v))}` : "")));
-      if (v.en && lang() === "zh") c.title = v.en;
       chips.append(c);
     }
     box.append(chips);

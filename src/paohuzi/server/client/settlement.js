@@ -90,7 +90,8 @@ function summary(r) {
   const sum = el("div", "summary");
   if (r.win_card) { const s = el("span", null, T.winCard); s.append(cardEl(r.win_card, "mini")); sum.append(s); }
   sum.append(el("span", null, T.huxi(r.huxi)));
-  if (r.doubled && r.doubled.length) sum.append(el("span", null, T.doubled(r.doubled_zh.join("、"), r.scored_huxi)));
+  const doubled = lang() === "en" && r.doubled_en?.length ? r.doubled_en : r.doubled_zh;
+  if (r.doubled && r.doubled.length) sum.append(el("span", null, T.doubled(doubled.join(T.listSep), r.scored_huxi)));
   const unit = r.unit || "等";
   sum.append(el("span", "units", unit === "等" ? T.deng(r.deng) : T.units(unit, r.deng)));
   if (r.xing_cards) { // 醒 (R42): the card(s) turned and the units they brought
@@ -105,7 +106,7 @@ function summary(r) {
     for (const c of r.wang) w.append(asWang(cardEl(c, "mini")));
     sum.append(w);
   }
-  const mt = r.mingtang.length ? r.mingtang.map((x) => mtText(x, r.fan_combine, unit)).join("、") : T.pinghu;
+  const mt = r.mingtang.length ? r.mingtang.map((x) => mtText(x, r.fan_combine, unit)).join(T.listSep) : T.pinghu;
   sum.append(el("span", "mingtang", T.mingtang(mt)), el("span", null, T.fanLine(Math.max(r.fan, 1))));
   if (r.huang_multiplier > 1) sum.append(el("span", "huang-fan", T.huangFan(r.huang_multiplier))); // 黄番: why 底 is more than 等 × 番
   sum.append(el("span", null, T.di(r.di)));
@@ -114,9 +115,10 @@ function summary(r) {
 
 /** One 名堂 with its effect: ×番 where 番 multiply, +units, or the base it sets (娄底 100). */
 function mtText(x, combine, unit) {
-  if (x.effect === "base") return T.mtBase(x.name, x.fan, unit);
-  if (x.effect === "units") return T.mtUnits(x.name, x.fan, unit);
-  return combine === "multiply" ? T.mtTimes(x.name, x.fan) : T.mtItem(x.name, x.fan);
+  const name = lang() === "en" && x.name_en ? x.name_en : x.name;
+  if (x.effect === "base") return T.mtBase(name, x.fan, unit);
+  if (x.effect === "units") return T.mtUnits(name, x.fan, unit);
+  return combine === "multiply" ? T.mtTimes(name, x.fan) : T.mtItem(name, x.fan);
 }
 
 /** 放炮罚 (R45): every seat's running total against the target. */
@@ -165,7 +167,7 @@ function whyLines(r, m) {
   if (h && h.penalty) out.push(el("p", "why huang-why", T.huangPenalty(nameOf(h.dealer), h.penalty, r.unit || "息")));
   if (h && h.cost) out.push(el("p", "why huang-why", T.huangCost(nameOf(h.dealer), h.cost)));
   if (h && h.wang_pay && h.wang) {
-    const held = h.wang.map((n, s) => T.wangHeld(nameOf(s), n)).join(lang() === "zh" ? "、" : ", ");
+    const held = h.wang.map((n, s) => T.wangHeld(nameOf(s), n)).join(T.listSep);
     out.push(el("p", "why wang-pai", T.wangPai(h.wang_pay, held)));
   }
   return out;
@@ -176,7 +178,8 @@ function paymentsTable(r, m) {
   t.append(row(T.payHead, "th"));
   r.payments.forEach((pay, s) => {
     const tr = el("tr");
-    const who = el("td", null, nameOf(s));
+    const who = el("td", null);
+    who.append(el("span", "who-name", nameOf(s))); // 机器人1 on one line, its tag may wrap
     const tag = s === r.winner ? T.winnerTag : s === r.discarder ? (r.baopei ? T.baopeiTag(r.baopei) : T.discarderTag)
       : r.xing_seat && s === r.xing_seat.seat ? T.xingSeatTag(T.outOf(m.rules)) : "";
     if (tag) who.append(el("span", "who-tag", tag)); // 包赔: why the discarder pays ×3
@@ -317,7 +320,7 @@ function raceFinal(race) {
   if (!race.transfers.length) ul.append(el("li", null, T.noTransfers));
   const out = [el("h3", null, T.raceTitle), el("p", "race-end", race.reached ? T.raceReached(race.target) : T.raceCapped), t, ul];
   const huang = race.huang_penalties.map((n, s) => [n, s]).filter(([n]) => n > 0);
-  if (huang.length) out.push(el("p", "race-huang", T.raceHuang(huang.map(([n, s]) => `${realName(s)} −${n}`).join("、"))));
+  if (huang.length) out.push(el("p", "race-huang", T.raceHuang(huang.map(([n, s]) => `${realName(s)} −${n}`).join(T.listSep))));
   return out;
 }
 

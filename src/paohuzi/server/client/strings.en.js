@@ -4,6 +4,8 @@
 const ME = "You";
 /** "X's", said of a name that may be the player's own (`me`): "your", not "You's". */
 const their = (w) => (w === ME ? "your" : `${w}'s`);
+// the score's unit named as the rules page names it (娄底's 息 is the score itself)
+const unitEn = (u) => ({ 囤: "tun (囤)", 子: "zi (子)", 息: "score (息)" })[u] || u;
 
 export default {
   /* ---------------------------------------------------------------- the table */
@@ -100,13 +102,12 @@ export default {
   tianhu: " (natural win)", zimo: " (self-drawn)",
   huang: "No winner", finishedPrefix: "Match over · ",
   winCard: "Winning card ", huxi: (n) => `huxi ${n}`, doubled: (d, n) => `doubled ${d} → ${n}`,
-  deng: (n) => `grades (等) ${n}`, mingtang: (x) => `patterns ${x}`, pinghu: "plain win", fanLine: (n) => `multiplier (番) ×${n}`, di: (n) => `base (底) ${n}`, huangFan: (n) => `×${n} after 荒庄 (黄番)`,
+  deng: (n) => `grades (等) ${n}`, mingtang: (x) => `patterns ${x}`, pinghu: "plain win", fanLine: (n) => `multiplier (番) ×${n}`, di: (n) => `bases (底) ${n}`, huangFan: (n) => `×${n} after 荒庄 (黄番)`,
   mtItem: (name, fan) => `${name} ×${fan}`,
-  // the score's unit named as the rules page names it (娄底's 息 is the score itself)
-  units: (u, n) => `${({ 囤: "tun (囤)", 子: "zi (子)", 息: "score (息)" })[u] || u} ${n}`,
-  xingCard: "Bonus card (醒) ", xingCount: (n, u) => `(incl. ${n} ${u} from 醒)`,
-  mtTimes: (name, fan) => `${name} ×${fan}`, mtUnits: (name, n, u) => `${name} +${n} ${u}`,
-  mtBase: (name, n, u) => `${name} counts ${n} ${u}`,
+  units: (u, n) => `${unitEn(u)} ${n}`,
+  xingCard: "Bonus card (醒) ", xingCount: (n, u) => `(incl. ${n} ${unitEn(u)} from 醒)`,
+  mtTimes: (name, fan) => `${name} ×${fan}`, mtUnits: (name, n, u) => `${name} +${n} ${unitEn(u)}`,
+  mtBase: (name, n, u) => `${name} counts ${n} ${unitEn(u)}`, listSep: ", ",
   raceSep: ": ",
   raceTarget: (t) => `Race to ${t} 息: `, raceTitle: "Race settlement (放炮罚)",
   raceReached: (t) => `A total reached ${t}: totals rounded to tens, settled pair by pair`,

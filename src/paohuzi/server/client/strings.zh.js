@@ -103,7 +103,7 @@ export default {
   // 娄底: the score in 息 beside 胡息 says it is the score ("计 22 息"), not a second 胡息
   units: (u, n) => (u === "息" ? `计 ${n} 息` : `${u} ${n}`), xingCard: "醒牌 ", xingCount: (n, u) => `（含醒 ${n}${u}）`,
   mtTimes: (name, fan) => `${name} ×${fan}`, mtUnits: (name, n, u) => `${name} +${n}${u}`,
-  mtBase: (name, n, u) => `${name} 记${n}${u}`,
+  mtBase: (name, n, u) => `${name} 记${n}${u}`, listSep: "、",
   raceSep: "：",
   raceTarget: (t) => `放炮罚 · 先到 ${t} 息：`, raceTitle: "放炮罚结算",
   raceReached: (t) => `有人到了 ${t} 息：按总息数四舍五入到整十，两两相减结算`,

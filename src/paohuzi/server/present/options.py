@@ -93,9 +93,10 @@ NAME_EN = {
 def mingtang_label(mid: str, name: str = "") -> dict[str, str]:
     """A 名堂's labels; ``name`` is the region's own word for it (一点朱, 海底捞), if any:
     the English names that word (永州's 黑胡 is "No red (黑胡)", never 乌胡)."""
-    zh = name or PATTERNS[mid].name
-    en = MINGTANG_EN.get(mid, mid)
-    if zh != PATTERNS[mid].name:
+    known = PATTERNS.get(mid)  # (None: a developer's own 名堂: its name in both)
+    zh = name or (known.name if known is not None else mid)
+    en = MINGTANG_EN.get(mid, zh)
+    if known is not None and zh != known.name:
         en = f"{NAME_EN.get(zh, en.split(' (')[0])} ({zh})"
     return {"zh": zh, "en": en}
 
@@ -209,11 +210,11 @@ def schema(rules: Rules) -> list[dict[str, Any]]:
         _opt(
             "ready_first",
             "准备后开局",
-            "Deal when everyone is ready",
+            "Match starts",  # short: a phone's half-width select shows it whole
             "one",
             [
-                _labelled(False, "坐满就开", "when every seat is taken"),
-                _labelled(True, "都准备再开", "when everyone is ready"),
+                _labelled(False, "坐满就开", "when seats fill"),
+                _labelled(True, "都准备再开", "when all are ready"),
             ],
             False,
         ),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paohuzi.core.labels import DOUBLING_ZH, sit_out_word
+from paohuzi.core.labels import DOUBLING_EN, DOUBLING_ZH, sit_out_word
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.position import WangPattern
 from paohuzi.core.rules import (
@@ -35,7 +35,6 @@ from paohuzi.server.present.options import (
 )
 
 LEVEL_ZH = {"basic": "基本", "half": "半", "full": "全"}
-DOUBLING_EN = {"tianhu": "heavenly win", "dihu": "earthly win", "haidi": "last-card win"}
 HUXI_ROWS = (
     ("peng", "碰", "pong"),
     ("kan", "坎", "three in hand (kan)"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paohuzi.core.cards import CODES
-from paohuzi.core.labels import DOUBLING_ZH
+from paohuzi.core.labels import DOUBLING_EN, DOUBLING_ZH
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import HUNAN, MatchKind, Payment, Rules, Xing
 from paohuzi.core.scoring import Settlement, discarder_shares, xing_seat_pay
@@ -26,6 +26,7 @@ from paohuzi.server.messages import (
     RaceLine,
     XingSeatLine,
 )
+from paohuzi.server.present.options import mingtang_label
 
 
 def xing_seat_line(st: Settlement, v: View | None, rules: Rules) -> XingSeatLine | None:
@@ -139,11 +140,19 @@ def hand_settlement(
         scored_huxi=st.scored_huxi,
         doubled=st.doubled,
         doubled_zh=tuple(DOUBLING_ZH.get(d, d) for d in st.doubled),
+        doubled_en=tuple(DOUBLING_EN.get(d, d) for d in st.doubled),
         zimo=st.zimo,
         deng=st.deng,
         fan=st.fan,
         mingtang=tuple(
-            MingtangLine.make(name=m.name, fan=m.fan, effect=m.effect.value) for m in st.mingtang
+            MingtangLine.make(
+                name=m.name,
+                fan=m.fan,
+                effect=m.effect.value,
+                id=m.id,
+                name_en=mingtang_label(m.id, m.name)["en"],
+            )
+            for m in st.mingtang
         ),
         di=st.di,
         **after,
