@@ -116,6 +116,52 @@ def test_leave_asks_first_and_lists_the_match_at_once(server: str, browser: Any)
 
 
 # ------------------------------------------------------------------ bugs 2 and 3: the sheet
+def test_back_at_the_table_closes_a_sheet_then_asks(server: str, browser: Any) -> None:
+    """The browser's (a phone's) Back at a table: the sheet on top closes (the room's rules
+    stayed drawn over the lobby); with none open, 离开 asks first as its button does;
+    Back again closes that question; 离开 then goes where Back went (the lobby)."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-lobby=ready]")
+        room = create(page, server, hands=2)  # the lobby, then the room: one entry each
+        at = f"#/room/{room}"
+
+        def still_at_table() -> None:
+            wait_js(page, "!document.querySelector('#game').classList.contains('hidden')")
+            assert page.evaluate("location.hash") == at
+            assert page.is_hidden("#lobby")
+
+        bar_click(page, "#table-rules-btn")
+        page.wait_for_selector("#rules-page:not(.hidden)")
+        page.go_back()
+        wait_js(page, "document.querySelector('#rules-page').classList.contains('hidden')")
+        still_at_table()
+        assert page.is_hidden("#leave-confirm")
+        page.go_back()  # nothing open: asked first
+        page.wait_for_selector("#leave-confirm:not(.hidden)")
+        still_at_table()
+        page.go_back()  # Back again: the question closes, the table stays
+        wait_js(page, "document.querySelector('#leave-confirm').classList.contains('hidden')")
+        still_at_table()
+        page.go_back()
+        page.wait_for_selector("#leave-confirm:not(.hidden)")
+        page.click("#leave-go")
+        page.wait_for_selector("#lobby:not(.hidden)")
+        assert page.evaluate("location.hash") in ("", "#/")
+        assert page.is_hidden("#rules-page") and page.is_hidden("#game")
+        # 离开 from its button still goes to the lobby: the room again, then the button
+        page.evaluate(f"location.hash = '{at}'")
+        wait_dealt(page)
+        bar_click(page, "#leave-btn")
+        page.click("#leave-go")
+        page.wait_for_selector("#lobby:not(.hidden)")
+        assert page.evaluate("location.hash") == "#/"
+    finally:
+        ctx.close()
+
+
 def test_next_settlement_opens_at_its_top(server: str, browser: Any) -> None:
     """844×390: the sheet scrolled down to 下一局; the next hand's sheet opens at its top
     (the title in sight), its buttons on screen without scrolling."""

@@ -65,6 +65,7 @@ function enterRoom(room, token, seat) {
     wantRematch: false, offset: null, chiOpen: false, askDissolve: false,
     lastSettle: null, missed: null, review: null, readyFor: null, closes: [] });
   if (location.hash !== "#/room/" + room) history.replaceState(null, "", "#/room/" + room);
+  guard(room);
   for (const k of ["phase", "hand", "version"]) delete document.body.dataset[k]; // the old room's, until a state comes
   show("game");
   renderSettlement(); // the last room's sheet goes at once, not at this room's first state
@@ -80,8 +81,39 @@ function leave() {
   if (S.room) touchSeat(S.room); // 我的牌局 lists it first
   S.leaving = true;
   if (S.ws) S.ws.close();
+  if (history.state?.phzGuard) { S.afterBack = "#/"; history.back(); return; } // off the guard (below)
   history.replaceState(null, "", "#/");
   route();
+}
+
+/* The table's own sheets, top first, and what closes each (the ⋯ menu and the 吃 picker
+   apart): Back closes the one on top, as a phone's Back does in an app. */
+const SHEETS = [["#leave-confirm", "#leave-stay"], ["#rules-page", "#rules-close"], ["#log", "#log-close"]];
+function closeTopSheet() {
+  for (const [sheet, close] of SHEETS) {
+    const e = $(sheet);
+    if (e && !e.classList.contains("hidden") && $(close)) { $(close).click(); return true; }
+  }
+  if ($("#phrases") && !$("#phrases").classList.contains("hidden")) { $("#phrases").classList.add("hidden"); return true; }
+  if ($("#topbar").classList.contains("menu-open")) { $("#menu-btn").click(); return true; }
+  if (S.chiOpen) { S.chiOpen = false; rerender(); return true; }
+  return false;
+}
+
+/* Back at a table. Entering a room pushes a guard entry (the same address, state
+   {phzGuard}) over the room's own: Back from it lands on the room's entry — no hashchange,
+   only a popstate — and the table stays: the sheet on top closes, else 离开 asks first, as
+   its button does; the guard is pushed again. 离开 steps back off the guard, then goes to
+   the lobby. A typed address or a link (another hash) is routed as ever. */
+function guard(room) {
+  if (history.state?.phzGuard !== room) history.pushState({ phzGuard: room }, "", "#/room/" + room);
+}
+function onPopState(ev) {
+  if (S.afterBack !== null) { const to = S.afterBack; S.afterBack = null; history.replaceState(null, "", to); route(); return; }
+  const here = S.room && !S.leaving && !$("#game").classList.contains("hidden");
+  if (!here || ev.state?.phzGuard || location.hash !== "#/room/" + S.room) return;
+  guard(S.room);
+  if (!closeTopSheet()) askLeave();
 }
 
 /* ---------------------------------------------------------------- websocket */
@@ -457,6 +489,7 @@ function wire() {
   $("#replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", (ev) => onKey(ev, hooks));
   window.addEventListener("hashchange", route);
+  window.addEventListener("popstate", onPopState);
   setInterval(() => { tick(); tickDissolve(); }, 250);
   initLobby();
   route();

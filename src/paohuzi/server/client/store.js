@@ -73,7 +73,7 @@ export function replayContext(handId) {
 
 /* ------------------------------------------------------------ the session and its socket */
 export const S = {
-  room: null, token: null, seat: null, ws: null, msg: null, retry: 0, closes: [], leaving: false,
+  room: null, token: null, seat: null, ws: null, msg: null, retry: 0, closes: [], leaving: false, afterBack: null,
   layout: [], layoutHand: null, selected: null, logHand: null, logN: 0, offset: null,
   chiOpen: false, settleHidden: false, pendingReady: false, settleFor: null, hint: null, wantRematch: false,
 };
