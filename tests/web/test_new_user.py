@@ -162,6 +162,30 @@ def test_back_at_the_table_closes_a_sheet_then_asks(server: str, browser: Any) -
         ctx.close()
 
 
+def test_back_in_the_lobby_closes_its_sheet(server: str, browser: Any) -> None:
+    """Back with the tutorial or the rules page open in the lobby closes it (a phone's
+    Back left the site); a sheet closed by its × leaves no step behind for Back."""
+    ctx = browser.new_context(**VIEWPORTS["phone-portrait"])
+    page = ctx.new_page()
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-lobby=ready]")
+        for opener, sheet in (("#tutorial-btn", "#tutorial"), ("#lobby-rules-btn", "#rules-page")):
+            page.click(opener)
+            page.wait_for_selector(f"{sheet}:not(.hidden)")
+            page.go_back()
+            wait_js(page, f"document.querySelector('{sheet}').classList.contains('hidden')")
+            assert page.url.startswith(server) and page.is_visible("#lobby"), page.url
+        page.click("#lobby-rules-btn")
+        page.wait_for_selector("#rules-page:not(.hidden)")
+        page.click("#rules-close")
+        wait_js(page, "!history.state?.phzSheet")  # stepped off the sheet's entry
+        page.go_back()  # the lobby was the first page: Back now leaves it
+        assert not page.url.startswith(server), page.url
+    finally:
+        ctx.close()
+
+
 def test_next_settlement_opens_at_its_top(server: str, browser: Any) -> None:
     """844×390: the sheet scrolled down to 下一局; the next hand's sheet opens at its top
     (the title in sight), its buttons on screen without scrolling."""

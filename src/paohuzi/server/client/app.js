@@ -88,7 +88,8 @@ function leave() {
 
 /* The table's own sheets, top first, and what closes each (the ⋯ menu and the 吃 picker
    apart): Back closes the one on top, as a phone's Back does in an app. */
-const SHEETS = [["#leave-confirm", "#leave-stay"], ["#rules-page", "#rules-close"], ["#log", "#log-close"]];
+const SHEETS = [["#leave-confirm", "#leave-stay"], ["#rules-page", "#rules-close"], ["#tutorial", "#tut-close"],
+  ["#log", "#log-close"]];
 function closeTopSheet() {
   for (const [sheet, close] of SHEETS) {
     const e = $(sheet);
@@ -109,11 +110,12 @@ function guard(room) {
   if (history.state?.phzGuard !== room) history.pushState({ phzGuard: room }, "", "#/room/" + room);
 }
 function onPopState(ev) {
+  if (S.selfPop) { S.selfPop = false; return; } // a sheet closed by its button stepped off its entry
   if (S.afterBack !== null) { const to = S.afterBack; S.afterBack = null; history.replaceState(null, "", to); route(); return; }
   const here = S.room && !S.leaving && !$("#game").classList.contains("hidden");
-  if (!here || ev.state?.phzGuard || location.hash !== "#/room/" + S.room) return;
-  guard(S.room);
-  if (!closeTopSheet()) askLeave();
+  const offGuard = here && !ev.state?.phzGuard && location.hash === "#/room/" + S.room;
+  if (offGuard) guard(S.room);
+  if (!closeTopSheet() && offGuard) askLeave(); // a sheet (lobby's or table's) closes first
 }
 
 /* ---------------------------------------------------------------- websocket */

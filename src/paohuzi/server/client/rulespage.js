@@ -3,7 +3,7 @@
  * Shown over whatever screen is open (the lobby, the join page or the table). */
 import { t, pick, onLang, api } from "./i18n.js";
 
-import { $, el, dialog, closeButton } from "./store.js";
+import { $, el, dialog, closeButton, sheetOpened, sheetClosed } from "./store.js";
 
 let openKey = null;
 let openOptions = null;
@@ -17,6 +17,7 @@ export async function openRules(key, options = null) {
   const page = dialog("rules-page", "lobby-overlay rules-overlay", (p) =>
     p.addEventListener("click", (ev) => { if (ev.target === p) closeRules(); }));
   page.dataset.key = key;
+  sheetOpened("rules-page");
   const s = ++seq;
   const sheet = el("div", "lobby-sheet rules");
   sheet.append(head(key, ""), el("p", "muted", t("loading")));
@@ -38,6 +39,7 @@ function closeRules() {
   openKey = null;
   const p = $("#rules-page");
   if (p) p.classList.add("hidden");
+  sheetClosed("rules-page");
 }
 
 function head(key, title) {

@@ -73,7 +73,7 @@ export function replayContext(handId) {
 
 /* ------------------------------------------------------------ the session and its socket */
 export const S = {
-  room: null, token: null, seat: null, ws: null, msg: null, retry: 0, closes: [], leaving: false, afterBack: null,
+  room: null, token: null, seat: null, ws: null, msg: null, retry: 0, closes: [], leaving: false, afterBack: null, selfPop: false,
   layout: [], layoutHand: null, selected: null, logHand: null, logN: 0, offset: null,
   chiOpen: false, settleHidden: false, pendingReady: false, settleFor: null, hint: null, wantRematch: false,
 };
@@ -107,6 +107,19 @@ export function button(cls, text, onClick) {
 }
 
 /** The page's dialog `id` (made once, as a `cls` section; `init` then), shown. */
+/** A sheet Back closes gets its own history entry (the same address): Back pops it and
+ * app.js closes the sheet; a sheet closed by its own button steps back off it (then to
+ * the address ``to``, if given: the lobby's, for a sheet that had one of its own). */
+export function sheetOpened(id) {
+  if (history.state?.phzSheet !== id) history.pushState({ ...(history.state || {}), phzSheet: id }, "", location.href);
+}
+export function sheetClosed(id, to = null) {
+  if (history.state?.phzSheet !== id) { if (to) history.replaceState(null, "", to); return; }
+  if (to) S.afterBack = to; // app.js goes there once off the sheet's entry …
+  else S.selfPop = true; // … or lets this pop be
+  history.back();
+}
+
 export function dialog(id, cls, init) {
   let page = $("#" + id);
   if (!page) {

@@ -7,7 +7,7 @@
  * the learner's view as the live table is; narrate.js tells the events. The browser keeps
  * only which stop it is on. */
 import { T, t, pick, onLang, api } from "./i18n.js";
-import { $, el, button, langButton, dialog, closeButton } from "./store.js";
+import { $, el, button, langButton, dialog, closeButton, sheetOpened, sheetClosed } from "./store.js";
 import { zh, cardTitle } from "./cards.js";
 import { drawBoard } from "./board.js";
 import { narrate } from "./narrate.js";
@@ -16,6 +16,7 @@ const TU = { meta: null, cur: null, feedback: null, busy: false };
 
 export async function openTutorial(name) {
   const page = dialog("tutorial", "tutorial");
+  sheetOpened("tutorial");
   document.body.classList.add("tutorial-open");
   page.replaceChildren(el("p", "muted pad", t("loading")));
   try {
@@ -34,7 +35,7 @@ function closeTutorial() {
   if (p) p.classList.add("hidden");
   document.body.classList.remove("tutorial-open");
   TU.cur = null;
-  if (/^#\/tutorial/.test(location.hash)) history.replaceState(null, "", "#/");
+  sheetClosed("tutorial", /^#\/tutorial/.test(location.hash) ? "#/" : null);
 }
 
 function header() {
