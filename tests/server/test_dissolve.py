@@ -54,6 +54,34 @@ def test_against_bots_the_match_ends_at_once_with_its_standings(client: TestClie
     assert got["status"] == "finished" or "finished" in str(got)
 
 
+def test_a_match_dissolved_mid_hand_still_names_that_hand(client: TestClient) -> None:
+    """The top bar reads 第 N/M 局 from ``hand_index``: dissolved while hand 2 was played,
+    the finished state still names hand 2 (its table is what stays shown; it read 1/2);
+    dissolved at hand 1's settlement it names hand 1."""
+    r = create_room(client, bots=2, hands=4, seed=3)
+    with connect(client, r["room"], r["token"]) as ws:
+        me = Player(ws)
+        rng = random.Random(1)
+        me.play(rng, lambda st: st["phase"] == "playing" and st["hand_index"] == 2)
+        ask(me)
+        st = me.until(lambda s: s["phase"] == "finished")
+    assert st["dissolved"] is True and st["hand_index"] == 2, st["hand_index"]
+    assert st["hands"] == 4 and len(st["summary"]["hands"]) == 1  # one hand was scored
+    # 我的牌局 tells a dissolved match from an unfinished one
+    fresh = create_room(client, bots=2, hands=4, seed=4)
+    tokens = [r["token"], fresh["token"]]
+    got = client.post("/api/my-matches", json={"tokens": tokens}).json()["matches"]
+    flags = {m["room"]: (m["status"], m["dissolved"]) for m in got}
+    assert flags[r["room"]] == ("finished", True) and flags[fresh["room"]][1] is False, flags
+    r = create_room(client, bots=2, hands=4, seed=3)
+    with connect(client, r["room"], r["token"]) as ws:
+        me = Player(ws)
+        me.play(random.Random(1), lambda st: st["phase"] == "settlement")
+        ask(me)
+        st = me.until(lambda s: s["phase"] == "finished")
+    assert st["hand_index"] == 1
+
+
 def test_a_friend_refuses_then_agrees(client: TestClient) -> None:
     r, j = friends_room(client)
     with connect(client, r["room"], r["token"]) as wa, connect(client, r["room"], j["token"]) as wb:

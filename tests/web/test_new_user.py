@@ -362,6 +362,22 @@ def test_an_english_sheet_names_its_patterns_in_english(server: str, browser: An
         assert "One red (点胡) ×6, Big cards (大字胡) ×8" in en, en
         assert "doubled last-card win" in en and "、" not in en, en
         assert "(incl. 2 tun (囤) from 醒)" in en, en
+        # 自摸's +1 等 is said where it is counted (R34), as the terminal's sheet says it
+        texts = page.evaluate(
+            """async () => {
+          const { S } = await import('/static/store.js');
+          const { receive } = await import('/static/app.js');
+          const { setLang } = await import('/static/i18n.js');
+          const next = structuredClone(S.msg);
+          next.version += 1;
+          Object.assign(next.result, { unit: '等', zimo: true, deng: 3, xing_cards: null, xing: null });
+          receive(next);
+          const en = document.querySelector('#settlement .units').innerText;
+          setLang('zh');
+          return [document.querySelector('#settlement .units').innerText, en];
+        }"""
+        )
+        assert texts == ["等 3（含自摸 +1）", "grades (等) 3 (incl. +1 self-drawn)"], texts
     finally:
         ctx.close()
 

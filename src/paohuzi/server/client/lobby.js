@@ -385,6 +385,8 @@ function matchItem(m) {
   top.append(el("b", null, t("matchRoom", m.room, localTime(m.created, m.date))));
   const done = m.hands.filter((h) => h.finished).length;
   top.append(el("span", "badge", t("handsPlayed", done, m.hands_total)));
+  if (m.dissolved) top.append(el("span", "badge dissolved", t("matchDissolved"))); // 解散: not merely unfinished
+  else if (m.status === "finished") top.append(el("span", "badge", t("matchEnded")));
   const score = m.scores && m.scores.length ? m.scores[m.seat] : null;
   if (score !== null && score !== undefined) {
     const cls = score > 0 ? "win" : score < 0 ? "lose" : "";

@@ -93,7 +93,8 @@ function summary(r) {
   const doubled = lang() === "en" && r.doubled_en?.length ? r.doubled_en : r.doubled_zh;
   if (r.doubled && r.doubled.length) sum.append(el("span", null, T.doubled(doubled.join(T.listSep), r.scored_huxi)));
   const unit = r.unit || "等";
-  sum.append(el("span", "units", unit === "等" ? T.deng(r.deng) : T.units(unit, r.deng)));
+  // 自摸's +1 等 said where it is counted (R34; the terminal's sheet says it too)
+  sum.append(el("span", "units", unit === "等" ? T.deng(r.deng) + (r.zimo ? T.zimoDeng : "") : T.units(unit, r.deng)));
   if (r.xing_cards) { // 醒 (R42): the card(s) turned and the units they brought
     const x = el("span", "xing", T.xingCard);
     if (r.xing_cards.length) for (const c of r.xing_cards) x.append(cardEl(c, "mini"));

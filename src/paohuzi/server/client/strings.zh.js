@@ -103,7 +103,7 @@ export default {
   // 娄底: the score in 息 beside 胡息 says it is the score ("计 22 息"), not a second 胡息
   units: (u, n) => (u === "息" ? `计 ${n} 息` : `${u} ${n}`), xingCard: "醒牌 ", xingCount: (n, u) => `（含醒 ${n}${u}）`,
   mtTimes: (name, fan) => `${name} ×${fan}`, mtUnits: (name, n, u) => `${name} +${n}${u}`,
-  mtBase: (name, n, u) => `${name} 记${n}${u}`, listSep: "、",
+  mtBase: (name, n, u) => `${name} 记${n}${u}`, listSep: "、", zimoDeng: "（含自摸 +1）",
   raceSep: "：",
   raceTarget: (t) => `放炮罚 · 先到 ${t} 息：`, raceTitle: "放炮罚结算",
   raceReached: (t) => `有人到了 ${t} 息：按总息数四舍五入到整十，两两相减结算`,
@@ -170,7 +170,7 @@ export default {
   rulesTitle: (l) => `${l} 规则`, roomRulesTitle: (c) => `房间 ${c} 的规则`, rulesInForce: "本房间正在使用的规则",
   fan: (n) => `${n}番`, fanUnits: (n, u) => `+${n}${u}`, fanBase: (n, u) => `记${n}${u}`, huxiHead: ["", "黑小", "黑大", "红小", "红大"], huxiHeadPlain: ["", "小", "大"],
   matchesTitle: "我的牌局", noMatches: "还没有牌局（在这个浏览器里打过的牌局会列在这里）",
-  matchRoom: (c, d) => `房间 ${c} · ${d}`, handsPlayed: (k, n) => `已打 ${k}/${n} 局`,
+  matchRoom: (c, d) => `房间 ${c} · ${d}`, handsPlayed: (k, n) => `已打 ${k}/${n} 局`, matchDissolved: "已解散", matchEnded: "已结束",
   myScore: (s) => `我的得分 ${s > 0 ? "+" : ""}${s}`,
   handN: (i) => `第${i}局`, wonBy: (w, h) => `${w}胡 ${h}息`,
   replay: "回放", rejoin: "回到牌桌", refresh: "刷新",

@@ -73,6 +73,12 @@ def view_wire(v: View | None) -> dict[str, Any] | None:
     return d
 
 
+def _abandoned(snap: RoomSnapshot, v: View | None) -> bool:
+    """A match 解散 mid-hand: the hand on the table was never finished, yet it is the one
+    shown (its index is the hands played plus one, as while it was played)."""
+    return snap.dissolved and snap.result is None and v is not None
+
+
 def seat_state(
     snap: RoomSnapshot, seat: int, away: bool, choices: tuple[ActionChoice, ...], v: View | None
 ) -> SeatState:
@@ -84,7 +90,7 @@ def seat_state(
         phase=ph,
         room=snap.id,
         hand_id=snap.hand_id,
-        hand_index=snap.played + (1 if ph == _PLAYING else 0),
+        hand_index=snap.played + (1 if ph == _PLAYING or _abandoned(snap, v) else 0),
         hands=snap.hands_total,
         rules=snap.rules.name,
         bot=snap.level.id,

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from paohuzi.core.rules import Rules, RulesError
+from paohuzi.core.rules import MatchKind, Rules, RulesError
 from paohuzi.server.present.options import summary
 from paohuzi.server.storage import schema as t
 from paohuzi.server.storage.rows import RoomConfig
@@ -118,6 +118,11 @@ async def _match(
         "scores": scores,
         "hands_total": total,
         "hands": hands,
+        # ended by a 解散 vote: over before its hands were played (a race may end early)
+        "dissolved": status == "finished"
+        and rules is not None
+        and rules.match == MatchKind.HANDS
+        and len(hands) < total,
     }
 
 
