@@ -216,3 +216,28 @@ def test_a_race_says_its_target_and_at_its_end_the_pairwise_settlement() -> None
     assert "取整到 10: 你 10  下家 110  上家 60" in end
     assert "你 -150  下家 +150  上家 +0" in end  # Σ (own − other), R45
     assert R.race_text(PRESETS["hunan"], [3, -3, 0], names, over=True).plain == ""
+
+
+def test_a_win_on_a_turned_up_card_says_who_turned_it() -> None:
+    """The sheet's first line names how the hand was won (docs/terminal.md): 自摸, or who
+    放炮 — and, for a card another seat turned up from the wall, who turned it (翻出)."""
+    from paohuzi.core.rules import HUNAN
+
+    names = {0: "甲", 1: "乙", 2: "丙"}
+    seen = {"turned": 0, "zimo": 0}
+    for seed in range(60):
+        st = bot_hand(HUNAN, seed)
+        res = st.result
+        if res is None or res.winner is None or res.position is None:
+            continue
+        line = R.settlement_text(view(st, 0), names, [0, 0, 0], "").plain.splitlines()[1]
+        pos = res.position
+        draws = [e for e in st.events if e.type == EventType.DRAW]
+        if res.discarder is None and not (pos.self_drawn or pos.tianhu):
+            assert draws[-1].card == pos.win and draws[-1].seat != res.winner
+            assert line.endswith(f"{names[draws[-1].seat]}翻出"), line
+            seen["turned"] += 1
+        else:
+            assert "翻出" not in line, line
+            seen["zimo"] += pos.self_drawn
+    assert seen["turned"] >= 3 and seen["zimo"] >= 1, seen

@@ -312,6 +312,10 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
         flags = win_flags_zh(lambda k: getattr(pos, k, False))
         if res.discarder is not None:
             flags.append(f"{names[res.discarder]}放炮")
+        elif pos is not None and not (pos.self_drawn or pos.tianhu):
+            by = _turned_up_by(v.log)  # won on a card another seat turned up: who did
+            if by is not None and by != res.winner:
+                flags.append(f"{names[by]}翻出")
         out.append(("  " + " ".join(flags)) if flags else "")
         out.append("\n")
         if res.settlement is not None:
@@ -394,6 +398,12 @@ def _groups_block(st: Settlement, pos: Position | None) -> Text:
         out.append("\n")
     out.append(f" 合计 total          {sum(st.group_huxi):>3}\n", style=DIM)
     return out
+
+
+def _turned_up_by(log: Sequence[Event]) -> int | None:
+    """The seat of the last card turned up from the wall (the one a win without 自摸 or
+    放炮 was made on)."""
+    return next((e.seat for e in reversed(log) if e.type == EventType.DRAW), None)
 
 
 def _score_block(st: Settlement, xing: Sequence[Card] = ()) -> Text:
