@@ -40,6 +40,7 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
     res = state.result.to_dict() if state.result is not None else {}
     reveal = view(state, state.dealer).to_dict().get("reveal", {})
     st = res.get("settlement") or {}
+    draws = [e for e in (x.to_dict() for x in state.events) if e["type"] == "draw"]
     position = res.get("position") or {}
     return {
         "winner": res.get("winner"),
@@ -103,6 +104,14 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
             and res.get("discarder") is not None
             and (rules.payment == "discarder" or position.get("dihu"))
             and rules.seated > 2
+            else {}
+        ),
+        # 翻出: a win on a card another seat turned up from the wall names that seat
+        **(
+            {"turned_by": draws[-1]["seat"]}
+            if res.get("winner") is not None
+            and res.get("discarder") is None
+            and not (position.get("self_drawn") or position.get("tianhu"))
             else {}
         ),
         **(

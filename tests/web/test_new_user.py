@@ -378,6 +378,25 @@ def test_an_english_sheet_names_its_patterns_in_english(server: str, browser: An
         }"""
         )
         assert texts == ["等 3（含自摸 +1）", "grades (等) 3 (incl. +1 self-drawn)"], texts
+        # a win on a card another seat turned up names who turned it (翻出)
+        titles = page.evaluate(
+            """async () => {
+          const { S } = await import('/static/store.js');
+          const { receive } = await import('/static/app.js');
+          const { setLang } = await import('/static/i18n.js');
+          const next = structuredClone(S.msg);
+          next.version += 1;
+          const r = next.result, n = r.payments.length;
+          Object.assign(r, { self_drawn: false, tianhu: false, discarder: null, zimo: false,
+            turned_by: (r.winner + 1) % n, pattern: null });
+          receive(next);
+          const zh = document.querySelector('#settlement').innerText; // the title (the last hand's, at the end)
+          setLang('en');
+          return [zh, document.querySelector('#settlement').innerText];
+        }"""
+        )
+        zh, en = titles
+        assert "翻出）" in zh and "turned up)" in en, titles
     finally:
         ctx.close()
 

@@ -8,6 +8,7 @@ unshown event from everybody but its seat.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .cards import CODES, Card, card_or_wang
@@ -97,3 +98,17 @@ class Event(NamedTuple):
         who = f"{self.seat}:" if self.seat is not None else ""
         card = Card(self.card).zh if self.card is not None else ""
         return f"{who}{self.type}{card}"
+
+
+def turned_up_by(result: Any, log: Sequence[Event]) -> int | None:
+    """翻出: the seat that turned up from the wall the card a win was made on — a win
+    neither 自摸 nor on a discard (放炮) nor 天胡 — else None. ``result`` a
+    :class:`~paohuzi.core.result.HandResult`; ``log`` the hand's events (a view's will do:
+    draws that end claimable are shown)."""
+    pos = result.position
+    if result.winner is None or result.discarder is not None or pos is None:
+        return None
+    if pos.self_drawn or pos.tianhu:
+        return None
+    by = next((e.seat for e in reversed(log) if e.type == EventType.DRAW), None)
+    return by if by != result.winner else None

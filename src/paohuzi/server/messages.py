@@ -256,6 +256,7 @@ class HandSettlement(Out):
     doubled: tuple[str, ...]
     doubled_zh: tuple[str, ...]
     doubled_en: tuple[str, ...] = ()
+    turned_by: int | None = None  # 翻出: won on a card this seat turned up from the wall
     zimo: bool
     deng: int
     fan: int

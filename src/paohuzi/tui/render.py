@@ -18,7 +18,7 @@ from rich.text import Text
 
 from paohuzi.core.actions import CHI, HU, PASS, PENG, Action
 from paohuzi.core.cards import Card, card_or_wang
-from paohuzi.core.events import Event
+from paohuzi.core.events import Event, turned_up_by
 from paohuzi.core.labels import OPEN_VERB_ZH, doubling_zh, sit_out_word, win_flags_zh
 from paohuzi.core.match import race_final
 from paohuzi.core.melds import GroupKind
@@ -312,10 +312,8 @@ def settlement_text(v: View, names: dict[int, str], totals: Sequence[int], title
         flags = win_flags_zh(lambda k: getattr(pos, k, False))
         if res.discarder is not None:
             flags.append(f"{names[res.discarder]}放炮")
-        elif pos is not None and not (pos.self_drawn or pos.tianhu):
-            by = _turned_up_by(v.log)  # won on a card another seat turned up: who did
-            if by is not None and by != res.winner:
-                flags.append(f"{names[by]}翻出")
+        elif (by := turned_up_by(res, v.log)) is not None:  # another seat's card from the wall
+            flags.append(f"{names[by]}翻出")
         out.append(("  " + " ".join(flags)) if flags else "")
         out.append("\n")
         if res.settlement is not None:
@@ -398,12 +396,6 @@ def _groups_block(st: Settlement, pos: Position | None) -> Text:
         out.append("\n")
     out.append(f" 合计 total          {sum(st.group_huxi):>3}\n", style=DIM)
     return out
-
-
-def _turned_up_by(log: Sequence[Event]) -> int | None:
-    """The seat of the last card turned up from the wall (the one a win without 自摸 or
-    放炮 was made on)."""
-    return next((e.seat for e in reversed(log) if e.type == EventType.DRAW), None)
 
 
 def _score_block(st: Settlement, xing: Sequence[Card] = ()) -> Text:

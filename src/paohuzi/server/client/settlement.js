@@ -26,7 +26,8 @@ export function renderSettlement() {
   bar.classList.toggle("hidden", !S.settleHidden);
   const r = m.result;
   // a 王 pattern names the win (R41: no 自摸 on a pattern)
-  const how = r && (r.pattern ? ` · ${T.patterns[r.pattern]}` : r.tianhu ? T.tianhu : r.self_drawn ? T.zimo : "");
+  const how = r && (r.pattern ? ` · ${T.patterns[r.pattern]}` : r.tianhu ? T.tianhu : r.self_drawn ? T.zimo
+    : r.turned_by !== null && r.turned_by !== undefined ? T.turnedBy(nameOf(r.turned_by)) : "");
   const title = !r ? "" : r.huangzhuang ? T.huang : T.winTitle(nameOf(r.winner), how);
   const finished = m.phase === "finished";
   box.classList.toggle("finished", finished);

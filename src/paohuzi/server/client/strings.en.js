@@ -99,7 +99,7 @@ export default {
   createFail: (m) => `Could not create the room: ${m}`, joinFail: (m) => `Could not join: ${m}`,
   loadFail: (m) => `Could not load: ${m}`,
   winTitle: (who, how) => `${who === ME ? "You win" : `${who} wins`}!${how}`,
-  tianhu: " (natural win)", zimo: " (self-drawn)",
+  tianhu: " (natural win)", zimo: " (self-drawn)", turnedBy: (who) => ` (on the card ${who === ME ? "you" : who} turned up)`,
   huang: "No winner", finishedPrefix: "Match over · ",
   winCard: "Winning card ", huxi: (n) => `huxi ${n}`, doubled: (d, n) => `doubled ${d} → ${n}`,
   deng: (n) => `grades (等) ${n}`, mingtang: (x) => `patterns ${x}`, pinghu: "plain win", fanLine: (n) => `multiplier (番) ×${n}`, di: (n) => `bases (底) ${n}`, huangFan: (n) => `×${n} after 荒庄 (黄番)`,

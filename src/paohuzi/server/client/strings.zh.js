@@ -95,7 +95,7 @@ export default {
   /* ---------------------------------------------------------------- the settlement */
   createFail: (m) => `创建失败：${m}`, joinFail: (m) => `加入失败：${m}`, loadFail: (m) => `载入失败：${m}`,
   winTitle: (who, how) => `${who} 胡了！${how}`,
-  tianhu: "（天胡）", zimo: "（自摸）",
+  tianhu: "（天胡）", zimo: "（自摸）", turnedBy: (who) => `（${who}翻出）`,
   huang: "荒庄", finishedPrefix: "比赛结束 · ",
   winCard: "胡牌 ", huxi: (n) => `胡息 ${n}`, doubled: (d, n) => `翻倍 ${d} → ${n}`,
   deng: (n) => `等 ${n}`, mingtang: (x) => `名堂 ${x}`, pinghu: "平胡", fanLine: (n) => `番 ${n}`, di: (n) => `底 ${n}`, huangFan: (n) => `黄番 ×${n}`,

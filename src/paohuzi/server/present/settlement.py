@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from paohuzi.core.cards import CODES
+from paohuzi.core.events import turned_up_by
 from paohuzi.core.labels import DOUBLING_EN, DOUBLING_ZH
 from paohuzi.core.result import HandResult
 from paohuzi.core.rules import HUNAN, MatchKind, Payment, Rules, Xing
@@ -141,6 +142,7 @@ def hand_settlement(
         doubled=st.doubled,
         doubled_zh=tuple(DOUBLING_ZH.get(d, d) for d in st.doubled),
         doubled_en=tuple(DOUBLING_EN.get(d, d) for d in st.doubled),
+        turned_by=turned_up_by(result, v.log) if v is not None else None,
         zimo=st.zimo,
         deng=st.deng,
         fan=st.fan,
