@@ -86,8 +86,9 @@ function leave() {
   route();
 }
 
-/* The table's own sheets, top first, and what closes each (the ⋯ menu and the 吃 picker
-   apart): Back closes the one on top, as a phone's Back does in an app. */
+/* The sheets Back closes (the table's, and the lobby's tutorial and rules page), top
+   first, with what closes each; then the 快捷语 panel, the ⋯ menu and the 吃 picker:
+   Back closes the one on top, as a phone's Back does in an app. */
 const SHEETS = [["#leave-confirm", "#leave-stay"], ["#rules-page", "#rules-close"], ["#tutorial", "#tut-close"],
   ["#log", "#log-close"]];
 function closeTopSheet() {
