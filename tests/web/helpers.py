@@ -133,6 +133,26 @@ def wait_js(page: Any, expr: str, timeout: float = 30.0) -> None:
         time.sleep(0.03)
 
 
+def resend(page: Any, patch: str, then: str = "") -> Any:
+    """Hand the page its last state again as the server's next one, changed by ``patch``
+    (JavaScript over ``next``, whose ``result`` is ``r``), and return what ``then`` returns
+    (JavaScript run after the render; ``setLang`` is in scope): how a test shows the page a
+    settlement no seeded hand reaches quickly (a 黄番, a 包赔, a 名堂 list)."""
+    return page.evaluate(
+        f"""async () => {{
+      const {{ S }} = await import('/static/store.js');
+      const {{ receive }} = await import('/static/app.js');
+      const {{ setLang }} = await import('/static/i18n.js');
+      const next = structuredClone(S.msg);
+      next.version += 1;
+      const r = next.result;
+      {patch}
+      receive(next);
+      {then}
+    }}"""
+    )
+
+
 def _page_facts(page: Any) -> object:
     """What a failed wait saw: the body's data, the status strip, the open overlays, and
     the socket's last closes (code, the server's reason, ms since the page opened)."""

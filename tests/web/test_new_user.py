@@ -21,6 +21,7 @@ from .helpers import (
     click_a_legal_choice,
     create,
     open_seat,
+    resend,
     uncovered,
     wait_dealt,
     wait_js,
@@ -302,17 +303,10 @@ def test_a_huangfan_win_says_its_multiplier(server: str, browser: Any) -> None:
     page = ctx.new_page()
     try:
         a_win_settlement(page, server, random.Random(7))
-        text = page.evaluate(
-            """async () => {
-          const { S } = await import('/static/store.js');
-          const { receive } = await import('/static/app.js');
-          const next = structuredClone(S.msg);
-          next.version += 1;
-          next.result.huang_multiplier = 2;
-          next.result.di *= 2;
-          receive(next);
-          return document.querySelector('#settlement').innerText;
-        }"""
+        text = resend(
+            page,
+            "r.huang_multiplier = 2; r.di *= 2;",
+            "return document.querySelector('#settlement').innerText;",
         )
         assert "黄番 ×2" in text, text
         assert text.index("番 ") < text.index("黄番 ×2") < text.index("底 ")
@@ -338,24 +332,16 @@ def test_an_english_sheet_names_its_patterns_in_english(server: str, browser: An
     page = ctx.new_page()
     try:
         a_win_settlement(page, server, random.Random(7))
-        texts = page.evaluate(
-            """async () => {
-          const { S } = await import('/static/store.js');
-          const { receive } = await import('/static/app.js');
-          const { setLang } = await import('/static/i18n.js');
-          const next = structuredClone(S.msg);
-          next.version += 1;
-          const r = next.result;
-          r.mingtang = [{ name: '点胡', fan: 6, effect: 'fan', id: 'dianhu', name_en: 'One red (点胡)' },
-                        { name: '大字胡', fan: 8, effect: 'fan', id: 'dazihu', name_en: 'Big cards (大字胡)' }];
-          r.fan_combine = 'multiply';
-          r.doubled = ['haidi']; r.doubled_zh = ['海底胡']; r.doubled_en = ['last-card win'];
-          r.unit = '囤'; r.xing_cards = ['x8']; r.xing = 2;
-          receive(next);
-          const zh = document.querySelector('#settlement .summary').innerText;
-          setLang('en');
-          return [zh, document.querySelector('#settlement .summary').innerText];
-        }"""
+        texts = resend(
+            page,
+            """r.mingtang = [{ name: '点胡', fan: 6, effect: 'fan', id: 'dianhu', name_en: 'One red (点胡)' },
+                          { name: '大字胡', fan: 8, effect: 'fan', id: 'dazihu', name_en: 'Big cards (大字胡)' }];
+            r.fan_combine = 'multiply';
+            r.doubled = ['haidi']; r.doubled_zh = ['海底胡']; r.doubled_en = ['last-card win'];
+            r.unit = '囤'; r.xing_cards = ['x8']; r.xing = 2;""",
+            """const zh = document.querySelector('#settlement .summary').innerText;
+            setLang('en');
+            return [zh, document.querySelector('#settlement .summary').innerText];""",
         )
         zh, en = texts
         assert "点胡 ×6、大字胡 ×8" in zh and "翻倍 海底胡" in zh, zh
@@ -363,37 +349,22 @@ def test_an_english_sheet_names_its_patterns_in_english(server: str, browser: An
         assert "doubled last-card win" in en and "、" not in en, en
         assert "(incl. 2 tun (囤) from 醒)" in en, en
         # 自摸's +1 等 is said where it is counted (R34), as the terminal's sheet says it
-        texts = page.evaluate(
-            """async () => {
-          const { S } = await import('/static/store.js');
-          const { receive } = await import('/static/app.js');
-          const { setLang } = await import('/static/i18n.js');
-          const next = structuredClone(S.msg);
-          next.version += 1;
-          Object.assign(next.result, { unit: '等', zimo: true, deng: 3, xing_cards: null, xing: null });
-          receive(next);
-          const en = document.querySelector('#settlement .units').innerText;
-          setLang('zh');
-          return [document.querySelector('#settlement .units').innerText, en];
-        }"""
+        texts = resend(
+            page,
+            "Object.assign(r, { unit: '等', zimo: true, deng: 3, xing_cards: null, xing: null });",
+            """const en = document.querySelector('#settlement .units').innerText;
+            setLang('zh');
+            return [document.querySelector('#settlement .units').innerText, en];""",
         )
         assert texts == ["等 3（含自摸 +1）", "grades (等) 3 (incl. +1 self-drawn)"], texts
         # a win on a card another seat turned up names who turned it (翻出)
-        titles = page.evaluate(
-            """async () => {
-          const { S } = await import('/static/store.js');
-          const { receive } = await import('/static/app.js');
-          const { setLang } = await import('/static/i18n.js');
-          const next = structuredClone(S.msg);
-          next.version += 1;
-          const r = next.result, n = r.payments.length;
-          Object.assign(r, { self_drawn: false, tianhu: false, discarder: null, zimo: false,
-            turned_by: (r.winner + 1) % n, pattern: null });
-          receive(next);
-          const zh = document.querySelector('#settlement').innerText; // the title (the last hand's, at the end)
-          setLang('en');
-          return [zh, document.querySelector('#settlement').innerText];
-        }"""
+        titles = resend(
+            page,
+            """Object.assign(r, { self_drawn: false, tianhu: false, discarder: null, zimo: false,
+              turned_by: (r.winner + 1) % r.payments.length, pattern: null });""",
+            """const zh = document.querySelector('#settlement').innerText; // the title
+            setLang('en');
+            return [zh, document.querySelector('#settlement').innerText];""",
         )
         zh, en = titles
         assert "翻出）" in zh and "turned up)" in en, titles
@@ -408,20 +379,14 @@ def test_a_baopei_discarder_is_told_why_he_pays_for_all(server: str, browser: An
     page = ctx.new_page()
     try:
         a_win_settlement(page, server, random.Random(7))
-        rows = page.evaluate(
-            """async () => {
-          const { S } = await import('/static/store.js');
-          const { receive } = await import('/static/app.js');
-          const next = structuredClone(S.msg);
-          next.version += 1;
-          const r = next.result, n = r.payments.length, w = r.winner, d = (w + 1) % n;
-          r.discarder = d;
-          r.baopei = n - 1;
-          r.payments = r.payments.map((_, s) => (s === w ? (n - 1) * r.di : s === d ? -(n - 1) * r.di : 0));
-          receive(next);
-          return [...document.querySelectorAll('#settlement table.payments tr')].slice(1)
-            .map((tr) => tr.children[0].textContent);
-        }"""
+        rows = resend(
+            page,
+            """const n = r.payments.length, w = r.winner, d = (w + 1) % n;
+            r.discarder = d;
+            r.baopei = n - 1;
+            r.payments = r.payments.map((_, s) => (s === w ? (n - 1) * r.di : s === d ? -(n - 1) * r.di : 0));""",
+            """return [...document.querySelectorAll('#settlement table.payments tr')].slice(1)
+              .map((tr) => tr.children[0].textContent);""",
         )
         fed = [x for x in rows if "包赔" in x]  # 包赔 says 放炮 and more: the whole share
         assert len(fed) == 1 and "（包赔×2）" in fed[0], rows
