@@ -16,6 +16,7 @@ from paohuzi.core.evaluator import FOURS, evaluator_for, pack
 from paohuzi.core.mingtang import PATTERNS, Context, find
 from paohuzi.core.position import Position
 from paohuzi.core.refusals import Refusal
+from paohuzi.core.rules import PRESETS as PRESET_RULES
 from paohuzi.core.rules import Decomposition, MingtangRule, Rules, preset
 from paohuzi.core.scoring import settle
 
@@ -519,7 +520,8 @@ def _outcome(read: object, d: object) -> tuple[object, ...]:
     except Exception as e:  # the very error is what is compared
         return ("error", type(e), str(e))
     p.hand, p.card_bits, p.facts  # noqa: B018  # each made when first read, or with p
-    return ("ok", p, dict(vars(p)))
+    # every field (those the reader leaves to the class filled in) and derived count
+    return ("ok", p, {**p.__getstate__(), "card_bits": p.card_bits, "facts": p.facts})
 
 
 def _forms(p: Position, rng: random.Random) -> list[dict[str, object]]:
@@ -600,6 +602,26 @@ def test_from_dict_reads_as_the_constructor(
         assert fast == slow
         if fast[0] == "error":
             assert fast[1] is PositionError
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position_strategy(), st.booleans(), st.booleans(), st.sampled_from(sorted(PRESET_RULES)))
+def test_a_position_read_straight_scores_as_one_constructed(
+    p: Position, self_drawn: bool, last: bool, name: str
+) -> None:
+    """A position read straight leaves the fields at their class default to the class
+    (fewer stores: reading costs less than scoring, issue 27); the evaluator and the
+    settlement (the C kernel's on the compiled build) read them there and answer as for
+    the position the constructor made, under every preset."""
+    rules = PRESET_RULES[name]
+    q = Position(p.hand, p.table, p.win, self_drawn, last)
+    r = Position.from_dict(q.to_dict())
+    assert "wang" not in vars(r) and "tianhu" not in vars(r) and r.wang == 0
+    assert ("self_drawn" in vars(r)) == self_drawn and ("last_card" in vars(r)) == last
+    assert r.last_card is last and r == q
+    ev = evaluator_for(rules)
+    assert ev.best(r) == ev.best(q)
+    assert settle(r, rules) == settle(q, rules)  # r first: its misses fill the memos
 
 
 def test_from_dict_refuses_what_the_constructor_refuses(positions: list[Position]) -> None:

@@ -681,14 +681,17 @@ fail:
 
 static PyObject *S_win, *S_packed, *S_table_keys, *S_up_key, *S_self_drawn, *S_shape;
 
-/* A field of ``pos``: from ``dd`` (its instance dict, or NULL) when there, else
-   through getattr. New reference. A Position keeps every field read here in its
-   dict and no descriptor of the same name (the kernel is told the exact type). */
+/* A field of ``pos``: from ``dd`` (its instance dict, or NULL) when there, else its
+   class's plain value (a field the reader left at its class default), else through
+   getattr. New reference. */
 static PyObject *field(PyObject *dd, PyObject *pos, PyObject *name) {
     if (dd) {
         PyObject *o = PyDict_GetItemWithError(dd, name);
         if (o) return Py_NewRef(o);
         if (PyErr_Occurred()) return NULL;
+        /* a field left at its class default: the class's plain value */
+        o = _PyType_Lookup(Py_TYPE(pos), name);
+        if (o && !Py_TYPE(o)->tp_descr_get) return Py_NewRef(o);
     }
     return PyObject_GetAttr(pos, name);
 }
@@ -1445,7 +1448,16 @@ static PyObject *build(Reader *r, PyObject **v, PyObject *hs, Py_ssize_t n, int 
         bad |= !made[i];
         val[slot[i]] = made[i];
     }
-    for (int i = 0; i < 19 && !bad; i++) bad = PyDict_SetItem(dd, key[i], val[i]) < 0;
+    /* a field at its class default is left to the class, as _read leaves it: fewer
+       stores, a smaller dict (xing, wang, win_wang, pattern: always) */
+    int left[19] = {[8] = 1, [9] = 1, [10] = 1, [11] = 1};
+    left[0] = left[14] = nt == 0;
+    for (int f = 0; f < 4; f++) left[2 + f] = flag[f] == Py_False;
+    left[6] = hand_size == 20 && PyLong_CheckExact(hs);
+    left[7] = ext == EMPTY;
+    left[15] = up_key == -1;
+    for (int i = 0; i < 19 && !bad; i++)
+        if (!left[i]) bad = PyDict_SetItem(dd, key[i], val[i]) < 0;
     for (int i = 0; i < 6; i++) Py_XDECREF(made[i]);
     if (bad) goto fail;
     Py_DECREF(dd), Py_DECREF(groups), Py_DECREF(tkeys), Py_DECREF(shape), Py_DECREF(ext);
