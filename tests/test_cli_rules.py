@@ -112,3 +112,15 @@ def test_console_script():
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["name"] == "changde"
+
+
+def test_rules_without_a_preset_lists_them(capsys):
+    """``paohuzi rules`` lists the presets (docs/calculator.md: "paohuzi rules lists
+    them"); with ``--json`` it still prints the default preset's rules."""
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    for name in PRESETS:
+        assert name in out
+    assert "永州扯胡子" in out and "衡阳六胡抢" in out
+    assert main(["rules", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["name"] == "hunan"

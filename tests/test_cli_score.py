@@ -17,7 +17,9 @@ import pytest
 
 from paohuzi.cli.common import cards_text
 from paohuzi.cli.main import main
+from paohuzi.cli.score import score_line
 from paohuzi.core.cards import Card
+from paohuzi.core.rules import preset
 
 # The issue's Done-when position (R9): 碰拾 3 + 吃一二三 3 + 偎七 3 + 句壹贰叁 6
 # + 四五六, 八九十, 绞八八捌 0 = 15 胡息 → 1 等 (R34), 平胡 番 1, 底 1 (R37).
@@ -465,6 +467,70 @@ def test_a_bad_huang_line_is_refused(capsys, monkeypatch, bad):
 
 @pytest.mark.parametrize("bad", ["-1", "1001", "1.5", "two", ""])
 def test_a_bad_huang_flag_is_refused(capsys, bad):
-    with pytest.raises(SystemExit) as e:
-        main(["score", *DONE_WHEN, *DONE_TABLE, "--huang", bad])
-    assert e.value.code == 2 and "--huang" in capsys.readouterr().err
+    assert main(["score", *DONE_WHEN, *DONE_TABLE, "--huang", bad]) == 2
+    assert "--huang" in capsys.readouterr().err
+
+
+# -- a developer's pass (2026-12-06): the checks a newcomer hit --------------------------------
+GUILIN_TIANHU = ["一二三四五六七八九壹贰叁肆伍陆柒捌玖拾拾", "--win", "拾", "--rules", "guilin"]
+
+
+def test_an_elective_tianhu_is_self_drawn(capsys):
+    """R28: the dealer's 天胡 is won with his own 亮张: ``--tianhu`` implies ``--self-drawn``
+    (the 拾拾拾 it completes is a 偎, not a 碰: the guilin-tianhu-wei vector, 底 10); a batch
+    line saying 天胡 but not self-drawn is refused."""
+    status, obj, _ = run_json(capsys, *GUILIN_TIANHU, "--tianhu", "--xing", "拾")
+    assert status == 0 and (obj["huxi"], obj["di"]) == (15, 10), obj
+    assert {"kind": "wei", "cards": "拾拾拾", "huxi": 6} in obj["groups"]
+    line = {"hand": GUILIN_TIANHU[0], "win": "拾", "tianhu": True, "xing": ["拾"]}
+    _, problem = score_line(json.dumps(line, ensure_ascii=False), preset("guilin"))
+    assert problem is not None and "self-drawn" in problem and "R28" in problem
+
+
+def test_a_xing_card_needs_a_copy_left_to_turn(capsys):
+    """R1, R42: a 醒牌 turned from the wall is a card the wall still held — not a fifth 五
+    after 连翻 turned the fourth, nor one of four 五 already on the winner's table."""
+    hand = ["五五五一二三壹贰叁肆伍陆七八九六七八柒捌", "--win", "玖", "--self-drawn"]
+    status, _, err = run(capsys, *hand, "--rules", "guilin", *["--xing", "五", "--xing", "五"])
+    assert status == 2 and "all four 五" in err and "R42" in err
+    status, obj, _ = run_json(capsys, *hand, "--rules", "guilin", *["--xing", "五", "--xing", "二"])
+    assert status == 0 and obj["xing"] == 3 + 1  # 五 ×3 (with the 五 turned a four: 连翻), 二 ×1
+    table = ["一二三壹贰叁肆伍陆七八九六七八十", "--table", "ti:五", "--win", "十"]
+    status, _, err = run(capsys, *table, "--self-drawn", "--rules", "guilin", "--xing", "五")
+    assert status == 2 and "all four 五" in err
+
+
+def test_a_dihu_table_holds_only_ti(capsys):
+    """R29: 地胡 comes before the winner draws: no 偎, 吃 or 碰 on his table."""
+    argv = ["三四五六七八九九九壹壹", "--table", "wei:d8", "--table", "wei:d9"]
+    status, _, err = run(capsys, *argv, "--table", "chi:x4x5x6", "--win", "壹", "--dihu")
+    assert status == 2 and "R29" in err
+
+
+def test_a_race_discarder_loses_what_the_winner_gains(capsys):
+    """R45 (娄底): on a discard win the discarder's running total loses the hand's score
+    (at most the race's cap): ``--json`` says it as ``discarder_pays``."""
+    argv = ["x8 x8 x8 d1 d3 d8 d8", "--table", "chi:x1x2x3", "--table", "wei:d5"]
+    argv += ["--table", "pao:x9", "--table", "wei:x6", "--win", "d2", "--rules", "loudi"]
+    status, obj, _ = run_json(capsys, *argv, "--discard")
+    assert status == 0 and (obj["pays"], obj["discarder_pays"]) == (27, 27)
+
+
+@pytest.mark.parametrize("bad", [["--huang", "-1"], ["--pattern", "foo"]])
+def test_a_bad_option_under_json_is_an_error_object(capsys, bad):
+    """docs/calculator.md: bad input under ``--json`` gives the error object on stdout and
+    one stderr line (argparse's own refusals too), exit 2."""
+    status, obj, err = run_json(capsys, *DONE_WHEN, *bad)
+    assert status == 2 and obj["error"] == "invalid_input" and bad[0] in obj["message"]
+    assert len(err.splitlines()) == 1 and "usage" not in err
+
+
+def test_python_dash_m_paohuzi_runs_the_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "paohuzi", "score", *DONE_WHEN, *DONE_TABLE, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["di"] == 1, done.stderr

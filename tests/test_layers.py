@@ -35,6 +35,7 @@ LAYER_OF_TOP = {
     "bots": 3,
     **dict.fromkeys(APPS, 5),  # userdata: where the programs keep the user's files
     "cli": 6,
+    "__main__": 6,  # ``python -m paohuzi``: the cli's entry point
 }
 ROOT_LAYER = 4  # the package root re-exports core, table and bots
 NAMES = ["core", "encoding", "table", "bots", "paohuzi", "apps", "cli"]

@@ -30,15 +30,13 @@ from .core.melds import Group, GroupKind, MeldError
 from .core.position import Position, PositionError
 from .core.records import ReplayError, record, replay
 from .core.result import HandResult
-from .core.rules import PRESETS, Rules, RulesError, preset
-from .core.scoring import Settlement, payments, settle
+from .core.rules import PRESETS, Rules, RulesError
+from .core.scoring import Settlement, evaluate, payments, settle
 from .core.state import GameState
+from .core.variants import preset
 from .core.views import view
 from .core.vocab import ActionType, EventType, Phase, Source
 from .table import Table
-
-evaluate = settle
-"""``evaluate(position, rules)`` → :class:`Settlement` (alias of :func:`settle`)."""
 
 __version__ = "0.1.0"
 compiled = _native.compiled

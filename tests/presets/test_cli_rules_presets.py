@@ -63,9 +63,9 @@ def test_json_and_toml_output_read_back(capsys, name: str) -> None:
 
 
 def test_json_and_toml_together_is_a_usage_error(capsys) -> None:
-    with pytest.raises(SystemExit) as e:
-        run(capsys, "hunan", "--json", "--toml")
-    assert e.value.code == 2
+    status, out, err = run(capsys, "hunan", "--json", "--toml")
+    assert status == 2 and "not allowed with" in err
+    assert json.loads(out)["error"] == "invalid_input"  # (--json given: the error object)
 
 
 # ------------------------------------------------------------------ 玩法 on the command line

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 COMMANDS = [
     "score",
@@ -23,8 +24,25 @@ COMMANDS = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse keeping the commands' error contract (docs/calculator.md): a bad option
+    under ``--json`` gives one stderr line and the ``invalid_input`` object on stdout,
+    exit 2, as every other bad input does (without ``--json``: argparse's usage too)."""
+
+    json_mode = False
+
+    def error(self, message: str) -> NoReturn:
+        if self.json_mode:
+            from .common import EXIT_BAD_INPUT, dumps, invalid_input, one_line
+
+            print(dumps(invalid_input(message)), flush=True)
+            print(f"{self.prog}: error: {one_line(message)}", file=sys.stderr, flush=True)
+            sys.exit(EXIT_BAD_INPUT)
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="paohuzi",
         description="跑胡子 (Paohuzi): hand calculator, self-play, replays, web and terminal game.",
     )
@@ -37,7 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    _Parser.json_mode = "--json" in (sys.argv[1:] if argv is None else argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0) or a refused option (2): a status, as every command's
+        return e.code if isinstance(e.code, int) else 2
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -1,4 +1,5 @@
-"""``paohuzi rules [PRESET] [--json | --toml]``: show a rules preset in full (PRESETS.md).
+"""``paohuzi rules [PRESET] [--json | --toml]``: show a rules preset in full (PRESETS.md);
+with no PRESET, list the presets.
 
 The table lists every field of :class:`~paohuzi.core.rules.Rules` with its
 Chinese name and an English gloss; fields added later still show (by name).
@@ -19,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from paohuzi.core import variants
-from paohuzi.core.labels import DOUBLING_ZH
+from paohuzi.core.labels import DOUBLING_ZH, PRESET_LABELS
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import LEVELS, PRESETS, Rules, RulesError
 
@@ -134,7 +135,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="show a rules preset in full",
         description=f"Show a rules preset ({', '.join(PRESETS)}) or a rules file in full.",
     )
-    p.add_argument("preset", nargs="?", default="hunan", metavar="PRESET", help=RULES_HELP)
+    p.add_argument(
+        "preset",
+        nargs="?",
+        metavar="PRESET",
+        help=RULES_HELP + " (none: the presets are listed; --json/--toml: hunan's)",
+    )
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print Rules.to_dict() as JSON")
     fmt.add_argument("--toml", action="store_true", help="print the rules as a TOML file")
@@ -143,8 +149,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.preset is None and not (args.json or args.toml):
+            Console(file=sys.stdout, highlight=False).print(presets_table())
+            return EXIT_OK
         try:
-            rules = load_rules(args.preset)
+            rules = load_rules(args.preset or "hunan")
         except RulesError as e:
             return fail(COMMAND, e, args.json)
         if args.json:
@@ -160,6 +169,28 @@ def run(args: argparse.Namespace) -> int:
         raise
     except Exception as e:  # no traceback reaches the user
         return internal_error(COMMAND, e, args.json)
+
+
+def presets_table() -> Table:
+    """The presets, one a line: ``paohuzi rules PRESET`` shows one in full."""
+    t = Table(
+        title="规则 presets (paohuzi rules PRESET shows one in full; hunan is the default)",
+        caption="人数 seats · 手牌 cards dealt · 起胡 least huxi to win · 王 wild cards",
+        box=box.SIMPLE_HEAD,
+    )
+    for col in ("PRESET", "地区 region", "人数", "手牌", "起胡", "王"):
+        t.add_column(col, no_wrap=True)
+    for name, rules in PRESETS.items():
+        zh, en = PRESET_LABELS[name]
+        t.add_row(
+            name,
+            f"{zh} {en}",
+            str(rules.players),
+            str(rules.hand_size),
+            str(rules.min_huxi),
+            str(rules.wang or "—"),
+        )
+    return t
 
 
 def render(rules: Rules) -> list[Table]:

@@ -19,11 +19,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from paohuzi.core.cards import CARDS, WANG, WANG_ZH, Card, CardError, parse_tiles
+from paohuzi.core.cards import CARDS, WANG, WANG_ZH, CardError, parse_tiles
 from paohuzi.core.labels import doubling_zh, win_flags_zh
-from paohuzi.core.melds import GroupKind, is_yiwushi
-from paohuzi.core.position import Position, WangPattern, deal_win_problem
-from paohuzi.core.rules import Dihu, Rules, RulesError, Xing
+from paohuzi.core.position import Position, WangPattern
+from paohuzi.core.rules import Rules, RulesError, Xing
+from paohuzi.core.validity import held_kinds, position_problem, win_xing
 from paohuzi.core.wang import wang_places
 
 from .common import (
@@ -168,7 +168,8 @@ def _run(args: argparse.Namespace, json_mode: bool) -> int:
     line = {
         "hand": " ".join(args.hand),
         "table": list(args.table),
-        "self_drawn": args.self_drawn,
+        # R28: a 天胡 is won with the dealer's own 亮张, so self-drawn (a batch line says so)
+        "self_drawn": args.self_drawn or (args.tianhu and args.win is not None),
         "last_card": args.last_card,
         "tianhu": args.tianhu,
         "dihu": args.dihu,
@@ -208,37 +209,16 @@ def discard_problem(position: Position, rules: Rules, discard: bool) -> str | No
 
 def discarder_pays(settlement: Settlement, rules: Rules, position: Position) -> int:
     """What the discarder pays alone on a discard win (R44; 包赔: every payer's share;
-    R37's 地胡 包赔 too), 0 where each payer pays his own."""
-    from paohuzi.core.scoring import discarder_shares
+    R37's 地胡 包赔 too; in a race, R45, what comes off his running total, at most the
+    race's cap), 0 where each payer pays his own."""
+    from paohuzi.core.scoring import discarder_shares, payments
 
+    if not settlement.win:
+        return 0
+    if rules.payment == "race":  # (the engine's own sum: the winner seat 0, the discarder 1)
+        return -payments(settlement.di, 0, [0, 1], rules, discarder=1)[1]
     shares = discarder_shares(rules, 0, position.dihu, rules.seated - 1)
-    return _pays(settlement, rules) * shares if settlement.win else 0
-
-
-def position_problem(position: Position, rules: Rules) -> str | None:
-    """Why ``position`` cannot occur under ``rules`` (its 王, its 天胡/地胡 flags, its
-    mandatory 天胡, its 醒牌), or None."""
-    return (
-        wang_problem(position, rules)
-        or yiwushi_problem(position, rules)
-        or deal_win_problem(position)
-        or dihu_problem(position, rules)
-        or tianhu_problem(position, rules)
-        or xing_problem(position, rules)
-    )
-
-
-def yiwushi_problem(position: Position, rules: Rules) -> str | None:
-    """A 吃 of 一五十 / 壹伍拾 is a 句 only under 衡阳's option (``yiwushi``, PRESETS)."""
-    if rules.yiwushi:
-        return None
-    for g in position.table:
-        if is_yiwushi(g.cards):
-            return (
-                f"{g.kind.value}:{g.zh} is no 句 under these rules ({rules.name}): 一五十 is "
-                "one only with 衡阳's option (--rules hengyang:yiwushi=on)"
-            )
-    return None
+    return _pays(settlement, rules) * shares
 
 
 def read_position(data: Any, rules: Rules) -> Position:
@@ -264,26 +244,6 @@ def _one_wang(text: str) -> bool:
         return False
 
 
-def dihu_problem(position: Position, rules: Rules) -> str | None:
-    """A 地胡 under rules that have none (R29: 永州 wins only on turned-up cards)."""
-    if position.dihu and rules.dihu == Dihu.NONE:
-        return f"these rules ({rules.name}) have no 地胡 (R29)"
-    return None
-
-
-def _held(position: Position) -> list[int]:
-    """The winner's natural cards per kind (hand, table, winning card): what R42 counts."""
-    held = [0] * 20
-    for c in position.all_cards():
-        held[c] += 1
-    return held
-
-
-def _shifted(card: int, rules: Rules) -> Card:
-    """The 醒牌 the winning card gives (R42: :meth:`Rules.xing_kind`)."""
-    return CARDS[rules.xing_kind(card, ())]
-
-
 def with_xing(position: Position, rules: Rules, wang_at: Sequence[int] = ()) -> Position:
     """The position with the 醒牌 it implies (R42): a 王 醒牌 (its places in the list,
     ``wang_at``) is the kind the winner holds most; under 跟醒 with none given, the
@@ -293,85 +253,12 @@ def with_xing(position: Position, rules: Rules, wang_at: Sequence[int] = ()) -> 
     own = rules.xing == Xing.GEN or (rules.xing == Xing.FAN and position.last_card)
     if rules.xing == Xing.NONE or (not xing and not wang_at and not own):
         return position
-    most = CARDS[rules.xing_kind(WANG, _held(position))]  # a 王 turned (R42)
+    most = CARDS[rules.xing_kind(WANG, held_kinds(position))]  # a 王 turned (R42)
     for i in sorted(wang_at):
         xing.insert(i, most)
     if not xing and own and (position.win is not None or position.win_wang):
-        xing = [_shifted(position.win, rules) if position.win is not None else most]
+        xing = [win_xing(position.win, rules) if position.win is not None else most]
     return replace(position, xing=tuple(xing)) if xing != list(position.xing) else position
-
-
-def xing_problem(position: Position, rules: Rules) -> str | None:
-    """醒牌 that cannot follow this win (R42), as the engine turns them: none where the
-    rules turn no 醒; the winning card's first under 跟醒, and under 翻醒 after 海底
-    (the wall is empty); a second only under 连翻, with wall left, after a 醒牌 that
-    made a four-group in the winner's 门子 — his three of it and the card turned from
-    the wall, or all four his own when the 醒牌 was the winning card's."""
-    xing = position.xing
-    if not xing:
-        return None
-    if rules.xing == Xing.NONE:
-        return f"these rules ({rules.name}) turn no 醒 (R42): leave out the 醒牌"
-    win = position.win
-    # the first 醒牌 is the winning card's (not one turned from the wall)
-    own = win is not None and (rules.xing == Xing.GEN or position.last_card)
-    if own and xing[0] != _shifted(win, rules):  # type: ignore[arg-type]
-        why = "跟醒" if rules.xing == Xing.GEN else "海底 (the wall is empty)"
-        want = _shifted(win, rules).zh  # type: ignore[arg-type]
-        return f"under {why} the 醒牌 is the winning card's: {want} (R42), not {xing[0].zh}"
-    if len(xing) == 1:
-        return None
-    if not rules.xing_chain:
-        return f"one 醒牌: these rules ({rules.name}) do not turn again (连翻 off, R42)"
-    if position.last_card:
-        return "one 醒牌: after 海底 no wall card is left to turn (连翻, R42)"
-    held = _held(position)
-    for i, x in enumerate(xing[:-1]):
-        need = 4 if own and i == 0 else 3  # (+1: the card turned from the wall)
-        if held[x] != need:
-            return (
-                f"醒牌 {x.zh} makes no four-group with the winner's cards ({held[x]} held), "
-                "so no further 醒牌 is turned (连翻, R42)"
-            )
-    return None
-
-
-def tianhu_problem(position: Position, rules: Rules) -> str | None:
-    """A mandatory 天胡 (no winning card) without the 提 or 坎 that make it (R28), or None."""
-    if position.win is not None or position.win_wang or not position.tianhu:
-        return None
-    counts = [position.hand.count(c) for c in set(position.hand)]
-    ti = sum(g.kind is GroupKind.TI for g in position.table)
-    kan = counts.count(3)
-    if rules.mandatory_tianhu(ti, kan):
-        return None
-    need = " or ".join(
-        x
-        for x in (
-            f"{rules.tianhu_ti} 提" if rules.tianhu_ti else "",
-            f"{rules.tianhu_kan} 坎 (a 提 counts as one)" if rules.tianhu_kan else "",
-        )
-        if x
-    )
-    return (
-        f"a mandatory 天胡 (no winning card) needs {need or 'what these rules do not have'}; "
-        f"this hand has {ti} 提 and {kan} 坎 (R28, {rules.name}): give --win for an elective 天胡"
-    )
-
-
-def wang_problem(position: Position, rules: Rules) -> str | None:
-    """Why a position with 王 cannot occur under ``rules`` (R39, R40), or None."""
-    n = position.wang + position.win_wang
-    if not n:
-        return None
-    if rules.wang and n > rules.wang:
-        return f"{n} 王, but these rules ({rules.name}) deal {rules.wang} (R39)"
-    if position.wang and not (position.self_drawn or position.tianhu or position.pattern):
-        return (
-            "a player holding a 王 wins only on his own turned-up card (self-drawn) or by "
-            "a 王 pattern, never on another player's card (R40)"
-        )
-    return None
 
 
 def _settle(position: Position, rules: Rules, huang: int = 0) -> Settlement:
@@ -482,6 +369,19 @@ def render(
     # wall: unless --discard says so, under discarder-pays rules both payers are named
     # (R37, R44, PRESETS 泸州).
     alone = discarder_pays(settlement, rules, position) if discard else 0
+    if alone and rules.payment == "race":  # R45: the winner scores; the discarder loses it
+        cap = f" (at most {rules.race.discarder_cap})" if rules.race.discarder_cap else ""
+        console.print(
+            Text.assemble(
+                ("胡 win", "bold green"),
+                " — the winner's running total gains ",
+                (str(_pays(settlement, rules)), "bold"),
+                ", the discarder's loses ",
+                (str(alone), "bold"),
+                cap,
+            )
+        )
+        return
     if alone:
         shares = alone // max(1, _pays(settlement, rules))
         times = f", × {shares} for every other player: 包赔" if shares > 1 else ""

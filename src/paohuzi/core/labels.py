@@ -49,3 +49,15 @@ def sit_out_word(rules: Any) -> str:
     if not rules.xing_seat:
         return "坐底"
     return SIT_OUT_WORD.get(rules.name.split(":")[0], "坐醒")
+
+
+# The presets by name, as the lobby and ``paohuzi rules`` show them: (中文, English).
+PRESET_LABELS = {
+    "hunan": ("湖南", "Hunan"),
+    "changde": ("常德", "Changde"),
+    "luzhou": ("泸州大贰", "Luzhou"),
+    "guilin": ("桂林字牌", "Guilin"),
+    "hengyang": ("衡阳六胡抢", "Hengyang"),
+    "loudi": ("娄底放炮罚", "Loudi (race)"),
+    "yongzhou": ("永州扯胡子", "Yongzhou (jokers)"),
+}

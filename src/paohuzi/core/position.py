@@ -393,13 +393,15 @@ class Position:
         hand: str,
         win: str | None,
         table: list[str] | tuple[str, ...] = (),
+        hand_size: int = 20,
         **flags: Any,
     ) -> Position:
-        """Convenience: ``Position.parse("四五六…", "八", ["peng:拾"], self_drawn=True)``."""
+        """Convenience: ``Position.parse("四五六…", "八", ["peng:拾"], self_drawn=True)``;
+        ``hand_size=14`` for a 14-card preset's hand (R43: 衡阳)."""
         d: dict[str, Any] = {"hand": hand, "table": list(table), **flags}
         if win is not None:
             d["win"] = win
-        return cls.from_dict(d)
+        return cls.from_dict(d, hand_size=hand_size)
 
     def __str__(self) -> str:
         parts = [format_cards(self.hand, wang=self.wang)]
@@ -551,6 +553,10 @@ def deal_win_problem(p: Position) -> str | None:
         return "天胡 and 地胡 come before any card is drawn: not 海底 (R28, R29)"
     if p.tianhu and any(g.kind is not _TI for g in p.table):
         return "天胡 comes right after the deal: only 提 lie on the table (R28)"
+    if p.tianhu and not p.self_drawn and not p.at_deal:
+        return "天胡 is won with the dealer's own 亮张: it is self-drawn (自摸, R28)"
+    if p.dihu and any(g.kind is not _TI for g in p.table):
+        return "地胡 comes before this seat draws a card: only 提 lie on its table (R29)"
     return None
 
 

@@ -457,6 +457,21 @@ _settle_slow.__name__ = _settle_slow.__qualname__ = "settle"  # (what it stands 
 _FRONT = _front()
 settle: Callable[..., Settlement] = _FRONT or _settle_slow
 
+IMPOSSIBLE = Settlement(False, 0, 0, 0, 0, 0, (), (), (), "impossible_position")
+
+
+def evaluate(position: Position, rules: Rules = HUNAN, huang: int = 0) -> Settlement:
+    """算分 (the hand calculator): :func:`settle` for a position that can occur under
+    ``rules``; for one that cannot (a deal size, 王, 一五十, 天胡/地胡 or 醒牌 these rules
+    do not have: :func:`~paohuzi.core.validity.position_problem` says which), a result
+    whose ``error`` is ``"impossible_position"`` — the check ``paohuzi score`` makes,
+    as a result, not an exception. Self-play and search call :func:`settle` itself."""
+    from .validity import position_problem  # (validity reads positions and rules only)
+
+    if position_problem(position, rules) is not None:
+        return IMPOSSIBLE
+    return settle(position, rules, huang)
+
 
 def _in_python(sc: _Scorer, p: Position, huang: int) -> Settlement:
     """:func:`settle` in Python: every position, and what fills the memos the C path

@@ -365,6 +365,13 @@ HOUSE = {
 }
 
 
+def preset(name: str) -> Rules:
+    """:func:`paohuzi.core.rules.preset` that also reads a preset with its options
+    (``guilin:zimo=unit``, ``hunan:players=4``: :func:`parse`), as every command and env
+    reads a name; exported as ``paohuzi.preset``."""
+    return PRESETS[name] if name in PRESETS else parse(name)
+
+
 def parse(text: str) -> Rules:
     """``PRESET:ID=VALUE,…`` → that preset played so (the CLI's ``--rules
     yongzhou:xing=gen,hongzhuan=on``); besides the region's options every preset takes

@@ -19,22 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from paohuzi.core.cards import MAX_WANG
-from paohuzi.core.labels import sit_out_word
+from paohuzi.core.labels import PRESET_LABELS, sit_out_word
 from paohuzi.core.mingtang import PATTERNS
 from paohuzi.core.rules import DECK, PRESETS, MatchKind, MingtangRule, Rules, RulesError
 from paohuzi.core.variants import EXTRA_CAPS, labels, patched, play, summary_label, variants
 from paohuzi.server.room.levels import LEVELS
 from paohuzi.server.wire import RoomError
 
-PRESET_LABELS = {
-    "hunan": ("湖南", "Hunan"),
-    "changde": ("常德", "Changde"),
-    "luzhou": ("泸州大贰", "Luzhou"),
-    "guilin": ("桂林字牌", "Guilin"),
-    "hengyang": ("衡阳六胡抢", "Hengyang"),
-    "loudi": ("娄底放炮罚", "Loudi (race)"),
-    "yongzhou": ("永州扯胡子", "Yongzhou (jokers)"),
-}
 LEVEL_EN = {"easy": "Beginner", "normal": "Intermediate", "hard": "Advanced"}
 MINGTANG_EN = {
     "honghu": "Red hand (红胡)",  # R36: 10 or more red cards, not all of them
