@@ -293,3 +293,26 @@ def test_the_zuoxing_seat_sees_the_dealers_hand() -> None:
         s.apply(random_choice(s, rng))
     plain = GameState(rules.replace(xing_seat=False), 5)
     assert all(view(plain, t).watched is None for t in range(4))
+
+
+def test_R42_the_xing_events_count_the_wang_as_the_settlement_does() -> None:
+    """R42: a 王 standing for the 醒牌's kind counts in 醒数. The log, the ticker and the
+    replay read the ``xing`` events: their counts add up to the settlement's 醒数 (a
+    player read "醒 九, 2 held" beside a sheet counting four: two 九 and two 王 as 九)."""
+    from paohuzi.core.variants import parse
+
+    rules = parse("yongzhou:wang=4")
+    seen = with_wang = 0
+    for seed in range(600):
+        t = Table([make_bot("greedy") for _ in range(3)], rules, seed, 1)
+        res = t.play_hand()
+        if res is None or res.position is None or not res.position.xing:
+            continue
+        st, pos = res.settlement, res.position
+        counts = [dict(e.data)["count"] for e in t.state.events if e.type == "xing"]
+        assert sum(counts) * (2 if rules.xing_double else 1) == st.xing, (seed, counts, st.wang)
+        seen += 1
+        with_wang += any(w in pos.xing for w in st.wang)
+        if with_wang >= 3:
+            break
+    assert with_wang >= 3, (seen, with_wang)

@@ -1081,10 +1081,24 @@ class GameState:
                 return tuple(out)
             turned, pos, outside = wall[pos], pos + 1, True
 
+    def _xing_with_wang(self, wang: tuple[Card, ...]) -> None:
+        """R42: 醒数 counts a 王 standing for the 醒牌's kind too — as the settlement's split
+        has them (``wang``: what each 王 stands for), known only once settled: the ``xing``
+        events just made (the last ones) say so. (连翻 turned on the natural cards.)"""
+        ev = self.events
+        i = len(ev) - 1
+        while i >= 0 and ev[i].type is E.XING:
+            e = ev[i]
+            data = tuple((k, v + wang.count(e.card) if k == "count" else v) for k, v in e.data)
+            ev[i] = e._replace(data=data)
+            i -= 1
+
     def _settle(self, s: int, pos: Position, discarder: int | None, dihu: bool) -> None:
         st = settle(pos, self.rules, huang=self.huang)
         if not st.win:  # the engine only offers 胡 that the evaluator accepts
             raise AssertionError(f"engine offered a non-winning 胡: {pos} ({st.error})")
+        if st.wang and pos.xing:
+            self._xing_with_wang(st.wang)
         rules = self.rules
         xing_seat = next((t for t in range(self.n) if t not in self.seats), None)
         xing_pay = xing_seat_pay(st.fan, st.xing, rules) if xing_seat is not None else 0
