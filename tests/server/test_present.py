@@ -294,6 +294,10 @@ def test_a_race_summary_is_the_matchs_pairwise_final_settlement(seed: int) -> No
     assert got == m.final()
     huang = sum(1 for r in m.results if r.winner is None)
     assert sum(race["huang_penalties"]) == huang * rules.race.huangzhuang_penalty
+    # the ranking and 大赢家 are the settlement's (a player read the 息 totals as 分 there)
+    final = race["final"]
+    assert [final[x] for x in s["ranking"]] == sorted(final, reverse=True)
+    assert s["big_winner"] == [x for x in range(rules.players) if final[x] == max(final)]
     # not a race: no race block
     hunan = tally.summary(m.results, [], rules.players).model_dump(mode="json", exclude_none=True)
     assert "race" not in hunan

@@ -136,6 +136,11 @@ def test_back_at_the_table_closes_a_sheet_then_asks(server: str, browser: Any) -
 
         bar_click(page, "#table-rules-btn")
         page.wait_for_selector("#rules-page:not(.hidden)")
+        page.keyboard.press("Escape")  # Escape closes it as its × does (a desktop player's key)
+        wait_js(page, "document.querySelector('#rules-page').classList.contains('hidden')")
+        still_at_table()
+        bar_click(page, "#table-rules-btn")
+        page.wait_for_selector("#rules-page:not(.hidden)")
         page.go_back()
         wait_js(page, "document.querySelector('#rules-page').classList.contains('hidden')")
         still_at_table()

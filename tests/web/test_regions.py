@@ -166,6 +166,17 @@ def test_a_loudi_race_plays_to_its_pairwise_settlement(server: str, browser: Any
     for t, text in zip(race["transfers"], pays, strict=False):
         assert text.startswith(names[t["payer"]]) and text.endswith(str(t["amount"]))
     assert "100" in page.inner_text("#match-summary .race-end")
+    # the ranking is the settlement's, in 分, each seat's 息 total beside it (a player read
+    # the 息 totals as the result above a settlement that said otherwise)
+    ranked = page.eval_on_selector_all(
+        "#match-summary ol.ranking li",
+        "lis => lis.map((li) => [+li.dataset.seat, li.querySelector('.pts').textContent,"
+        " li.querySelector('.race-sum').textContent])",
+    )
+    assert [x[0] for x in ranked] == m["summary"]["ranking"]
+    for s, pts, total in ranked:
+        assert pts.startswith(("+" if race["final"][s] > 0 else "") + str(race["final"][s]) + " ")
+        assert str(race["totals"][s]) in total
     shot(page, "web-race-final.png")
     # in English: the same sheet after a reload (the room sends its finished state again)
     page.evaluate("localStorage.setItem('phz:lang', 'en')")

@@ -62,7 +62,7 @@ def _load_all() -> None:
     """Import the bot modules so that their @register runs (they import this one)."""
     import importlib
 
-    for mod in ("greedy", "ismcts", "neural"):
+    for mod in ("greedy", "ismcts", "neural", "novice"):
         try:
             importlib.import_module(f"{__name__}.{mod}")
         except ModuleNotFoundError as e:

@@ -47,6 +47,7 @@ function relabel() {
 onLang(() => {
   relabel();
   syncToggles();
+  $("#claim-note").classList.add("hidden"); // (its words were the old language's)
   if (S.msg && !$("#game").classList.contains("hidden")) {
     const mute = settings.mute; // the log is rewritten in the new language, silently
     settings.mute = true;
@@ -91,12 +92,16 @@ function leave() {
    Back closes the one on top, as a phone's Back does in an app. */
 const SHEETS = [["#leave-confirm", "#leave-stay"], ["#rules-page", "#rules-close"], ["#tutorial", "#tut-close"],
   ["#log", "#log-close"]];
-function closeTopSheet() {
+function closeSheet() { // the sheet on top, as its × closes it: true if one was open
   for (const [sheet, close] of SHEETS) {
     const e = $(sheet);
     if (e && !e.classList.contains("hidden") && $(close)) { $(close).click(); return true; }
   }
   if ($("#phrases") && !$("#phrases").classList.contains("hidden")) { $("#phrases").classList.add("hidden"); return true; }
+  return false;
+}
+function closeTopSheet() {
+  if (closeSheet()) return true;
   if ($("#topbar").classList.contains("menu-open")) { $("#menu-btn").click(); return true; }
   if (S.chiOpen) { S.chiOpen = false; rerender(); return true; }
   return false;
@@ -491,6 +496,8 @@ function wire() {
   $("#replay-seat").addEventListener("change", (ev) => replaySeat(ev.target.value));
   $("#replay-close").addEventListener("click", closeReplay);
   document.addEventListener("keydown", (ev) => onKey(ev, hooks));
+  // Escape closes the sheet on top (the menu and the 吃 picker close on their own keys)
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && closeSheet()) ev.preventDefault(); });
   window.addEventListener("hashchange", route);
   window.addEventListener("popstate", onPopState);
   setInterval(() => { tick(); tickDissolve(); }, 250);

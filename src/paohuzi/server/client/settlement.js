@@ -230,17 +230,21 @@ function matchSummary(m) {
   const x = summaryOf(m);
   const big = new Set(x.big_winner || []);
   const out = [];
-  // ranking (ties share a place)
+  // ranking (ties share a place); a race (R45) ranks by its settlement, not its 息 totals
+  const race = x.race;
+  const result = race ? race.final : x.totals;
+  const ranking = x.ranking; // (the server's: a race's by its settlement)
   const ol = el("ol", "ranking");
   let place = 0;
-  x.ranking.forEach((s, k) => {
-    if (k === 0 || x.totals[s] !== x.totals[x.ranking[k - 1]]) place = k + 1;
+  ranking.forEach((s, k) => {
+    if (k === 0 || result[s] !== result[ranking[k - 1]]) place = k + 1;
     const li = el("li", big.has(s) ? "big-winner" : null);
     li.dataset.seat = String(s);
     li.append(el("span", "rank", T.rankN(place)), nameCell("span", s));
     if (big.has(s)) li.append(el("span", "badge big", T.bigWinner));
-    const t = x.totals[s];
+    const t = result[s];
     li.append(el("span", "pts " + (t > 0 ? "pos" : t < 0 ? "neg" : ""), T.points(t)));
+    if (race) li.append(el("span", "race-sum", T.raceSum(x.totals[s])));
     const mine = (x.best_hands || [])[s]; // each player's best hand
     if (mine) li.append(el("span", "seat-best", T.seatBest(mine.index, mine.score)));
     ol.append(li);

@@ -115,6 +115,7 @@ export default {
   raceHead: (r) => ["Player", "Total 息", `Rounded (${r})`, "Result"],
   pays: (a, b, n) => `${a} pays ${b} ${n}`, noTransfers: "A draw: nobody pays",
   raceHuang: (x) => `No-winner penalties (dealer): ${x}`,
+  raceSum: (n) => `(total ${n} 息)`,
   groupsHead: ["Group", "", "Huxi"],
   payHead: ["Player", "This hand", "Total", "Huxi total", "Hand"],
   xingSeat: (term, who, fan, xing, each, losers) => `${term}: ${who} collects ×${fan} (番) × ${xing} (醒) = ${each} from each loser` + (losers > 1 ? ` (${each * losers} in all)` : ""),

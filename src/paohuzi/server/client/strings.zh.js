@@ -111,6 +111,7 @@ export default {
   raceHead: (r) => ["玩家", "总息数", `取整（${r}）`, "输赢"],
   pays: (a, b, n) => `${a} 付给 ${b} ${n}`, noTransfers: "平局，无人付分",
   raceHuang: (x) => `荒庄罚分（庄家）：${x}`,
+  raceSum: (n) => `（总息数 ${n}）`,
   groupsHead: ["门子", "", "胡息"],
   payHead: ["玩家", "本局", "总分", "当前总息数", "手牌"],
   // 坐醒/数醒 (the seat that sat out collects 番 × 醒数 from each loser), 荒庄's reasons

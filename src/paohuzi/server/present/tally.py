@@ -76,9 +76,12 @@ def summary(
             mine = per_seat[s]
             if v > 0 and (mine is None or v > mine.score):
                 per_seat[s] = SeatBest.make(index=i + 1, score=v)
-    ranking = sorted(range(players), key=lambda s: (-totals[s], s))
-    top = max(totals, default=0)
-    big = [s for s in range(players) if totals[s] == top] if top > 0 else []
+    race = race_final_line(results, totals, rules) if rules.match == MatchKind.RACE else None
+    # a race (R45) is decided by its settlement (pair by pair), not by its 息 totals
+    result = list(race.final) if race is not None else totals
+    ranking = sorted(range(players), key=lambda s: (-result[s], s))
+    top = max(result, default=0)
+    big = [s for s in range(players) if result[s] == top] if top > 0 else []
     return MatchSummary.make(
         hands=tuple(hands),
         totals=tuple(totals),
@@ -86,7 +89,7 @@ def summary(
         big_winner=tuple(big),
         best_hand=best,
         best_hands=tuple(per_seat),
-        race=race_final_line(results, totals, rules) if rules.match == MatchKind.RACE else None,
+        race=race,
     )
 
 
