@@ -77,6 +77,8 @@ def test_replay_reports_first_mismatch() -> None:
     bad = copy.deepcopy(rec)
     bad["events"][5]["card"] = "x1" if bad["events"][5].get("card") != "x1" else "x2"
     assert check(bad)
+    # a mismatch is said as the record writes it (a player read <EventType.DISCARD: …>)
+    assert not any("<" in p for p in check(bad)), check(bad)
     bad = copy.deepcopy(rec)
     bad["deck"][0], bad["deck"][79] = bad["deck"][79], bad["deck"][0]
     assert check(bad)

@@ -18,6 +18,7 @@ Extensions beyond §4 (``bots``, ``names`` …) are kept verbatim in ``extra``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -259,7 +260,7 @@ def _first_difference(got: Any, had: Any, path: str, first: tuple[str, ...] = ()
             a, b = got.get(key, _ABSENT), had.get(key, _ABSENT)
             if a is _ABSENT or b is _ABSENT:
                 if a is not b:
-                    shown = (repr(v) if v is not _ABSENT else "nothing" for v in (a, b))
+                    shown = (_shown(v) if v is not _ABSENT else "nothing" for v in (a, b))
                     return "{}.{}: replay gives {}, record has {}".format(path, key, *shown)
                 continue
             diff = _first_difference(a, b, f"{path}.{key}")
@@ -272,7 +273,17 @@ def _first_difference(got: Any, had: Any, path: str, first: tuple[str, ...] = ()
             if diff is not None:
                 return diff
         return None
-    return None if got == had else f"{path}: replay gives {got!r}, record has {had!r}"
+    if got == had:
+        return None
+    return f"{path}: replay gives {_shown(got)}, record has {_shown(had)}"
+
+
+def _shown(v: Any) -> str:
+    """A value as the record writes it (JSON: an enum by its value, not its repr)."""
+    try:
+        return json.dumps(v, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return repr(v)
 
 
 def play_on(state: GameState, actions: Iterable[Action]) -> Iterator[tuple[Event, ...]]:
@@ -292,9 +303,9 @@ def _same(step: int, got: Any, want: list[Any]) -> None:
         return
     for i, (a, b) in enumerate(zip(g, want, strict=False)):
         if a != b:
-            raise ReplayError(step, f"event {i}: got {a}, record has {b}")
+            raise ReplayError(step, f"event {i}: got {_shown(a)}, record has {_shown(b)}")
     more = (g + want)[min(len(g), len(want))]
-    raise ReplayError(step, f"{len(g)} events, record has {len(want)} (next: {more})")
+    raise ReplayError(step, f"{len(g)} events, record has {len(want)} (next: {_shown(more)})")
 
 
 # -- the record as plain data (the §4 JSON), for callers that hold dicts ------------
