@@ -534,3 +534,14 @@ def test_python_dash_m_paohuzi_runs_the_command() -> None:
         check=False,
     )
     assert done.returncode == 0 and json.loads(done.stdout)["di"] == 1, done.stderr
+
+
+def test_a_liangzhang_that_makes_a_mandatory_tianhu_is_said_so(capsys):
+    """R28: if the 亮张 gives the dealer his 5th 坎, the 天胡 is mandatory, won at the deal
+    with no winning card (a newcomer got "not_winning" for it); the command says how to
+    give it, and given so it wins."""
+    hand = "一一一二二二三三三四四四五五五六七八九十"
+    status, _, err = run(capsys, hand, "--tianhu", "--win", "壹")
+    assert status == 2 and "mandatory 天胡" in err and "without --win" in err
+    status, obj, _ = run_json(capsys, hand + "壹", "--tianhu")
+    assert status == 0 and obj["win"] and obj["doubled"] == ["tianhu"]

@@ -76,11 +76,22 @@ def dihu_problem(position: Position, rules: Rules) -> str | None:
 
 
 def tianhu_problem(position: Position, rules: Rules) -> str | None:
-    """A mandatory 天胡 (no winning card) without the 提 or 坎 that make it (R28), or None."""
-    if position.win is not None or position.win_wang or not position.tianhu:
+    """A mandatory 天胡 (no winning card) without the 提 or 坎 that make it, or an elective
+    one (with the 亮张 as its winning card) whose 亮张 makes them (R28), or None."""
+    if position.win_wang or not position.tianhu:
+        return None
+    ti = sum(g.kind is GroupKind.TI for g in position.table)
+    if position.win is not None:  # elective: unless the 亮张 makes the 3rd 提 or 5th 坎
+        cards = [*position.hand, position.win]
+        counts = [cards.count(c) for c in set(cards)]
+        if rules.mandatory_tianhu(ti + counts.count(4), counts.count(3)):
+            return (
+                f"with the 亮张 {position.win.zh} the dealer holds the 提/坎 of a mandatory 天胡 "
+                "(R28): it is won at the deal with no winning card — give the 亮张 in the "
+                "hand, without --win"
+            )
         return None
     counts = [position.hand.count(c) for c in set(position.hand)]
-    ti = sum(g.kind is GroupKind.TI for g in position.table)
     kan = counts.count(3)
     if rules.mandatory_tianhu(ti, kan):
         return None
