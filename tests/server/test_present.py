@@ -301,3 +301,14 @@ def test_a_race_summary_is_the_matchs_pairwise_final_settlement(seed: int) -> No
     # not a race: no race block
     hunan = tally.summary(m.results, [], rules.players).model_dump(mode="json", exclude_none=True)
     assert "race" not in hunan
+
+
+def test_every_wang_pattern_has_an_english_name_on_the_sheet() -> None:
+    """R41: an English sheet named a 王 pattern's 番 "王闯 ×8" without the gloss its
+    title and 胡 button give ("Wild kan (王闯)")."""
+    from paohuzi.core.position import WangPattern
+    from paohuzi.server.present.options import mingtang_label
+
+    for p in WangPattern:
+        en = mingtang_label(p.value, p.zh)["en"]
+        assert en.endswith(f"({p.zh})") and en.split(" (")[0].isascii(), en

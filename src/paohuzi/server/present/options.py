@@ -52,6 +52,13 @@ MINGTANG_EN = {
     "sanshika": "Exactly 30 huxi (三十卡)",
     "ershika": "Exactly 20 huxi (二十卡)",
     "yikuaibian": "All red in one group (一块匾)",
+    # R41: the 王 patterns, named as the table's 胡 buttons gloss them
+    "wangdiao": "Wild pair (王钓)",
+    "wangdiao_wang": "Wild pair on a 王 (王钓王)",
+    "wangchuang": "Wild kan (王闯)",
+    "wangchuang_wang": "Wild kan on a 王 (王闯王)",
+    "wangzha": "Wild ti (王炸)",
+    "wangzha_wang": "Wild ti on a 王 (王炸王)",
 }
 # Bounded lists: a client picks from these (the preset's own value is always added).
 MIN_HUXI_CHOICES = (6, 9, 10, 12, 15, 18, 21)
