@@ -57,4 +57,5 @@ def test_luzhou_snapshot_is_a_discard_win_with_a_seat_out() -> None:
     r = rec["result"]
     out = (rec["dealer"] + 2) % 4
     assert r["discarder"] is not None and r["scores"][out] == 0
+    assert r["position"]["discard"] is True  # R44: re-scoring gives what the discarder pays
     assert [t for t, v in enumerate(r["scores"]) if v < 0] == [r["discarder"]]

@@ -28,6 +28,7 @@ from .cards import CODES, Card, CardError, card_or_wang
 from .events import Event
 from .fairness import verify
 from .position import Position, PositionError
+from .result import position_fields
 from .rules import Rules, RulesError
 from .scoring import settle
 from .state import GameState
@@ -236,7 +237,8 @@ class HandRecord:
         res = self.result
         if res is not None and res.get("winner") is not None:
             try:
-                pos = Position.from_dict(res["position"], hand_size=self.rules.hand_size)
+                fields, _ = position_fields(res["position"])
+                pos = Position.from_dict(fields, hand_size=self.rules.hand_size)
                 st = settle(pos, self.rules, huang=self.huang)
                 if not st.win or st.di != res.get("di") or st.huxi != res.get("huxi"):
                     problems.append(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .mingtang import MingtangHit
-from .position import Position
+from .position import Position, PositionError
 from .rules import Rules
 from .scoring import Settlement, settle
 
@@ -28,6 +28,9 @@ class HandResult:
     position: Position | None = None  # the winning position (R22–R27)
     settlement: Settlement | None = None
     discarder: int | None = None  # the seat whose discard was won on, who pays alone
+    # won on that discard under rules with discard wins (R44): ``result.position`` says
+    # ``"discard": true``, as ``score --batch`` reads it, so re-scoring gives what he pays
+    discard: bool = False
 
     @property
     def huangzhuang(self) -> bool:
@@ -64,7 +67,10 @@ class HandResult:
                 "scores": list(self.scores),
             }
         st = self.settlement
-        out = {
+        position = self.position.to_dict()
+        if self.discard:
+            position["discard"] = True
+        out: dict[str, Any] = {
             "winner": self.winner,
             "huxi": st.huxi,
             "deng": st.deng,
@@ -73,7 +79,7 @@ class HandResult:
             "mingtang": [{"name": m.name, "fan": m.fan} for m in st.mingtang],
             "scores": list(self.scores),
             "discarder": self.discarder,
-            "position": self.position.to_dict(),
+            "position": position,
             "settlement": st.to_dict(),
         }
         if self.position.xing:  # R42, INTERFACES §4: 醒数 (presets with 醒 only)
@@ -96,9 +102,24 @@ class HandResult:
             return cls(tuple(scores))
         if type(winner) is not int:
             raise ValueError(f"result winner must be a seat, got {winner!r}")
-        pos = Position.from_dict(d.get("position"), hand_size=rules.hand_size)  # type: ignore[arg-type]
+        fields, discard = position_fields(d.get("position"))
+        pos = Position.from_dict(fields, hand_size=rules.hand_size)
         discarder = d.get("discarder")
-        return cls(tuple(scores), winner, pos, settle(pos, rules, huang=huang), discarder)
+        st = settle(pos, rules, huang=huang)
+        return cls(tuple(scores), winner, pos, st, discarder, discard)
 
 
-__all__ = ["HandResult"]
+def position_fields(d: Any) -> tuple[Any, bool]:
+    """A record's ``result.position`` → (the position's own fields, won on a discard):
+    ``"discard": true`` is ``score --batch``'s (R44), not a field of the position.
+    ``PositionError`` when it is not true or false."""
+    if not isinstance(d, dict) or "discard" not in d:
+        return d, False
+    d = dict(d)
+    discard = d.pop("discard")
+    if not isinstance(discard, bool):
+        raise PositionError(f"result.position discard must be true or false, got {discard!r}")
+    return d, discard
+
+
+__all__ = ["HandResult", "position_fields"]

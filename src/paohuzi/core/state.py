@@ -1104,7 +1104,8 @@ class GameState:
         xing_pay = xing_seat_pay(st.fan, st.xing, rules) if xing_seat is not None else 0
         scores = payments(st.di, s, list(self.seats), rules, discarder, dihu, xing_seat, xing_pay)
         scores = (scores + [0] * self.n)[: self.n]
-        self.result = HandResult(tuple(scores), s, pos, st, discarder)
+        on_discard = discarder is not None and rules.win_on_discard  # R44: as score --discard
+        self.result = HandResult(tuple(scores), s, pos, st, discarder, on_discard)
         self.events.append(
             Event(E.SETTLE, s, data=(("huxi", st.huxi), ("di", st.di), ("scores", tuple(scores))))
         )
