@@ -33,6 +33,7 @@ HOT = (
     "core/evaluator",
     "core/state",
     "core/views",
+    "core/wang",  # the 王 settlement: every split and assignment (R46)
     "encoding/observation",
     "bots/heuristics",
 )

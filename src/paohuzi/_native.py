@@ -2,8 +2,8 @@
 
 The default install is pure Python. ``PAOHUZI_COMPILE=1 pip install .`` makes
 ``setup.py`` compile the modules of :data:`HOT` with mypyc: the engine's
-``core/action_index.py``, ``core/chi.py``, ``core/claims.py``, ``core/evaluator.py``, ``core/state.py``
-and ``core/views.py``, the RL observation encoder ``encoding/observation.py`` and
+``core/action_index.py``, ``core/chi.py``, ``core/claims.py``, ``core/evaluator.py``, ``core/state.py``,
+``core/views.py`` and the 王 search ``core/wang.py``, the RL observation encoder ``encoding/observation.py`` and
 the bots' hand values ``bots/heuristics.py`` (issue 27). Python then imports the C extensions in place
 of the ``.py`` files. Importing :mod:`paohuzi` runs this module first. It has
 the modules imported from their sources instead when ``PAOHUZI_PURE`` is set (an
@@ -40,6 +40,7 @@ HOT = (
     "core/evaluator",
     "core/state",
     "core/views",
+    "core/wang",  # the 王 settlement: every split and assignment (R46)
     "encoding/observation",  # the RL observation vector (issue 27)
     "bots/heuristics",  # the bots' hand values: most of a search rollout's time
 )

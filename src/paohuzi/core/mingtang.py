@@ -35,6 +35,7 @@ class Context:
 
     __slots__ = (
         "_bits",
+        "_colours",
         "_huxi",
         "_profile",
         "_split",
@@ -52,8 +53,10 @@ class Context:
         wang: tuple[Card, ...] = (),  # what each 王 stands for in this split (R40)
         split: Any = None,
         huxi: int = -1,  # the split's 胡息, when the caller knows it (else summed)
+        colours: tuple[int, int, int] | None = None,  # colour_key(), when the caller knows it
     ) -> None:
         self.position = position
+        self._colours = colours
         self.groups_, self.group_huxi_ = groups, group_huxi
         self.wang = wang
         self._split = split
@@ -117,6 +120,8 @@ class Context:
 
     def colour_key(self) -> tuple[int, int, int]:
         """(red, big, small): all a colour pattern reads."""
+        if self._colours is not None:
+            return self._colours
         if self.wang:  # counted, not packed (see counts)
             n = self.counts
             return sum(n[c] for c in _RED), sum(n[10:]), sum(n[:10])

@@ -843,10 +843,11 @@ def _settle_classes(sc: _Scorer, p: Position, huang: int) -> tuple[Settlement | 
             continue
         key = (flags, red + rw, big + bw, small - bw, h, (xing0 + xw) * sc.xing)
         t = sc.wild.get(key)
-        if t is None:
-            whole = class_split(p, c[4], c[5])
-            gh = tuple([g.huxi(rules) for g in whole])
-            t = _settle_groups(p, rules, huang, h, whole, gh, tuple([CARDS[k] for k in c[6]]))
+        if t is None:  # its 门子 built only if a 名堂 reads them (none does, by class)
+            split = _ClassSplit(rules, p, c[4], c[5])
+            wk = tuple([CARDS[k] for k in c[6]])
+            colours = (red + rw, big + bw, small - bw)
+            t = _settle_groups(p, rules, huang, h, (), None, wk, split, colours)
             if len(sc.wild) >= 1 << 14:
                 sc.wild.clear()
             sc.wild[key] = t
@@ -897,6 +898,10 @@ class _ClassSplit:
             self.value = (groups, tuple(g.huxi(self.rules) for g in groups))
         return self.value
 
+    def profile(self, whole: bool = True) -> int:
+        """The split's :mod:`~paohuzi.core.profile`, counted from its 门子."""
+        return of_split(*self.get())
+
 
 @per_rules  # every 王 settlement asks; hashing a Rules costs more than the answer
 def _structural(rules: Rules) -> bool:
@@ -920,7 +925,8 @@ def _settle_groups(
     groups: tuple[Group, ...],
     group_huxi: tuple[int, ...] | None = None,
     wang: tuple[Card, ...] = (),
-    split: Split | None = None,
+    split: Split | _ClassSplit | None = None,
+    colours: tuple[int, int, int] | None = None,  # (red, big, small), when known
 ) -> Settlement:
     """R34–R37 for one split of the winning hand (``wang``: what its 王 became;
     ``split``: the groups, built only if a 名堂 or the caller reads them)."""
@@ -929,7 +935,7 @@ def _settle_groups(
     doubled = _doubled(position, rules)
     h2 = huxi * 2 ** len(doubled)
     zimo = position.self_drawn or position.tianhu  # 天胡为自摸 (seeds)
-    hits = find(Context(position, groups, group_huxi, wang, split, huxi), rules)
+    hits = find(Context(position, groups, group_huxi, wang, split, huxi, colours), rules)
     pat = position.pattern
     if pat is not None:  # R41: the pattern's 番 replaces 自摸's (no 自摸 ×2, no bonus)
         zimo = False
