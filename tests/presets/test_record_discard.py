@@ -4,6 +4,7 @@ re-scoring it with the calculator gives what the discarder paid."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,15 +18,21 @@ from paohuzi.table import Table
 DISCARD_WINS = [name for name, rules in PRESETS.items() if rules.win_on_discard]
 
 
+def won_hands(name: str, seeds: range) -> Iterator[tuple[Table, HandResult]]:
+    """Seeded greedy tables' won hands (荒庄 left out)."""
+    rules = preset(name)
+    for seed in seeds:
+        table = Table([GreedyBot() for _ in range(rules.players)], rules, seed=seed)
+        res = table.play_hand()
+        if res is not None and res.winner is not None:
+            yield table, res
+
+
 @pytest.mark.parametrize("name", DISCARD_WINS)
 def test_R44_a_records_discard_win_re_scores_to_what_the_discarder_paid(name: str) -> None:
     rules = preset(name)
     seen = {True: 0, False: 0}  # discard wins, other wins
-    for seed in range(40):
-        table = Table([GreedyBot() for _ in range(rules.players)], rules, seed=seed)
-        res = table.play_hand()
-        if res is None or res.winner is None:
-            continue
+    for table, res in won_hands(name, range(40)):
         rec = table.record().to_dict()
         line = rec["result"]["position"]
         assert line.get("discard", False) is (res.discarder is not None)
@@ -45,25 +52,16 @@ def test_R44_a_records_discard_win_re_scores_to_what_the_discarder_paid(name: st
 
 def test_no_discard_flag_where_the_rules_have_no_discard_wins() -> None:
     """湖南 has no discard wins (R44): even a 地胡 on the dealer's card is no discard."""
-    rules = preset("hunan")
-    for seed in range(30):
-        table = Table([GreedyBot() for _ in range(rules.players)], rules, seed=seed)
-        res = table.play_hand()
-        if res is not None and res.winner is not None:
-            assert "discard" not in table.record().to_dict()["result"]["position"]
+    for table, _ in won_hands("hunan", range(30)):
+        assert "discard" not in table.record().to_dict()["result"]["position"]
 
 
 def test_a_bad_discard_flag_in_a_record_is_a_clear_error() -> None:
     """The replay check names the field; reading the result alone refuses it."""
-    rules = preset("luzhou")
-    for seed in range(40):
-        table = Table([GreedyBot() for _ in range(rules.players)], rules, seed=seed)
-        res = table.play_hand()
-        if res is not None and res.discarder is not None:
-            break
+    table = next(t for t, res in won_hands("luzhou", range(40)) if res.discarder is not None)
     rec = table.record().to_dict()
     rec["result"]["position"]["discard"] = "yes"
     problems = HandRecord.from_dict(rec).check()
     assert problems == ['step 17: result.position.discard: replay gives true, record has "yes"']
     with pytest.raises(ValueError, match="discard must be true or false"):
-        HandResult.from_dict(rec["result"], rules)
+        HandResult.from_dict(rec["result"], preset("luzhou"))
