@@ -312,3 +312,25 @@ def test_every_wang_pattern_has_an_english_name_on_the_sheet() -> None:
     for p in WangPattern:
         en = mingtang_label(p.value, p.zh)["en"]
         assert en.startswith("Wild ") and en.endswith(f"({p.zh})"), en
+
+
+def test_the_match_summary_names_a_wang_pattern() -> None:
+    """R41: a hand won by 王钓/王闯/王炸 is named on its sheet; its row of the match
+    summary named only the winner, 胡息 and 番. Now the row carries the pattern too (and a
+    win without one carries none)."""
+    from paohuzi.server.present import tally
+
+    rules = PRESETS["yongzhou"]
+    results = []
+    for seed in (1, 32, 5):  # greedy bots: 王钓, 王闯, then a hand without a pattern
+        table = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed, 1)
+        res = table.play_hand()
+        assert res is not None
+        results.append(res)
+    s = tally.summary(results, ["a", "b", "c"], rules.players, rules).model_dump(mode="json")
+    got = [h.get("pattern") for h in s["hands"]]
+    want = [
+        r.position.pattern.value if r.position and r.position.pattern else None for r in results
+    ]
+    assert got == want and got[:2] == ["wangdiao", "wangchuang"], got
+    assert "pattern" not in s["hands"][2]  # (left out, not null)

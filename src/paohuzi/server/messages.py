@@ -288,6 +288,7 @@ class HandLine(Out):
     winner: int | None
     huxi: int | None  # the winner's 胡息; None after a 荒庄
     fan: int | None
+    pattern: str | None = omitted()  # R41: the win's 王 pattern (wangdiao … wangzha_wang)
 
 
 class BestHand(Out):

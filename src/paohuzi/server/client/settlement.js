@@ -285,6 +285,8 @@ function matchSummary(m) {
     } else th.append(T.handRow(h.index));
     const who = h.winner === null || h.winner === undefined ? T.handHuang : T.handWin(realName(h.winner), h.huxi, h.fan);
     th.append(el("small", null, who));
+    // a 王 pattern (R41) names the win, as the hand's sheet does in its title
+    if (h.pattern) th.append(el("small", "hand-pattern", T.patterns[h.pattern] || h.pattern));
     tr.append(th);
     for (const s of seats) {
       const v = (h.scores || [])[s] ?? 0;
