@@ -34,13 +34,15 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
     """The settlement as main built it (adec119): the result's record dict read back,
     and a whole view's wire form built for its ``reveal``; since issue 22 also the
     unit, each 名堂's effect, 醒牌/醒数 (R42) and a race's totals (R45); since issue 23
-    the card each 王 stood for (R40), a 王 pattern and its 番 line (R41)."""
+    the card each 王 stood for (R40), a 王 pattern and its 番 line (R41); what each 醒牌
+    counted and 双醒 (R42)."""
     rules = state.rules
     effects = {m.id: m.effect.value for m in rules.mingtang}
     res = state.result.to_dict() if state.result is not None else {}
     reveal = view(state, state.dealer).to_dict().get("reveal", {})
     st = res.get("settlement") or {}
-    draws = [e for e in (x.to_dict() for x in state.events) if e["type"] == "draw"]
+    events = [x.to_dict() for x in state.events]
+    draws = [e for e in events if e["type"] == "draw"]
     position = res.get("position") or {}
     return {
         "winner": res.get("winner"),
@@ -85,7 +87,13 @@ def settlement_via_dicts(state: GameState, scores: list[int], index: int, total:
         "unit": rules.unit,
         "fan_combine": rules.fan_combine.value,
         **(
-            {"xing_cards": position.get("xing", []), "xing": res.get("xing", 0)}
+            {
+                "xing_cards": position.get("xing", []),
+                "xing": res.get("xing", 0),
+                # what each 醒牌 counted, as its event in the record says (R42)
+                "xing_counts": [e["count"] for e in events if e["type"] == "xing"],
+                **({"xing_double": True} if rules.xing_double else {}),
+            }
             if rules.xing != "none" and res.get("winner") is not None
             else {}
         ),
@@ -312,3 +320,50 @@ def test_every_wang_pattern_has_an_english_name_on_the_sheet() -> None:
     for p in WangPattern:
         en = mingtang_label(p.value, p.zh)["en"]
         assert en.startswith("Wild ") and en.endswith(f"({p.zh})"), en
+
+
+def test_the_match_summary_names_a_wang_pattern() -> None:
+    """R41: a hand won by 王钓/王闯/王炸 is named on its sheet; its row of the match
+    summary named only the winner, 胡息 and 番. Now the row carries the pattern too (and a
+    win without one carries none)."""
+    from paohuzi.server.present import tally
+
+    rules = PRESETS["yongzhou"]
+    results = []
+    for seed in (1, 32, 5):  # greedy bots: 王钓, 王闯, then a hand without a pattern
+        table = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed, 1)
+        res = table.play_hand()
+        assert res is not None
+        results.append(res)
+    s = tally.summary(results, ["a", "b", "c"], rules.players, rules).model_dump(mode="json")
+    got = [h.get("pattern") for h in s["hands"]]
+    want = [
+        r.position.pattern.value if r.position and r.position.pattern else None for r in results
+    ]
+    assert got == want and got[:2] == ["wangdiao", "wangchuang"], got
+    assert "pattern" not in s["hands"][2]  # (left out, not null)
+
+
+def test_the_sheet_says_what_each_xing_card_counted() -> None:
+    """R42: 醒数 is the sum of what each 醒牌 counted (a 王 standing for it too), ×2 with
+    双醒: the sheet sends each 醒牌's count, so a player sees why 连翻 turned a second
+    card (the first made a four-group with the winner's cards) and why 双醒 doubled it."""
+    chained = doubled = 0
+    for name, patch in (("guilin", {}), ("yongzhou", {"xing_double": True})):
+        rules = PRESETS[name].replace(**patch)
+        for seed in range(60):
+            table = Table([make_bot("greedy") for _ in range(rules.players)], rules, seed, 1)
+            res = table.play_hand()
+            if res is None or res.settlement is None or res.position is None:
+                continue
+            sheet = hand_settlement(res, None, res.scores, 1, 1, rules)
+            counts = sheet.xing_counts
+            assert counts is not None and sheet.xing_cards is not None
+            assert len(counts) == len(sheet.xing_cards)
+            assert sheet.xing == sum(counts) * (2 if rules.xing_double else 1)
+            assert sheet.xing_double is (True if rules.xing_double else None)
+            if len(counts) > 1:  # 连翻: each card before the last made four (R42)
+                assert all(n in (3, 4) for n in counts[:-1]), counts
+                chained += 1
+            doubled += bool(rules.xing_double)
+    assert chained and doubled  # guilin seed 50 turns twice; every yongzhou win doubles

@@ -12,7 +12,8 @@ seat's 王 in views and reveals, the card each 王 stood for; the other games un
 its hints, whose 听牌 with 王 had ignored the 王), and for a settlement's ``baopei`` (桂林's two
 discard wins: the discarder paid both shares; nothing else changed), and for English
 settlements (a 名堂's ``id`` and ``name_en``, ``doubled_en``; then ``turned_by``, the seat whose
-turned-up card was won on; nothing else changed); every message a played
+turned-up card was won on; nothing else changed), and for ``xing_counts`` (what each 醒牌
+counted: 桂林's two wins; nothing else changed); every message a played
 match sends validates against its model (:mod:`paohuzi.server.messages`) and is
 written as the model writes itself.
 """

@@ -2,7 +2,9 @@
 
 The top bar is one row at every size: on a phone held upright its controls (the room
 code, 提示, 语音, 音效, 规则, 记录, the language, 离开) go under ⋯, each still in reach
-and at least 40 px to tap, and nothing in the bar overlaps. A large screen's table is as
+and at least 40 px to tap, and nothing in the bar overlaps. At 1280×720 and 1920×1080,
+in both languages, with 永州's options and a 娄底 race, it is whole: one row, no text
+wrapped inside its item, nothing cut or under ⋯. A large screen's table is as
 full as a laptop's: its cards are at least as large next to the screen's height as at
 1280×800 (at 1920×1080 they were smaller, in a table of empty felt), and at the sizes of
 large screens nothing scrolls, the hand is one row and the seats, the open card, the
@@ -152,6 +154,62 @@ def test_the_top_bar_is_one_row_and_whole_elsewhere(server: str, browser: Any, n
     for sel in MENU_ITEMS:  # every control is in the bar itself
         assert page.is_visible(sel), (sel, bar)
     ctx.close()
+
+
+# Each text of the bar on one line and whole: a text node whose line boxes lie at two
+# heights wrapped; an item narrower than its content is cut.
+BAR_TEXT_JS = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll('#topbar > *, #bar-menu > *')) {
+    if (!e.getClientRects().length) continue;
+    const walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+      if (!t.textContent.trim()) continue;
+      const r = document.createRange();
+      r.selectNodeContents(t);
+      const rows = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+      if (rows.size > 1) out.push(`${e.id || e.className}: "${t.textContent.trim()}" wraps`);
+    }
+    if (e.scrollWidth > e.clientWidth + 1) out.push(`${e.id || e.className} is cut`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["1280x720", "1920x1080"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_desktop_top_bar_keeps_long_labels_whole(
+    server: str, browser: Any, size: tuple[int, int], lang: str
+) -> None:
+    """At desktop sizes the bar holds everything in one row, in both languages, with the
+    longest labels the presets give it: 永州扯胡子 with its options (三王, 跟醒, 双醒,
+    红转朱黑, 亡牌, 16 hands) and a 娄底 race (30 hands): no label wraps, overlaps or is
+    cut, and nothing goes under ⋯."""
+    w, h = size
+    ctx = browser.new_context(viewport={"width": w, "height": h})
+    page = ctx.new_page()
+    try:
+        page.goto(server + "/")
+        page.evaluate(f"localStorage.setItem('phz:lang', '{lang}')")
+        yongzhou = {"wang": 3, "xing": "gen", "xing_double": "on", "hongzhuan": "on"}
+        rooms = (
+            ({"rules": "yongzhou", "options": {**yongzhou, "wangpai": "on", "hands": 16}}, 0),
+            ({"rules": "loudi"}, 1),
+        )
+        for body, k in rooms:
+            r = httpx.post(server + "/api/rooms", json={**body, "bot": "easy", "name": "测试"})
+            r.raise_for_status()
+            open_seat(page, server, r.json()["room"], r.json()["token"])
+            page.reload()  # in the language chosen above
+            wait_dealt(page)
+            page.wait_for_timeout(400)  # the bar is measured again as the labels arrive
+            label = page.inner_text("#hand-label")
+            assert label.startswith((("永州", "Yongzhou"), ("娄底", "Loudi"))[k][lang == "en"])
+            bar = check_one_row(page, touch=False)
+            assert not bar["compact"] and "menu-btn" not in bar["items"], bar
+            assert page.evaluate(BAR_TEXT_JS) == [], (label, bar)
+    finally:
+        ctx.close()
 
 
 # Where the table's parts are: the seats, your melds, the open card, the choices, the

@@ -732,6 +732,71 @@ def test_a_claim_taken_by_another_seat_is_told(server: str, browser: Any) -> Non
         ctx.close()
 
 
+# the next state when another seat's 碰 took the card I could 吃 and, at once, new
+# choices are mine (a 过 here): the note floats beside them for its 3.5 s
+TAKEN_WITH_CHOICES_JS = """async () => {
+  const { S } = await import('/static/store.js');
+  const { receive } = await import('/static/app.js');
+  const prev = S.msg, card = prev.legal_actions.find((a) => a.type === 'chi').card;
+  const other = (S.seat + 1) % prev.players.length;
+  const next = structuredClone(prev);
+  next.version = prev.version + 1;
+  next.legal_actions = prev.legal_actions.filter((a) => a.type === 'pass');
+  next.view.log = [...prev.view.log, {type: 'peng', seat: other, card}];
+  receive(next);
+}"""
+
+# what the floating note lies on, of what a player decides by: the open card and who
+# turned or discarded it, the log's lines, the prompt, the choices, the ring, 当前胡息 /
+# 听 and the hand
+NOTE_COVERS_JS = """() => {
+  const n = document.querySelector('#claim-note').getBoundingClientRect();
+  const sels = ['#open-card', '#open .caption', '#ticker li', '#turn', '#actions button', '#ring',
+    '#mine > :not(.hidden)', '#hand .col'];
+  const out = [];
+  for (const sel of sels)
+    for (const e of document.querySelectorAll(sel)) {
+      if (!e.getClientRects().length || e.closest('.hidden')) continue;
+      const r = e.getBoundingClientRect();
+      if (Math.min(n.right, r.right) - Math.max(n.left, r.left) > 1
+          && Math.min(n.bottom, r.bottom) - Math.max(n.top, r.top) > 1) out.push(sel + ' ' + e.textContent.trim());
+    }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone-portrait", "phone-landscape", "desktop"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_claim_note_beside_new_choices_covers_nothing_to_decide_by(
+    server: str, browser: Any, size: str, lang: str
+) -> None:
+    """With new choices in the dock the note floats (it must not push the hand off a
+    phone held sideways); on a phone held upright it floated over the open card's
+    caption and the log's last line for its 3.5 s. Now it covers none of what the
+    choice is made by, at every size, in both languages."""
+    ctx = browser.new_context(**VIEWPORTS[size])
+    page = ctx.new_page()
+    try:
+        page.goto(server + "/")
+        page.evaluate(f"localStorage.setItem('phz:lang', '{lang}')")
+        page.reload()
+        until_chi(page, server, random.Random(13))
+        page.wait_for_timeout(400)  # the open card's flight
+        page.evaluate(TAKEN_WITH_CHOICES_JS)
+        page.wait_for_selector("#claim-note:not(.hidden)")
+        page.wait_for_selector("#actions button")
+        assert page.evaluate(NOTE_COVERS_JS) == []
+        # on the screen (it takes no taps: elementFromPoint passes through it)
+        box = page.evaluate(
+            "(() => { const r = document.querySelector('#claim-note').getBoundingClientRect();"
+            " return [r.left, r.top, r.right - innerWidth, r.bottom - innerHeight]; })()"
+        )
+        assert min(box[:2]) >= 0 and max(box[2:]) <= 0.5, box
+        assert uncovered(page) == []  # the choices and the open card stay on top
+    finally:
+        ctx.close()
+
+
 # ------------------------------------------------------------------ 解散房间
 def test_dissolve_vote_between_two_friends(server: str, browser: Any) -> None:
     """A asks (离开 → 申请解散, then confirms); B sees who asks and each seat's answer (the bot has

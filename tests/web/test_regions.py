@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .helpers import VIEWPORTS, Frames, open_seat, play_hand, shot, wait_js
+from .helpers import VIEWPORTS, Frames, open_seat, play_hand, resend, shot, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -101,6 +101,77 @@ def test_a_win_shows_xing_and_the_unit(server: str, browser: Any, rules: str, se
     assert wins, "no hand was won"
     assert not errors, errors
     ctx.close()
+
+
+def face(code: str) -> str:
+    """A card's character as the sheet writes it (cards.js ``zh``)."""
+    return ("一二三四五六七八九十" if code[0] == "x" else "壹贰叁肆伍陆柒捌玖拾")[int(code[1:]) - 1]
+
+
+def test_xing_counts_are_explained_where_they_need_it(server: str, browser: Any) -> None:
+    """R42: the sheet showed 醒数 (永州 with 双醒: 醒 2囤 for one card) but not why: a line
+    under it now says what each 醒牌 counted, that 双醒 doubles the sum and, with 连翻,
+    that a 醒牌 making four with the winner's cards turned the next. A real 跟醒 + 双醒
+    win, then the same sheet given a 连翻 (two 醒牌) and a plain one (no line), in both
+    languages."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
+    body = {
+        "rules": "yongzhou",
+        "options": {"xing": "gen", "xing_double": "on", "hands": 16},
+        "bot": "normal",
+        "seed": 7,
+        "name": "小明",
+    }
+    r = httpx.post(server + "/api/rooms", json=body)
+    r.raise_for_status()
+    open_seat(page, server, r.json()["room"], r.json()["token"])
+    rng = random.Random(7)
+    try:
+        for _ in range(16):
+            phase = next_settlement(page, rng)
+            res = frames.last["result"] if frames.last else None
+            assert res is not None
+            if res["winner"] is not None:
+                break
+            assert phase == "settlement", "no hand was won"
+            ready(page)
+        assert res["xing_double"] is True and len(res["xing_counts"]) == len(res["xing_cards"])
+        assert res["xing"] == 2 * sum(res["xing_counts"])
+        why = page.inner_text("#settle-body .xing-why")
+        for card, n in zip(res["xing_cards"], res["xing_counts"], strict=True):
+            assert f"{face(card)} {n}张" in why, why
+        assert f"双醒：醒数 ×2 = {res['xing']}囤" in why, why
+        page.wait_for_timeout(400)  # the sheet's entrance
+        shot(page, "xing-why-double.png")
+        # 连翻: the first 醒牌 made four with the winner's three, the wall's next was turned
+        chain = "r.xing_cards = ['d1', 'x7']; r.xing_counts = [3, 2]; r.xing = 10;"
+        resend(page, chain)
+        why = page.inner_text("#settle-body .xing-why")
+        assert (
+            why
+            == "醒数：壹 3张（加上这张成四张，连翻：再翻一张） + 七 2张 = 5；双醒：醒数 ×2 = 10囤"
+        ), why
+        shot(page, "xing-why-chain.png")
+        resend(page, "", "setLang('en');")
+        why = page.inner_text("#settle-body .xing-why")
+        assert why.startswith(
+            "Bonus count (醒): 3 × 壹 (with the card turned, a set of four: 连翻"
+        ), why
+        assert why.endswith("+ 2 × 七 = 5; 双醒 counts it twice: ×2 = 10 tun (囤)"), why
+        shot(page, "xing-why-chain-en.png")
+        # one 醒牌 and no 双醒: the count needs no line
+        resend(
+            page, "r.xing_cards = ['x7']; r.xing_counts = [2]; r.xing = 2; delete r.xing_double;"
+        )
+        assert page.query_selector("#settle-body .xing-why") is None
+        assert page.query_selector("#settle-body .summary .xing")
+        assert not errors, errors
+    finally:
+        ctx.close()
 
 
 def test_a_loudi_race_plays_to_its_pairwise_settlement(server: str, browser: Any) -> None:

@@ -27,6 +27,15 @@ from .lobby_helpers import open_lobby, presets, room_of
 pytestmark = pytest.mark.browser
 
 FAN = [4, 8, 8, 16, 16, 32]  # yongzhou's pattern 番 (PRESETS.md): R41 is offered
+# R41's patterns as the sheet names them (strings.zh.js; English: "王钓 (wild pair)" …)
+PATTERN_ZH = {
+    "wangdiao": "王钓",
+    "wangdiao_wang": "王钓王",
+    "wangchuang": "王闯",
+    "wangchuang_wang": "王闯王",
+    "wangzha": "王炸",
+    "wangzha_wang": "王炸王",
+}
 ORDER = {f"{s}{n}": i for i, (s, n) in enumerate((s, n) for s in "xd" for n in range(1, 11))}
 
 
@@ -200,5 +209,75 @@ def test_the_lobby_offers_the_wang_count(server: str, browser: Any) -> None:
         info = httpx.get(f"{server}/api/rooms/{room}").json()
         assert info["summary"]["zh"] == line  # the server writes the same line
         page.wait_for_selector("#hand .card")
+    finally:
+        ctx.close()
+
+
+def test_the_match_summary_names_the_wang_pattern_of_a_hand(server: str, browser: Any) -> None:
+    """R41: the sheet of a 王钓 win names it (its title); the match summary's row of that
+    hand named only the winner, 胡息 and 番. Seed 23 (四王), the human clicking by the
+    fixed rule: the human wins both hands, the second (and mostly the first) by 王钓; a
+    row names the pattern of its hand, in Chinese and in English, and only there."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
+    try:
+        _room(page, server, 4, 23)
+        for _ in range(600):
+            phase = page.get_attribute("body", "data-phase")
+            if phase == "finished":
+                break
+            if phase == "settlement":
+                hand = page.get_attribute("body", "data-hand")
+                page.click("#ready-btn")
+                wait_js(
+                    page,
+                    f"document.body.dataset.hand !== '{hand}'"
+                    " || document.body.dataset.phase === 'finished'",
+                )
+                continue
+            version = page.get_attribute("body", "data-version")
+            try:
+                done = _click_by_rule(page)
+            except (PlaywrightError, TypeError):  # the table redrew under the finger
+                done = None
+            if done is None:
+                page.wait_for_timeout(30)
+                continue
+            wait_js(page, f"document.body.dataset.version !== '{version}'", 15)
+        page.wait_for_selector("#match-summary:not(.hidden) table.per-hand")
+        st = frames.last
+        assert st is not None and st["phase"] == "finished"
+        lines = st["summary"]["hands"]
+        assert any(x.get("pattern") for x in lines), f"seed 23 no longer wins by 王钓: {lines}"
+
+        def rows() -> list[str]:
+            return list(
+                page.eval_on_selector_all(
+                    "#match-summary table.per-hand th.hand-no",
+                    "ths => ths.map((th) => th.textContent)",
+                )
+            )
+
+        shown = rows()
+        for line, text in zip(lines, shown, strict=True):
+            if line.get("pattern"):
+                assert PATTERN_ZH[line["pattern"]] in text, (line, text)
+            else:
+                assert "王" not in text, (line, text)
+        page.wait_for_timeout(300)  # the sheet's entrance
+        shot(page, "summary-wang.png")
+        page.evaluate("localStorage.setItem('phz:lang', 'en')")
+        page.reload()
+        page.wait_for_selector("#match-summary:not(.hidden) table.per-hand")
+        for line, text in zip(lines, rows(), strict=True):
+            if line.get("pattern"):
+                assert f"{PATTERN_ZH[line['pattern']]} (wild " in text, (line, text)
+        shot(page, "summary-wang-en.png")
+        assert errors == []
     finally:
         ctx.close()

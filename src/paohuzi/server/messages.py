@@ -272,6 +272,10 @@ class HandSettlement(Out):
     fan_combine: str = "add"  # 番 of several 名堂 added or multiplied (R36, R43)
     xing_cards: tuple[str, ...] | None = omitted()  # 醒牌 turned (R42); None: no 醒 here
     xing: int | None = omitted()  # 醒数 in units (R42, 双醒 counted)
+    # R42, why 醒数 is what it is: each 醒牌's count in the winner's 门子 (a 王 standing
+    # for it counted; before 双醒), and 双醒 (True only: doubles their sum)
+    xing_counts: tuple[int, ...] | None = omitted()
+    xing_double: bool | None = omitted()
     race: RaceLine | None = omitted()  # a race match only (R45)
     wang: tuple[str, ...] | None = omitted()  # R40: the card each 王 stood for (a win with 王)
     pattern: str | None = omitted()  # R41: the win's 王 pattern (wangdiao … wangzha_wang)
@@ -288,6 +292,7 @@ class HandLine(Out):
     winner: int | None
     huxi: int | None  # the winner's 胡息; None after a 荒庄
     fan: int | None
+    pattern: str | None = omitted()  # R41: the win's 王 pattern (wangdiao … wangzha_wang)
 
 
 class BestHand(Out):

@@ -5,7 +5,7 @@
  * the ranking of `scores`), the last hand folded below, 再来一场 and 返回大厅. */
 import { T, lang } from "./i18n.js";
 import { S, $, el, nameOf, shownName } from "./store.js";
-import { cardEl, cardsEl, codeOfZh } from "./cards.js";
+import { cardEl, cardsEl, codeOfZh, zh } from "./cards.js";
 import { dealCheck } from "./fairdeal.js";
 
 export function renderSettlement() {
@@ -44,7 +44,7 @@ export function renderSettlement() {
     body.append(det);
     into = det;
   }
-  if (r && !r.huangzhuang) into.append(summary(r), groupsTable(r));
+  if (r && !r.huangzhuang) into.append(summary(r), ...xingWhy(r), groupsTable(r));
   if (r) {
     into.append(paymentsTable(r, m));
     const why = whyLines(r, m); // 坐醒/数醒's 醒, a 荒庄's penalty or 亡牌: why money moved
@@ -113,6 +113,17 @@ function summary(r) {
   if (r.huang_multiplier > 1) sum.append(el("span", "huang-fan", T.huangFan(r.huang_multiplier))); // 黄番: why 底 is more than 等 × 番
   sum.append(el("span", null, T.di(r.di)));
   return sum;
+}
+
+/** 醒 (R42), under the line that counts it, where the count needs a reason: 连翻 turned
+ * another 醒牌 because the one before made a four-group in the winner's 门子, and 双醒
+ * counts the sum twice. Each 醒牌 with what it counted (the server's `xing_counts`). */
+function xingWhy(r) {
+  const cards = r.xing_cards || [];
+  const counts = r.xing_counts || [];
+  if (counts.length !== cards.length || !(cards.length > 1 || r.xing_double)) return [];
+  const parts = cards.map((c, i) => [zh(c), counts[i], i < cards.length - 1]);
+  return [el("p", "why xing-why", T.xingWhy(parts, !!r.xing_double, r.unit || "等"))];
 }
 
 /** One 名堂 with its effect: ×番 where 番 multiply, +units, or the base it sets (娄底 100). */
@@ -285,6 +296,8 @@ function matchSummary(m) {
     } else th.append(T.handRow(h.index));
     const who = h.winner === null || h.winner === undefined ? T.handHuang : T.handWin(realName(h.winner), h.huxi, h.fan);
     th.append(el("small", null, who));
+    // a 王 pattern (R41) names the win, as the hand's sheet does in its title
+    if (h.pattern) th.append(el("small", "hand-pattern", T.patterns[h.pattern] || h.pattern));
     tr.append(th);
     for (const s of seats) {
       const v = (h.scores || [])[s] ?? 0;

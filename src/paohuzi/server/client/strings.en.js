@@ -118,6 +118,15 @@ export default {
   raceSum: (n) => `(total ${n} 息)`,
   groupsHead: ["Group", "", "Huxi"],
   payHead: ["Player", "This hand", "Total", "Huxi total", "Hand"],
+  // 醒 count explained (R42): 连翻's next bonus card, 双醒's ×2 — parts: [card, its count, turned again]
+  xingWhy: (parts, dbl, u) => {
+    const sum = parts.reduce((a, [, n]) => a + n, 0);
+    const chain = (n) => (n < 4 ? " (with the card turned, a set of four: 连翻 turns another card)"
+      : " (all four in the winner's groups: 连翻 turns another card)");
+    const each = parts.map(([c, n, more]) => `${n} × ${c}` + (more ? chain(n) : "")).join(" + ");
+    return `Bonus count (醒): ${each}` + (parts.length > 1 ? ` = ${sum}` : "")
+      + (dbl ? `; 双醒 counts it twice: ×2 = ${sum * 2}` : "") + ` ${unitEn(u)}`;
+  },
   xingSeat: (term, who, fan, xing, each, losers) => `${term}: ${who} collects ×${fan} (番) × ${xing} (醒) = ${each} from each loser` + (losers > 1 ? ` (${each * losers} in all)` : ""),
   xingSeatTag: (term) => ` (${term.toLowerCase()})`,
   huangPenalty: (who, n, u) => `No winner: the dealer ${who} loses ${n} ${u}`,

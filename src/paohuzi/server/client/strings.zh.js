@@ -114,6 +114,14 @@ export default {
   raceSum: (n) => `（总息数 ${n}）`,
   groupsHead: ["门子", "", "胡息"],
   payHead: ["玩家", "本局", "总分", "当前总息数", "手牌"],
+  // 醒数 explained (R42): 连翻's next 醒牌, 双醒's ×2 — parts: [card, its count, turned again]
+  xingWhy: (parts, dbl, u) => {
+    const sum = parts.reduce((a, [, n]) => a + n, 0);
+    // (a 醒牌 turned from the wall makes four with 3 of the winner's; 跟醒's is one of his 4)
+    const chain = (n) => (n < 4 ? "（加上这张成四张，连翻：再翻一张）" : "（四张都在门子里，连翻：再翻一张）");
+    const each = parts.map(([c, n, more]) => `${c} ${n}张` + (more ? chain(n) : "")).join(" + ");
+    return `醒数：${each}` + (parts.length > 1 ? ` = ${sum}` : "") + (dbl ? `；双醒：醒数 ×2 = ${sum * 2}` : "") + u;
+  },
   // 坐醒/数醒 (the seat that sat out collects 番 × 醒数 from each loser), 荒庄's reasons
   xingSeat: (term, who, fan, xing, each, losers) => `${term}：${who} 收每个输家 番 ${fan} × 醒 ${xing} = ${each}` + (losers > 1 ? `（共 ${each * losers}）` : ""),
   xingSeatTag: (term) => `（${term}）`,

@@ -124,6 +124,9 @@ def hand_settlement(
     # 包赔 (R37, R44): why the discarder's line is several shares (衡阳: ×3)
     shares = discarder_shares(rules, result.discarder, pos.dihu, rules.seated - 1)
     wang = tuple(c.code for c in st.wang) or None  # R40: the card each 王 stood for
+    # R42: what each 醒牌 counted (its kind in the winner's 门子, 王 standing for it too)
+    held = pos.all_cards()
+    counts = tuple(held.count(x) + st.wang.count(x) for x in pos.xing)
     return HandSettlement.make(
         winner=result.winner,
         huangzhuang=False,
@@ -160,6 +163,8 @@ def hand_settlement(
         **after,
         xing_cards=tuple(c.code for c in pos.xing) if has_xing else None,
         xing=st.xing if has_xing else None,
+        xing_counts=counts if has_xing else None,
+        xing_double=True if has_xing and rules.xing_double else None,
         race=race,
         wang=wang,
         pattern=pos.pattern.value if pos.pattern is not None else None,

@@ -58,6 +58,7 @@ def summary(
     per_seat: list[SeatBest | None] = [None] * players  # each player's best hand
     for i, r in enumerate(results):
         won = r.winner is not None
+        pat = r.position.pattern if won and r.position is not None else None
         hands.append(
             HandLine.make(
                 index=i + 1,
@@ -66,6 +67,7 @@ def summary(
                 winner=r.winner,
                 huxi=r.huxi if won else None,
                 fan=r.fan if won else None,
+                pattern=pat.value if pat is not None else None,  # R41, named as on the sheet
             )
         )
         for s, v in enumerate(r.scores):
