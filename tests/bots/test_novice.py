@@ -1,5 +1,5 @@
-"""novice: a beginner that takes its wins (the random bot, the web's 初级, passes on most
-of them, so a table of them mostly ends in 荒庄)."""
+"""novice, the web's 初级: a beginner that takes its wins (the random bot, 初级 before it,
+passes on most of them, so a table of them mostly ends in 荒庄)."""
 
 from __future__ import annotations
 

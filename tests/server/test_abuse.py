@@ -94,7 +94,7 @@ def test_h2_clients_choose_a_level_never_bot_options(app: TestClient) -> None:
         assert app.get(f"/api/rooms/{r['room']}").json()["bot"] == level
     # the one mapping table: fixed settings, a wall-clock budget for the search
     assert made == {
-        "easy": ("random", None, None),
+        "easy": ("novice", None, None),
         "normal": ("greedy", None, None),
         "hard": ("ismcts", 16, 1000.0),
     }
@@ -256,7 +256,9 @@ def test_m5_hints_are_computed_off_the_lock_once_per_decision(app: TestClient) -
         return real(state, seat)
 
     manager.hint = slow_hint
-    r = create_room(app, bots=2, seed=5)
+    # seed 4 (初级 bots): the act and the bots' moves after it bring two more states
+    # before the seat's next decision, so three computations at most
+    r = create_room(app, bots=2, seed=4)
     with app.websocket_connect(ws_url(r)) as ws:
         me = Player(ws)
         st = me.play(random.Random(1), my_discard_turn)

@@ -414,6 +414,6 @@ def test_hard_bots_think_in_the_pool_easy_ones_in_the_loop(
         seen[level] = len(jobs) - before
         rec = client.get(f"/api/records/{st['hand_id']}").json()
         assert records.replay(rec).is_terminal()
-        assert rec["bots"][1:] == (["ismcts", "ismcts"] if level == "hard" else ["random"] * 2)
+        assert rec["bots"][1:] == (["ismcts", "ismcts"] if level == "hard" else ["novice"] * 2)
     assert seen["hard"] > 0 and seen["easy"] == 0
     assert all(aid is not None for _, aid in jobs)  # every worker answered in time

@@ -12,8 +12,10 @@ seat's 王 in views and reveals, the card each 王 stood for; the other games un
 its hints, whose 听牌 with 王 had ignored the 王), and for a settlement's ``baopei`` (桂林's two
 discard wins: the discarder paid both shares; nothing else changed), and for English
 settlements (a 名堂's ``id`` and ``name_en``, ``doubled_en``; then ``turned_by``, the seat whose
-turned-up card was won on; nothing else changed), and for ``xing_counts`` (what each 醒牌
-counted: 桂林's two wins; nothing else changed); every message a played
+turned-up card was won on; nothing else changed), for ``xing_counts`` (what each 醒牌
+counted: 桂林's wins; nothing else changed), and when 初级 became the ``novice`` bot
+(every game but 常德's, which 中级 plays, new: seeds chosen again to cover what they covered,
+:func:`test_the_games_cover_what_they_are_for`); every message a played
 match sends validates against its model (:mod:`paohuzi.server.messages`) and is
 written as the model writes itself.
 """
@@ -82,6 +84,52 @@ def test_the_wire_is_unchanged(sc: Scenario, golden: dict[str, Any]) -> None:
     hints = iter(m for m in got if _hint(m))
     assert all(any(h == m for m in hints) for h in want if _hint(h)), "a hint main sent is gone"
     _valid(got)
+
+
+def _results(frames: list[str]) -> dict[int, dict[str, Any]]:
+    """Each hand's settlement (its last ``result`` sent), by hand index."""
+    out = {}
+    for raw in frames:
+        m = json.loads(raw)
+        if m["type"] == "state" and m.get("result"):
+            out[m["hand_index"]] = m["result"]
+    return out
+
+
+def test_the_games_cover_what_they_are_for(golden: dict[str, list[str]]) -> None:
+    """The recorded games (the played ones, by the test above) still show what their
+    seeds were chosen for (``wire_scenario.SCENARIOS``): re-seeding keeps these."""
+    states = {k: [json.loads(f) for f in v if '"type":"state"' in f] for k, v in golden.items()}
+    res = {k: _results(v) for k, v in golden.items()}
+
+    def wins(name: str) -> list[dict[str, Any]]:
+        return [r for r in res[name].values() if r["winner"] is not None]
+
+    def huang(name: str) -> bool:
+        return any(r["huangzhuang"] for r in res[name].values())
+
+    for name, st in states.items():  # every match plays out: summary, 再来一场
+        assert len(res[name]) == st[-1]["hands"]
+        assert st[-1]["phase"] == "finished" and "summary" in st[-1] and st[-1]["rematch"]
+    hunan = states["hunan"]
+    assert any(s["phase"] == "waiting" for s in hunan) and any(s["away"] for s in hunan)
+    assert any('"code":"replaced"' in f for f in golden["hunan"])
+    first = [s for s in hunan if s["hand_index"] == 1 and not s["away"]]
+    assert any(a["type"] == "hu" for s in first for a in s["legal_actions"])
+    assert res["hunan"][1]["winner"] == 0  # the human's own 胡, before 托管
+    assert huang("hunan") and any(r["winner"] != 0 for r in wins("hunan"))
+    assert huang("luzhou") and any(r["discarder"] is not None for r in wins("luzhou"))
+    assert len(wins("changde")) == 3
+    assert huang("guilin") and any(
+        r["discarder"] is not None and r.get("xing") and r.get("baopei") is not None
+        for r in wins("guilin")
+    )
+    loudi = res["loudi"]
+    assert len(loudi) == 4 and len(wins("loudi")) >= 2 and huang("loudi")
+    race = states["loudi"][-1]["summary"]["race"]
+    assert len(race["transfers"]) == 3 and any(race["huang_penalties"])
+    wang = {r["winner"] for r in wins("hunan_wang") if r.get("wang")}
+    assert 0 in wang and wang - {0}  # a bot's win and the human's, each with 王
 
 
 KINDS = {

@@ -6,9 +6,11 @@ computed inline (not in a thread) and the human acts only once the room is quiet
 (``test_wire.py``) compares every message, byte for byte, with ``GOLDEN``: the
 messages main sent before the server's messages became models (recorded at commit
 adec119; hints aside, which main dropped at times; re-recorded for issue 22: the
-settlement's new fields; issue 23 added the 王 game), and validates each against its
-model. The games depend on the engine and the bots too: a deliberate change there
-re-records them (after reading the diff):
+settlement's new fields; issue 23 added the 王 game; 初级 became the ``novice`` bot,
+seeds chosen again: see :data:`SCENARIOS`), and validates each against its model. The
+games depend on the engine and the bots too: a deliberate change there re-records them
+(after reading the diff, and checking each game still covers what its comment says:
+``test_wire.test_the_games_cover_what_they_are_for``):
 
     PYTHONPATH=src python tests/server/wire_scenario.py
 """
@@ -51,11 +53,14 @@ class Scenario:
     replace_in_hand: int | None = None  # the hand in which a second connection takes the seat
 
 
+# The seeds (初级 = ``novice``) give: hunan — 准备 first, the human's own 胡 in hand 1, a
+# 荒庄, a bot's win while the human is away (托管 in hand 3), a replaced connection in
+# hand 1; luzhou — a 荒庄 and a bot's win on a discard; changde (中级) — three wins.
 SCENARIOS = (
     Scenario(
         "hunan",
         "hunan",
-        13,
+        340,
         3,
         options={"ready_first": True, "turn_time": 20},
         away_in_hand=3,
@@ -63,12 +68,14 @@ SCENARIOS = (
     ),
     Scenario("luzhou", "luzhou", 7, 2),
     Scenario("changde", "changde", 3, 3, bot="normal", hints=False),
-    # issue 22: 醒牌/醒数 and 子 (R42), a race's totals and its pairwise settlement (R45)
-    Scenario("guilin", "guilin", 7, 2),
-    Scenario("loudi", "loudi", 3, 4, hints=False),
+    # issue 22: 醒牌/醒数 and 子 (R42), a race's totals and its pairwise settlement (R45):
+    # guilin — a 荒庄, then a discard win with 醒 its discarder pays in full (包赔); loudi —
+    # all four hands of the race, two wins and two 荒庄 penalties, three pairwise transfers
+    Scenario("guilin", "guilin", 51, 2),
+    Scenario("loudi", "loudi", 22, 4, hints=False),
     # issue 23: 四王 from the lobby (R39); wins with 王 by a bot and by the human seat send
     # the card each 王 stood for (R40), views and reveals each seat's 王
-    Scenario("hunan_wang", "hunan", 3, 3, options={"wang": 4}),
+    Scenario("hunan_wang", "hunan", 21, 3, options={"wang": 4}),
 )
 
 

@@ -21,6 +21,7 @@ from .helpers import (
     create,
     open_seat,
     shot,
+    wait_dealt,
     wait_js,
 )
 
@@ -128,9 +129,10 @@ def test_the_table_in_english_and_back(server: str, browser: Any) -> None:
         page.reload()
         page.wait_for_selector("#game:not(.hidden)")
         wait_js(page, "document.querySelector('#log-btn').textContent === 'Log'")
+        wait_dealt(page)  # the room's state is back, not just the page
         # and the table's own switch goes back to Chinese, labels and all
-        if page.is_visible("#settle-hide-btn"):  # the hand may be over: 看牌桌 shows the bar
-            page.click("#settle-hide-btn")
+        if page.get_attribute("body", "data-phase") != "playing":  # a bot may have won
+            page.click("#settle-hide-btn")  # 看牌桌 shows the bar
         bar_click(page, "#table-lang-btn")  # under ⋯ on a phone held upright
         wait_js(page, "document.documentElement.lang === 'zh-CN'")
         assert page.inner_text("#log-btn") == "记录"

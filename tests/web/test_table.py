@@ -82,10 +82,16 @@ def check_turn(page: Any, frames: Frames, touch: bool, errors: list[str]) -> Non
 def check_chi_picker(page: Any, frames: Frames) -> None:
     """Each 吃 package once, with the 胡息 it brings; pointing at one outlines the hand
     cards it takes (all its cards but the claimed one)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     m = frames.last
     assert m is not None
     chis = [a for a in m["legal_actions"] if a["type"] == "chi"]
-    page.click("#chi-btn")
+    try:
+        page.click("#chi-btn", timeout=3000)
+    except PlaywrightTimeout:  # a bot's 胡 closed the window first (初级 takes its wins)
+        assert not page.query_selector("#chi-btn"), "吃 offered but never clickable"
+        return
     pkgs = page.query_selector_all("#chi-picker .package")
     assert [p.get_attribute("data-action-id") for p in pkgs] == [a["id"] for a in chis]
     assert len({a["id"] for a in chis}) == len(chis)
@@ -114,7 +120,6 @@ def test_whole_hand_by_clicking(server: str, browser: Any, name: str) -> None:
         "console", lambda msg: errors.append(msg.text) if "Content Security" in msg.text else None
     )
     frames = Frames(page)
-    create(page, server, hands=2)
     touch = bool(VIEWPORTS[name].get("has_touch"))
     took: list[int] = []
 
@@ -127,7 +132,12 @@ def test_whole_hand_by_clicking(server: str, browser: Any, name: str) -> None:
             labelled_shot(page, f"web-table-{name}.png")
             took.append(clicks)
 
-    assert play_hand(page, random.Random(7), on_turn) > 0
+    rng = random.Random(7)
+    for _ in range(3):  # a bot's early 胡 may end a hand before this seat's first click lands
+        create(page, server, hands=2)
+        if clicks := play_hand(page, rng, on_turn):
+            break
+    assert clicks > 0
     page.wait_for_selector("#settlement:not(.hidden)")
     assert page.get_attribute("body", "data-phase") == "settlement"
     shot(page, f"web-settlement-{name}.png")

@@ -9,9 +9,9 @@
   and the replay shows the 王 faces.
 
 The seeds were found by playing the same rule against the same server code
-(``TestClient``), with 初级 bots (seeded random choices, so the greedy bot's play
-does not move them); a change in the deal or the random bot moves them (the test
-then says what it saw instead).
+(``TestClient``), with 初级 bots (``novice``: seeded choices, greedy's half the time);
+a change in the deal, the novice bot or the greedy bot moves them (the test then says
+what it saw instead).
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def _wang_faces(page: Any, scope: str) -> list[str]:
 
 @pytest.mark.parametrize(
     ("wang", "seed", "pattern"),
-    [(4, 23, "wangdiao"), (2, 56, None)],
+    [(4, 37, "wangdiao"), (2, 56, None)],
     ids=["four-wang-wangdiao", "two-wang-zimo-on-a-drawn-wang"],
 )
 def test_a_hand_with_wang_plays_to_a_sheet_showing_each_wangs_card(

@@ -1,10 +1,10 @@
 """novice: a beginner — takes a win when one is offered, otherwise plays the greedy bot's
 choice half the time and any legal action the rest.
 
-Meant for the web's 初级, which the random bot plays: it passes on most 胡 it is offered
-and discards anything, so a table of them mostly ends in 荒庄 (衡阳: 123 of 150 hands;
-novice: 22 of 100; greedy: 1 of 100), and a beginner playing them would think nobody
-can win."""
+The web's 初级 (``server.room.levels``). The random bot played it before: it passes on
+most 胡 it is offered and discards anything, so a table of them mostly ends in 荒庄 (衡阳:
+123 of 150 hands; novice: 22 of 100; greedy: 1 of 100), and a beginner playing them
+would think nobody can win."""
 
 from __future__ import annotations
 

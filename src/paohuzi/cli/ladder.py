@@ -5,8 +5,8 @@ paohuzi ladder [--players A,B,…] [--hands N] [--seed S] [--rules P] [--workers
                [--data FILE.json] [--out FILE.md] [--plot FILE.png] [--json]
 paohuzi ladder --place module:attr --data FILE.json [--out FILE.md] [--plot FILE.png]
 ```
-Default players: the web levels' bots (初级 random, 中级 greedy, 高级 ismcts as
-the server runs it) and every other registered bot (neural). ``N`` hands per
+Default players: the web levels' bots (初级 novice, 中级 greedy, 高级 ismcts as
+the server runs it) and every other registered bot (neural, random). ``N`` hands per
 ordered pair (rounded up to whole seat rotations). ``--place`` reads a stored
 ladder, plays the new player against each stored one with the ladder's own
 budget and seed, and writes the ladder back (``--data``) with the player on it.

@@ -30,7 +30,7 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", "初级", "random"),
+    "easy": Level("easy", "初级", "novice"),
     "normal": Level("normal", "中级", "greedy"),
     "hard": Level("hard", "高级", "ismcts:iters=16,top=3,time_ms=1000", pooled=True, budget=1.0),
 }
