@@ -7,7 +7,7 @@ client answer each decision with a random legal action and start the next hand
 at each settlement, until the time budget is spent. Reports hands/s, the p50 /
 p99 latency from sending an action to receiving the resulting state, and errors.
 
-    python benchmarks/server_load.py [--rooms 50] [--seconds 30] [--bot random] [--json]
+    python benchmarks/server_load.py [--rooms 50] [--seconds 30] [--bot easy] [--json]
     python benchmarks/server_load.py --nodes 2 [--db postgresql://…] [--redis redis://…] [--via-relay]
     python benchmarks/server_load.py --search --nodes 1,2,3 [--p99 100] [--seconds 8]
 
