@@ -168,6 +168,31 @@ def test_back_at_the_table_closes_a_sheet_then_asks(server: str, browser: Any) -
         ctx.close()
 
 
+def test_back_while_the_tutorial_loads_closes_it(server: str, browser: Any) -> None:
+    """Back while the tutorial is still loading closes it (a slow network: its × came only
+    with the content, so Back found nothing to close and the sheet stayed), and the
+    content arriving afterwards does not open it again."""
+    # (no service worker: a request it serves is one page.route never sees)
+    ctx = browser.new_context(**VIEWPORTS["phone-portrait"], service_workers="block")
+    page = ctx.new_page()
+    held: list[Any] = []
+    try:
+        page.goto(server + "/")
+        page.wait_for_selector("body[data-lobby=ready]")
+        page.route("**/api/tutorial", lambda route: held.append(route))  # the answer held back
+        page.click("#tutorial-btn")
+        page.wait_for_selector("#tutorial:not(.hidden) #tut-close")
+        page.go_back()
+        wait_js(page, "document.querySelector('#tutorial').classList.contains('hidden')")
+        assert held, "the tutorial was not asked for"
+        held[0].continue_()
+        page.wait_for_timeout(500)  # (the answer rendered nowhere)
+        assert page.evaluate("document.querySelector('#tutorial').classList.contains('hidden')")
+        assert page.is_visible("#lobby") and page.url.startswith(server)
+    finally:
+        ctx.close()
+
+
 def test_back_in_the_lobby_closes_its_sheet(server: str, browser: Any) -> None:
     """Back with the tutorial or the rules page open in the lobby closes it (a phone's
     Back left the site); a sheet closed by its × leaves no step behind for Back."""

@@ -12,25 +12,31 @@ import { zh, cardTitle } from "./cards.js";
 import { drawBoard } from "./board.js";
 import { narrate } from "./narrate.js";
 
-const TU = { meta: null, cur: null, feedback: null, busy: false };
+const TU = { meta: null, cur: null, feedback: null, busy: false, seq: 0 };
 
 export async function openTutorial(name) {
   const page = dialog("tutorial", "tutorial");
   sheetOpened("tutorial");
   document.body.classList.add("tutorial-open");
-  page.replaceChildren(el("p", "muted pad", t("loading")));
+  // its × while it loads too: Back (app.js closeSheet) closes a sheet through its ×
+  page.replaceChildren(header(), el("p", "muted pad", t("loading")));
+  const s = ++TU.seq;
+  let meta;
   try {
-    TU.meta = await api(name ? `/api/tutorial/${encodeURIComponent(name)}` : "/api/tutorial");
+    meta = await api(name ? `/api/tutorial/${encodeURIComponent(name)}` : "/api/tutorial");
   } catch (e) {
-    page.replaceChildren(header(), el("p", "error pad", t("loadFail", e.message)));
+    if (s === TU.seq) page.replaceChildren(header(), el("p", "error pad", t("loadFail", e.message)));
     return;
   }
+  if (s !== TU.seq) return; // closed (or opened again) while it loaded
+  TU.meta = meta;
   TU.cur = null;
   TU.feedback = null;
   renderIntro();
 }
 
 function closeTutorial() {
+  TU.seq++; // a load still on its way renders nothing
   const p = $("#tutorial");
   if (p) p.classList.add("hidden");
   document.body.classList.remove("tutorial-open");
