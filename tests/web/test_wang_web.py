@@ -39,6 +39,23 @@ PATTERN_ZH = {
 ORDER = {f"{s}{n}": i for i, (s, n) in enumerate((s, n) for s in "xd" for n in range(1, 11))}
 
 
+def _step(page: Any) -> str | None:
+    """One click by the fixed rule (:func:`_click_by_rule`), then the table's next state;
+    None (after a short wait) when there was nothing to click or the table redrew."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    version = page.get_attribute("body", "data-version")
+    try:
+        done = _click_by_rule(page)
+    except (PlaywrightError, TypeError):  # the table redrew under the finger
+        done = None
+    if done is None:
+        page.wait_for_timeout(30)
+        return None
+    wait_js(page, f"document.body.dataset.version !== '{version}'", 15)
+    return done
+
+
 def _room(page: Any, server: str, wang: int, seed: int) -> None:
     rules = {"preset": "hunan", "wang": wang, "wang_fan": FAN}
     body = {"rules": rules, "bot": "easy", "seed": seed, "name": "小明", "hands": 2}
@@ -100,7 +117,6 @@ def _wang_faces(page: Any, scope: str) -> list[str]:
 def test_a_hand_with_wang_plays_to_a_sheet_showing_each_wangs_card(
     server: str, browser: Any, wang: int, seed: int, pattern: str | None
 ) -> None:
-    from playwright.sync_api import Error as PlaywrightError
 
     ctx = browser.new_context(**VIEWPORTS["desktop"])
     page = ctx.new_page()
@@ -121,7 +137,6 @@ def test_a_hand_with_wang_plays_to_a_sheet_showing_each_wangs_card(
         for _ in range(200):
             if page.get_attribute("body", "data-phase") != "playing":
                 break
-            version = page.get_attribute("body", "data-version")
             if not page.query_selector("#actions button"):
                 page.wait_for_timeout(30)
                 continue
@@ -129,16 +144,9 @@ def test_a_hand_with_wang_plays_to_a_sheet_showing_each_wangs_card(
             if page.query_selector("#actions button[data-pattern]"):
                 page.wait_for_timeout(600)  # the open card's flight
                 shot(page, "wang-pattern-button.png")  # 胡 四 · 王钓, 胡 四 · 王闯, 过
-            try:
-                done = _click_by_rule(page)
-            except (PlaywrightError, TypeError):  # the table redrew under the finger
-                done = None
-            if done is None:
-                page.wait_for_timeout(30)
-                continue
-            if done not in ("discard", "peng", "chi", "pass"):
+            done = _step(page)
+            if done is not None and done not in ("discard", "peng", "chi", "pass"):
                 hu_text = done
-            wait_js(page, f"document.body.dataset.version !== '{version}'", 15)
         page.wait_for_selector("#settlement:not(.hidden)")
         st = frames.last
         assert st is not None
@@ -216,9 +224,8 @@ def test_the_lobby_offers_the_wang_count(server: str, browser: Any) -> None:
 def test_the_match_summary_names_the_wang_pattern_of_a_hand(server: str, browser: Any) -> None:
     """R41: the sheet of a 王钓 win names it (its title); the match summary's row of that
     hand named only the winner, 胡息 and 番. Seed 23 (四王), the human clicking by the
-    fixed rule: the human wins both hands, the second (and mostly the first) by 王钓; a
-    row names the pattern of its hand, in Chinese and in English, and only there."""
-    from playwright.sync_api import Error as PlaywrightError
+    fixed rule: some hand is won by 王钓; a row names the pattern of its hand, in Chinese
+    and in English, and only there."""
 
     ctx = browser.new_context(**VIEWPORTS["desktop"])
     page = ctx.new_page()
@@ -240,15 +247,7 @@ def test_the_match_summary_names_the_wang_pattern_of_a_hand(server: str, browser
                     " || document.body.dataset.phase === 'finished'",
                 )
                 continue
-            version = page.get_attribute("body", "data-version")
-            try:
-                done = _click_by_rule(page)
-            except (PlaywrightError, TypeError):  # the table redrew under the finger
-                done = None
-            if done is None:
-                page.wait_for_timeout(30)
-                continue
-            wait_js(page, f"document.body.dataset.version !== '{version}'", 15)
+            _step(page)
         page.wait_for_selector("#match-summary:not(.hidden) table.per-hand")
         st = frames.last
         assert st is not None and st["phase"] == "finished"
