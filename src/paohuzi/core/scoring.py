@@ -287,10 +287,14 @@ class _Scorer:
         "by_class",
         "colour",
         "combine",
+        "entries",
         "ev",
         "every",
         "exact",
         "fast",
+        "flagged",
+        "flags",
+        "found",
         "huang",
         "ids",
         "masks",
@@ -300,6 +304,7 @@ class _Scorer:
         "record",
         "refusals",
         "residual",
+        "rfound",
         "rids",
         "rmask",
         "rules",
@@ -360,6 +365,15 @@ class _Scorer:
         self.record = not self.fast or bool(self.rmask & _PROFILE)
         self.rids: dict[Any, int] = {}
         self.rverdicts: dict[tuple[tuple[int, int], ...], int] = {(): 0}
+        # A new memo key's 名堂 are put together from its parts (_hits_of), not asked
+        # again: the verdicts by id (``found`` per colour axis, ``rfound``: lists that
+        # catch up with the dicts when an id is new to them), the flag 名堂's by the
+        # key's flag bits (``flagged``), each entry by its index in the preset.
+        self.found: tuple[list[_Found], ...] = ([], [], [])
+        self.rfound: list[_Found] = []
+        self.flags = tuple(e for e in c.others if e[1].flag)
+        self.flagged: dict[int, _Found] = {}
+        self.entries = {e[0]: e for e in (*c.colour, *c.others)}
         self.memo: dict[Any, _Scored] = {}
         # The templates of _Shared: by (memo key, 胡息, 荒庄) for a win, by 胡息 below 起胡.
         self.won: dict[tuple[Any, ...], Settlement] = {}  # (key, 胡息, 荒庄[, 醒数])
@@ -408,11 +422,16 @@ def _missed(
 ) -> Settlement:
     """The C path's template miss: the template of ``key`` with ``huxi`` made (and kept)
     as the Python path makes it. (Handed the rules, not the scorer: a scorer holding
-    the C object that held it would be a cycle the collector cannot see.)"""
-    return _won(_scorer(rules), key, p, huxi, huang, Split(rules, p, plan), (key, huxi, huang), 0)
+    the C object that held it would be a cycle the collector cannot see.) The split
+    is made only for a key whose 名堂 are not known yet (only they read it)."""
+    last = _last
+    sc = last[1] if last[0] is rules else _scorer(rules)
+    split = Split(rules, p, plan) if key not in sc.memo else None
+    return _won(sc, key, p, huxi, huang, split, (key, huxi, huang), 0)
 
 
 # (doubled, doublings, 名堂, 底 set by a 名堂 or None, units added, 番): see _Scorer.
+_Found = tuple[tuple[int, int], ...]  # (the 名堂's index in the preset, its 番), in order
 _Scored = tuple[tuple[str, ...], int, tuple[MingtangHit, ...], int | None, int, int]
 _scorer = per_rules(_Scorer)
 _NOT_WINNING = Settlement(False, 0, 0, 0, 0, 0, (), (), (), "not_winning")
@@ -659,17 +678,25 @@ def _residual(sc: _Scorer, p: Position, huxi: int, split: Split, live: int) -> i
 
 
 def _won(
-    sc: _Scorer, key: Any, p: Position, huxi: int, huang: int, split: Split, wk: Any, xing: int
+    sc: _Scorer,
+    key: Any,
+    p: Position,
+    huxi: int,
+    huang: int,
+    split: Split | None,
+    wk: Any,
+    xing: int,
 ) -> Settlement:
     """The template of a win under the memo's ``key`` with ``huxi`` and 醒数 ``xing``
     (R34–R37, R42): 等, 番, 底 and the 名堂 (memoised per key in ``sc.memo``), kept
-    in ``sc.won`` under ``wk``."""
+    in ``sc.won`` under ``wk``. (``split``: None only when ``key`` is in the memo.)"""
     rules = sc.rules
     got = sc.memo.get(key)
     if got is None:
+        assert split is not None, "a new memo key's 名堂 read its split"
         doubled = _doubled(p, rules)
         zimo = p.self_drawn or p.tianhu
-        hits = find(Context(p, (), (), (), split, huxi), rules)
+        hits = _hits_of(sc, key, p, huxi, split)
         base, units, fan = _tally(hits, rules)
         got = (doubled, len(doubled), hits, base, units + (rules.zimo_bonus if zimo else 0), fan)
         if len(sc.memo) >= 1 << 12:  # bounded (a few dozen keys per rules in practice)
@@ -677,7 +704,7 @@ def _won(
         sc.memo[key] = got
     doubled, n, hits, base, units, fan = got
     h2 = huxi << n
-    deng = (rules.deng_of(h2) if base is None else base) + units + xing
+    deng = (rules.deng(h2, rules.min_huxi) if base is None else base) + units + xing
     mult = sc.huang.multiplier(huang) if huang > 0 else 1
     zimo = p.self_drawn or p.tianhu
     t = Settlement(
@@ -702,6 +729,42 @@ def _won(
         sc.won.clear()
     sc.won[wk] = t
     return t
+
+
+def _hits_of(
+    sc: _Scorer, key: Any, p: Position, huxi: int, split: Split
+) -> tuple[MingtangHit, ...]:
+    """What :func:`~paohuzi.core.mingtang.find` finds on this split (R36), put together
+    from the memo key's parts, each already asked when the key was made: the colour
+    名堂 of each axis's verdict id (:func:`_colour_ids`), the residual 名堂 of the
+    residual id (:func:`_residual`), and the flag 名堂, which read only the key's flag
+    bits (asked once per those bits). The first pass over new positions no longer asks
+    every pattern again for each new key (tests/test_settle_fast.py's
+    ``test_memoised_settlement_is_the_stepwise_one``: the same 名堂 as the stepwise path's)."""
+    fk = key & 63  # 自摸, 海底, 天胡, 地胡, one card left (耍猴), 听胡
+    got = sc.flagged.get(fk)
+    if got is None:
+        ctx = Context(p, (), (), (), split, huxi)
+        got = sc.flagged[fk] = tuple(
+            (i, f) for i, pat, rule, _, _ in sc.flags if (f := pat.fan(ctx, rule, sc.combine))
+        )
+    found = list(got)
+    if sc.colour:
+        for axis in range(3):
+            found += _verdict(sc.verdicts[axis], sc.found[axis], key >> 6 + 8 * axis & 0xFF)
+    if sc.residual:
+        found += _verdict(sc.rverdicts, sc.rfound, key >> _RID)
+    found.sort()  # the preset's order (one 名堂 per index)
+    entries = sc.entries
+    return tuple([MingtangHit(entries[i][2].id, entries[i][3], f, entries[i][4]) for i, f in found])
+
+
+def _verdict(verdicts: dict[_Found, int], by_id: list[_Found], v: int) -> _Found:
+    """The verdict of id ``v`` (ids are given in order, 0 up: ``by_id`` is the dict's
+    keys by value, remade when it has fallen behind)."""
+    if v >= len(by_id):
+        by_id[:] = sorted(verdicts, key=verdicts.__getitem__)
+    return by_id[v]
 
 
 _COUNTS = (21, 13, 5)  # where Position.facts keeps the red, big and small counts
