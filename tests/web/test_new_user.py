@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import need_browser, start_server, stop_server
@@ -22,6 +23,7 @@ from .helpers import (
     create,
     open_seat,
     resend,
+    tap_card,
     uncovered,
     wait_dealt,
     wait_js,
@@ -472,14 +474,16 @@ def until_chi(page: Any, base: str, rng: random.Random, limit: float = 240) -> N
         if phase == "playing" and page.query_selector("#actions button"):
             if page.query_selector("#chi-btn"):
                 return
-            hu = page.query_selector("#actions button[data-type='hu']")
-            if hu or not page.query_selector("#hand .card.legal"):
-                (hu or page.query_selector_all("#actions button[data-action-id]")[-1]).click()
-            else:
-                card = rng.choice(page.query_selector_all("#hand .card.legal"))
-                box = card.bounding_box()
-                card.click(position={"x": box["width"] / 2, "y": 6})
-                page.click("#discard-btn")
+            try:  # a bot's 胡 may close the window, a new state redraw the hand, meanwhile
+                hu = page.query_selector("#actions button[data-type='hu']")
+                if hu or not page.query_selector("#hand .card.legal"):
+                    (hu or page.query_selector_all("#actions button[data-action-id]")[-1]).click(
+                        timeout=5000
+                    )
+                elif tap_card(rng.choice(page.query_selector_all("#hand .card.legal"))):
+                    page.click("#discard-btn:not([disabled])", timeout=5000)
+            except (PlaywrightError, IndexError):  # (IndexError: the buttons went first)
+                continue
             end = time.monotonic() + 10
             while page.get_attribute("body", "data-version") == version and time.monotonic() < end:
                 page.wait_for_timeout(15)
