@@ -127,17 +127,25 @@ class Context:
             return sum(n[c] for c in _RED), sum(n[10:]), sum(n[:10])
         return colour_key(self.bits)
 
+    # Given colours (``colours=``) are read as given: a 王 class's counts, or one count
+    # alone when the settlement asks an axis's patterns for every count (scoring.py).
     @property
     def red(self) -> int:
-        return self.colour_key()[0] if self.wang else field_sum(self.bits & RED_FIELDS)
+        if self._colours is not None or self.wang:
+            return self.colour_key()[0]
+        return field_sum(self.bits & RED_FIELDS)
 
     @property
     def big(self) -> int:
-        return self.colour_key()[1] if self.wang else field_sum(self.bits >> 30)
+        if self._colours is not None or self.wang:
+            return self.colour_key()[1]
+        return field_sum(self.bits >> 30)
 
     @property
     def small(self) -> int:
-        return self.colour_key()[2] if self.wang else field_sum(self.bits & MASK30)
+        if self._colours is not None or self.wang:
+            return self.colour_key()[2]
+        return field_sum(self.bits & MASK30)
 
 
 def colour_key(b: int) -> tuple[int, int, int]:

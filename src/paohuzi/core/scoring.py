@@ -775,20 +775,34 @@ def _colour_ids(sc: _Scorer, p: Position, facts: int) -> int:
     key: per count read (red, big, small), the id of what that axis's patterns give it
     (``sc.ids``, asked once per count), a byte each above the flags."""
     bits = 0
-    ctx: Context | None = None
     for axis, ids in enumerate(sc.ids):
         n = facts >> _COUNTS[axis] & 0xFF
         v = ids[n]
         if v < 0:
-            ctx = ctx or Context(p)
+            _ask_axis(sc, p, axis, n)
+            v = ids[n]
+        bits |= v << 6 + 8 * axis
+    return bits
+
+
+def _ask_axis(sc: _Scorer, p: Position, axis: int, n: int) -> None:
+    """Give an id to count ``n`` of ``axis`` and to every other count a hand may hold
+    not asked yet: a colour 名堂 reads its axis's count alone (``Context(colours=…)``),
+    so the axis is asked once, not once per new count — each of those handed the C path's
+    position to the whole Python path (R36)."""
+    ids, verdicts = sc.ids[axis], sc.verdicts[axis]
+    # the cards a winner holds: the deal, one per 跑/提 beyond the first, the winning card
+    top = min(len(ids) - 1, max(n, sc.rules.hand_size + 8))
+    for m in range(top + 1):
+        if ids[m] < 0:
+            colours = (m if axis == 0 else 0, m if axis == 1 else 0, m if axis == 2 else 0)
+            ctx = Context(p, colours=colours)
             found = tuple(
                 (i, f)
                 for i, pat, rule, _, _ in sc.axes[axis]
                 if (f := pat.fan(ctx, rule, sc.combine))
             )
-            v = ids[n] = sc.verdicts[axis].setdefault(found, len(sc.verdicts[axis]))
-        bits |= v << 6 + 8 * axis
-    return bits
+            ids[m] = verdicts.setdefault(found, len(verdicts))
 
 
 def _doubled(position: Position, rules: Rules) -> tuple[str, ...]:
