@@ -16,6 +16,8 @@ what it saw instead).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -63,6 +65,24 @@ def _room(page: Any, server: str, wang: int, seed: int) -> None:
     r.raise_for_status()
     open_seat(page, server, r.json()["room"], r.json()["token"])
     wait_js(page, "['playing', 'settlement', 'finished'].includes(document.body.dataset.phase)")
+
+
+@contextmanager
+def _wang_table(
+    browser: Any, server: str, wang: int, seed: int
+) -> Iterator[tuple[Any, list[str], Frames]]:
+    """A desktop page seated in a new 王 room (:func:`_room`): the page, its script
+    errors and the frames it receives; the context closed afterwards."""
+    ctx = browser.new_context(**VIEWPORTS["desktop"])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    frames = Frames(page)
+    try:
+        _room(page, server, wang, seed)
+        yield page, errors, frames
+    finally:
+        ctx.close()
 
 
 def _click_by_rule(page: Any) -> str | None:
@@ -118,13 +138,7 @@ def test_a_hand_with_wang_plays_to_a_sheet_showing_each_wangs_card(
     server: str, browser: Any, wang: int, seed: int, pattern: str | None
 ) -> None:
 
-    ctx = browser.new_context(**VIEWPORTS["desktop"])
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    frames = Frames(page)
-    try:
-        _room(page, server, wang, seed)
+    with _wang_table(browser, server, wang, seed) as (page, errors, frames):
         page.wait_for_selector("#hand .card")
         held = _wang_faces(page, "#hand")
         assert held and set(held) == {"王"}, held  # the 王 face, dealt to the human
@@ -187,8 +201,6 @@ def test_a_hand_with_wang_plays_to_a_sheet_showing_each_wangs_card(
         page.wait_for_timeout(300)
         shot(page, f"wang-replay-{wang}.png")
         assert errors == []
-    finally:
-        ctx.close()
 
 
 def test_the_lobby_offers_the_wang_count(server: str, browser: Any) -> None:
@@ -227,13 +239,7 @@ def test_the_match_summary_names_the_wang_pattern_of_a_hand(server: str, browser
     fixed rule: some hand is won by 王钓; a row names the pattern of its hand, in Chinese
     and in English, and only there."""
 
-    ctx = browser.new_context(**VIEWPORTS["desktop"])
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    frames = Frames(page)
-    try:
-        _room(page, server, 4, 23)
+    with _wang_table(browser, server, 4, 23) as (page, errors, frames):
         for _ in range(600):
             phase = page.get_attribute("body", "data-phase")
             if phase == "finished":
@@ -278,5 +284,3 @@ def test_the_match_summary_names_the_wang_pattern_of_a_hand(server: str, browser
                 assert f"{PATTERN_ZH[line['pattern']]} (wild " in text, (line, text)
         shot(page, "summary-wang-en.png")
         assert errors == []
-    finally:
-        ctx.close()
