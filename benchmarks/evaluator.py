@@ -11,7 +11,8 @@ first pass includes that cost (the shipped tables are decoded beforehand, with
 (``settle``: groups, 等, 名堂, 底; a first pass, whose memos fill as they do over a
 batch of new lines, and a second, warm as in self-play or a long batch), reading a
 position and scoring it
-(``Position.from_dict`` + ``best``), reading alone, and the seat's view against
+(``Position.from_dict`` + ``best``), reading alone (lines as ``score --batch``
+reads them: json.loads before each loop, its strs fresh), and the seat's view against
 the engine's step (random hands, ``--hands``) are timed too, with their ratios.
 CPU time, cyclic GC off during the timing (as ``timeit`` does). When the C kernel is built
 (``PAOHUZI_COMPILE=1`` or ``=kernel``; docs/speed.md), the compiled ``best`` and
@@ -104,11 +105,15 @@ def main() -> None:
     for p in sample:
         settle(p, rules)
     full_warm = time.process_time() - t0  # as in self-play, search and a long batch
-    dicts = [p.to_dict() for p in sample]
+    # Lines as ``score --batch`` reads them: each loop its own json.loads of them, so
+    # that every str is fresh, as a line's are (a str's hash, once made, is kept).
+    lines = [json.dumps(p.to_dict(), ensure_ascii=False) for p in sample]
+    dicts = [json.loads(line) for line in lines]
     t0 = time.process_time()
     for d in dicts:  # reading a position (score --batch, a record) and scoring it
         best(Position.from_dict(d))
     parsed = time.process_time() - t0
+    dicts = [json.loads(line) for line in lines]
     t0 = time.process_time()
     for d in dicts:  # reading alone (the loop above minus a warm ``best`` also holds
         Position.from_dict(d)  # the cost of interleaving the two: caches)

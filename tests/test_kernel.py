@@ -885,6 +885,32 @@ def test_the_c_reader_keeps_its_melds_while_the_cache_clears() -> None:
     assert position._read_fast(d, 20) == Position._from_dict(d)
 
 
+@needs_kernel
+def test_the_c_reader_reads_a_meld_text_again_as_python() -> None:
+    """The C reader keeps the melds it read by their ASCII text (512 slots, found by a
+    hash of the bytes, a text replacing another in its slot): every table meld of a
+    corpus, lower- and upper-case codes, read alone with each deal size and three
+    times in shuffled orders (slots filled, hit and replaced), reads as ``_read``. (Only
+    a str not hashed yet — a JSON line's — is read through the slots.)"""
+    texts: set[str] = set()
+    for p in corpus(3000, 5):
+        texts.update(p.to_dict()["table"])
+    texts |= {t.replace("x", "X").replace("d", "D") for t in texts}
+    assert len(texts) > 200  # more than a few texts share a slot among 512
+    order = sorted(texts)
+    ok = 0
+    for seed in range(3):
+        random.Random(seed).shuffle(order)
+        for t in order:
+            for size in range(3, 9):
+                # fresh strs, as a JSON line gives (a str hashed before is looked up)
+                d = json.loads(json.dumps({"hand": "x1 x2 x3", "table": [t], "win": "d5"}))
+                ok += _same_read(d, size)[0] == "ok"
+    # each read whole at its own deal size, but those that make five of a hand card or
+    # of the winning card (both readers refuse those: R1)
+    assert ok >= 0.9 * 3 * len(texts)
+
+
 def test_without_the_extension_the_python_evaluator_runs() -> None:
     """The fallback: with paohuzi.core._kernel absent, the evaluator imports and scores
     a position with its Python code (what a pure install does)."""

@@ -1049,6 +1049,17 @@ static PyTypeObject KernelType = {
  * The same checks and fields as _read, card counts in arrays instead of its packed
  * weights. Anything _read hands to the constructor's path (None) is None here too;
  * tests/test_kernel.py compares the two field for field. */
+/* A meld text read before, with its entry (owned) and what the read takes of it. */
+#define MCACHE 512
+#define MTEXT 22
+typedef struct {
+    PyObject *entry;   /* (Group, key, weight, cards), as melds holds it; NULL: empty */
+    int16_t key;       /* its Group.key */
+    uint8_t len, n;    /* the text's length; its cards */
+    int8_t cards[4];   /* their kinds */
+    char text[MTEXT];  /* the ASCII text */
+} MeldSlot;
+
 typedef struct {
     PyObject_HEAD
     PyObject *words;       /* str → Card: a code or glyph that is one card (no 王) */
@@ -1061,6 +1072,11 @@ typedef struct {
     uint32_t colour[20];   /* a card's (red, big, small) counts, a byte each */
     uint32_t four_rows;    /* MELD_ROWS rows that are 跑/提, as bits */
     int8_t code[4][11];    /* x/X/d/D + 1…10 → the card words maps it to, −1 none */
+    PyObject *card[20];    /* the Card of each kind, as words maps its codes (owned) */
+    /* Table melds by their ASCII text, read before (``pao:d9``): words' lookup of a
+       fresh JSON str hashes it (SipHash) and compares it; a direct-mapped slot found
+       by a cheap hash of its bytes, then compared, finds the same entry. */
+    MeldSlot mc[MCACHE];
     /* shape_flags of the two deal sizes in play (20, 14), by cards in hand, melds and
        跑/提: owned, NULL until asked (the shapes dict is the memo of every other size) */
     PyObject *shape[2][28][8][8];
@@ -1085,6 +1101,8 @@ static void reader_dealloc(Reader *r) {
     Py_XDECREF(r->position);
     PyObject **shape = &r->shape[0][0][0][0];
     for (size_t i = 0; i < sizeof r->shape / sizeof *shape; i++) Py_XDECREF(shape[i]);
+    for (int i = 0; i < MCACHE; i++) Py_XDECREF(r->mc[i].entry);
+    for (int c = 0; c < 20; c++) Py_XDECREF(r->card[c]);
     Py_TYPE(r)->tp_free((PyObject *)r);
 }
 
@@ -1141,6 +1159,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
             PyObject *o = PyDict_GetItemString(words, w);
             long v = o && PyLong_Check(o) ? PyLong_AsLong(o) : -1;
             r->code[a][k] = (int8_t)(v >= 0 && v < 20 ? v : -1);
+            if (v >= 0 && v < 20 && !r->card[v]) r->card[v] = Py_NewRef(o);
         }
     r->code[0][0] = r->code[1][0] = r->code[2][0] = r->code[3][0] = -1;
     Py_INCREF(words), Py_INCREF(melds), Py_INCREF(meld), Py_INCREF(shapes), Py_INCREF(sf);
@@ -1165,10 +1184,12 @@ static int word_card(Reader *r, PyObject *w, PyObject **card, int *c) {
     return 1;
 }
 
-/* str.split()'s whitespace among ASCII characters. */
-static inline int ascii_space(unsigned char ch) {
-    return ch == ' ' || (ch >= 0x09 && ch <= 0x0D) || (ch >= 0x1C && ch <= 0x1F);
-}
+/* str.split()'s whitespace among ASCII characters, as a table (one load a character). */
+#define SP1(c) [c] = 1
+static const uint8_t ASCII_SPACE[256] = {SP1(' '),  SP1(0x09), SP1(0x0A), SP1(0x0B), SP1(0x0C),
+                                         SP1(0x0D), SP1(0x1C), SP1(0x1D), SP1(0x1E), SP1(0x1F)};
+#undef SP1
+static inline int ascii_space(unsigned char ch) { return ASCII_SPACE[ch]; }
 
 /* hand_counts for the usual ASCII codes between spaces (x7 d10 …), read in place; −2
  * for anything else (hc untouched), which the general path reads. */
@@ -1196,6 +1217,36 @@ static Py_ssize_t ascii_counts(const Reader *r, PyObject *hand, int *hc) {
     }
     memcpy(hc, got, sizeof got);
     return n;
+}
+
+/* The kind of one ASCII code alone (``d4``, ``X10``), else −1 (the words' look-up then). */
+static int ascii_card(const Reader *r, PyObject *w) {
+    if (!PyUnicode_IS_ASCII(w)) return -1;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(w);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(w);
+    if (len < 2 || len > 3 || s[1] < '1' || s[1] > '9') return -1;
+    int a = s[0] == 'x' ? 0 : s[0] == 'X' ? 1 : s[0] == 'd' ? 2 : s[0] == 'D' ? 3 : -1;
+    int k = s[1] - '0';
+    if (a < 0 || (len == 3 && (k != 1 || s[2] != '0'))) return -1;
+    int c = r->code[a][len == 3 ? 10 : k];
+    return c >= 0 && r->card[c] ? c : -1;
+}
+
+/* The slot a meld's ASCII text would be kept in (a multiplicative hash of its first and
+   last 8 bytes and its length: a few instructions where SipHash takes a hundred), or
+   NULL: a text not ASCII or too long for one. */
+static MeldSlot *meld_slot(Reader *r, PyObject *t) {
+    Py_ssize_t len = PyUnicode_GET_LENGTH(t);
+    if (!PyUnicode_IS_ASCII(t) || len > MTEXT) return NULL;
+    const unsigned char *b = PyUnicode_1BYTE_DATA(t);
+    uint64_t lo = 0, hi = 0; /* its first and last 8 bytes (overlapping; all of a short one) */
+    if (len >= 8) {
+        memcpy(&lo, b, 8);
+        memcpy(&hi, b + len - 8, 8);
+    } else
+        for (Py_ssize_t i = 0; i < len; i++) lo |= (uint64_t)b[i] << 8 * i;
+    uint64_t h = (lo * 0x9E3779B97F4A7C15u) ^ (hi * 0xC2B2AE3D27D4EB4Fu) ^ (uint64_t)len;
+    return &r->mc[(h ^ h >> 32 ^ h >> 47) & (MCACHE - 1)];
 }
 
 /* Counts the hand's words into hc; the number of cards, or −2 for "not the common
@@ -1247,6 +1298,22 @@ static int same_key(PyObject *key, PyObject *name) {
            !memcmp(PyUnicode_1BYTE_DATA(key), PyUnicode_1BYTE_DATA(name), (size_t)len);
 }
 
+/* The slot of an exact str key (the one field its length and first letter could be,
+   then compared: a JSON line's keys are not interned), NKEY for none. */
+static int key_slot(PyObject *key) {
+    int i;
+    switch (PyUnicode_GET_LENGTH(key)) {
+    case 3: i = K_WIN; break;
+    case 4: i = PyUnicode_READ_CHAR(key, 0) == 'h' ? K_HAND : K_DH; break;
+    case 5: i = PyUnicode_READ_CHAR(key, 0) == 't' ? K_TABLE : K_EXTRA; break;
+    case 6: i = K_TH; break;
+    case 9: i = K_LC; break;
+    case 10: i = K_SD; break;
+    default: return NKEY;
+    }
+    return key == *READ_KEY[i] || same_key(key, *READ_KEY[i]) ? i : NKEY;
+}
+
 /* d's values by slot (borrowed, NULL when absent), in one pass over d (was a set test a
    key and a look-up a field): 1, or 0 when a key is not one of the common form's (None
    then), −1 on error. A key not an exact str is tested as the set tests it. */
@@ -1255,15 +1322,9 @@ static int read_items(Reader *r, PyObject *d, PyObject **v) {
     PyObject *key, *value;
     memset(v, 0, NKEY * sizeof *v);
     while (PyDict_Next(d, &pos, &key, &value)) {
-        int i = 0;
-        while (i < NKEY && key != *READ_KEY[i]) i++;
-        if (i < NKEY) {
-            v[i] = value;
-            continue;
-        }
+        int i;
         if (PyUnicode_CheckExact(key)) {
-            for (i = 0; i < NKEY && !same_key(key, *READ_KEY[i]); i++) {}
-            if (i == NKEY) return 0;
+            if ((i = key_slot(key)) == NKEY) return 0;
             v[i] = value;
             continue;
         }
@@ -1300,8 +1361,9 @@ static PyObject *read_position(Reader *r, PyObject *d, PyObject *hs) {
     if (n == -1) return NULL;
     if (n == -2) Py_RETURN_NONE;
     PyObject *win_card = NULL;
-    int k = word_card(r, win_s, &win_card, &win);
-    if (k < 0) return NULL;
+    int k = (win = ascii_card(r, win_s)) >= 0;
+    if (k) win_card = r->card[win];
+    else if ((k = word_card(r, win_s, &win_card, &win)) < 0) return NULL;
     if (k == 0) { /* one word between spaces, else not one card */
         PyObject *ws = PyUnicode_Split(win_s, NULL, -1);
         if (!ws) return NULL;
@@ -1321,6 +1383,21 @@ static PyObject *read_position(Reader *r, PyObject *d, PyObject *hs) {
     for (Py_ssize_t i = 0; i < nt; i++) {
         PyObject *t = PyList_GET_ITEM(table, i), *e = NULL;
         if (!PyUnicode_CheckExact(t)) goto none; /* (a str subclass too: the constructor's path) */
+        /* a str hashed before (a program's own, not a fresh JSON one): the dict finds it
+           as quickly, by identity */
+        MeldSlot *ms = ((PyASCIIObject *)t)->hash == -1 ? meld_slot(r, t) : NULL;
+        if (ms && ms->entry && ms->len == PyUnicode_GET_LENGTH(t) &&
+            !memcmp(ms->text, PyUnicode_1BYTE_DATA(t), ms->len)) { /* read before */
+            entries[ne++] = Py_NewRef(ms->entry);
+            for (int j = 0; j < ms->n; j++) {
+                tc[ms->cards[j]]++;
+                colour += r->colour[ms->cards[j]];
+            }
+            size += ms->n;
+            fours += r->four_rows >> (ms->key / 20) & 1;
+            keys[i] = ms->key;
+            continue;
+        }
         if ((e = PyDict_GetItemWithError(r->melds, t))) Py_INCREF(e);
         else if (PyErr_Occurred() || !(e = PyObject_CallOneArg(r->meld, t))) goto done;
         if (e == Py_None) {
@@ -1338,14 +1415,23 @@ static PyObject *read_position(Reader *r, PyObject *d, PyObject *hs) {
             goto done;
         }
         PyObject *cards = PyTuple_GET_ITEM(e, 3);
-        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(cards); j++) {
+        Py_ssize_t nc = PyTuple_GET_SIZE(cards);
+        int8_t kinds[4] = {0};
+        for (Py_ssize_t j = 0; j < nc; j++) {
             if (read_card(PyTuple_GET_ITEM(cards, j), &c, "a meld's card") < 0) goto done;
             tc[c]++;
             colour += r->colour[c];
+            if (j < 4) kinds[j] = (int8_t)c;
         }
-        size += (int)PyTuple_GET_SIZE(cards);
+        size += (int)nc;
         fours += r->four_rows >> (key / 20) & 1;
         keys[i] = (int)key;
+        if (ms && nc <= 4) { /* kept for the next read of this text */
+            Py_XSETREF(ms->entry, Py_NewRef(e));
+            ms->key = (int16_t)key, ms->n = (uint8_t)nc, ms->len = (uint8_t)PyUnicode_GET_LENGTH(t);
+            memcpy(ms->cards, kinds, sizeof kinds);
+            memcpy(ms->text, PyUnicode_1BYTE_DATA(t), ms->len);
+        }
     }
     result = build(r, v, hs, n, hc, tc, win, win_card, entries, keys, nt, size, fours, colour);
     goto done;
