@@ -14,12 +14,17 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 
+from paohuzi.core.events import PASS
+
 from .helpers import Player, create_room
 
 
 def _hand(client: TestClient, seed: int, bot: str) -> tuple[object, ...]:
     """One hand of a seeded room, its human always taking the last legal action by id
-    (a choice the state alone fixes): the hand's record (seed, deck, actions)."""
+    (a choice the state alone fixes): its seed, deck and events but the passes. (A claim
+    window's decisions are sealed until it closes, R16: the order its seats answer in —
+    a race between the human's message and a bot's — changes neither the play nor
+    anything but the record's order of those passes.)"""
     r = create_room(client, bots=2, seed=seed, hands=1, bot=bot)
     room = client.app.state.manager.rooms[r["room"]]  # type: ignore[attr-defined]
     with client.websocket_connect(f"/ws/{r['room']}?token={r['token']}") as ws:
@@ -32,8 +37,8 @@ def _hand(client: TestClient, seed: int, bot: str) -> tuple[object, ...]:
                 p.act(max(a["id"] for a in st["legal_actions"]))
             st = p.next_state()
         assert st["phase"] != "playing", "the hand did not end"
-    rec = room.table.record()
-    return rec.seed, tuple(rec.deck), tuple(str(a) for a in rec.actions)
+    rec, st = room.table.record(), room.table.state
+    return rec.seed, tuple(rec.deck), tuple(e for e in st.events if e.type is not PASS)
 
 
 @pytest.mark.parametrize("bot", ["easy", "normal"])
