@@ -108,6 +108,9 @@ def test_leave_asks_first_and_lists_the_match_at_once(server: str, browser: Any)
         page.click("#leave-btn")
         page.wait_for_selector("#leave-confirm:not(.hidden)")
         assert not page.is_visible("#lobby"), "nothing left yet"
+        # nobody else at the table: the server waits (its turn timers run only while a
+        # human is connected) — the note said a bot would play on, and the match froze
+        assert "停在这里等你" in page.inner_text("#leave-note"), page.inner_text("#leave-note")
         page.click("#leave-stay")
         assert page.is_visible("#game") and not page.is_visible("#leave-confirm")
         page.click("#leave-btn")
@@ -116,6 +119,32 @@ def test_leave_asks_first_and_lists_the_match_at_once(server: str, browser: Any)
         page.wait_for_selector(f"#my-matches li.match[data-room='{room}'] button", timeout=3000)
     finally:
         ctx.close()
+
+
+def test_leave_with_a_friend_at_the_table_says_the_match_goes_on(server: str, browser: Any) -> None:
+    """With another human connected the match goes on without the one who leaves (a bot
+    plays his seat): 离开's note says so, and the one alone at a table is told it waits."""
+    r = httpx.post(server + "/api/rooms", json={"bots": 1, "bot": "easy", "hands": 2}).json()
+    ca = browser.new_context(**VIEWPORTS["desktop"])
+    cb = browser.new_context(**VIEWPORTS["desktop"])
+    a, b = ca.new_page(), cb.new_page()
+    try:
+        open_seat(a, server, r["room"], r["token"])
+        a.wait_for_selector("#invite:not(.hidden)")
+        b.goto(a.input_value("#invite-link"))
+        b.fill("#join-page-name", "小红")
+        b.click("#join-page-btn")
+        wait_js(a, "document.querySelectorAll('.slot .seat .badge.on').length > 0")
+        a.click("#leave-btn")
+        a.wait_for_selector("#leave-confirm:not(.hidden)")
+        assert "比赛会继续" in a.inner_text("#leave-note"), a.inner_text("#leave-note")
+        a.click("#leave-stay")
+        cb.close()  # the friend goes: the one left alone is told the match waits
+        wait_js(a, "document.querySelectorAll('.slot .seat .badge.on').length === 0")
+        a.click("#leave-btn")
+        assert "停在这里等你" in a.inner_text("#leave-note"), a.inner_text("#leave-note")
+    finally:
+        ca.close()
 
 
 # ------------------------------------------------------------------ bugs 2 and 3: the sheet
@@ -422,6 +451,34 @@ def test_a_baopei_discarder_is_told_why_he_pays_for_all(server: str, browser: An
         )
         fed = [x for x in rows if "包赔" in x]  # 包赔 says 放炮 and more: the whole share
         assert len(fed) == 1 and "（包赔×2）" in fed[0], rows
+    finally:
+        ctx.close()
+
+
+def test_an_english_phone_sheet_keeps_room_for_the_hands(server: str, browser: Any) -> None:
+    """On a phone held upright, in English, a discarder's 包赔 tag ("(fed, pays ×2: 包赔)")
+    kept on one line widened the name column until each hand showed two cards a line; the
+    tag now wraps between its words and every hand shows five cards a line (or all)."""
+    ctx = browser.new_context(**VIEWPORTS["phone-portrait"])
+    page = ctx.new_page()
+    try:
+        a_win_settlement(page, server, random.Random(7))
+        rows = resend(
+            page,
+            """const n = r.payments.length, w = r.winner, d = (w + 1) % n;
+            r.discarder = d;
+            r.baopei = n - 1;""",
+            """setLang('en');
+            return [...document.querySelectorAll('#settlement table.payments td.hand-cell')].map((td) => {
+              const cs = [...td.querySelectorAll('.card')];
+              const top = cs.length ? cs[0].getBoundingClientRect().top : 0;
+              return [cs.filter((c) => Math.abs(c.getBoundingClientRect().top - top) < 2).length,
+                      cs.length];
+            });""",
+        )
+        assert page.inner_text("#settlement table.payments").count("包赔") == 1
+        assert rows and all(first >= min(5, n) for first, n in rows), rows
+        page.locator("#settlement .sheet").screenshot(path="artifacts/win-sheet-en-phone.png")
     finally:
         ctx.close()
 

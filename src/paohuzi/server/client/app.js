@@ -75,8 +75,16 @@ function enterRoom(room, token, seat) {
   connect();
 }
 
-/** 离开 asks first: a player who leaves by mistake thinks the match is lost. */
-function askLeave() { $("#leave-confirm").classList.remove("hidden"); $("#leave-stay").focus(); }
+/** 离开 asks first: a player who leaves by mistake thinks the match is lost. What happens
+ * next depends on who stays: with another human at the table the match goes on (a bot
+ * plays the seat); with nobody else the server waits (turn timers run only while a human
+ * is connected), so the match is where it was when the player comes back. */
+function askLeave() {
+  const others = (S.msg?.players || []).some((p) => p.kind === "human" && p.seat !== S.seat && p.connected);
+  $("#leave-note").textContent = others ? T.leaveNote : T.leaveNoteAlone;
+  $("#leave-confirm").classList.remove("hidden");
+  $("#leave-stay").focus();
+}
 function leave() {
   $("#leave-confirm").classList.add("hidden");
   if (S.room) touchSeat(S.room); // 我的牌局 lists it first

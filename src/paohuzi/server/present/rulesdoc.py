@@ -379,7 +379,7 @@ def _race(r: Rules) -> list[dict[str, Any]]:
     return [
         _item(
             "race_target",
-            f"放炮罚：每局胡牌人的分加进自己的总息数，先到{race.target}息结束",
+            f"放炮罚：每局胡牌人的分加进自己的累计息数，先到{race.target}息结束",
             f"a race: each win's score is added to the winner's running total; the match ends "
             f"after the hand in which a total reaches {race.target}",
             "R45",
@@ -403,7 +403,7 @@ def _race(r: Rules) -> list[dict[str, Any]]:
         ),
         _item(
             "race_final",
-            f"结束时总息数四舍五入到{race.round_to}，每两家之间按差额结算（每家得 Σ 自己 − 别人）",
+            f"结束时累计息数四舍五入到{race.round_to}，每两家之间按差额结算（每家得 Σ 自己 − 别人）",
             f"at the end the totals are rounded to the nearest {race.round_to} and every two "
             "players settle the difference (each gets Σ own − other's)",
             "R45",
@@ -411,7 +411,7 @@ def _race(r: Rules) -> list[dict[str, Any]]:
         ),
         _item(
             "race_cap",
-            f"最多{r.hands_per_match}局：到了还没人到{race.target}，就按当时的总息数结算",
+            f"最多{r.hands_per_match}局：到了还没人到{race.target}，就按当时的累计息数结算",
             f"at most {r.hands_per_match} hands: then the race is settled as it stands",
             "R45",
             value=r.hands_per_match,
