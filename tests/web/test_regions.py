@@ -248,13 +248,17 @@ def test_a_loudi_race_plays_to_its_pairwise_settlement(server: str, browser: Any
     for s, pts, total in ranked:
         assert pts.startswith(("+" if race["final"][s] > 0 else "") + str(race["final"][s]) + " ")
         assert str(race["totals"][s]) in total
+    # the race's total is the running total (累计, R45), not a 总息数: each hand's sheet
+    # has a 当前总息数 column (that hand's 胡息), and a player read it as his progress
+    assert rows[0][1] == "累计息数" and all("累计" in x[2] for x in ranked), (rows[0], ranked)
+    assert "总息数" not in page.inner_text("#match-summary")
     shot(page, "web-race-final.png")
     # in English: the same sheet after a reload (the room sends its finished state again)
     page.evaluate("localStorage.setItem('phz:lang', 'en')")
     page.reload()
     page.wait_for_selector("#match-summary table.race-final")
     text = page.inner_text("#match-summary")
-    assert "Race settlement" in text and "reached 100" in text
+    assert "Race settlement" in text and "reached 100" in text and "Running total" in text
     pays = page.eval_on_selector_all(
         "#match-summary ul.transfers li", "xs => xs.map((x) => x.textContent)"
     )
