@@ -5,6 +5,7 @@ Every test here failed on the client before its fix (see the commit that adds it
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Iterator
@@ -124,9 +125,27 @@ def test_leave_asks_first_and_lists_the_match_at_once(server: str, browser: Any)
 def test_leave_with_a_friend_at_the_table_says_the_match_goes_on(server: str, browser: Any) -> None:
     """With another human connected the match goes on without the one who leaves (a bot
     plays his seat): 离开's note says so, and the one alone at a table is told it waits."""
-    r = httpx.post(server + "/api/rooms", json={"bots": 1, "bot": "easy", "hands": 2}).json()
+    with _with_a_friend(server, browser, {"bots": 1, "bot": "easy", "hands": 2}) as (a, b):
+        wait_js(a, "document.querySelectorAll('.slot .seat .badge.on').length > 0")
+        a.click("#leave-btn")
+        a.wait_for_selector("#leave-confirm:not(.hidden)")
+        assert "比赛会继续" in a.inner_text("#leave-note"), a.inner_text("#leave-note")
+        a.click("#leave-stay")
+        b.close()  # the friend goes: the one left alone is told the match waits
+        wait_js(a, "document.querySelectorAll('.slot .seat .badge.on').length === 0")
+        a.click("#leave-btn")
+        assert "停在这里等你" in a.inner_text("#leave-note"), a.inner_text("#leave-note")
+
+
+@contextlib.contextmanager
+def _with_a_friend(
+    server: str, browser: Any, body: dict[str, Any], friend: str = "desktop"
+) -> Iterator[tuple[Any, Any]]:
+    """A room made with ``body``, its creator's desktop page at the table and a friend's
+    page (``friend``'s viewport) joined through the invite link: (creator, friend)."""
+    r = httpx.post(server + "/api/rooms", json=body).json()
     ca = browser.new_context(**VIEWPORTS["desktop"])
-    cb = browser.new_context(**VIEWPORTS["desktop"])
+    cb = browser.new_context(**VIEWPORTS[friend])
     a, b = ca.new_page(), cb.new_page()
     try:
         open_seat(a, server, r["room"], r["token"])
@@ -134,17 +153,10 @@ def test_leave_with_a_friend_at_the_table_says_the_match_goes_on(server: str, br
         b.goto(a.input_value("#invite-link"))
         b.fill("#join-page-name", "小红")
         b.click("#join-page-btn")
-        wait_js(a, "document.querySelectorAll('.slot .seat .badge.on').length > 0")
-        a.click("#leave-btn")
-        a.wait_for_selector("#leave-confirm:not(.hidden)")
-        assert "比赛会继续" in a.inner_text("#leave-note"), a.inner_text("#leave-note")
-        a.click("#leave-stay")
-        cb.close()  # the friend goes: the one left alone is told the match waits
-        wait_js(a, "document.querySelectorAll('.slot .seat .badge.on').length === 0")
-        a.click("#leave-btn")
-        assert "停在这里等你" in a.inner_text("#leave-note"), a.inner_text("#leave-note")
+        yield a, b
     finally:
         ca.close()
+        cb.close()
 
 
 # ------------------------------------------------------------------ bugs 2 and 3: the sheet
@@ -433,54 +445,63 @@ def test_an_english_sheet_names_its_patterns_in_english(server: str, browser: An
         ctx.close()
 
 
-def test_a_baopei_discarder_is_told_why_he_pays_for_all(server: str, browser: Any) -> None:
-    """衡阳/桂林 包赔 (R44): the discarder alone pays every other seat's share; his line
-    on the sheet says so (a player saw −3 × 底 beside 放炮 and nothing said why)."""
-    ctx = browser.new_context(**VIEWPORTS["desktop"])
+# The settlement of a win as 包赔 makes it (R44): the seat after the winner fed him and
+# pays every other seat's share (a patch for ``resend``: no seeded hunan hand is one).
+_BAOPEI = """const n = r.payments.length, w = r.winner, d = (w + 1) % n;
+r.discarder = d;
+r.baopei = n - 1;
+r.payments = r.payments.map((_, s) => (s === w ? (n - 1) * r.di : s === d ? -(n - 1) * r.di : 0));"""
+
+
+def _baopei_sheet(server: str, browser: Any, viewport: str, then: str) -> Any:
+    """A win's settlement made a 包赔 one (:data:`_BAOPEI`) on a page of ``viewport``:
+    what ``then`` (JavaScript run after it is drawn) returns, the sheet shot to
+    ``artifacts/baopei-sheet-VIEWPORT.png``."""
+    ctx = browser.new_context(**VIEWPORTS[viewport])
     page = ctx.new_page()
     try:
         a_win_settlement(page, server, random.Random(7))
-        rows = resend(
-            page,
-            """const n = r.payments.length, w = r.winner, d = (w + 1) % n;
-            r.discarder = d;
-            r.baopei = n - 1;
-            r.payments = r.payments.map((_, s) => (s === w ? (n - 1) * r.di : s === d ? -(n - 1) * r.di : 0));""",
-            """return [...document.querySelectorAll('#settlement table.payments tr')].slice(1)
-              .map((tr) => tr.children[0].textContent);""",
-        )
-        fed = [x for x in rows if "包赔" in x]  # 包赔 says 放炮 and more: the whole share
-        assert len(fed) == 1 and "（包赔×2）" in fed[0], rows
+        got = resend(page, _BAOPEI, then)
+        page.locator("#settlement .sheet").screenshot(path=f"artifacts/baopei-sheet-{viewport}.png")
+        return got
     finally:
         ctx.close()
+
+
+def test_a_baopei_discarder_is_told_why_he_pays_for_all(server: str, browser: Any) -> None:
+    """衡阳/桂林 包赔 (R44): the discarder alone pays every other seat's share; his line
+    on the sheet says so (a player saw −3 × 底 beside 放炮 and nothing said why)."""
+    rows = _baopei_sheet(
+        server,
+        browser,
+        "desktop",
+        """return [...document.querySelectorAll('#settlement table.payments tr')].slice(1)
+          .map((tr) => tr.children[0].textContent);""",
+    )
+    fed = [x for x in rows if "包赔" in x]  # 包赔 says 放炮 and more: the whole share
+    assert len(fed) == 1 and "（包赔×2）" in fed[0], rows
 
 
 def test_an_english_phone_sheet_keeps_room_for_the_hands(server: str, browser: Any) -> None:
     """On a phone held upright, in English, a discarder's 包赔 tag ("(fed, pays ×2: 包赔)")
     kept on one line widened the name column until each hand showed two cards a line; the
     tag now wraps between its words and every hand shows five cards a line (or all)."""
-    ctx = browser.new_context(**VIEWPORTS["phone-portrait"])
-    page = ctx.new_page()
-    try:
-        a_win_settlement(page, server, random.Random(7))
-        rows = resend(
-            page,
-            """const n = r.payments.length, w = r.winner, d = (w + 1) % n;
-            r.discarder = d;
-            r.baopei = n - 1;""",
-            """setLang('en');
-            return [...document.querySelectorAll('#settlement table.payments td.hand-cell')].map((td) => {
-              const cs = [...td.querySelectorAll('.card')];
-              const top = cs.length ? cs[0].getBoundingClientRect().top : 0;
-              return [cs.filter((c) => Math.abs(c.getBoundingClientRect().top - top) < 2).length,
-                      cs.length];
-            });""",
-        )
-        assert page.inner_text("#settlement table.payments").count("包赔") == 1
-        assert rows and all(first >= min(5, n) for first, n in rows), rows
-        page.locator("#settlement .sheet").screenshot(path="artifacts/win-sheet-en-phone.png")
-    finally:
-        ctx.close()
+    tags, rows = _baopei_sheet(
+        server,
+        browser,
+        "phone-portrait",
+        """setLang('en');
+        const t = document.querySelector('#settlement table.payments');
+        return [t.innerText.split('包赔').length - 1,
+          [...t.querySelectorAll('td.hand-cell')].map((td) => {
+            const cs = [...td.querySelectorAll('.card')];
+            const top = cs.length ? cs[0].getBoundingClientRect().top : 0;
+            return [cs.filter((c) => Math.abs(c.getBoundingClientRect().top - top) < 2).length,
+                    cs.length];
+          })];""",
+    )
+    assert tags == 1
+    assert rows and all(first >= min(5, n) for first, n in rows), rows
 
 
 # ------------------------------------------------------------------ bug 4: the waiting room
@@ -488,16 +509,7 @@ def test_full_waiting_room(server: str, browser: Any) -> None:
     """Once the friend sits down: no "等待 0 位", no invite card over 准备 on either
     screen, and after 准备 the seat shows 已准备."""
     body = {"bots": 1, "bot": "easy", "hands": 1, "name": "阿明", "options": {"ready_first": True}}
-    r = httpx.post(server + "/api/rooms", json=body).json()
-    ca = browser.new_context(**VIEWPORTS["desktop"])
-    cb = browser.new_context(**VIEWPORTS["phone-landscape"])
-    a, b = ca.new_page(), cb.new_page()
-    try:
-        open_seat(a, server, r["room"], r["token"])
-        a.wait_for_selector("#invite:not(.hidden)")
-        b.goto(a.input_value("#invite-link"))
-        b.fill("#join-page-name", "小红")
-        b.click("#join-page-btn")
+    with _with_a_friend(server, browser, body, "phone-landscape") as (a, b):
         for p in (a, b):
             p.wait_for_selector("#waiting-actions:not(.hidden) button[data-action-id='ready']")
             wait_js(
@@ -511,9 +523,6 @@ def test_full_waiting_room(server: str, browser: Any) -> None:
         for p in (a, b):
             p.wait_for_selector(".seat[data-seat='0'] .badge.ready")
         assert "已准备" in b.inner_text(".seat[data-seat='0'] .badge.ready")
-    finally:
-        ca.close()
-        cb.close()
 
 
 # ------------------------------------------------------------------ bug 6: the 吃 picker
