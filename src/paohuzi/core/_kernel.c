@@ -1191,6 +1191,14 @@ static const uint8_t ASCII_SPACE[256] = {SP1(' '),  SP1(0x09), SP1(0x0A), SP1(0x
 #undef SP1
 static inline int ascii_space(unsigned char ch) { return ASCII_SPACE[ch]; }
 
+/* The kind of the ASCII code s[0..len) (``x7``, ``D10``), as words maps it; −1 for none. */
+static int code_kind(const Reader *r, const unsigned char *s, Py_ssize_t len) {
+    int a = s[0] == 'x' ? 0 : s[0] == 'X' ? 1 : s[0] == 'd' ? 2 : s[0] == 'D' ? 3 : -1;
+    if (a < 0 || len < 2 || len > 3 || s[1] < '1' || s[1] > '9') return -1;
+    if (len == 3 && (s[1] != '1' || s[2] != '0')) return -1;
+    return r->code[a][len == 3 ? 10 : s[1] - '0'];
+}
+
 /* hand_counts for the usual ASCII codes between spaces (x7 d10 …), read in place; −2
  * for anything else (hc untouched), which the general path reads. */
 static Py_ssize_t ascii_counts(const Reader *r, PyObject *hand, int *hc) {
@@ -1205,12 +1213,7 @@ static Py_ssize_t ascii_counts(const Reader *r, PyObject *hand, int *hc) {
         }
         Py_ssize_t j = i;
         while (j < len && !ascii_space(s[j])) j++;
-        int a = s[i] == 'x' ? 0 : s[i] == 'X' ? 1 : s[i] == 'd' ? 2 : s[i] == 'D' ? 3 : -1, k;
-        if (a < 0 || j - i < 2 || j - i > 3 || s[i + 1] < '1' || s[i + 1] > '9') return -2;
-        k = s[i + 1] - '0';
-        if (j - i == 3 && (k != 1 || s[i + 2] != '0')) return -2;
-        k = j - i == 3 ? 10 : k;
-        int c = r->code[a][k];
+        int c = code_kind(r, s + i, j - i);
         if (c < 0) return -2;
         got[c]++, n++;
         i = j;
@@ -1221,14 +1224,8 @@ static Py_ssize_t ascii_counts(const Reader *r, PyObject *hand, int *hc) {
 
 /* The kind of one ASCII code alone (``d4``, ``X10``), else −1 (the words' look-up then). */
 static int ascii_card(const Reader *r, PyObject *w) {
-    if (!PyUnicode_IS_ASCII(w)) return -1;
-    const unsigned char *s = PyUnicode_1BYTE_DATA(w);
-    Py_ssize_t len = PyUnicode_GET_LENGTH(w);
-    if (len < 2 || len > 3 || s[1] < '1' || s[1] > '9') return -1;
-    int a = s[0] == 'x' ? 0 : s[0] == 'X' ? 1 : s[0] == 'd' ? 2 : s[0] == 'D' ? 3 : -1;
-    int k = s[1] - '0';
-    if (a < 0 || (len == 3 && (k != 1 || s[2] != '0'))) return -1;
-    int c = r->code[a][len == 3 ? 10 : k];
+    if (!PyUnicode_IS_ASCII(w) || PyUnicode_GET_LENGTH(w) < 2) return -1;
+    int c = code_kind(r, PyUnicode_1BYTE_DATA(w), PyUnicode_GET_LENGTH(w));
     return c >= 0 && r->card[c] ? c : -1;
 }
 
@@ -1345,6 +1342,42 @@ static PyObject *build(Reader *r, PyObject **v, PyObject *hs, Py_ssize_t n, int 
                        int win, PyObject *win_card, PyObject **entries, int *keys,
                        Py_ssize_t nt, int size, int fours, uint32_t colour);
 
+/* A table meld's text as _MELDS (or _meld, which fills it) reads it, into ``m`` (its entry
+   owned, key, cards; not its text): 1, 0 for not a table meld of the common form (None),
+   −1 on error. */
+static int read_meld(Reader *r, PyObject *t, MeldSlot *m) {
+    PyObject *e = PyDict_GetItemWithError(r->melds, t);
+    if (e) Py_INCREF(e);
+    else if (PyErr_Occurred() || !(e = PyObject_CallOneArg(r->meld, t))) return -1;
+    if (e == Py_None) {
+        Py_DECREF(e);
+        return 0;
+    }
+    PyObject *cards = PyTuple_CheckExact(e) && PyTuple_GET_SIZE(e) == 4 ? PyTuple_GET_ITEM(e, 3) : NULL;
+    if (!cards || !PyTuple_CheckExact(cards) || PyTuple_GET_SIZE(cards) > 4) {
+        Py_DECREF(e);
+        PyErr_SetString(PyExc_TypeError, "a meld entry must be (Group, key, weight, cards)");
+        return -1;
+    }
+    long key = PyLong_AsLong(PyTuple_GET_ITEM(e, 1));
+    if (key < 0 || key >= NMELD) {
+        Py_DECREF(e);
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "meld key %ld out of range", key);
+        return -1;
+    }
+    m->n = (uint8_t)PyTuple_GET_SIZE(cards);
+    for (int j = 0; j < m->n; j++) {
+        int c;
+        if (read_card(PyTuple_GET_ITEM(cards, j), &c, "a meld's card") < 0) {
+            Py_DECREF(e);
+            return -1;
+        }
+        m->cards[j] = (int8_t)c;
+    }
+    m->entry = e, m->key = (int16_t)key;
+    return 1;
+}
+
 /* _read in C: the Position, or None for anything else (new reference), NULL on error. */
 static PyObject *read_position(Reader *r, PyObject *d, PyObject *hs) {
     if (!PyDict_CheckExact(d) || !PyLong_CheckExact(hs)) Py_RETURN_NONE;
@@ -1356,7 +1389,7 @@ static PyObject *read_position(Reader *r, PyObject *d, PyObject *hs) {
     }
     PyObject *hand = v[K_HAND] ? v[K_HAND] : Py_None, *win_s = v[K_WIN] ? v[K_WIN] : Py_None;
     if (!PyUnicode_CheckExact(hand) || !PyUnicode_CheckExact(win_s)) Py_RETURN_NONE;
-    int hc[20] = {0}, tc[20], win, c;
+    int hc[20] = {0}, tc[20], win;
     Py_ssize_t n = hand_counts(r, hand, hc);
     if (n == -1) return NULL;
     if (n == -2) Py_RETURN_NONE;
@@ -1385,53 +1418,33 @@ static PyObject *read_position(Reader *r, PyObject *d, PyObject *hs) {
         if (!PyUnicode_CheckExact(t)) goto none; /* (a str subclass too: the constructor's path) */
         /* a str hashed before (a program's own, not a fresh JSON one): the dict finds it
            as quickly, by identity */
-        MeldSlot *ms = ((PyASCIIObject *)t)->hash == -1 ? meld_slot(r, t) : NULL;
+        MeldSlot *ms = ((PyASCIIObject *)t)->hash == -1 ? meld_slot(r, t) : NULL, got, *m = ms;
         if (ms && ms->entry && ms->len == PyUnicode_GET_LENGTH(t) &&
             !memcmp(ms->text, PyUnicode_1BYTE_DATA(t), ms->len)) { /* read before */
-            entries[ne++] = Py_NewRef(ms->entry);
-            for (int j = 0; j < ms->n; j++) {
-                tc[ms->cards[j]]++;
-                colour += r->colour[ms->cards[j]];
+            e = Py_NewRef(ms->entry);
+        } else {
+            int k = read_meld(r, t, &got);
+            if (k <= 0) {
+                if (k < 0) goto done;
+                goto none;
             }
-            size += ms->n;
-            fours += r->four_rows >> (ms->key / 20) & 1;
-            keys[i] = ms->key;
-            continue;
-        }
-        if ((e = PyDict_GetItemWithError(r->melds, t))) Py_INCREF(e);
-        else if (PyErr_Occurred() || !(e = PyObject_CallOneArg(r->meld, t))) goto done;
-        if (e == Py_None) {
-            Py_DECREF(e);
-            goto none;
+            e = got.entry, m = &got;
+            if (ms) { /* kept for the next read of this text (the slot's own reference) */
+                got.len = (uint8_t)PyUnicode_GET_LENGTH(t);
+                memcpy(got.text, PyUnicode_1BYTE_DATA(t), got.len);
+                Py_XDECREF(ms->entry);
+                *ms = got;
+                Py_INCREF(e);
+            }
         }
         entries[ne++] = e;
-        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 4 || !PyTuple_CheckExact(PyTuple_GET_ITEM(e, 3))) {
-            PyErr_SetString(PyExc_TypeError, "a meld entry must be (Group, key, weight, cards)");
-            goto done;
+        for (int j = 0; j < m->n; j++) {
+            tc[m->cards[j]]++;
+            colour += r->colour[m->cards[j]];
         }
-        long key = PyLong_AsLong(PyTuple_GET_ITEM(e, 1));
-        if (key < 0 || key >= NMELD) {
-            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "meld key %ld out of range", key);
-            goto done;
-        }
-        PyObject *cards = PyTuple_GET_ITEM(e, 3);
-        Py_ssize_t nc = PyTuple_GET_SIZE(cards);
-        int8_t kinds[4] = {0};
-        for (Py_ssize_t j = 0; j < nc; j++) {
-            if (read_card(PyTuple_GET_ITEM(cards, j), &c, "a meld's card") < 0) goto done;
-            tc[c]++;
-            colour += r->colour[c];
-            if (j < 4) kinds[j] = (int8_t)c;
-        }
-        size += (int)nc;
-        fours += r->four_rows >> (key / 20) & 1;
-        keys[i] = (int)key;
-        if (ms && nc <= 4) { /* kept for the next read of this text */
-            Py_XSETREF(ms->entry, Py_NewRef(e));
-            ms->key = (int16_t)key, ms->n = (uint8_t)nc, ms->len = (uint8_t)PyUnicode_GET_LENGTH(t);
-            memcpy(ms->cards, kinds, sizeof kinds);
-            memcpy(ms->text, PyUnicode_1BYTE_DATA(t), ms->len);
-        }
+        size += m->n;
+        fours += r->four_rows >> (m->key / 20) & 1;
+        keys[i] = m->key;
     }
     result = build(r, v, hs, n, hc, tc, win, win_card, entries, keys, nt, size, fours, colour);
     goto done;
