@@ -376,6 +376,37 @@ def test_the_c_settlement_reads_the_python_memos_as_they_clear() -> None:
 
 
 @needs_kernel
+def test_the_c_settlement_makes_the_template_of_a_known_key_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R32, R34: a memo key whose 名堂 are known, met with a 胡息 or 荒庄 count not seen
+    with it yet, gets its template from the C path (等, 底 and 黄番 added up as
+    scoring._won does), not from a call of the Python code; a key not known yet still
+    goes to scoring._missed. Each equal to the Python settlement."""
+    rules = PRESETS["hunan"]
+    sc = scoring._scorer(rules)
+    wins = [p for p in corpus(600, 8) if settle(p, rules).win]
+    asked: list[Any] = []
+    real = scoring._missed
+    # each key asked of Python, and whether its 名堂 were known then
+    monkeypatch.setattr(scoring, "_missed", lambda *a: asked.append(a[2] in sc.memo) or real(*a))
+    native = scoring._settler(sc)  # a Settler of its own on sc's memos, asking this miss
+    made = 0
+    for p in wins:
+        for huang in (0, 1, 5):
+            sc.won.clear()
+            before = len(asked)
+            got = native(p, huang)
+            want = scoring._settle(p, rules, huang)
+            if got is None:  # a colour count or read key not asked yet: Python's path
+                assert settle(p, rules, huang) == want
+                continue
+            assert got == want and got.to_dict() == want.to_dict()
+            made += len(asked) == before  # no Python call: made in C
+    assert made > len(wins) and not any(asked), (made, asked)  # Python: only new keys
+
+
+@needs_kernel
 def test_the_c_settlement_refuses_bad_input_and_changes_nothing() -> None:
     rules = PRESETS["hunan"]
     sc = scoring._scorer(rules)
@@ -431,6 +462,20 @@ def test_the_c_settlement_refuses_bad_input_and_changes_nothing() -> None:
             KERNEL.Settler(**(made | change))
     with pytest.raises(TypeError, match="sights"):
         KERNEL.Settler(**(made | two | {"sights": ((1, 0),)}))
+    # what the C path reads to make a template of a known memo key (scoring._templates)
+    t = scoring._templates(sc)
+    assert t is not None and KERNEL.Settler(**(made | {"templates": t}))
+    for bad, exc, error in (
+        (t[:7], TypeError, "templates: \\(memo"),
+        ((*t[:2], Settlement.__slots__[:-1], *t[3:]), ValueError, "17 slots"),
+        ((*t[:4], 0, *t[5:]), ValueError, "17 slots, a step of at least 1"),
+        ((*t[:7], (2,) * 9), ValueError, "at most 8"),
+        ((*t[:7], (-1,)), ValueError, "a 黄番 of 0"),
+        ((*t[:2], ("hand",) * 17, *t[3:]), AttributeError, "hand"),
+        ((*t[:2], ("__doc__",) * 17, *t[3:]), TypeError, "not a slot"),
+    ):
+        with pytest.raises(exc, match=error):
+            KERNEL.Settler(**(made | {"templates": bad}))
     assert KERNEL.Settler(**(made | two | {"sights": ((1, 0, 0, 0),)}))
     bare = _bare_kernel()  # a kernel made without the profiles: no split-reading 名堂
     with pytest.raises(ValueError, match="without profiles"):

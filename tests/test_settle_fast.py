@@ -17,7 +17,14 @@ from paohuzi.core.mingtang import PATTERNS, Context, find
 from paohuzi.core.position import Position
 from paohuzi.core.refusals import Refusal
 from paohuzi.core.rules import PRESETS as PRESET_RULES
-from paohuzi.core.rules import Decomposition, MingtangRule, Rules, preset
+from paohuzi.core.rules import (
+    Decomposition,
+    DengRule,
+    HuangzhuangRule,
+    MingtangRule,
+    Rules,
+    preset,
+)
 from paohuzi.core.scoring import settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -131,8 +138,10 @@ from strategies import positions as position_strategy  # noqa: E402
 
 ALL_PRESETS = ("hunan", "changde", "luzhou", "guilin", "hengyang", "loudi", "yongzhou")
 # Rules no preset combines, that take the memoised path too: 黄番 (R32) with the
-# most-胡息 split, and 常德's 名堂 (团圆, 行行息, 听胡 …) on it.
-VARIANTS = ("hunan+huangfan", "changde+huxi", "guilin+shuangxing")
+# most-胡息 split, and 常德's 名堂 (团圆, 行行息, 听胡 …) on it; 等 counted from a base
+# above 起胡 (R34: a negative difference floors, 等 stops at 0) with two 黄番, the last
+# holding for longer streaks (the C path makes these templates itself: scoring._made).
+VARIANTS = ("hunan+huangfan", "changde+huxi", "guilin+shuangxing", "hunan+deng")
 
 
 def _rules(name: str) -> Rules:
@@ -140,6 +149,9 @@ def _rules(name: str) -> Rules:
         return dataclasses.replace(preset("guilin"), xing_double=True)
     if name == "hunan+huangfan":
         return dataclasses.replace(preset("hunan"), huangzhuang=preset("changde").huangzhuang)
+    if name == "hunan+deng":
+        deng, huang = DengRule(base=21, step=4, offset=1), HuangzhuangRule(fan=(2, 3))
+        return dataclasses.replace(preset("hunan"), deng=deng, huangzhuang=huang)
     if name == "changde+huxi":
         return dataclasses.replace(preset("changde"), decomposition=Decomposition.HUXI)
     return preset(name)

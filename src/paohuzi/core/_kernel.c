@@ -510,13 +510,20 @@ static int read_packed(PyObject *o, uint64_t *out) {
         PyErr_SetString(PyExc_TypeError, "packed must be an int");
         return -1;
     }
-    unsigned long long v = PyLong_AsUnsignedLongLong(o);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    /* (AndOverflow: a loop over the digits; AsUnsignedLongLong goes through
+       _PyLong_AsByteArray for any int over 30 bits, a twentieth of a warm settlement) */
+    int over = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &over);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (over || v < 0) { /* (as PyLong_AsUnsignedLongLong says it) */
+        PyErr_SetString(PyExc_OverflowError, "packed must be an int of 0 to 2**60");
+        return -1;
+    }
     if (v >> 60) {
         PyErr_SetString(PyExc_ValueError, "packed must fit 20 fields of 3 bits");
         return -1;
     }
-    *out = v;
+    *out = (uint64_t)v;
     return 0;
 }
 
@@ -1629,11 +1636,14 @@ static PyTypeObject ReaderType = {
  * up in its ``rids``. Rules that settle every split (``search``) take here only hands
  * that split one way. The templates (each a Settlement without its 门子) are the Python
  * path's: the same objects as its _Scorer. A template not made yet for a key and 胡息
- * is asked of ``miss`` (scoring._missed); a colour count or a read key not asked yet,
- * or a position this path does not take, answers None, and the caller runs settle's
- * Python — so every value a settlement shows is still made by the Python code, and
- * tests/test_kernel.py compares the two on every preset. */
+ * is made here when the key's 名堂 are in the Python memo (template_new: 等, 底 and 黄番
+ * from them, as scoring._won adds them up), else asked of ``miss`` (scoring._missed);
+ * a colour count or a read key not asked yet, or a position this path does not take,
+ * answers None, and the caller runs settle's Python — so every 名堂 a settlement shows
+ * is still found by the Python code, and tests/test_kernel.py compares the two on
+ * every preset. */
 #define RCACHE 2048 /* read keys met: a few hundred per preset */
+#define NTSLOT 17   /* scoring.Settlement's slots: _FIELDS, then _split */
 
 typedef struct {
     PyObject_HEAD
@@ -1646,6 +1656,14 @@ typedef struct {
     PyObject *rids;        /* read key → id of the residual 名堂's verdicts */
     PyTypeObject *shared;  /* scoring._Shared */
     PyObject *slot[4];     /* its member descriptors: _t, _rules, _p, _plan */
+    /* A template of a key whose 名堂 are known (scoring._won's arithmetic, R34–R37):
+       ``memo`` (key → doubled, doublings, 名堂, 底 set or None, units, 番), the
+       Settlement type and its 17 slots, 等's base/step/offset, the unit and the 黄番
+       of 1, 2 … 荒庄; ``memo`` NULL: every template is asked of ``miss``. */
+    PyObject *memo, *unit;
+    PyTypeObject *settlement;
+    PyObject *tslot[NTSLOT];
+    long dbase, dstep, doffset, nhfan, hfan[8];
     int min_huxi, colour;  /* 起胡; whether any colour 名堂 counts */
     int tinghu, search;    /* 听胡 counts (read extra); every split settled (one-way only here) */
     long long rmask;       /* what the residual 名堂 read (0: none counts) */
@@ -1684,6 +1702,10 @@ static void settler_dealloc(Settler *s) {
     Py_XDECREF(s->rids);
     Py_XDECREF(s->shared);
     for (int i = 0; i < 4; i++) Py_XDECREF(s->slot[i]);
+    Py_XDECREF(s->memo);
+    Py_XDECREF(s->unit);
+    Py_XDECREF(s->settlement);
+    for (int i = 0; i < NTSLOT; i++) Py_XDECREF(s->tslot[i]);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -1727,21 +1749,62 @@ static int read_sights(Settler *s, PyObject *sights, PyObject *masks, long long 
     return 0;
 }
 
+/* A slot's member descriptor of ``type``, a new reference; NULL with an error. */
+static PyObject *slot_of(PyTypeObject *type, PyObject *name) {
+    PyObject *d = PyObject_GetAttr((PyObject *)type, name);
+    if (d && !Py_TYPE(d)->tp_descr_set) {
+        PyErr_Format(PyExc_TypeError, "%s: %R is not a slot", type->tp_name, name);
+        Py_CLEAR(d);
+    }
+    return d;
+}
+
+/* ``templates``: (memo, Settlement, its 17 slot names, 等's base, step and offset, unit, 黄番):
+   what template_new reads. 0, or −1 with an error set. */
+static int read_templates(Settler *s, PyObject *templates) {
+    PyObject *memo, *names, *unit, *hfan;
+    PyTypeObject *st;
+    if (!PyArg_ParseTuple(templates, "O!O!O!lllUO!;templates: (memo, Settlement, slots, base, step, "
+                          "offset, unit, huang fan)", &PyDict_Type, &memo, &PyType_Type, &st,
+                          &PyTuple_Type, &names, &s->dbase, &s->dstep, &s->doffset, &unit,
+                          &PyTuple_Type, &hfan))
+        return -1;
+    if (PyTuple_GET_SIZE(names) != NTSLOT || s->dstep < 1 || PyTuple_GET_SIZE(hfan) > 8) {
+        PyErr_SetString(PyExc_ValueError, "templates: 17 slots, a step of at least 1, at most 8 黄番");
+        return -1;
+    }
+    s->nhfan = (long)PyTuple_GET_SIZE(hfan);
+    for (long i = 0; i < s->nhfan; i++) {
+        s->hfan[i] = PyLong_AsLong(PyTuple_GET_ITEM(hfan, i));
+        if (s->hfan[i] == -1 && PyErr_Occurred()) return -1;
+        if (s->hfan[i] < 0 || s->hfan[i] > 1L << 20) {
+            PyErr_SetString(PyExc_ValueError, "templates: a 黄番 of 0 to 2^20");
+            return -1;
+        }
+    }
+    for (int i = 0; i < NTSLOT; i++)
+        if (!(s->tslot[i] = slot_of(st, PyTuple_GET_ITEM(names, i)))) return -1;
+    s->memo = Py_NewRef(memo), s->unit = Py_NewRef(unit);
+    s->settlement = (PyTypeObject *)Py_NewRef((PyObject *)st);
+    return 0;
+}
+
 static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     static char *kw[] = {"kernel", "rules", "min_huxi", "ids", "won", "below", "not_winning",
                          "shared", "colour", "miss", "rmask", "rids", "tinghu", "search",
-                         "sights", "masks", NULL};
+                         "sights", "masks", "templates", NULL};
     Kernel *kernel;
     PyObject *rules, *ids, *won, *below, *nw, *miss, *rids, *sights = NULL, *masks = NULL;
+    PyObject *templates = NULL;
     PyTypeObject *shared;
     int min_huxi, colour, tinghu, search;
     long long rmask;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOLO!pp|O!O!:Settler", kw,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OiO!O!O!OO!pOLO!pp|O!O!O!:Settler", kw,
                                      &KernelType, &kernel, &rules, &min_huxi, &PyTuple_Type, &ids,
                                      &PyDict_Type, &won, &PyDict_Type, &below, &nw, &PyType_Type,
                                      &shared, &colour, &miss, &rmask, &PyDict_Type, &rids,
                                      &tinghu, &search, &PyTuple_Type, &sights, &PyTuple_Type,
-                                     &masks))
+                                     &masks, &PyTuple_Type, &templates))
         return NULL;
     if (!PyCallable_Check(miss)) {
         PyErr_SetString(PyExc_TypeError, "miss must be callable");
@@ -1771,6 +1834,7 @@ static PyObject *settler_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     for (int i = 0; i < 3; i++) s->ids[i] = Py_NewRef(PyTuple_GET_ITEM(ids, i));
+    if (templates && read_templates(s, templates) < 0) goto fail;
     static const char *names[] = {"_t", "_rules", "_p", "_plan"};
     for (int i = 0; i < 4; i++) {
         PyObject *d = PyObject_GetAttrString((PyObject *)shared, names[i]);
@@ -1807,6 +1871,78 @@ static PyObject *shared_new(Settler *s, PyObject *t, PyObject *pos) {
             return NULL;
         }
     return o;
+}
+
+/* The key of ``won``: (memo key, 胡息, 荒庄), a new reference (NULL: error set). Made by
+   hand: Py_BuildValue's format parsing cost a tenth of a warm settlement. */
+static PyObject *won_key(PyObject *key, long v, PyObject *huang) {
+    PyObject *t = PyTuple_New(3), *h = PyLong_FromLong(v);
+    if (!t || !h) {
+        Py_XDECREF(t);
+        Py_XDECREF(h);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(t, 0, Py_NewRef(key));
+    PyTuple_SET_ITEM(t, 1, h);
+    PyTuple_SET_ITEM(t, 2, Py_NewRef(huang));
+    return t;
+}
+
+/* scoring._won's template for ``key`` with 胡息 ``v`` after ``huang`` 荒庄 when the key's
+   名堂 are in ``memo`` (R34: 等 of the doubled 胡息, or the 底 a 名堂 sets, plus the units;
+   R35, R36: 番; R32: 黄番), kept in ``won`` as _won keeps it: a new reference; NULL with
+   no error set when the key is not in the memo (its 名堂 are asked in Python) or a value
+   is out of this path's range. No 醒 on this path (a position with 醒 goes to Python). */
+static PyObject *template_new(Settler *s, PyObject *key, long v, PyObject *huang, long long facts) {
+    if (!s->memo || !PyLong_CheckExact(huang)) return NULL;
+    PyObject *got = PyDict_GetItemWithError(s->memo, key); /* borrowed */
+    if (!got) return NULL;
+    if (!PyTuple_CheckExact(got) || PyTuple_GET_SIZE(got) != 6) {
+        PyErr_SetString(PyExc_TypeError, "memo: (doubled, doublings, 名堂, 底, units, 番)");
+        return NULL;
+    }
+    int over = 0;
+    long n = PyLong_AsLong(PyTuple_GET_ITEM(got, 1)), hw = PyLong_AsLongAndOverflow(huang, &over);
+    PyObject *base = PyTuple_GET_ITEM(got, 3), *fo = PyTuple_GET_ITEM(got, 5);
+    long long units = PyLong_AsLongLong(PyTuple_GET_ITEM(got, 4)), fan = PyLong_AsLongLong(fo);
+    long long b = base == Py_None ? 0 : PyLong_AsLongLong(base);
+    if (PyErr_Occurred()) return NULL;
+    if (over || n < 0 || n > 8 || hw < 0 || fan < 0 || fan > 1LL << 30 || units < -(1LL << 30) ||
+        units > 1LL << 30 || b < -(1LL << 30) || b > 1LL << 30)
+        return NULL; /* (the Python arithmetic: unbounded ints) */
+    long long h2 = (long long)v << n, deng;
+    if (base == Py_None) { /* DengRule.__call__: max(0, offset + floor((h - base) / step)) */
+        long long d = h2 - s->dbase, q = d / s->dstep;
+        if (d % s->dstep && d < 0) q--;
+        deng = s->doffset + q > 0 ? s->doffset + q : 0;
+    } else
+        deng = b;
+    deng += units;
+    long long mult = hw > 0 && s->nhfan ? s->hfan[(hw < s->nhfan ? hw : s->nhfan) - 1] : 1;
+    PyObject *v_[NTSLOT] = {
+        Py_True, PyLong_FromLong(v), PyLong_FromLongLong(h2), PyLong_FromLongLong(deng),
+        Py_NewRef(fo), PyLong_FromLongLong(deng * fan * mult), Py_NewRef(PyTuple_GET_ITEM(got, 2)),
+        Py_NewRef(EMPTY), Py_NewRef(EMPTY), Py_None, Py_NewRef(PyTuple_GET_ITEM(got, 0)),
+        facts & 5 ? Py_True : Py_False, PyLong_FromLongLong(mult), PyLong_FromLong(0),
+        Py_NewRef(s->unit), Py_NewRef(EMPTY), Py_None};
+    static const int borrowed[] = {0, 9, 11, 16};
+    for (int i = 0; i < 4; i++) Py_INCREF(v_[borrowed[i]]);
+    PyObject *t = NULL, *wk = NULL;
+    for (int i = 0; i < NTSLOT; i++)
+        if (!v_[i]) goto done;
+    if (!(t = s->settlement->tp_alloc(s->settlement, 0))) goto done;
+    for (int i = 0; i < NTSLOT; i++)
+        if (Py_TYPE(s->tslot[i])->tp_descr_set(s->tslot[i], t, v_[i]) < 0) {
+            Py_CLEAR(t);
+            goto done;
+        }
+    if (PyDict_GET_SIZE(s->won) >= 1 << 14) PyDict_Clear(s->won); /* bounded, as _won's */
+    if (!(wk = won_key(key, v, huang)) || PyDict_SetItem(s->won, wk, t) < 0)
+        Py_CLEAR(t);
+done:
+    for (int i = 0; i < NTSLOT; i++) Py_XDECREF(v_[i]);
+    Py_XDECREF(wk);
+    return t;
 }
 
 /* A field of the position that must be falsy for this path: 1 falsy, 0 not, −1 error. */
@@ -1942,7 +2078,10 @@ static PyObject *template_of(Settler *s, long long k, long long rk, int live, lo
     long long kk;
     if (full_key(s, k, rk, live, &kk) <= 0) return NULL;
     PyObject *key = PyLong_FromLongLong(kk);
-    return key ? lookup(s->won, Py_BuildValue("(NlO)", key, v, huang)) : NULL;
+    if (!key) return NULL;
+    PyObject *t = lookup(s->won, won_key(key, v, huang));
+    Py_DECREF(key);
+    return t;
 }
 
 /* ---- R46: a hand of several splits, under rules whose 名堂 read the split ----
@@ -2196,8 +2335,10 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
         if (got <= 0) goto done; /* a read key not asked yet: the Python path */
         PyObject *key = PyLong_FromLongLong(kk);
         if (!key) goto done;
-        t = lookup(s->won, Py_BuildValue("(OlO)", key, v, huang));
-        if (!t && !PyErr_Occurred()) { /* a key not seen with this 胡息: Python makes it */
+        t = lookup(s->won, won_key(key, v, huang));
+        if (!t && !PyErr_Occurred()) /* a key not seen with this 胡息: its 名堂 known? */
+            t = template_new(s, key, v, huang, facts);
+        if (!t && !PyErr_Occurred()) { /* a new key: Python makes it */
             PyObject *pl = plan_tuple(plan), *h = PyLong_FromLong(v);
             if (pl && h) t = PyObject_CallFunctionObjArgs(s->miss, s->rules, pos, key, h, huang, pl, NULL);
             Py_XDECREF(pl);

@@ -33,7 +33,17 @@ from .mingtang import PATTERNS, Context, MingtangHit, compiled, find
 from .position import Position
 from .profile import BARE, BARE_JIANG, BITS, JIANG, MELDS, RED_MELDS, RUNS, of_split
 from .refusals import EXACT
-from .rules import HUNAN, Decomposition, Effect, FanCombine, Payment, Rules, per_rules
+from .rules import (
+    HUNAN,
+    Decomposition,
+    DengRule,
+    Effect,
+    FanCombine,
+    HuangzhuangRule,
+    Payment,
+    Rules,
+    per_rules,
+)
 from .wang import class_split, split_classes, wild_splits
 
 _K = GroupKind
@@ -300,6 +310,7 @@ class _Scorer:
         "masks",
         "memo",
         "min_huxi",
+        "named",
         "native",
         "record",
         "refusals",
@@ -374,6 +385,7 @@ class _Scorer:
         self.flags = tuple(e for e in c.others if e[1].flag)
         self.flagged: dict[int, _Found] = {}
         self.entries = {e[0]: e for e in (*c.colour, *c.others)}
+        self.named: dict[_Found, tuple[tuple[MingtangHit, ...], int | None, int, int]] = {}
         self.memo: dict[Any, _Scored] = {}
         # The templates of _Shared: by (memo key, 胡息, 荒庄) for a win, by 胡息 below 起胡.
         self.won: dict[tuple[Any, ...], Settlement] = {}  # (key, 胡息, 荒庄[, 醒数])
@@ -414,7 +426,21 @@ def _settler(sc: _Scorer) -> Any:
         not sc.fast,
         sc.sights,
         tuple(sc.masks.values()) if 0 < sc.every < 256 else (),
+        _templates(sc),
     ).settle
+
+
+def _templates(sc: _Scorer) -> tuple[Any, ...] | None:
+    """What the C path reads to make a template itself for a memo key whose 名堂 are
+    known (:func:`_won`'s arithmetic: 等 of R34, 黄番 of R32): the memo, the Settlement
+    type and its slots, 等's base, step and offset, the unit and the 黄番 — or None for a
+    DengRule or HuangzhuangRule of a developer's own (its ``__call__`` may differ), which
+    leaves every template to :func:`_missed`."""
+    d, h, rules = sc.rules.deng, sc.huang, sc.rules
+    if type(d) is not DengRule or type(h) is not HuangzhuangRule or len(h.fan) > 8:
+        return None
+    base = rules.min_huxi if d.from_min else d.base
+    return (sc.memo, Settlement, Settlement.__slots__, base, d.step, d.offset, sc.unit, h.fan)
 
 
 def _missed(
@@ -696,8 +722,7 @@ def _won(
         assert split is not None, "a new memo key's 名堂 read its split"
         doubled = _doubled(p, rules)
         zimo = p.self_drawn or p.tianhu
-        hits = _hits_of(sc, key, p, huxi, split)
-        base, units, fan = _tally(hits, rules)
+        hits, base, units, fan = _hits_of(sc, key, p, huxi, split)
         got = (doubled, len(doubled), hits, base, units + (rules.zimo_bonus if zimo else 0), fan)
         if len(sc.memo) >= 1 << 12:  # bounded (a few dozen keys per rules in practice)
             sc.memo.clear()
@@ -733,14 +758,16 @@ def _won(
 
 def _hits_of(
     sc: _Scorer, key: Any, p: Position, huxi: int, split: Split
-) -> tuple[MingtangHit, ...]:
+) -> tuple[tuple[MingtangHit, ...], int | None, int, int]:
     """What :func:`~paohuzi.core.mingtang.find` finds on this split (R36), put together
     from the memo key's parts, each already asked when the key was made: the colour
     名堂 of each axis's verdict id (:func:`_colour_ids`), the residual 名堂 of the
     residual id (:func:`_residual`), and the flag 名堂, which read only the key's flag
     bits (asked once per those bits). The first pass over new positions no longer asks
     every pattern again for each new key (tests/test_settle_fast.py's
-    ``test_memoised_settlement_is_the_stepwise_one``: the same 名堂 as the stepwise path's)."""
+    ``test_memoised_settlement_is_the_stepwise_one``: the same 名堂 as the stepwise path's).
+    With them, what :func:`_tally` makes of them; both kept per set of 名堂 found (``named``:
+    keys differ in flags and colours that earn the same 名堂 — a hit is a frozen value)."""
     fk = key & 63  # 自摸, 海底, 天胡, 地胡, one card left (耍猴), 听胡
     got = sc.flagged.get(fk)
     if got is None:
@@ -755,8 +782,17 @@ def _hits_of(
     if sc.residual:
         found += _verdict(sc.rverdicts, sc.rfound, key >> _RID)
     found.sort()  # the preset's order (one 名堂 per index)
-    entries = sc.entries
-    return tuple([MingtangHit(entries[i][2].id, entries[i][3], f, entries[i][4]) for i, f in found])
+    fk = tuple(found)
+    named = sc.named.get(fk)
+    if named is None:
+        entries = sc.entries
+        hits = tuple(
+            [MingtangHit(entries[i][2].id, entries[i][3], f, entries[i][4]) for i, f in fk]
+        )
+        if len(sc.named) >= 1 << 12:  # bounded (a few dozen sets per rules in practice)
+            sc.named.clear()
+        named = sc.named[fk] = (hits, *_tally(hits, sc.rules))
+    return named
 
 
 def _verdict(verdicts: dict[_Found, int], by_id: list[_Found], v: int) -> _Found:
