@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paohuzi.core.evaluator import pack
-from paohuzi.core.position import Position, _read
+from paohuzi.core.position import WILD_FACT, Position, _read
 from strategies import positions
 
 
@@ -25,23 +25,37 @@ def _facts(p: Position) -> int:
     big = sum(c.is_big for c in cards)
     flags = [p.self_drawn, p.last_card, p.tianhu, p.dihu, len(p.hand) == 1]
     bits = sum(1 << i for i, f in enumerate(flags) if f)
-    return (red << 16 | big << 8 | len(cards) - big) << 5 | bits
+    wild = WILD_FACT if p.wang or p.win_wang or p.xing else 0  # R39–R42: Python settles
+    return (red << 16 | big << 8 | len(cards) - big) << 5 | bits | wild
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions(), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+@given(
+    positions(),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["", "xing", "wang"]),
+)
 def test_counts_made_with_the_position_are_its_cards(
-    p: Position, sd: bool, last: bool, tianhu: bool, dihu: bool
+    p: Position, sd: bool, last: bool, tianhu: bool, dihu: bool, wild: str
 ) -> None:
-    """``card_bits`` and ``facts`` (the settlement's colour counts and flags) made by
-    the constructor, the straight read, or when first asked, are the cards counted
-    one by one."""
+    """``card_bits`` and ``facts`` (the settlement's colour counts and flags, and
+    whether 王 or 醒 take part) made by the constructor, the straight read, or when
+    first asked, are the cards counted one by one."""
     q = Position(p.hand, p.table, p.win, sd, last, tianhu, dihu)
+    if wild == "xing":  # R42: a 醒牌
+        q = dataclasses.replace(q, xing=(q.win or q.hand[0],))
+    elif wild == "wang" and q.hand:  # R39: a card of the hand a 王
+        q = dataclasses.replace(q, hand=q.hand[1:], wang=1)
     r = Position.from_dict(q.to_dict())
-    assert "hand" not in vars(r)  # read straight: the hand still packed
+    if not wild:
+        assert "hand" not in vars(r)  # read straight: the hand still packed
     for x in (q, r, pickle.loads(pickle.dumps(r))):  # (unpickled: counted when asked)
         assert x.card_bits == pack(x.all_cards())
         assert x.facts == _facts(x)
+        assert bool(x.facts & WILD_FACT) == (x.wild or bool(x.xing))
     assert r == q
 
 

@@ -1644,6 +1644,7 @@ static PyTypeObject ReaderType = {
  * every preset. */
 #define RCACHE 2048 /* read keys met: a few hundred per preset */
 #define NTSLOT 17   /* scoring.Settlement's slots: _FIELDS, then _split */
+#define WILD_FACT (1LL << 29) /* position.WILD_FACT: 王 or 醒 take part */
 
 typedef struct {
     PyObject_HEAD
@@ -2274,8 +2275,16 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
     PyObject *pos = args[0], *huang = args[1], *dd = dict_of(s->kernel, pos);
     PyObject *t = NULL, *out = NULL;
     int a;
-    if ((a = absent(dd, pos, F_wang)) <= 0 || (a = absent(dd, pos, F_win_wang)) <= 0 ||
-        (a = absent(dd, pos, F_xing)) <= 0)
+    /* Position.facts (read once: a win's memo key is made of it) says whether 王 or 醒
+       take part (WILD_FACT); a position not an exact Position is asked field by field */
+    PyObject *fo = field(dd, pos, F_facts);
+    if (!fo) goto done;
+    long long facts = PyLong_AsLongLong(fo);
+    Py_DECREF(fo);
+    if (facts == -1 && PyErr_Occurred()) goto done;
+    if (facts & WILD_FACT) goto done; /* 王 or 醒: the Python path (None) */
+    if (!dd && ((a = absent(dd, pos, F_wang)) <= 0 || (a = absent(dd, pos, F_win_wang)) <= 0 ||
+                (a = absent(dd, pos, F_xing)) <= 0))
         goto done; /* 王 or 醒: the Python path (None), or an error */
     uint64_t packed, bits = 0;
     int huxi, sh[3], up, win, sd;
@@ -2293,11 +2302,6 @@ static PyObject *settler_settle(Settler *s, PyObject *const *args, Py_ssize_t n)
     if (v < s->min_huxi) {
         t = lookup(s->below, PyLong_FromLong(v));
     } else {
-        PyObject *fo = field(dd, pos, F_facts);
-        if (!fo) goto done;
-        long long facts = PyLong_AsLongLong(fo);
-        Py_DECREF(fo);
-        if (facts == -1 && PyErr_Occurred()) goto done;
         int live = live_of(s, dd, pos, packed, tprof, win, v, facts, &bits);
         if (live < 0) goto done;
         /* R46: another split may be worth more, unless no live 名堂 reads any */

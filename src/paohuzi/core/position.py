@@ -17,6 +17,9 @@ from typing import Any
 from .cards import _WORD, CARDS, COPIES, Card, CardError, format_cards, parse_tiles
 from .melds import MELD_ROWS, TABLE_KINDS, YIWUSHI_KEY, Group, GroupKind, MeldError
 
+# Position.facts' bit above the counts: 王 (R39–R41) or 醒 (R42) take part.
+WILD_FACT = 1 << 29
+
 
 class PositionError(ValueError):
     """A position that is malformed or could not occur in play."""
@@ -136,7 +139,8 @@ class Position:
         # position constructed is settled)
         f = sum(_RED(n)) << 21 | sum(n[10:20]) << 13 | sum(n[:10]) << 5
         f |= (1 if d["self_drawn"] else 0) | (2 if last_card else 0) | (4 if tianhu else 0)
-        d["facts"] = f | (8 if dihu else 0) | (16 if len(d["hand"]) == 1 else 0)
+        f |= (8 if dihu else 0) | (16 if len(d["hand"]) == 1 else 0)
+        d["facts"] = f | (WILD_FACT if wang or win_wang or d["xing"] else 0)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled alike however made: every field in the class's order (its hand made,
@@ -207,7 +211,9 @@ class Position:
     def facts(self) -> int:
         """What the settlement's memo reads of the position (``scoring.settle``): the
         (red, big, small) counts of :meth:`all_cards`, a byte each, above five flags
-        — 自摸, 海底, 天胡, 地胡, one card left in hand (耍猴)."""
+        — 自摸, 海底, 天胡, 地胡, one card left in hand (耍猴) — and, above the counts,
+        :data:`WILD_FACT` when 王 or 醒 take part (the C settlement then leaves the
+        position to Python without reading three more fields)."""
         hand, keys = self.hand, self.table_keys
         n = sum(map(_COLOUR.__getitem__, hand)) + (0 if self.win is None else _COLOUR[self.win])
         if not keys or max(keys) < _JIAO_KEYS:
@@ -216,7 +222,7 @@ class Position:
             n += sum(_COLOUR[c] for g in self.table for c in g.cards)
         f = n << 5 | (1 if self.self_drawn else 0) | (2 if self.last_card else 0)
         f |= (4 if self.tianhu else 0) | (8 if self.dihu else 0) | (16 if len(hand) == 1 else 0)
-        return f
+        return f | (WILD_FACT if self.wang or self.win_wang or self.xing else 0)
 
     def all_cards(self) -> list[Card]:
         cards = list(self.hand) + [c for g in self.table for c in g.cards]
