@@ -471,8 +471,10 @@ def test_the_c_settlement_refuses_bad_input_and_changes_nothing() -> None:
         ((*t[:4], 0, *t[5:]), ValueError, "17 slots, a step of at least 1"),
         ((*t[:7], (2,) * 9), ValueError, "at most 8"),
         ((*t[:7], (-1,)), ValueError, "a 黄番 of 0"),
-        ((*t[:2], ("hand",) * 17, *t[3:]), AttributeError, "hand"),
-        ((*t[:2], ("__doc__",) * 17, *t[3:]), TypeError, "not a slot"),
+        ((*t[:2], tuple(reversed(Settlement.__slots__)), *t[3:]), ValueError, "slot 0"),
+        ((*t[:2], ("_win",) * 17, *t[3:]), ValueError, "slot 1 must be _huxi"),
+        ((*t[:1], int, *t[2:]), AttributeError, "_win"),
+        ((*t[:1], type("Plain", (), dict.fromkeys(t[2])), *t[2:]), TypeError, "not a slot"),
     ):
         with pytest.raises(exc, match=error):
             KERNEL.Settler(**(made | {"templates": bad}))

@@ -1783,8 +1783,20 @@ static int read_templates(Settler *s, PyObject *templates) {
             return -1;
         }
     }
-    for (int i = 0; i < NTSLOT; i++)
-        if (!(s->tslot[i] = slot_of(st, PyTuple_GET_ITEM(names, i)))) return -1;
+    /* template_new fills them in this order (scoring._FIELDS, then _split) */
+    static const char *order[NTSLOT] = {
+        "_win",   "_huxi",  "_scored_huxi", "_deng",    "_fan",  "_di",
+        "_mingtang", "_groups", "_group_huxi", "_error", "_doubled", "_zimo",
+        "_huang_multiplier", "_xing", "_unit", "_wang", "_split"};
+    for (int i = 0; i < NTSLOT; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, i);
+        if (!PyUnicode_Check(name) || PyUnicode_CompareWithASCIIString(name, order[i])) {
+            PyErr_Format(PyExc_ValueError, "templates: slot %d must be %s, got %R", i, order[i],
+                         name);
+            return -1;
+        }
+        if (!(s->tslot[i] = slot_of(st, name))) return -1;
+    }
     s->memo = Py_NewRef(memo), s->unit = Py_NewRef(unit);
     s->settlement = (PyTypeObject *)Py_NewRef((PyObject *)st);
     return 0;

@@ -766,8 +766,9 @@ def _hits_of(
     bits (asked once per those bits). The first pass over new positions no longer asks
     every pattern again for each new key (tests/test_settle_fast.py's
     ``test_memoised_settlement_is_the_stepwise_one``: the same 名堂 as the stepwise path's).
-    With them, what :func:`_tally` makes of them; both kept per set of 名堂 found (``named``:
-    keys differ in flags and colours that earn the same 名堂 — a hit is a frozen value)."""
+    With them, what :func:`_tally` makes of them; both kept per set of 名堂 found
+    (``named``): keys that differ in flags or colours yet earn the same 名堂 share them
+    (a hit is a frozen value)."""
     fk = key & 63  # 自摸, 海底, 天胡, 地胡, one card left (耍猴), 听胡
     got = sc.flagged.get(fk)
     if got is None:
@@ -782,16 +783,16 @@ def _hits_of(
     if sc.residual:
         found += _verdict(sc.rverdicts, sc.rfound, key >> _RID)
     found.sort()  # the preset's order (one 名堂 per index)
-    fk = tuple(found)
-    named = sc.named.get(fk)
+    verdict = tuple(found)
+    named = sc.named.get(verdict)
     if named is None:
         entries = sc.entries
         hits = tuple(
-            [MingtangHit(entries[i][2].id, entries[i][3], f, entries[i][4]) for i, f in fk]
+            [MingtangHit(entries[i][2].id, entries[i][3], f, entries[i][4]) for i, f in verdict]
         )
         if len(sc.named) >= 1 << 12:  # bounded (a few dozen sets per rules in practice)
             sc.named.clear()
-        named = sc.named[fk] = (hits, *_tally(hits, sc.rules))
+        named = sc.named[verdict] = (hits, *_tally(hits, sc.rules))
     return named
 
 
