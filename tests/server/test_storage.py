@@ -440,3 +440,50 @@ def test_a_group_commit_merges_statements_and_keeps_each_batchs_order(
     heads = {id(b[0][0]) for b in batches if b and b[0][1] is not None}
     if len([b for b in batches if b and b[0][1] is not None]) > len(heads):
         assert len(out) < sum(len(b) for b in batches)  # something was merged
+
+
+def test_a_commit_queued_as_the_last_writer_ends_is_written(db_url: str) -> None:
+    """A batch committed in the same turn of the event loop in which the writer found
+    the queue empty and ended (before its done-callback left the set of writers) is
+    still written: the writer leaves the set itself, so the commit starts a new one.
+    (CI saw a room freeze: its change waited for a writer that had ended, its lock
+    held, every reconnection waiting for it, until another room's commit came by.)"""
+
+    async def body(st: Storage) -> None:
+        async with st.batch():
+            st.create_room(_room())
+            st.add_hand("ABC234", HandRow("h1", 0, 7, 1, 0, []))
+        loop = asyncio.get_running_loop()
+        disk, other, waiting = loop.create_future(), loop.create_future(), asyncio.Event()
+        commit = st._tx
+
+        async def held_tx(writes: Any) -> None:  # the first transaction ends on cue
+            await commit(writes)
+            if not disk.done():
+                waiting.set()
+                await disk  # the writer's last step is woken by this, nothing else
+
+        st._tx = held_tx  # type: ignore[method-assign]
+        st._max_writers = 1  # at capacity with one writer (PostgreSQL's 4 alike)
+
+        async def first() -> None:
+            async with st.batch():
+                st.add_action("h1", 0, 1, "first")
+
+        async def second() -> None:
+            await other  # woken in the same turn as the writer's last step, after it
+            async with st.batch():
+                st.add_action("h1", 1, 2, "second")
+
+        a, b = asyncio.ensure_future(first()), asyncio.ensure_future(second())
+        await waiting.wait()
+        # The next turn runs the writer's last step (the queue is empty: it ends), then
+        # the second task's commit, before the writer's done-callbacks.
+        disk.set_result(None)
+        other.set_result(None)
+        await asyncio.wait_for(asyncio.gather(a, b), 5)
+        room = await st.load_room("ABC234")
+        assert room is not None
+        assert room.hands[0].actions == [(1, "first"), (2, "second")]
+
+    run(db_url, body)

@@ -269,8 +269,7 @@ class Storage:
         self._queue.append((list(writes), done))
         if len(self._writers) < self._max_writers:
             writer = asyncio.ensure_future(self._write_queued())
-            self._writers.add(writer)
-            writer.add_done_callback(self._writers.discard)
+            self._writers.add(writer)  # (it leaves the set itself: see _write_queued)
         # A caller cancelled meanwhile (a closed websocket) must not cut a database
         # operation short: the change is stored all the same, and the connection
         # (SQLite's only one) is not torn down half-way.
@@ -284,7 +283,18 @@ class Storage:
     async def _write_queued(self) -> None:
         """Group commit: the batches queued while one transaction ran go in the next one
         together (one round trip for many rooms' changes); if that fails, each alone, so
-        one bad batch fails only its own room's change."""
+        one bad batch fails only its own room's change.
+
+        The writer leaves ``_writers`` in the very step in which it finds the queue
+        empty: a done-callback would do it a turn of the loop later, and a commit
+        queued in between (another task woken in the same turn) would count a writer
+        that has ended, start none, and wait forever — its room's lock held."""
+        try:
+            await self._write_all()
+        finally:
+            self._writers.discard(asyncio.current_task())
+
+    async def _write_all(self) -> None:
         while self._queue:
             group, self._queue = self._queue, []
             try:
