@@ -199,7 +199,7 @@ def rest_classes(
     ``_solve`` makes its list, but keeping per class only that first (the path orders the
     completions), so the completions themselves are never listed."""
     memo = _memo_of(_CLASSES, (rules.huxi_table, xing))
-    return _classes_in(r, w, pair_free, need, rules, xing, memo)
+    return _classes_in(r, card_count(r), w, pair_free, need, rules, xing, memo, _priced(rules)[0])
 
 
 def _memo_of(store: dict[Any, dict[Any, Any]], key: Any) -> dict[Any, Any]:
@@ -215,14 +215,17 @@ def _memo_of(store: dict[Any, dict[Any, Any]], key: Any) -> dict[Any, Any]:
 
 def _classes_in(
     r: int,
+    n: int,
     w: int,
     pair_free: bool,
     need: int,
     rules: Rules,
     xing: tuple[int, ...],
     memo: dict[tuple[Any, ...], tuple[_RestClass, ...]],
+    moves: tuple[tuple[_Priced1, ...], ...],
 ) -> tuple[_RestClass, ...]:
-    """:func:`rest_classes` with the memo of one 胡息 table and 醒 (:func:`_memo_of`)."""
+    """:func:`rest_classes` with the memo of one 胡息 table and 醒 (:func:`_memo_of`) and
+    the table's priced moves (``n``: the cards of ``r``): ``_moves``' walk, in its order."""
     key = (r, w, pair_free, need)
     got = memo.get(key)
     if got is not None:
@@ -230,28 +233,54 @@ def _classes_in(
     best: dict[tuple[int, int, int, int, int], tuple[int, int, tuple[int, ...]]] = {}
     red = _RED
 
-    def put(k: tuple[int, int, int, int, int], h: int, path: int, ws: tuple[int, ...]) -> None:
-        b = best.get(k)
-        if b is None or h > b[0] or (h == b[0] and path < b[1]):
-            best[k] = (h, path, ws)
-
     if w == 0 and need == 0 and not r:
-        put((0, 0, 0, 0, 0), 0, 0, ())
+        best[0, 0, 0, 0, 0] = (0, 0, ())
     step = 6 * (need - 1)
-    for i, g, used, rest, left, pf in _moves(r, w, pair_free, need):
-        gh = g.huxi(rules)
-        if used:  # (most first 门子 take no 王)
-            dr = sum([red[x] for x in used])
-            db = sum([x >= 10 for x in used])
-            dx = sum([xing[x] for x in used])
-        else:
-            dr = db = dx = 0
-        four, pair = int(g.kind is _K.TI), int(g.kind is _K.JIANG)
+    # each first 门子: (its index, 胡息, (将, four), the 王 kinds and their red, big and 醒
+    # counts, what is left)
+    firsts: list[tuple[int, int, int, list[int], int, int, int, int, int, int, bool]] = []
+    if not r:  # only 王 left (_ALONE): _moves lists them
+        for i, g, kinds, _, left, pf in _moves(r, w, pair_free, need):
+            add = 2 * (g.kind is _K.JIANG) + (g.kind is _K.TI)
+            dr = sum([red[x] for x in kinds])
+            db = sum([x >= 10 for x in kinds])
+            dx = sum([xing[x] for x in kinds])
+            firsts.append((i, g.huxi(rules), add, kinds, dr, db, dx, 0, 0, left, pf))
+    elif need > 0 and 3 * need - 1 <= n + w <= 4 * need:  # else it cannot fit
+        c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
+        rl = r - BIT[c]
+        for i, (_, size, is_pair, wild_only, gh, add, others) in enumerate(moves[c]):
+            if is_pair and not pair_free:
+                continue
+            used: list[int] = []  # kinds filled by 王
+            x, u, dr, db, dx = rl, 0, 0, 0, 0
+            for m, at, bit in others:
+                if x >> at & 7:
+                    x -= bit
+                elif u < w:
+                    used.append(m)
+                    u += 1
+                    dr += red[m]
+                    db += m >= 10
+                    dx += xing[m]
+                else:
+                    break
+            else:
+                # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
+                if u or not wild_only:
+                    pf = pair_free and not is_pair
+                    firsts.append((i, gh, add, used, dr, db, dx, x, n - size + u, w - u, pf))
+    for i, gh, add, used, dr, db, dx, rest, n_left, left, pf in firsts:
+        four, pair = add & 1, add >> 1
         for rw, bw, xw, f, p, h, path, ws in _classes_in(
-            rest, left, pf, need - 1, rules, xing, memo
+            rest, n_left, left, pf, need - 1, rules, xing, memo, moves
         ):
             k = (rw + dr, bw + db, xw + dx, f | four, p | pair)
-            put(k, h + gh, i << step | path, (*used, *ws))
+            h += gh
+            path |= i << step
+            b = best.get(k)  # per class the first with its most 胡息
+            if b is None or h > b[0] or (h == b[0] and path < b[1]):
+                best[k] = (h, path, (*used, *ws))
     got = tuple([(*k, *v) for k, v in best.items()])
     if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
         memo.clear()
@@ -399,37 +428,111 @@ def _most_huxi(position: Position, rules: Rules) -> int:
 
 def _most(r: int, w: int, pair_free: bool, need: int, rules: Rules) -> tuple[int | None, ...]:
     """``Wild.most`` in Python: the most 胡息 of ``_solve``'s completions, per (将, four)."""
-    return _most_in(r, w, pair_free, need, rules, _memo_of(_MOST, rules.huxi_table))
+    moves = _priced(rules)
+    return _most_in(r, card_count(r), w, pair_free, need, moves, moves[2])
+
+
+# Per 胡息 table, ``_MOVES`` priced: per lowest card, each shape as (the other members'
+# (shift, bit), its size, a 将, made only with a 王, its 胡息, its (将, four) index, the
+# other members as (kind, shift, bit)); per
+# number of 王 alone, the most 胡息 of their group by that index; and the table's memo of
+# ``_most``. What ``_most_in`` reads of a move: no group, no kinds, no generator — each
+# new rest of a first pass costs its moves only. Found by the rules' identity (a table
+# hashes slowly).
+_Priced1 = tuple[
+    tuple[tuple[int, int], ...], int, bool, bool, int, int, tuple[tuple[int, int, int], ...]
+]
+_Priced = tuple[
+    tuple[tuple[_Priced1, ...], ...],
+    dict[int, tuple[int | None, ...]],
+    dict[tuple[Any, ...], tuple[int | None, ...]],
+]
+
+
+@per_rules
+def _priced(rules: Rules) -> _Priced:
+    def index(g: Group) -> int:
+        return 2 * (g.kind is _K.JIANG) + (g.kind is _K.TI)
+
+    per_card = tuple(
+        tuple(
+            (
+                tuple((at, bit) for _, at, bit in others),
+                len(others) + 1,
+                is_pair,
+                wild_only,
+                g.huxi(rules),
+                index(g),
+                others,
+            )
+            for g, others, is_pair, wild_only in _MOVES[c]
+        )
+        for c in range(20)
+    )
+    alone: dict[int, tuple[int | None, ...]] = {}
+    for n, groups in _ALONE.items():
+        out: list[int | None] = [None] * 4
+        for g in groups:
+            i, h = index(g), g.huxi(rules)
+            if out[i] is None or h > out[i]:  # type: ignore[operator]
+                out[i] = h
+        alone[n] = tuple(out)
+    return per_card, alone, _memo_of(_MOST, rules.huxi_table)  # one memo per table
 
 
 def _most_in(
     r: int,
+    n: int,
     w: int,
     pair_free: bool,
     need: int,
-    rules: Rules,
+    moves: _Priced,
     memo: dict[tuple[Any, ...], tuple[int | None, ...]],
 ) -> tuple[int | None, ...]:
-    """:func:`_most` with one table's memo, found as ``rest_classes`` finds its classes —
-    each first 门子 (``_moves``) with the most of what is left: the completions are
-    never listed."""
+    """:func:`_most` with one table's memo (``n``: the cards of ``r``), walking the moves
+    ``_moves`` gives in its order — each first 门子 with the most of what is left: the
+    completions are never listed."""
     key = (r, w, pair_free, need)
     got = memo.get(key)
-    if got is None:
-        out: list[int | None] = [None] * 4  # by 2·将 + (a four)
-        if w == 0 and need == 0 and not r:
+    if got is not None:
+        return got
+    out: list[int | None] = [None] * 4  # by 2·将 + (a four)
+    if not r:
+        if need == 0 and w == 0:
             out[0] = 0
-        for _, g, _, rest, left, pf in _moves(r, w, pair_free, need):
-            gh = g.huxi(rules)
-            add = 2 * (g.kind is _K.JIANG) + (g.kind is _K.TI)
-            for i, h in enumerate(_most_in(rest, left, pf, need - 1, rules, memo)):
-                if h is not None:
-                    j = i | add
-                    if out[j] is None or h + gh > out[j]:  # type: ignore[operator]
-                        out[j] = h + gh
-        if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
-            memo.clear()
-        got = memo[key] = tuple(out)
+        elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
+            out = list(moves[1][w])  # only 王 left: one group of them (R40)
+    elif need > 0 and 3 * need - 1 <= n + w <= 4 * need:  # else it cannot fit
+        c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
+        rl = r - BIT[c]
+        for others, size, is_pair, wild_only, gh, add, _ in moves[0][c]:
+            if is_pair and not pair_free:
+                continue
+            x, u = rl, 0  # the rest left, the 王 used
+            for at, bit in others:
+                if x >> at & 7:
+                    x -= bit
+                elif u < w:
+                    u += 1
+                else:
+                    break
+            else:
+                # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
+                if u or not wild_only:
+                    left = n - size + u
+                    pf = pair_free and not is_pair
+                    sub = memo.get((x, w - u, pf, need - 1))  # (a hit costs no call)
+                    if sub is None:
+                        sub = _most_in(x, left, w - u, pf, need - 1, moves, memo)
+                    for i, h in enumerate(sub):
+                        if h is not None:
+                            j = i | add
+                            h += gh
+                            if out[j] is None or h > out[j]:  # type: ignore[operator]
+                                out[j] = h
+    if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
+        memo.clear()
+    got = memo[key] = tuple(out)
     return got
 
 
