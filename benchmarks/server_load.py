@@ -5,7 +5,8 @@ Starts the real server (``python -m paohuzi.cli.main serve``) on a free port of
 websocket "human" seat each, the other seats server-side bots), and lets every
 client answer each decision with a random legal action and start the next hand
 at each settlement, until the time budget is spent. Reports hands/s, the p50 /
-p99 latency from sending an action to receiving the resulting state, and errors.
+p99 latency from sending an action to receiving the resulting state, and errors —
+among them every room silent for 10 s at the end (frozen: ``stalled_rooms``).
 
     python benchmarks/server_load.py [--rooms 50] [--seconds 30] [--bot easy] [--json]
     python benchmarks/server_load.py --nodes 2 [--db postgresql://…] [--redis redis://…] [--via-relay]
@@ -59,6 +60,12 @@ class Stats:
     stale: int = 0
     messages: int = 0
     bytes: int = 0
+    stalled: int = 0  # rooms silent for STALL_S at the end (a frozen room, not a slow one)
+
+
+# A room whose seat heard nothing for this long at the end of the run had stopped (its
+# seat answers at once and its bots play without delay): an error, with its silence.
+STALL_S = 10.0
 
 
 # base URL → pid of the server process serving it (for its CPU time)
@@ -139,12 +146,18 @@ async def play_room(
     url = f"ws://{base.removeprefix('http://')}/ws/{room['room']}?token={room['token']}"
     sent: tuple[float, int] | None = None
     done_hands: set[str] = set()
+    heard = time.monotonic()
     async with websockets.connect(url, max_size=None) as ws:
         while time.monotonic() < end:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, end - time.monotonic()))
             except TimeoutError:
+                silent = time.monotonic() - heard
+                if silent >= STALL_S:
+                    stats.stalled += 1
+                    stats.errors.append(f"room {room['room']} silent for {silent:.1f} s")
                 break
+            heard = time.monotonic()
             stats.messages += 1
             stats.bytes += len(raw)
             msg = json.loads(raw)
@@ -327,6 +340,7 @@ async def probe(
         ),
         "redis_commands_per_second": round((cmds1 - cmds0) / elapsed, 1) if n > 1 else None,
         "stale_answers": stats.stale,
+        "stalled_rooms": stats.stalled,
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],
         "cpus": os.cpu_count(),
@@ -406,7 +420,8 @@ def line(out: dict[str, Any]) -> str:
         f"{out['actions']} client actions ({out['actions_per_second']}/s), "
         f"latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
         f"{out['messages']} messages ({out['mb_received']} MB){extra}, "
-        f"{out['stale_answers']} stale answers, {out['errors']} errors{cores(out)}"
+        f"{out['stale_answers']} stale answers, {out['stalled_rooms']} rooms stalled, "
+        f"{out['errors']} errors{cores(out)}"
     )
 
 
