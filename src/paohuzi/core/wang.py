@@ -250,7 +250,7 @@ def _classes_in(
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
         for i, (_, size, is_pair, wild_only, gh, add, others) in enumerate(moves[c]):
-            if is_pair and not pair_free:
+            if (is_pair and not pair_free) or (wild_only and not w):
                 continue
             used: list[int] = []  # kinds filled by 王
             x, u, dr, db, dx = rl, 0, 0, 0, 0
@@ -272,9 +272,10 @@ def _classes_in(
                     firsts.append((i, gh, add, used, dr, db, dx, x, n - size + u, w - u, pf))
     for i, gh, add, used, dr, db, dx, rest, n_left, left, pf in firsts:
         four, pair = add & 1, add >> 1
-        for rw, bw, xw, f, p, h, path, ws in _classes_in(
-            rest, n_left, left, pf, need - 1, rules, xing, memo, moves
-        ):
+        sub = memo.get((rest, left, pf, need - 1))  # (a hit costs no call)
+        if sub is None:
+            sub = _classes_in(rest, n_left, left, pf, need - 1, rules, xing, memo, moves)
+        for rw, bw, xw, f, p, h, path, ws in sub:
             k = (rw + dr, bw + db, xw + dx, f | four, p | pair)
             h += gh
             path |= i << step
@@ -434,11 +435,11 @@ def _most(r: int, w: int, pair_free: bool, need: int, rules: Rules) -> tuple[int
 
 # Per 胡息 table, ``_MOVES`` priced: per lowest card, each shape as (the other members'
 # (shift, bit), its size, a 将, made only with a 王, its 胡息, its (将, four) index, the
-# other members as (kind, shift, bit)); per
-# number of 王 alone, the most 胡息 of their group by that index; and the table's memo of
-# ``_most``. What ``_most_in`` reads of a move: no group, no kinds, no generator — each
-# new rest of a first pass costs its moves only. Found by the rules' identity (a table
-# hashes slowly).
+# other members as (kind, shift, bit)); per number of 王 alone, the most 胡息 of their
+# group by that index; the table's memo of ``_most``; and per lowest card the shapes a
+# rest with no 王 left may take. What ``_most_in`` reads of a move: no group, no kinds,
+# no generator — each new rest of a first pass costs its moves only. Found by the
+# rules' identity (a table hashes slowly).
 _Priced1 = tuple[
     tuple[tuple[int, int], ...], int, bool, bool, int, int, tuple[tuple[int, int, int], ...]
 ]
@@ -446,6 +447,7 @@ _Priced = tuple[
     tuple[tuple[_Priced1, ...], ...],
     dict[int, tuple[int | None, ...]],
     dict[tuple[Any, ...], tuple[int | None, ...]],
+    tuple[tuple[_Priced1, ...], ...],
 ]
 
 
@@ -477,7 +479,8 @@ def _priced(rules: Rules) -> _Priced:
             if out[i] is None or h > out[i]:  # type: ignore[operator]
                 out[i] = h
         alone[n] = tuple(out)
-    return per_card, alone, _memo_of(_MOST, rules.huxi_table)  # one memo per table
+    natural = tuple(tuple(m for m in ms if not m[3]) for ms in per_card)  # no 王 left
+    return per_card, alone, _memo_of(_MOST, rules.huxi_table), natural  # one memo a table
 
 
 def _most_in(
@@ -505,7 +508,8 @@ def _most_in(
     elif need > 0 and 3 * need - 1 <= n + w <= 4 * need:  # else it cannot fit
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
-        for others, size, is_pair, wild_only, gh, add, _ in moves[0][c]:
+        shapes = moves[0][c] if w else moves[3][c]
+        for others, size, is_pair, wild_only, gh, add, _ in shapes:
             if is_pair and not pair_free:
                 continue
             x, u = rl, 0  # the rest left, the 王 used
@@ -524,6 +528,8 @@ def _most_in(
                     sub = memo.get((x, w - u, pf, need - 1))  # (a hit costs no call)
                     if sub is None:
                         sub = _most_in(x, left, w - u, pf, need - 1, moves, memo)
+                    if sub is _DEAD:  # (most rests of a first pass end nowhere)
+                        continue
                     for i, h in enumerate(sub):
                         if h is not None:
                             j = i | add
@@ -532,9 +538,14 @@ def _most_in(
                                 out[j] = h
     if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
         memo.clear()
-    got = memo[key] = tuple(out)
+    got = tuple(out)
+    if got == _DEAD:
+        got = _DEAD  # one object: told by identity one level up
+    memo[key] = got
     return got
 
+
+_DEAD: tuple[int | None, ...] = (None, None, None, None)  # a rest with no completion
 
 # The memos of _most, per 胡息 table: (rest, free 王, 将 allowed, 门子 needed) → its
 # most 胡息 per (将, four), as _solve's memo is kept.
