@@ -269,7 +269,8 @@ class Storage:
         self._queue.append((list(writes), done))
         if len(self._writers) < self._max_writers:
             writer = asyncio.ensure_future(self._write_queued())
-            self._writers.add(writer)  # (it leaves the set itself: see _write_queued)
+            self._writers.add(writer)  # it leaves the set itself (see _write_queued);
+            writer.add_done_callback(self._writers.discard)  # or if cancelled unstarted
         # A caller cancelled meanwhile (a closed websocket) must not cut a database
         # operation short: the change is stored all the same, and the connection
         # (SQLite's only one) is not torn down half-way.
