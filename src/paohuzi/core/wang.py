@@ -249,7 +249,7 @@ def _classes_in(
     elif need > 0 and 3 * need - 1 <= n + w <= 4 * need:  # else it cannot fit
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
-        for i, (_, size, is_pair, wild_only, gh, add, others) in enumerate(moves[c]):
+        for i, (size, is_pair, wild_only, gh, add, others) in enumerate(moves[c]):
             if (is_pair and not pair_free) or (wild_only and not w):
                 continue
             used: list[int] = []  # kinds filled by 王
@@ -433,16 +433,14 @@ def _most(r: int, w: int, pair_free: bool, need: int, rules: Rules) -> tuple[int
     return _most_in(r, card_count(r), w, pair_free, need, moves, moves[2])
 
 
-# Per 胡息 table, ``_MOVES`` priced: per lowest card, each shape as (the other members'
-# (shift, bit), its size, a 将, made only with a 王, its 胡息, its (将, four) index, the
-# other members as (kind, shift, bit)); per number of 王 alone, the most 胡息 of their
-# group by that index; the table's memo of ``_most``; and per lowest card the shapes a
-# rest with no 王 left may take. What ``_most_in`` reads of a move: no group, no kinds,
-# no generator — each new rest of a first pass costs its moves only. Found by the
-# rules' identity (a table hashes slowly).
-_Priced1 = tuple[
-    tuple[tuple[int, int], ...], int, bool, bool, int, int, tuple[tuple[int, int, int], ...]
-]
+# Per 胡息 table, ``_MOVES`` priced: per lowest card, each shape as (its size, a 将, made
+# only with a 王, its 胡息, its (将, four) index, the other members as (kind, shift,
+# bit)); per number of 王 alone, the most 胡息 of their group by that index; the table's
+# memo of ``_most``; and per lowest card the shapes a rest with no 王 left may take.
+# What ``_most_in`` reads of a move: no group, no kinds, no generator — each new rest of
+# a first pass costs its moves only. Found by the rules' identity (a table hashes
+# slowly).
+_Priced1 = tuple[int, bool, bool, int, int, tuple[tuple[int, int, int], ...]]
 _Priced = tuple[
     tuple[tuple[_Priced1, ...], ...],
     dict[int, tuple[int | None, ...]],
@@ -459,7 +457,6 @@ def _priced(rules: Rules) -> _Priced:
     per_card = tuple(
         tuple(
             (
-                tuple((at, bit) for _, at, bit in others),
                 len(others) + 1,
                 is_pair,
                 wild_only,
@@ -479,7 +476,7 @@ def _priced(rules: Rules) -> _Priced:
             if out[i] is None or h > out[i]:  # type: ignore[operator]
                 out[i] = h
         alone[n] = tuple(out)
-    natural = tuple(tuple(m for m in ms if not m[3]) for ms in per_card)  # no 王 left
+    natural = tuple(tuple(m for m in ms if not m[2]) for ms in per_card)  # no 王 left
     return per_card, alone, _memo_of(_MOST, rules.huxi_table), natural  # one memo a table
 
 
@@ -509,11 +506,11 @@ def _most_in(
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
         shapes = moves[0][c] if w else moves[3][c]
-        for others, size, is_pair, wild_only, gh, add, _ in shapes:
+        for size, is_pair, wild_only, gh, add, others in shapes:
             if is_pair and not pair_free:
                 continue
             x, u = rl, 0  # the rest left, the 王 used
-            for at, bit in others:
+            for _, at, bit in others:
                 if x >> at & 7:
                     x -= bit
                 elif u < w:
