@@ -601,6 +601,17 @@ _WILD_RULES = {
     "hengyang": (PRESETS["hengyang"], 4),  # 5 门子 (R43)
     "yongzhou": (PRESETS["yongzhou"], 3),
     "guilin+patterns": (PRESETS["guilin"].replace(wang_fan=(4, 8, 8, 16, 16, 32)), 2),
+    # classes told apart by red, big and 醒 (大字胡/小字胡 read the sizes: axes 3)
+    "hengyang+sizes": (
+        PRESETS["hengyang"].replace(
+            mingtang=tuple(
+                m
+                for m in PRESETS["hunan"].mingtang
+                if m.id in ("honghu", "dianhu", "wuhu", "dazihu", "xiaozihu")
+            )
+        ),
+        3,
+    ),
 }
 
 
@@ -752,17 +763,20 @@ def test_the_c_wild_search_finds_splits_and_refuses_bad_input() -> None:
         with pytest.raises((ValueError, TypeError)):
             KERNEL.Wild([[]] * 20, [[0] * 20] * 3, flat, bad)
     assert k.most(packed, 2, True, 2) == got  # nothing changed
-    with pytest.raises(TypeError, match="9 arguments"):
-        k.classes_of(*args)
+    with pytest.raises(TypeError, match="10 arguments"):
+        k.classes_of(*args, 0)
     with pytest.raises(ValueError, match="packed"):
-        k.classes_of(*args, 1 << 61)
+        k.classes_of(*args, 1 << 61, 3)
+    for axes in (-1, 4):
+        with pytest.raises(ValueError, match="axes"):
+            k.classes_of(*args, 0, axes)
     bare = KERNEL.Wild([[]] * 20, [[0] * 20] * 3, flat, [[0] * 20, [0] * 58, [0] * 20])
     with pytest.raises(ValueError, match="loose_kinds"):
-        bare.classes_of(*args, 0)  # made without the loose groups' kinds
+        bare.classes_of(*args, 0, 3)  # made without the loose groups' kinds
     for bad in ([[(0, 0)]] * 3, [[(0, 0)] * 20, [(0, 0, 20)] * 58, [(0,) * 4] * 20]):
         with pytest.raises(ValueError, match="loose_kinds"):
             KERNEL.Wild([[]] * 20, [[0] * 20] * 3, flat, [[0] * 20, [0] * 58, [0] * 20], bad)
-    most, found = k.classes_of(*args, 0)
+    most, found = k.classes_of(*args, 0, 3)
     assert most == k.most_of(*args) and max(c[3] for c in found) == most
 
 

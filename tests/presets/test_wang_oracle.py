@@ -11,12 +11,13 @@ split with ≥ 起胡, and then be worth the oracle's best score (R46).
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from oracle_wang import best_score
 from paohuzi.core.cards import Card, parse_cards
-from paohuzi.core.melds import Group
+from paohuzi.core.melds import Group, GroupKind
 from paohuzi.core.position import Position, WangPattern
 from paohuzi.core.rules import (
     GUILIN,
@@ -29,7 +30,7 @@ from paohuzi.core.rules import (
     Rules,
 )
 from paohuzi.core.scoring import Settlement, _settle_groups, settle
-from paohuzi.core.wang import most_huxi, wild_splits
+from paohuzi.core.wang import _SHAPES, most_huxi, wild_splits
 
 from .test_second_wave_oracle import positions
 
@@ -285,47 +286,120 @@ def _settled_first(p: Position, rules: Rules) -> Settlement | None:
     return best
 
 
+# By class with every colour count read (大字胡/小字胡 read big and small), with red only
+# (衡阳) and with none (桂林's 名堂: flags only).
+_SIZE_READ = HENGYANG.replace(
+    mingtang=tuple(
+        m
+        for m in PRESETS["hunan"].mingtang
+        if m.id in ("honghu", "dianhu", "wuhu", "dazihu", "xiaozihu")
+    )
+)
+_BY_CLASS = {
+    "sizes": _SIZE_READ,
+    "red": HENGYANG,
+    "none": HENGYANG.replace(mingtang=GUILIN.mingtang),
+}
+
+
+@pytest.mark.parametrize("name", _BY_CLASS)
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(p=wild_positions(HENGYANG, 3), xing=st.lists(st.sampled_from(list(Card)[:20]), max_size=3))
+@given(data=st.data(), xing=st.lists(st.sampled_from(list(Card)[:20]), max_size=3))
 def test_split_classes_keep_the_first_best_split_of_each_class_and_settle_alike(
-    p: Position, xing: list[Card]
+    name: str, data: st.DataObject, xing: list[Card]
 ) -> None:
     """R40, R42, R46: ``split_classes`` keeps, per class of the red, big and 醒 count of
-    what the 王 became (a 醒牌 turned twice counts twice: 连翻), the first split
-    ``wild_splits`` lists with the class's most 胡息 — its 胡息, 门子 and 王 — and the most
-    胡息 of any split; the settlement that settles one split per class gives what
-    settling every split gives — every field, the 门子 and 王 of the first best split."""
+    what the 王 became (a 醒牌 turned twice counts twice: 连翻; the red or big count 0 when
+    no 名堂 in use reads it: ``mingtang.Compiled.axes``), the first split ``wild_splits``
+    lists with the class's most 胡息 — its 胡息, 门子 and 王 — and the most 胡息 of any
+    split; the settlement that settles one split per class gives what settling every
+    split gives — every field, the 门子 and 王 of the first best split."""
     from dataclasses import replace
 
+    from paohuzi.core.mingtang import compiled
     from paohuzi.core.wang import class_split, split_classes
 
-    p = replace(p, xing=tuple(xing))
+    rules = _BY_CLASS[name]
+    axes = compiled(rules).axes
+    assert axes == {"sizes": 3, "red": 1, "none": 0}[name]
+    p = replace(data.draw(wild_positions(rules, 3)), xing=tuple(xing))
     want: dict[tuple[int, int, int], tuple[int, object, object]] = {}
     most = -1
     for sp in wild_splits(p):
-        h = sum(g.huxi(HENGYANG) for g in sp.groups)
+        h = sum(g.huxi(rules) for g in sp.groups)
         most = max(most, h)
         cls = (
-            sum(c.is_red for c in sp.wang),
-            sum(c.is_big for c in sp.wang),
+            sum(c.is_red for c in sp.wang) if axes & 1 else 0,
+            sum(c.is_big for c in sp.wang) if axes & 2 else 0,
             sum(sp.wang.count(c) for c in p.xing),
         )
         if cls not in want or h > want[cls][0]:
             want[cls] = (h, sorted(sp.groups, key=lambda g: (g.kind, g.cards)), sp.wang)
-    got_most, classes = split_classes(p, HENGYANG)
+    got_most, classes = split_classes(p, rules)
     assert got_most == most
     got = {}
     for red, big, x, h, reading, path, kinds in classes:
         whole = class_split(p, reading, path)
-        assert h == sum(g.huxi(HENGYANG) for g in whole)
+        assert h == sum(g.huxi(rules) for g in whole)
         got[red, big, x] = (
             h,
             sorted(whole, key=lambda g: (g.kind, g.cards)),
             tuple(map(Card, kinds)),
         )
     assert got == want
-    s, want = settle(p, HENGYANG), _settled_first(p, HENGYANG)
+    s, want = settle(p, rules), _settled_first(p, rules)
     if want is None:
         assert not s.win
     else:
         assert s == want and (s.groups, s.wang, s.xing) == (want.groups, want.wang, want.xing)
+
+
+# -- a rest with no 王 left: one class, its first best completion (_natural_in) ----------
+_NATURAL_GROUPS = sorted(
+    {
+        tuple(sorted((c, *others)))
+        for c in range(20)
+        for kind, others in _SHAPES[c]
+        if kind in (GroupKind.JU, GroupKind.JIAO)
+    }
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    groups=st.lists(st.sampled_from(_NATURAL_GROUPS), min_size=1, max_size=4),
+    pair=st.one_of(st.none(), st.integers(0, 19)),
+    swap=st.one_of(st.none(), st.tuples(st.integers(0, 11), st.integers(0, 19))),
+    pair_free=st.booleans(),
+)
+def test_a_rest_with_no_wang_left_keeps_its_first_best_completion(
+    groups: list[tuple[int, ...]],
+    pair: int | None,
+    swap: tuple[int, int] | None,
+    pair_free: bool,
+) -> None:
+    """R22, R40, R46: a rest with no 王 left (some built of 句/绞 and a 将, some with a
+    card swapped so that most do not complete) has one class at most; ``_natural_in``
+    gives the most 胡息 of ``_solve``'s completions and the first path with it, as the
+    class walk gave before a rest without 王 had its own walk."""
+    from paohuzi.core import wang
+    from paohuzi.core.evaluator import pack
+
+    cards = [c for g in groups for c in g] + ([pair, pair] if pair is not None else [])
+    if swap is not None:
+        cards[swap[0] % len(cards)] = swap[1]
+    assume(max(cards.count(c) for c in cards) <= 2)  # natural 坎 are set aside (R22)
+    n = len(cards)
+    need = (n + 1) // 3
+    r = pack(cards)
+    sols = wang._solve(r, 0, pair_free, need)
+    got = wang._natural_in(r, n, pair_free, need, {}, wang._priced(HENGYANG)[3])
+    event("completes" if sols else "dead")
+    if not sols:
+        assert got == ()
+        return
+    most = max(sum(g.huxi(HENGYANG) for g in gs) for gs, *_ in sols)
+    path, p = min(
+        (path, p) for gs, _, _, p, path in sols if sum(g.huxi(HENGYANG) for g in gs) == most
+    )
+    assert got == ((0, 0, 0, 0, p, most, path, ()),)

@@ -2932,13 +2932,15 @@ static void wild_walk(WWalk *X, uint64_t r, int w, int pf, int need, int h, int 
     }
 }
 
-/* classes_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target, xing):
- * most_of's hand and the 醒 a 王 standing for each kind adds (packed 3 bits a kind) ->
+/* classes_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target, xing, axes):
+ * most_of's hand, the 醒 a 王 standing for each kind adds (packed 3 bits a kind) and the
+ * colour counts a class tells apart (axes: bit 0 red, bit 1 big; a count not told is 0,
+ * mingtang.Compiled.axes) ->
  * (the most 胡息 of any split or −1, ((red, big, 醒, 胡息, reading, path, 王 kinds), …)):
  * the reading's index in _candidates' order, the path as WClass says. */
 static PyObject *wild_classes_of(Wild *W, PyObject *const *args, Py_ssize_t n) {
-    if (n != 9) {
-        PyErr_SetString(PyExc_TypeError, "classes_of takes 9 arguments");
+    if (n != 10) {
+        PyErr_SetString(PyExc_TypeError, "classes_of takes 10 arguments");
         return NULL;
     }
     if (!W->nl[0] || !W->nl[1] || !W->nl[2]) {
@@ -2948,12 +2950,18 @@ static PyObject *wild_classes_of(Wild *W, PyObject *const *args, Py_ssize_t n) {
     WHand H;
     uint64_t xp;
     if (wild_hand(W, args, &H) < 0 || read_packed(args[8], &xp) < 0) return NULL;
+    long axes = PyLong_AsLong(args[9]);
+    if (axes == -1 && PyErr_Occurred()) return NULL;
+    if (axes < 0 || axes > 3) {
+        PyErr_SetString(PyExc_ValueError, "axes must be 0 to 3");
+        return NULL;
+    }
     WWalk *X = PyMem_Malloc(sizeof(WWalk));
     if (!X) return PyErr_NoMemory();
     X->W = W, X->most = -1, X->n = 0, X->ci = -1;
     for (int c = 0; c < 20; c++) {
-        X->red[c] = c % 10 == 1 || c % 10 == 6 || c % 10 == 9; /* 二七十 / 贰柒拾 */
-        X->big[c] = c >= 10;
+        X->red[c] = (axes & 1) && (c % 10 == 1 || c % 10 == 6 || c % 10 == 9); /* 二七十 */
+        X->big[c] = (axes & 2) && c >= 10;
         X->xing[c] = (int)(xp >> (3 * c) & 7);
     }
     int all = (1 << H.nk) - 1;
@@ -3066,7 +3074,7 @@ static PyMethodDef wild_methods[] = {
     {"most_in", (PyCFunction)wild_most_in, METH_O,
      "most_in(position) -> most_of of a Position's fields, None with four alike in hand"},
     {"classes_of", (PyCFunction)(void (*)(void))wild_classes_of, METH_FASTCALL,
-     "classes_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target, xing) -> "
+     "classes_of(packed, keys, win, self_drawn, wang, win_wang, hand_wang, target, xing, axes) -> "
      "(most 胡息, ((red, big, 醒, 胡息, reading, path, 王 kinds), …))"},
     {NULL, NULL, 0, NULL},
 };

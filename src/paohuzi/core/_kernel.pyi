@@ -122,6 +122,7 @@ class Wild:
         hand_wang: int,
         target: int,
         xing: int,
+        axes: int,
     ) -> tuple[int, tuple[tuple[int, int, int, int, int, int, tuple[int, ...]], ...]]: ...
 
 class Front:

@@ -579,6 +579,9 @@ class Compiled:
     # ``others`` that read more than the position's flags (对子胡, 团圆, 行行息 …): what
     # the settlement's memo cannot key on and asks each time.
     residual: tuple[_Entry, ...] = ()
+    # Which colour counts any of them reads: bit 0 red, bit 1 big (or small, its
+    # complement). A 王's kind is told apart by these only (R40, R46: wang.split_classes).
+    axes: int = 3
 
 
 @per_rules
@@ -595,7 +598,19 @@ def compiled(rules: Rules) -> Compiled:
         rules.fan_combine,
         {},
         tuple(e for e in entries if not e[1].colour and not e[1].flag),
+        _axes([e[1] for e in entries]),
     )
+
+
+def _axes(patterns: list[Mingtang]) -> int:
+    """:attr:`Compiled.axes` of these patterns."""
+    axes = 0
+    for p in patterns:
+        if p.colour:
+            axes |= 1 if p.axis == 0 else 2
+        elif "red" in p.reads:
+            axes |= 1
+    return axes
 
 
 def _hits(ctx: Context, entries: tuple[_Entry, ...], combine: str) -> list[tuple[int, MingtangHit]]:

@@ -312,6 +312,7 @@ class _Scorer:
         "min_huxi",
         "named",
         "native",
+        "read",
         "record",
         "refusals",
         "residual",
@@ -392,6 +393,7 @@ class _Scorer:
         self.below: dict[int, Settlement] = {}
         # 王 settlements by what a class of splits reads (_settle_classes).
         self.wild: dict[tuple[Any, ...], Settlement] = {}
+        self.read = c.axes  # the colour counts a 名堂 reads (bit 0 red, bit 1 big/small)
         self.by_class = not _by_split(rules)
         self.native = _settler(self)
 
@@ -940,8 +942,10 @@ def _settle_classes(sc: _Scorer, p: Position, huang: int) -> tuple[Settlement | 
     rules = sc.rules
     most, classes = split_classes(p, rules)
     facts = p.facts  # (the natural cards' counts: the 王 are not in the hand)
-    red, big = facts >> 21 & 0xFF, facts >> 13 & 0xFF
-    small = (facts >> 5 & 0xFF) + p.wang + p.win_wang
+    # (a colour count no 名堂 reads is 0 in the classes and keys no template)
+    red = facts >> 21 & 0xFF if sc.read & 1 else 0
+    big = facts >> 13 & 0xFF if sc.read & 2 else 0
+    small = (facts >> 5 & 0xFF) + p.wang + p.win_wang if sc.read & 2 else 0
     single = not p.at_deal and len(p.hand) + p.wang == 1  # 耍猴
     tinghu = sc.tinghu and bool(dict(p.extra).get("tinghu"))
     flags = (facts & 15, single, tinghu, p.pattern, huang)

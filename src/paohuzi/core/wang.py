@@ -37,6 +37,7 @@ from .evaluator import (
     unpack,
 )
 from .melds import Group, GroupKind, shared_group
+from .mingtang import compiled
 from .position import Position, WangPattern
 from .rules import Rules, per_rules
 
@@ -180,26 +181,45 @@ def wild_splits(position: Position) -> Iterator[WildSplit]:
                 yield WildSplit(whole, tuple(CARDS[k] for k in assigned))
 
 
-# A class of a rest's completions: the red, big and 醒 count of what their 王 became, a
-# four among them, a 将 among them; the most 胡息 of the class, the path (see _Suffix) and
-# the 王 kinds of the first completion with it.
+# A class of a rest's completions: the red, big and 醒 count of what their 王 became (see
+# _Colours), a four among them, a 将 among them; the most 胡息 of the class, the path (see
+# _Suffix) and the 王 kinds of the first completion with it.
 _RestClass = tuple[int, int, int, int, int, int, int, tuple[int, ...]]
-# Per (胡息 table, 醒 per kind), by (rest, free 王, 将 allowed, 门子 needed): as _solve's.
+# Per (胡息 table, _Colours), by (rest, free 王, 将 allowed, 门子 needed): as _solve's.
 _CLASSES: dict[tuple[Any, ...], dict[tuple[Any, ...], tuple[_RestClass, ...]]] = {}
-_RED = tuple(CARDS[c].is_red for c in range(20))
+# Per kind, what a 王 standing for it adds to its class's red, big and 醒 counts.
+_Colours = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 # One class of splits of a hand (split_classes): (red, big, 醒, 胡息, reading, path, 王 kinds).
 _Class = tuple[int, int, int, int, int, int, tuple[int, ...]]
+
+
+@per_rules
+def _read_colours(rules: Rules) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """What the 名堂 in use read of a 王's kind (``mingtang.Compiled.axes``: bit 0 red,
+    bit 1 big or small) and, per kind, its red and big count — 0 on an axis nobody reads,
+    so that splits no 名堂 tells apart are one class (hengyang and yongzhou read red
+    only: a third of the classes)."""
+    axes = compiled(rules).axes
+    red = tuple([int(axes & 1 and CARDS[c].is_red) for c in range(20)])
+    big = tuple([int(axes & 2 and c >= 10) for c in range(20)])
+    return axes, red, big
 
 
 def rest_classes(
     r: int, w: int, pair_free: bool, need: int, rules: Rules, xing: tuple[int, ...]
 ) -> tuple[_RestClass, ...]:
     """``_solve``'s completions of a rest by class (see ``_RestClass``), the first with the
-    most 胡息 of each (``xing``: what a 王 standing for each kind adds to 醒数) — made as
-    ``_solve`` makes its list, but keeping per class only that first (the path orders the
-    completions), so the completions themselves are never listed."""
-    memo = _memo_of(_CLASSES, (rules.huxi_table, xing))
-    return _classes_in(r, card_count(r), w, pair_free, need, rules, xing, memo, _priced(rules)[0])
+    most 胡息 of each (``xing``: what a 王 standing for each kind adds to 醒数; the red and
+    big counts as ``_read_colours`` says) — made as ``_solve`` makes its list, but keeping
+    per class only that first (the path orders the completions), so the completions
+    themselves are never listed."""
+    _, red, big = _read_colours(rules)
+    col = (red, big, xing)
+    memo = _memo_of(_CLASSES, (rules.huxi_table, col))
+    priced = _priced(rules)
+    if not w:
+        return _natural_in(r, card_count(r), pair_free, need, memo, priced[3])
+    return _classes_in(r, card_count(r), w, pair_free, need, rules, col, memo, priced)
 
 
 def _memo_of(store: dict[Any, dict[Any, Any]], key: Any) -> dict[Any, Any]:
@@ -220,69 +240,136 @@ def _classes_in(
     pair_free: bool,
     need: int,
     rules: Rules,
-    xing: tuple[int, ...],
+    col: _Colours,
     memo: dict[tuple[Any, ...], tuple[_RestClass, ...]],
-    moves: tuple[tuple[_Priced1, ...], ...],
+    priced: _Priced,
 ) -> tuple[_RestClass, ...]:
-    """:func:`rest_classes` with the memo of one 胡息 table and 醒 (:func:`_memo_of`) and
-    the table's priced moves (``n``: the cards of ``r``): ``_moves``' walk, in its order."""
+    """:func:`rest_classes` with the memo of one 胡息 table and colours (:func:`_memo_of`)
+    and the table's priced moves (``n``: the cards of ``r``): ``_moves``' walk, in its
+    order. A rest with no 王 left is :func:`_natural_in`'s."""
     key = (r, w, pair_free, need)
     got = memo.get(key)
     if got is not None:
         return got
-    best: dict[tuple[int, int, int, int, int], tuple[int, int, tuple[int, ...]]] = {}
-    red = _RED
-
-    if w == 0 and need == 0 and not r:
-        best[0, 0, 0, 0, 0] = (0, 0, ())
+    # per class the first completion with its most 胡息: a later first 门子 has a higher
+    # path, and one first 门子's completions are of distinct classes, so only more 胡息
+    # replaces a class's entry
+    best: dict[tuple[int, int, int, int, int], _RestClass] = {}
+    red, big, xing = col
     step = 6 * (need - 1)
-    # each first 门子: (its index, 胡息, (将, four), the 王 kinds and their red, big and 醒
-    # counts, what is left)
-    firsts: list[tuple[int, int, int, list[int], int, int, int, int, int, int, bool]] = []
     if not r:  # only 王 left (_ALONE): _moves lists them
-        for i, g, kinds, _, left, pf in _moves(r, w, pair_free, need):
-            add = 2 * (g.kind is _K.JIANG) + (g.kind is _K.TI)
-            dr = sum([red[x] for x in kinds])
-            db = sum([x >= 10 for x in kinds])
-            dx = sum([xing[x] for x in kinds])
-            firsts.append((i, g.huxi(rules), add, kinds, dr, db, dx, 0, 0, left, pf))
+        for i, g, kinds, _, _, _ in _moves(r, w, pair_free, need):
+            k = (
+                sum([red[x] for x in kinds]),
+                sum([big[x] for x in kinds]),
+                sum([xing[x] for x in kinds]),
+                int(g.kind is _K.TI),
+                int(g.kind is _K.JIANG),
+            )
+            h = g.huxi(rules)
+            b = best.get(k)
+            if b is None or h > b[5]:
+                best[k] = (*k, h, i << step, tuple(kinds))
     elif need > 0 and 3 * need - 1 <= n + w <= 4 * need:  # else it cannot fit
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
-        for i, (size, is_pair, wild_only, gh, add, others) in enumerate(moves[c]):
-            if (is_pair and not pair_free) or (wild_only and not w):
+        natural = priced[3]
+        for i, (size, is_pair, wild_only, gh, add, others) in enumerate(priced[0][c]):
+            if is_pair and not pair_free:
                 continue
             used: list[int] = []  # kinds filled by 王
-            x, u, dr, db, dx = rl, 0, 0, 0, 0
+            x = rl
             for m, at, bit in others:
                 if x >> at & 7:
                     x -= bit
-                elif u < w:
+                elif len(used) < w:
                     used.append(m)
-                    u += 1
-                    dr += red[m]
-                    db += m >= 10
-                    dx += xing[m]
                 else:
                     break
             else:
                 # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
-                if u or not wild_only:
-                    pf = pair_free and not is_pair
-                    firsts.append((i, gh, add, used, dr, db, dx, x, n - size + u, w - u, pf))
-    for i, gh, add, used, dr, db, dx, rest, n_left, left, pf in firsts:
-        four, pair = add & 1, add >> 1
-        sub = memo.get((rest, left, pf, need - 1))  # (a hit costs no call)
-        if sub is None:
-            sub = _classes_in(rest, n_left, left, pf, need - 1, rules, xing, memo, moves)
-        for rw, bw, xw, f, p, h, path, ws in sub:
-            k = (rw + dr, bw + db, xw + dx, f | four, p | pair)
-            h += gh
-            path |= i << step
-            b = best.get(k)  # per class the first with its most 胡息
-            if b is None or h > b[0] or (h == b[0] and path < b[1]):
-                best[k] = (h, path, (*used, *ws))
-    got = tuple([(*k, *v) for k, v in best.items()])
+                if not used and wild_only:
+                    continue
+                u = len(used)
+                left, pf = w - u, pair_free and not is_pair
+                sub = memo.get((x, left, pf, need - 1))  # (a hit costs no call)
+                if sub is None:
+                    n_left = n - size + u
+                    if left:
+                        sub = _classes_in(x, n_left, left, pf, need - 1, rules, col, memo, priced)
+                    else:
+                        sub = _natural_in(x, n_left, pf, need - 1, memo, natural)
+                if not sub:  # (most rests of a first pass end nowhere)
+                    continue
+                dr = db = dx = 0
+                for m in used:
+                    dr += red[m]
+                    db += big[m]
+                    dx += xing[m]
+                four, pair, top = add & 1, add >> 1, i << step
+                for rw, bw, xw, f, p, h, path, ws in sub:
+                    k = (rw + dr, bw + db, xw + dx, f | four, p | pair)
+                    h += gh
+                    b = best.get(k)
+                    if b is None or h > b[5]:
+                        best[k] = (*k, h, path | top, (*used, *ws))
+    got = tuple(best.values())
+    if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
+        memo.clear()
+    memo[key] = got
+    return got
+
+
+_NO_REST: tuple[_RestClass, ...] = ((0, 0, 0, 0, 0, 0, 0, ()),)  # nothing left to place
+
+
+def _natural_in(
+    r: int,
+    n: int,
+    pair_free: bool,
+    need: int,
+    memo: dict[tuple[Any, ...], tuple[_RestClass, ...]],
+    natural: tuple[tuple[_Priced1, ...], ...],
+) -> tuple[_RestClass, ...]:
+    """:func:`_classes_in` of a rest with no 王 left (``natural``: the priced shapes a
+    natural card fills, by lowest card): one class at most — no 王 colours, no four
+    (natural 坎 were set aside, R22), a 将 exactly when the cards are one short of three
+    a 门子 — so only its most 胡息 and the first path with it are kept."""
+    key = (r, 0, pair_free, need)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    got = ()
+    if not r:
+        if need == 0:
+            got = _NO_REST
+    elif need > 0 and 3 * need - 1 <= n <= 3 * need:  # else it cannot fit (no four)
+        c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
+        rl = r - BIT[c]
+        step = 6 * (need - 1)
+        most, path, pair = -1, 0, 0
+        # (the triple and four of c, made only with a 王, come last in _SHAPES[c]: the
+        # others keep their index, the path's step)
+        for i, (size, is_pair, _, gh, _, others) in enumerate(natural[c]):
+            if is_pair and not pair_free:
+                continue
+            x = rl
+            for _, at, bit in others:
+                if x >> at & 7:
+                    x -= bit
+                else:
+                    break
+            else:
+                pf = pair_free and not is_pair
+                sub = memo.get((x, 0, pf, need - 1))  # (a hit costs no call)
+                if sub is None:
+                    sub = _natural_in(x, n - size, pf, need - 1, memo, natural)
+                if sub:
+                    h = sub[0][5] + gh
+                    if h > most:  # paths rise with i: on a tie the first stays
+                        most, path, pair = h, i << step | sub[0][6], sub[0][4] | is_pair
+        if most >= 0:
+            got = ((0, 0, 0, 0, pair, most, path, ()),)
     if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
         memo.clear()
     memo[key] = got
@@ -291,7 +378,8 @@ def _classes_in(
 
 def split_classes(position: Position, rules: Rules) -> tuple[int, tuple[_Class, ...]]:
     """The splits :func:`wild_splits` lists, by the red, big and 醒 count of what their
-    王 became (a 醒牌 turned twice counts twice): the most 胡息 of any split (−1: none)
+    王 became (a 醒牌 turned twice counts twice; red or big 0 when no 名堂 in use reads
+    it, ``_read_colours``): the most 胡息 of any split (−1: none)
     and, per class, the first split with the class's most 胡息, as (red, big, 醒, 胡息,
     its reading's index in ``_candidates``, the rest's path (see ``_Suffix``), the kinds
     its 王 stand for, sorted) — :func:`class_split` builds it. With no 名堂 reading the
@@ -310,8 +398,9 @@ def split_classes(position: Position, rules: Rules) -> tuple[int, tuple[_Class, 
         xp = sum([n << 3 * k for k, n in enumerate(xing)]) if p.xing else 0
         sd = p.self_drawn or p.win_wang
         target = (p.hand_size + 1) // 3
+        axes = _read_colours(rules)[0]
         most, found = search.classes_of(
-            p.packed, keys, w, sd, p.wang, p.win_wang, hand_wang, target, xp
+            p.packed, keys, w, sd, p.wang, p.win_wang, hand_wang, target, xp, axes
         )
         return int(most), found
     return _split_classes(p, rules, tuple(xing))
@@ -321,7 +410,10 @@ def _split_classes(
     position: Position, rules: Rules, xt: tuple[int, ...]
 ) -> tuple[int, tuple[_Class, ...]]:
     """:func:`split_classes` in Python: each reading's rest by class (``rest_classes``)."""
-    red = _RED
+    _, red, big = _read_colours(rules)
+    col = (red, big, xt)
+    memo = _memo_of(_CLASSES, (rules.huxi_table, col))
+    priced = _priced(rules)
     kept: dict[tuple[int, int, int], _Class] = {}
     most = -1
     for ci, (groups, r, w, need, fours, pairs, kinds) in enumerate(_candidates(position)):
@@ -329,9 +421,16 @@ def _split_classes(
             continue
         hf = sum([g.huxi(rules) for g in groups])
         rf = sum([red[k] for k in kinds])
-        bf = sum([k >= 10 for k in kinds])
+        bf = sum([big[k] for k in kinds])
         xf = sum([xt[k] for k in kinds])
-        for rw, bw, xw, f, p, h, path, ws in rest_classes(r, w, not pairs, need, rules, xt):
+        sub = memo.get((r, w, not pairs, need))
+        if sub is None:
+            n = card_count(r)
+            if w:
+                sub = _classes_in(r, n, w, not pairs, need, rules, col, memo, priced)
+            else:
+                sub = _natural_in(r, n, not pairs, need, memo, priced[3])
+        for rw, bw, xw, f, p, h, path, ws in sub:
             if p + pairs != (1 if fours + f else 0):  # R22: a 将 exactly when there is a four
                 continue
             h += hf
