@@ -381,7 +381,8 @@ def test_a_rest_with_no_wang_left_keeps_its_first_best_completion(
     """R22, R40, R46: a rest with no 王 left (some built of 句/绞 and a 将, some with a
     card swapped so that most do not complete) has one class at most; ``_natural_in``
     gives the most 胡息 of ``_solve``'s completions and the first path with it, as the
-    class walk gave before a rest without 王 had its own walk."""
+    class walk gave before a rest without 王 had its own walk; ``_natural_most`` (the
+    win check's) gives that most 胡息 in its one (将, four) entry."""
     from paohuzi.core import wang
     from paohuzi.core.evaluator import pack
 
@@ -393,13 +394,16 @@ def test_a_rest_with_no_wang_left_keeps_its_first_best_completion(
     need = (n + 1) // 3
     r = pack(cards)
     sols = wang._solve(r, 0, pair_free, need)
-    got = wang._natural_in(r, n, pair_free, need, {}, wang._priced(HENGYANG)[3])
+    natural = wang._priced(HENGYANG)[3]
+    got = wang._natural_in(r, n, pair_free, need, {}, natural)
+    entry = wang._natural_most(r, n, pair_free, need, natural, {})
     event("completes" if sols else "dead")
     if not sols:
-        assert got == ()
+        assert got == () and entry is wang._DEAD
         return
     most = max(sum(g.huxi(HENGYANG) for g in gs) for gs, *_ in sols)
     path, p = min(
         (path, p) for gs, _, _, p, path in sols if sum(g.huxi(HENGYANG) for g in gs) == most
     )
     assert got == ((0, 0, 0, 0, p, most, path, ()),)
+    assert entry == tuple(most if i == 2 * p else None for i in range(4))

@@ -529,6 +529,8 @@ def _most_huxi(position: Position, rules: Rules) -> int:
 def _most(r: int, w: int, pair_free: bool, need: int, rules: Rules) -> tuple[int | None, ...]:
     """``Wild.most`` in Python: the most 胡息 of ``_solve``'s completions, per (将, four)."""
     moves = _priced(rules)
+    if not w:
+        return _natural_most(r, card_count(r), pair_free, need, moves[3], moves[2])
     return _most_in(r, card_count(r), w, pair_free, need, moves, moves[2])
 
 
@@ -590,22 +592,19 @@ def _most_in(
 ) -> tuple[int | None, ...]:
     """:func:`_most` with one table's memo (``n``: the cards of ``r``), walking the moves
     ``_moves`` gives in its order — each first 门子 with the most of what is left: the
-    completions are never listed."""
+    completions are never listed. A rest with no 王 left is :func:`_natural_most`'s."""
     key = (r, w, pair_free, need)
     got = memo.get(key)
     if got is not None:
         return got
     out: list[int | None] = [None] * 4  # by 2·将 + (a four)
     if not r:
-        if need == 0 and w == 0:
-            out[0] = 0
-        elif need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
+        if need == 1 and (w == 3 or w == 4 or (w == 2 and pair_free)):
             out = list(moves[1][w])  # only 王 left: one group of them (R40)
     elif need > 0 and 3 * need - 1 <= n + w <= 4 * need:  # else it cannot fit
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
-        shapes = moves[0][c] if w else moves[3][c]
-        for size, is_pair, wild_only, gh, add, others in shapes:
+        for size, is_pair, wild_only, gh, add, others in moves[0][c]:
             if is_pair and not pair_free:
                 continue
             x, u = rl, 0  # the rest left, the 王 used
@@ -623,7 +622,10 @@ def _most_in(
                     pf = pair_free and not is_pair
                     sub = memo.get((x, w - u, pf, need - 1))  # (a hit costs no call)
                     if sub is None:
-                        sub = _most_in(x, left, w - u, pf, need - 1, moves, memo)
+                        if w - u:
+                            sub = _most_in(x, left, w - u, pf, need - 1, moves, memo)
+                        else:
+                            sub = _natural_most(x, left, pf, need - 1, moves[3], memo)
                     if sub is _DEAD:  # (most rests of a first pass end nowhere)
                         continue
                     for i, h in enumerate(sub):
@@ -642,6 +644,56 @@ def _most_in(
 
 
 _DEAD: tuple[int | None, ...] = (None, None, None, None)  # a rest with no completion
+_PLACED: tuple[int | None, ...] = (0, None, None, None)  # nothing left to place
+
+
+def _natural_most(
+    r: int,
+    n: int,
+    pair_free: bool,
+    need: int,
+    natural: tuple[tuple[_Priced1, ...], ...],
+    memo: dict[tuple[Any, ...], tuple[int | None, ...]],
+) -> tuple[int | None, ...]:
+    """:func:`_most_in` of a rest with no 王 left (``natural``: the priced shapes a natural
+    card fills): one entry at most — no four (natural 坎 were set aside, R22), a 将
+    exactly when the cards are one short of three a 门子."""
+    key = (r, 0, pair_free, need)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    got = _DEAD
+    if not r:
+        if need == 0:
+            got = _PLACED
+    elif need > 0 and 3 * need - 1 <= n <= 3 * need:  # else it cannot fit (no four)
+        c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
+        rl = r - BIT[c]
+        most = -1
+        for size, is_pair, _, gh, _, others in natural[c]:
+            if is_pair and not pair_free:
+                continue
+            x = rl
+            for _, at, bit in others:
+                if x >> at & 7:
+                    x -= bit
+                else:
+                    break
+            else:
+                pf = pair_free and not is_pair
+                sub = memo.get((x, 0, pf, need - 1))  # (a hit costs no call)
+                if sub is None:
+                    sub = _natural_most(x, n - size, pf, need - 1, natural, memo)
+                h = sub[2] if sub[0] is None else sub[0]  # (None: a dead rest)
+                if h is not None and h + gh > most:
+                    most = h + gh
+        if most >= 0:
+            got = (None, None, most, None) if n == 3 * need - 1 else (most, None, None, None)
+    if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
+        memo.clear()
+    memo[key] = got
+    return got
+
 
 # The memos of _most, per 胡息 table: (rest, free 王, 将 allowed, 门子 needed) → its
 # most 胡息 per (将, four), as _solve's memo is kept.
