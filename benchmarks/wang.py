@@ -52,7 +52,8 @@ def winning_positions(rules_name: str, n: int, seed: int) -> list[Position]:
         t = Table([GreedyBot() for _ in range(rules.players)], rules, seed=rng.getrandbits(32))
         result = t.play_hand()
         pos = result.position if result is not None else None
-        if pos is not None and not pos.at_deal and len(pos.hand) >= 4:
+        # (a preset with 王 in its deck, 永州: only the wins without one, so that "0 王" is)
+        if pos is not None and not pos.at_deal and len(pos.hand) >= 4 and not pos.wild:
             out.append(pos)
     return out
 

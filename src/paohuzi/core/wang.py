@@ -274,23 +274,21 @@ def _classes_in(
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
         natural = priced[3]
-        for i, (size, is_pair, wild_only, gh, add, others) in enumerate(priced[0][c]):
-            if is_pair and not pair_free:
-                continue
-            used: list[int] = []  # kinds filled by 王
-            x = rl
+        for i, size, is_pair, wild_only, gh, add, others in priced[0][pair_free][c]:
+            used: tuple[int, ...] = ()  # kinds filled by 王
+            x, u = rl, 0
             for m, at, bit in others:
                 if x >> at & 7:
                     x -= bit
-                elif len(used) < w:
-                    used.append(m)
+                elif u < w:
+                    used += (m,)
+                    u += 1
                 else:
                     break
             else:
                 # a triple or four of c is a 王 group (natural 坎 were set aside, R22)
-                if not used and wild_only:
+                if not u and wild_only:
                     continue
-                u = len(used)
                 left, pf = w - u, pair_free and not is_pair
                 sub = memo.get((x, left, pf, need - 1))  # (a hit costs no call)
                 if sub is None:
@@ -312,7 +310,7 @@ def _classes_in(
                     h += gh
                     b = best.get(k)
                     if b is None or h > b[5]:
-                        best[k] = (*k, h, path | top, (*used, *ws))
+                        best[k] = (*k, h, path | top, used + ws)
     got = tuple(best.values())
     if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
         memo.clear()
@@ -329,7 +327,7 @@ def _natural_in(
     pair_free: bool,
     need: int,
     memo: dict[tuple[Any, ...], tuple[_RestClass, ...]],
-    natural: tuple[tuple[_Priced1, ...], ...],
+    natural: _Walk,
 ) -> tuple[_RestClass, ...]:
     """:func:`_classes_in` of a rest with no 王 left (``natural``: the priced shapes a
     natural card fills, by lowest card): one class at most — no 王 colours, no four
@@ -350,9 +348,7 @@ def _natural_in(
         most, path, pair = -1, 0, 0
         # (the triple and four of c, made only with a 王, come last in _SHAPES[c]: the
         # others keep their index, the path's step)
-        for i, (size, is_pair, _, gh, _, others) in enumerate(natural[c]):
-            if is_pair and not pair_free:
-                continue
+        for i, size, is_pair, _, gh, _, others in natural[pair_free][c]:
             x = rl
             for _, at, bit in others:
                 if x >> at & 7:
@@ -534,20 +530,19 @@ def _most(r: int, w: int, pair_free: bool, need: int, rules: Rules) -> tuple[int
     return _most_in(r, card_count(r), w, pair_free, need, moves, moves[2])
 
 
-# Per 胡息 table, ``_MOVES`` priced: per lowest card, each shape as (its size, a 将, made
-# only with a 王, its 胡息, its (将, four) index, the other members as (kind, shift,
-# bit)); per number of 王 alone, the most 胡息 of their group by that index; the table's
-# memo of ``_most``; and per lowest card the shapes a rest with no 王 left may take.
+# Per 胡息 table, ``_MOVES`` priced: by whether a 将 is still allowed (0/1) and lowest
+# card, each shape as (its index in _SHAPES[c], its size, a 将, made only with a 王, its
+# 胡息, its (将, four) index, the other members as (kind, shift, bit)); per number of 王
+# alone, the most 胡息 of their group by that index; the table's memo of ``_most``; and
+# likewise the shapes a rest with no 王 left may take.
 # What ``_most_in`` reads of a move: no group, no kinds, no generator — each new rest of
 # a first pass costs its moves only. Found by the rules' identity (a table hashes
 # slowly).
-_Priced1 = tuple[int, bool, bool, int, int, tuple[tuple[int, int, int], ...]]
-_Priced = tuple[
-    tuple[tuple[_Priced1, ...], ...],
-    dict[int, tuple[int | None, ...]],
-    dict[tuple[Any, ...], tuple[int | None, ...]],
-    tuple[tuple[_Priced1, ...], ...],
-]
+_Priced1 = tuple[int, int, bool, bool, int, int, tuple[tuple[int, int, int], ...]]
+_Walk = tuple[tuple[tuple[_Priced1, ...], ...], ...]  # [将 allowed][lowest card]
+# A rest's most 胡息 per (将, four) index 2·将 + (a four) (None: no completion with it).
+_Most = tuple[int | None, ...]
+_Priced = tuple[_Walk, dict[int, _Most], dict[tuple[Any, ...], _Most], _Walk]
 
 
 @per_rules
@@ -558,6 +553,7 @@ def _priced(rules: Rules) -> _Priced:
     per_card = tuple(
         tuple(
             (
+                i,
                 len(others) + 1,
                 is_pair,
                 wild_only,
@@ -565,11 +561,11 @@ def _priced(rules: Rules) -> _Priced:
                 index(g),
                 others,
             )
-            for g, others, is_pair, wild_only in _MOVES[c]
+            for i, (g, others, is_pair, wild_only) in enumerate(_MOVES[c])
         )
         for c in range(20)
     )
-    alone: dict[int, tuple[int | None, ...]] = {}
+    alone: dict[int, _Most] = {}
     for n, groups in _ALONE.items():
         out: list[int | None] = [None] * 4
         for g in groups:
@@ -577,8 +573,9 @@ def _priced(rules: Rules) -> _Priced:
             if out[i] is None or h > out[i]:  # type: ignore[operator]
                 out[i] = h
         alone[n] = tuple(out)
-    natural = tuple(tuple(m for m in ms if not m[2]) for ms in per_card)  # no 王 left
-    return per_card, alone, _memo_of(_MOST, rules.huxi_table), natural  # one memo a table
+    walk = tuple(tuple(tuple(m for m in ms if pf or not m[2]) for ms in per_card) for pf in (0, 1))
+    natural = tuple(tuple(tuple(m for m in ms if not m[3]) for ms in by) for by in walk)
+    return walk, alone, _memo_of(_MOST, rules.huxi_table), natural  # one memo a table
 
 
 def _most_in(
@@ -588,8 +585,8 @@ def _most_in(
     pair_free: bool,
     need: int,
     moves: _Priced,
-    memo: dict[tuple[Any, ...], tuple[int | None, ...]],
-) -> tuple[int | None, ...]:
+    memo: dict[tuple[Any, ...], _Most],
+) -> _Most:
     """:func:`_most` with one table's memo (``n``: the cards of ``r``), walking the moves
     ``_moves`` gives in its order — each first 门子 with the most of what is left: the
     completions are never listed. A rest with no 王 left is :func:`_natural_most`'s."""
@@ -604,9 +601,7 @@ def _most_in(
     elif need > 0 and 3 * need - 1 <= n + w <= 4 * need:  # else it cannot fit
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
-        for size, is_pair, wild_only, gh, add, others in moves[0][c]:
-            if is_pair and not pair_free:
-                continue
+        for _, size, is_pair, wild_only, gh, add, others in moves[0][pair_free][c]:
             x, u = rl, 0  # the rest left, the 王 used
             for _, at, bit in others:
                 if x >> at & 7:
@@ -632,7 +627,8 @@ def _most_in(
                         if h is not None:
                             j = i | add
                             h += gh
-                            if out[j] is None or h > out[j]:  # type: ignore[operator]
+                            o = out[j]
+                            if o is None or h > o:
                                 out[j] = h
     if len(memo) >= 1 << 16:  # bounded: a long self-play run meets many rests
         memo.clear()
@@ -643,8 +639,8 @@ def _most_in(
     return got
 
 
-_DEAD: tuple[int | None, ...] = (None, None, None, None)  # a rest with no completion
-_PLACED: tuple[int | None, ...] = (0, None, None, None)  # nothing left to place
+_DEAD: _Most = (None, None, None, None)  # a rest with no completion
+_PLACED: _Most = (0, None, None, None)  # nothing left to place
 
 
 def _natural_most(
@@ -652,9 +648,9 @@ def _natural_most(
     n: int,
     pair_free: bool,
     need: int,
-    natural: tuple[tuple[_Priced1, ...], ...],
-    memo: dict[tuple[Any, ...], tuple[int | None, ...]],
-) -> tuple[int | None, ...]:
+    natural: _Walk,
+    memo: dict[tuple[Any, ...], _Most],
+) -> _Most:
     """:func:`_most_in` of a rest with no 王 left (``natural``: the priced shapes a natural
     card fills): one entry at most — no four (natural 坎 were set aside, R22), a 将
     exactly when the cards are one short of three a 门子."""
@@ -670,9 +666,7 @@ def _natural_most(
         c = ((r & -r).bit_length() - 1) // 3  # the lowest card left
         rl = r - BIT[c]
         most = -1
-        for size, is_pair, _, gh, _, others in natural[c]:
-            if is_pair and not pair_free:
-                continue
+        for _, size, is_pair, _, gh, _, others in natural[pair_free][c]:
             x = rl
             for _, at, bit in others:
                 if x >> at & 7:
@@ -697,7 +691,7 @@ def _natural_most(
 
 # The memos of _most, per 胡息 table: (rest, free 王, 将 allowed, 门子 needed) → its
 # most 胡息 per (将, four), as _solve's memo is kept.
-_MOST: dict[Any, dict[tuple[Any, ...], tuple[int | None, ...]]] = {}
+_MOST: dict[Any, dict[tuple[Any, ...], _Most]] = {}
 
 
 # A rest to search: (fixed groups, the rest packed, free 王, 门子 still needed, fours and 将
