@@ -26,6 +26,7 @@ from paohuzi._native import reason_for_no_kernel
 from paohuzi.core import position, scoring, wang
 from paohuzi.core.cards import CARDS, format_cards
 from paohuzi.core.evaluator import (
+    BIT,
     FOURS,
     KERNEL,
     KERNEL_KEYS,
@@ -595,6 +596,27 @@ def test_the_c_wild_search_is_the_python_one(
     assert wang._wild_kernel(rules).most(packed, w, pair_free, need) == wang._most(
         packed, w, pair_free, need, rules
     )
+
+
+@needs_kernel
+def test_a_rest_with_no_wang_left_is_read_from_the_size_tables_or_walked() -> None:
+    """R22, R40: a rest with no 王 left is read from the grid's size tables, which know one
+    绞 a point; one holding a point thrice in both sizes (两绞: 一一壹 and 一壹壹, never in
+    play) is walked, and a Wild made without the tables walks every rest alike."""
+    rules = PRESETS["yongzhou"]
+    k = wang._wild_kernel(rules)
+    *args, kinds, _ = wang._wild_parts(rules)
+    bare = KERNEL.Wild(*args, loose_kinds=kinds)  # no size tables: every rest walked
+    two_jiao = 3 * BIT[0] + 3 * BIT[10]
+    for packed, need in ((two_jiao, 2), (BIT[1] + BIT[2] + BIT[3] + 2 * BIT[14], 2), (BIT[5], 1)):
+        for pair_free in (False, True):
+            want = wang._most(packed, 0, pair_free, need, rules)
+            assert (
+                k.most(packed, 0, pair_free, need) == want == bare.most(packed, 0, pair_free, need)
+            )
+    assert k.most(two_jiao, 0, False, 2)[0] is not None  # the two 绞
+    with pytest.raises(TypeError):
+        KERNEL.Wild(*args, sizes=object())
 
 
 _WILD_RULES = {

@@ -2426,10 +2426,13 @@ typedef struct {
     int16_t flat[NMELD];  /* a table meld's 胡息 by Group.key (rows of MELD_ROWS × kind) */
     WMemo *memo;
     int used;
+    Kernel *sizes; /* the same grid's evaluator (no 一五十): a rest with no 王 left is read
+                      from its size tables (NULL: walked) */
 } Wild;
 
 static void wild_dealloc(Wild *w) {
     PyMem_Free(w->memo);
+    Py_XDECREF(w->sizes);
     Py_TYPE(w)->tp_free((PyObject *)w);
 }
 
@@ -2469,17 +2472,19 @@ static int read_loose_kinds(Wild *w, PyObject *lk) {
     return 0;
 }
 
-/* Wild(shapes, alone, flat, loose): shapes[c] = [(other kinds, kind code, 胡息), …] in
-   _SHAPES[c]'s order; alone = (将, triple, four) × 20 prices; loose = the prices of the
-   groups 2, 3 and 4 王 alone form (wang._ALONE). */
+/* Wild(shapes, alone, flat, loose, loose_kinds=None, sizes=None): shapes[c] = [(other
+   kinds, kind code, 胡息), …] in _SHAPES[c]'s order; alone = (将, triple, four) × 20
+   prices; loose = the prices of the groups 2, 3 and 4 王 alone form (wang._ALONE); sizes =
+   the Kernel of the same 胡息 grid without 一五十. */
 static PyObject *wild_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kw[] = {"shapes", "alone", "flat", "loose", "loose_kinds", NULL};
-    PyObject *shapes, *alone, *flat, *loose, *lkinds = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|O:Wild", kw, &shapes, &alone, &flat, &loose,
-                                     &lkinds))
+    static char *kw[] = {"shapes", "alone", "flat", "loose", "loose_kinds", "sizes", NULL};
+    PyObject *shapes, *alone, *flat, *loose, *lkinds = NULL, *sizes = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|OO!:Wild", kw, &shapes, &alone, &flat,
+                                     &loose, &lkinds, &KernelType, &sizes))
         return NULL;
     Wild *w = (Wild *)type->tp_alloc(type, 0);
     if (!w) return NULL;
+    w->sizes = (Kernel *)Py_XNewRef(sizes);
     int fl[NMELD];
     if (read_ints(flat, fl, NMELD, "flat") < 0) goto fail;
     for (int i = 0; i < NMELD; i++) w->flat[i] = (int16_t)fl[i];
@@ -2613,9 +2618,22 @@ static void wild_solve(Wild *W, uint64_t r, int w, int pf, int need, int16_t *ou
         if (!m->tag) break;
     }
     int16_t best[4] = {NEG, NEG, NEG, NEG};
-    int cards = w;
-    for (uint64_t x = r; x; x >>= 3) cards += (int)(x & 7);
-    if (!r) { /* only 王 left: one group of them (wang._ALONE), of any kinds */
+    int cards = w + __builtin_popcountll(r & LOW) + 2 * __builtin_popcountll(r >> 1 & LOW) +
+                4 * __builtin_popcountll(r >> 2 & LOW);
+    /* No 王 left: 句, 绞 and a 将, as the size tables split them. The tables know one 绞 a
+       point: three or more of a point in both sizes (two 绞 there; never in play, where a
+       rest holds at most one point thrice) is walked. */
+    uint64_t thrice = ((r & r >> 1) | r >> 2) & LOW;
+    int v, read = 0;
+    if (!w && r && W->sizes && !(thrice & thrice >> 30)) {
+        int pair = cards == 3 * need - 1;
+        if (need <= 0 || (cards != 3 * need && !(pair && pf))) read = 1; /* (no four, no 王) */
+        else if ((read = rest_best(W->sizes, r, pair, &v, NULL)) == 1 && v >= 0)
+            best[pair * 2] = (int16_t)v;
+        else if (read < 0) PyErr_Clear(), read = 0; /* (out of memory for 绞: walked) */
+    }
+    if (read) { /* best as the size tables gave it */
+    } else if (!r) { /* only 王 left: one group of them (wang._ALONE), of any kinds */
         if (w == 0 && need == 0) best[0] = 0;
         else if (need == 1 && (w == 3 || w == 4 || (w == 2 && pf)))
             best[(w == 2) * 2 + (w == 4)] = W->loose[w - 2];

@@ -95,6 +95,7 @@ class Wild:
         flat: Sequence[int],
         loose: Sequence[Sequence[int]],
         loose_kinds: Sequence[Sequence[Sequence[int]]] | None = None,
+        sizes: Kernel | None = None,
     ) -> None: ...
     def most(
         self, rest: int, wang: int, pair_free: bool, need: int

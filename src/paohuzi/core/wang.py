@@ -782,23 +782,28 @@ def _wild_kernel(rules: Rules) -> Any:
     table = rules.huxi_table
     k = _WILD.get(table)
     if k is None:
-        codes = {_K.JU: 0, _K.JIAO: 1, _K.JIANG: 2, _K.KAN: 3, _K.TI: 4}
-        shapes = [
-            [
-                (others, codes[kind], shared_group(kind, (c, *others)).huxi(rules))
-                for kind, others in sh
-            ]
-            for c, sh in enumerate(_SHAPES)
-        ]
-        alone = [
-            [shared_group(kind, (c,) * n).huxi(rules) for c in range(20)]
-            for kind, n in ((_K.JIANG, 2), (_K.KAN, 3), (_K.TI, 4))
-        ]
-        loose = [[g.huxi(rules) for g in _ALONE[w]] for w in (2, 3, 4)]
-        kinds = [[tuple(int(c) for c in g.cards) for g in _ALONE[w]] for w in (2, 3, 4)]
-        flat = evaluator_for(rules)._flat[:KERNEL_KEYS]  # (no 一五十 with 王)
-        k = _WILD[table] = KERNEL.Wild(shapes, alone, flat, loose, loose_kinds=kinds)
+        *args, kinds, sizes = _wild_parts(rules)
+        k = _WILD[table] = KERNEL.Wild(*args, loose_kinds=kinds, sizes=sizes)
     return k
+
+
+def _wild_parts(rules: Rules) -> tuple[Any, ...]:
+    """What ``_kernel.Wild`` is made of for ``rules``' grid: (shapes, alone, flat, loose,
+    loose_kinds, sizes)."""
+    codes = {_K.JU: 0, _K.JIAO: 1, _K.JIANG: 2, _K.KAN: 3, _K.TI: 4}
+    shapes = [
+        [(others, codes[kind], shared_group(kind, (c, *others)).huxi(rules)) for kind, others in sh]
+        for c, sh in enumerate(_SHAPES)
+    ]
+    alone = [
+        [shared_group(kind, (c,) * n).huxi(rules) for c in range(20)]
+        for kind, n in ((_K.JIANG, 2), (_K.KAN, 3), (_K.TI, 4))
+    ]
+    loose = [[g.huxi(rules) for g in _ALONE[w]] for w in (2, 3, 4)]
+    kinds = [[tuple(int(c) for c in g.cards) for g in _ALONE[w]] for w in (2, 3, 4)]
+    # (no 一五十 with 王: the rests with no 王 left are read from tables without it)
+    ev = evaluator_for(rules.replace(yiwushi=False) if rules.yiwushi else rules)
+    return shapes, alone, ev._flat[:KERNEL_KEYS], loose, kinds, ev._kernel
 
 
 def _alone_groups(w: int) -> tuple[Group, ...]:
