@@ -216,10 +216,7 @@ def rest_classes(
     _, red, big = _read_colours(rules)
     col = (red, big, xing)
     memo = _memo_of(_CLASSES, (rules.huxi_table, col))
-    priced = _priced(rules)
-    if not w:
-        return _natural_in(r, card_count(r), pair_free, need, memo, priced[3])
-    return _classes_in(r, card_count(r), w, pair_free, need, rules, col, memo, priced)
+    return _classes_in(r, card_count(r), w, pair_free, need, rules, col, memo, _priced(rules))
 
 
 def _memo_of(store: dict[Any, dict[Any, Any]], key: Any) -> dict[Any, Any]:
@@ -247,6 +244,8 @@ def _classes_in(
     """:func:`rest_classes` with the memo of one 胡息 table and colours (:func:`_memo_of`)
     and the table's priced moves (``n``: the cards of ``r``): ``_moves``' walk, in its
     order. A rest with no 王 left is :func:`_natural_in`'s."""
+    if not w:
+        return _natural_in(r, n, pair_free, need, memo, priced[3])
     key = (r, w, pair_free, need)
     got = memo.get(key)
     if got is not None:
@@ -346,8 +345,6 @@ def _natural_in(
         rl = r - BIT[c]
         step = 6 * (need - 1)
         most, path, pair = -1, 0, 0
-        # (the triple and four of c, made only with a 王, come last in _SHAPES[c]: the
-        # others keep their index, the path's step)
         for i, size, is_pair, _, gh, _, others in natural[pair_free][c]:
             x = rl
             for _, at, bit in others:
@@ -421,11 +418,7 @@ def _split_classes(
         xf = sum([xt[k] for k in kinds])
         sub = memo.get((r, w, not pairs, need))
         if sub is None:
-            n = card_count(r)
-            if w:
-                sub = _classes_in(r, n, w, not pairs, need, rules, col, memo, priced)
-            else:
-                sub = _natural_in(r, n, not pairs, need, memo, priced[3])
+            sub = _classes_in(r, card_count(r), w, not pairs, need, rules, col, memo, priced)
         for rw, bw, xw, f, p, h, path, ws in sub:
             if p + pairs != (1 if fours + f else 0):  # R22: a 将 exactly when there is a four
                 continue
@@ -525,8 +518,6 @@ def _most_huxi(position: Position, rules: Rules) -> int:
 def _most(r: int, w: int, pair_free: bool, need: int, rules: Rules) -> tuple[int | None, ...]:
     """``Wild.most`` in Python: the most 胡息 of ``_solve``'s completions, per (将, four)."""
     moves = _priced(rules)
-    if not w:
-        return _natural_most(r, card_count(r), pair_free, need, moves[3], moves[2])
     return _most_in(r, card_count(r), w, pair_free, need, moves, moves[2])
 
 
@@ -590,6 +581,8 @@ def _most_in(
     """:func:`_most` with one table's memo (``n``: the cards of ``r``), walking the moves
     ``_moves`` gives in its order — each first 门子 with the most of what is left: the
     completions are never listed. A rest with no 王 left is :func:`_natural_most`'s."""
+    if not w:
+        return _natural_most(r, n, pair_free, need, moves[3], memo)
     key = (r, w, pair_free, need)
     got = memo.get(key)
     if got is not None:
